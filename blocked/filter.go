@@ -1,0 +1,263 @@
+// Package blocked is simdbloom's engine: Bloom filters over 64-bit hashes in
+// which every key lives in one 64-byte cache line.
+//
+// A Filter is an array of 64-byte blocks of eight 64-bit words. The upper 32
+// bits of a hash choose the block (block = (h>>32 * blocks) >> 32), and the
+// lower 32 bits choose one bit in each of the eight words (k = 8), or two bits
+// in each word (k = 16), as (uint32(h)*salt[i])>>26. A lookup therefore
+// touches one cache line, and its eight positions come from one multiply per
+// word, which SIMD computes for all words at once. Batch operations
+// (AddHashes, HasHashes) run in assembly where the processor allows.
+//
+// The engine takes hashes, not keys, and assumes they are well mixed (the
+// output of a good 64-bit hash such as xxh3). The root package bloom hashes
+// typed keys for you.
+//
+// Concurrency: lookups (HasHash, HasHashes and the read-only methods) are safe
+// from many goroutines at once. AddHash, AddHashes, Union, Intersect and Clear
+// are not safe concurrently with anything else on the same filter.
+package blocked
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"unsafe"
+)
+
+// block is one cache line: eight 64-bit words.
+type block [8]uint64
+
+// Filter is a cache-line blocked Bloom filter over 64-bit hashes.
+// The zero value is not usable; create filters with New or NewBytes.
+type Filter struct {
+	blocks []block // 64-byte aligned
+	k      int     // 8 or 16
+}
+
+// New returns the smallest Filter whose exact false-positive rate for n keys
+// is at most fpr, with k = 8 or k = 16, whichever needs less memory.
+func New(n uint64, fpr float64) (*Filter, error) {
+	s, err := SizeFilter(n, fpr)
+	if err != nil {
+		return nil, err
+	}
+	return newFilter(s.Blocks, s.K), nil
+}
+
+// NewBytes returns a Filter of numBytes bytes (rounded up to a whole number of
+// 64-byte blocks) setting k bits per key; k must be 8 or 16.
+func NewBytes(numBytes uint64, k int) (*Filter, error) {
+	if k != 8 && k != 16 {
+		return nil, fmt.Errorf("%w: got %d", ErrK, k)
+	}
+	if numBytes == 0 {
+		return nil, fmt.Errorf("%w: got 0 bytes", ErrSize)
+	}
+	nb := numBytes/64 + min(numBytes%64, 1)
+	if nb > MaxBlocks {
+		return nil, fmt.Errorf("%w: %d bytes is more than %d blocks of 64 bytes", ErrTooLarge, numBytes, uint64(MaxBlocks))
+	}
+	return newFilter(nb, k), nil
+}
+
+func newFilter(nblocks uint64, k int) *Filter {
+	return &Filter{blocks: alignedBlocks(nblocks), k: k}
+}
+
+// alignedBlocks allocates n zeroed blocks starting at a 64-byte boundary.
+func alignedBlocks(n uint64) []block {
+	raw := make([]uint64, n*8+7)
+	off := (64 - uintptr(unsafe.Pointer(&raw[0]))%64) % 64 / 8
+	return unsafe.Slice((*block)(unsafe.Pointer(&raw[off])), n)
+}
+
+// K returns the number of bits set per key: 8 or 16.
+func (f *Filter) K() int { return f.k }
+
+// NumBlocks returns the number of 64-byte blocks.
+func (f *Filter) NumBlocks() uint64 { return uint64(len(f.blocks)) }
+
+// NumBits returns the size of the filter in bits.
+func (f *Filter) NumBits() uint64 { return uint64(len(f.blocks)) * BlockBits }
+
+// SizeBytes returns the size of the bit array in bytes.
+func (f *Filter) SizeBytes() uint64 { return uint64(len(f.blocks)) * 64 }
+
+// blockAt returns the block of hash h, without a bounds check: fastrange
+// ((h>>32)*n)>>32 is always below n.
+func (f *Filter) blockAt(h uint64) *block {
+	i := ((h >> 32) * uint64(len(f.blocks))) >> 32
+	return (*block)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(f.blocks)), i*64))
+}
+
+// AddHash adds the hash h. It is not safe for concurrent use.
+func (f *Filter) AddHash(h uint64) {
+	b := f.blockAt(h)
+	x := uint32(h)
+	if f.k == 8 {
+		add8(b, x)
+	} else {
+		add16(b, x)
+	}
+}
+
+// HasHash reports whether h may have been added: false means it certainly
+// was not; true is wrong with probability about the filter's FPR.
+func (f *Filter) HasHash(h uint64) bool {
+	b := f.blockAt(h)
+	x := uint32(h)
+	if f.k == 8 {
+		return has8(b, x)
+	}
+	return has16(b, x)
+}
+
+// AddHashes adds every hash of hs. It is not safe for concurrent use.
+func (f *Filter) AddHashes(hs []uint64) {
+	if len(hs) == 0 {
+		return
+	}
+	addHashes(f, hs)
+}
+
+// HasHashes sets out[i] to HasHash(hs[i]) for every i and returns how many
+// are true. It panics if out is shorter than hs, before touching anything.
+func (f *Filter) HasHashes(hs []uint64, out []bool) int {
+	if len(out) < len(hs) {
+		panic(fmt.Sprintf("blocked: HasHashes: out has %d elements, shorter than %d hashes", len(out), len(hs)))
+	}
+	if len(hs) == 0 {
+		return 0
+	}
+	return hasHashes(f, hs, out[:len(hs)])
+}
+
+// words returns the filter's bits as one slice of words.
+func (f *Filter) words() []uint64 {
+	if len(f.blocks) == 0 {
+		return nil
+	}
+	return unsafe.Slice(&f.blocks[0][0], len(f.blocks)*8)
+}
+
+// popcount returns the number of set bits.
+func (f *Filter) popcount() uint64 {
+	var n uint64
+	for _, w := range f.words() {
+		n += uint64(bits.OnesCount64(w))
+	}
+	return n
+}
+
+// FillRatio returns the fraction of bits that are set. A well-sized filter at
+// its planned number of keys is below one half; far above means overflow.
+func (f *Filter) FillRatio() float64 {
+	return float64(f.popcount()) / float64(f.NumBits())
+}
+
+// EstimatedCount estimates how many distinct keys were added, from each
+// block's number of set bits (the maximum-likelihood count for a block whose
+// 64-bit words each received one (k = 8) or two (k = 16) bits per key).
+func (f *Filter) EstimatedCount() float64 {
+	perKey := float64(f.k / 8)
+	l := math.Log1p(-1.0 / 64)
+	total := 0.0
+	for i := range f.blocks {
+		b := &f.blocks[i]
+		x := 0
+		for _, w := range b {
+			x += bits.OnesCount64(w)
+		}
+		if x == 0 {
+			continue
+		}
+		fill := float64(x) / BlockBits
+		if x == BlockBits {
+			fill = (BlockBits - 0.5) / BlockBits // saturated: a lower bound
+		}
+		total += math.Log1p(-fill) / (l * perKey)
+	}
+	return total
+}
+
+// EstimatedFPR returns the false-positive rate of the filter as it is now:
+// the mean over blocks of the probability that a random hash finds all its
+// bits set there. It is exact for well-mixed hashes, given the bits.
+func (f *Filter) EstimatedFPR() float64 {
+	sum := 0.0
+	for i := range f.blocks {
+		p := 1.0
+		for _, w := range f.blocks[i] {
+			q := float64(bits.OnesCount64(w)) / 64
+			if f.k == 16 {
+				q *= q
+			}
+			p *= q
+		}
+		sum += p
+	}
+	return sum / float64(len(f.blocks))
+}
+
+// compatible returns an error unless o has the same geometry as f.
+func (f *Filter) compatible(o *Filter) error {
+	if o == nil {
+		return fmt.Errorf("%w: other filter is nil", ErrGeometry)
+	}
+	if f.k != o.k || len(f.blocks) != len(o.blocks) {
+		return fmt.Errorf("%w: %d blocks k=%d vs %d blocks k=%d", ErrGeometry, len(f.blocks), f.k, len(o.blocks), o.k)
+	}
+	return nil
+}
+
+// Union adds every key of o to f (bitwise OR). Both must have the same number
+// of blocks and k; otherwise f is unchanged and an error says why.
+func (f *Filter) Union(o *Filter) error {
+	if err := f.compatible(o); err != nil {
+		return err
+	}
+	a, b := f.words(), o.words()
+	for i := range a {
+		a[i] |= b[i]
+	}
+	return nil
+}
+
+// Intersect keeps in f only the bits also set in o (bitwise AND): every key
+// added to both still answers true. Both must have the same geometry;
+// otherwise f is unchanged and an error says why.
+func (f *Filter) Intersect(o *Filter) error {
+	if err := f.compatible(o); err != nil {
+		return err
+	}
+	a, b := f.words(), o.words()
+	for i := range a {
+		a[i] &= b[i]
+	}
+	return nil
+}
+
+// Clear removes every key, keeping the size.
+func (f *Filter) Clear() { clear(f.blocks) }
+
+// Clone returns an independent copy of f.
+func (f *Filter) Clone() *Filter {
+	c := newFilter(uint64(len(f.blocks)), f.k)
+	copy(c.blocks, f.blocks)
+	return c
+}
+
+// Equal reports whether f and o have the same geometry and the same bits.
+func (f *Filter) Equal(o *Filter) bool {
+	if f.compatible(o) != nil {
+		return false
+	}
+	a, b := f.words(), o.words()
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,101 @@
+// Package cpu chooses, once at start-up, which kernel level the filters use.
+//
+// The level is the best the processor supports (detected with
+// github.com/klauspost/cpuid/v2), lowered by the environment variable
+// SIMDBLOOM_CPU=generic|avx2|avx512|neon. The variable can only lower the level:
+// asking for a level the processor lacks, or a name that is not known, leaves the
+// detected level unless the name is "generic". Builds with the purego tag, and
+// architectures without kernels, always use Generic.
+package cpu
+
+import (
+	"os"
+	"strings"
+)
+
+// Level is a kernel level, ordered so that a larger level is faster on
+// processors that support it.
+type Level int
+
+const (
+	// Generic is the pure-Go path, available everywhere.
+	Generic Level = iota
+	// NEON is the arm64 Advanced SIMD path.
+	NEON
+	// AVX2 is the amd64 path using 256-bit AVX2 instructions.
+	AVX2
+	// AVX512 is the amd64 path using 512-bit AVX-512 F, VL, DQ and BW instructions.
+	AVX512
+)
+
+// String returns the level's name as SIMDBLOOM_CPU spells it.
+func (l Level) String() string {
+	switch l {
+	case NEON:
+		return "neon"
+	case AVX2:
+		return "avx2"
+	case AVX512:
+		return "avx512"
+	}
+	return "generic"
+}
+
+// Detected is the best level this processor and build support.
+var Detected = detect()
+
+// Active is the level the filters use: Detected, lowered by SIMDBLOOM_CPU.
+var Active = choose(Detected, os.Getenv("SIMDBLOOM_CPU"))
+
+// Parse returns the level named by s (generic, neon, avx2, avx512; case-insensitive).
+func Parse(s string) (Level, bool) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "generic", "purego", "go":
+		return Generic, true
+	case "neon":
+		return NEON, true
+	case "avx2":
+		return AVX2, true
+	case "avx512":
+		return AVX512, true
+	}
+	return Generic, false
+}
+
+// Supported reports whether level l can run here.
+func Supported(l Level) bool {
+	if l == Generic {
+		return true
+	}
+	if l == NEON {
+		return Detected == NEON
+	}
+	if Detected == NEON {
+		return false
+	}
+	return l <= Detected
+}
+
+// choose applies the override env to the detected level.
+func choose(detected Level, env string) Level {
+	if env == "" {
+		return detected
+	}
+	l, ok := Parse(env)
+	if !ok {
+		return detected
+	}
+	if l == Generic {
+		return Generic
+	}
+	if l == NEON {
+		if detected == NEON {
+			return NEON
+		}
+		return detected
+	}
+	if detected == NEON || l > detected {
+		return detected
+	}
+	return l
+}

@@ -1,0 +1,45 @@
+package cpu
+
+import "testing"
+
+func TestChooseOnlyLowers(t *testing.T) {
+	cases := []struct {
+		detected Level
+		env      string
+		want     Level
+	}{
+		{AVX512, "", AVX512},
+		{AVX512, "avx2", AVX2},
+		{AVX512, "AVX512", AVX512},
+		{AVX512, "generic", Generic},
+		{AVX512, "neon", AVX512},
+		{AVX2, "avx512", AVX2},
+		{AVX2, "bogus", AVX2},
+		{NEON, "avx2", NEON},
+		{NEON, "generic", Generic},
+		{Generic, "avx512", Generic},
+	}
+	for _, c := range cases {
+		if got := choose(c.detected, c.env); got != c.want {
+			t.Errorf("choose(%v, %q) = %v, want %v", c.detected, c.env, got, c.want)
+		}
+	}
+}
+
+func TestParseRoundTrip(t *testing.T) {
+	for _, l := range []Level{Generic, NEON, AVX2, AVX512} {
+		got, ok := Parse(l.String())
+		if !ok || got != l {
+			t.Errorf("Parse(%q) = %v, %v", l.String(), got, ok)
+		}
+	}
+	if _, ok := Parse("sse9"); ok {
+		t.Error("Parse accepted an unknown level")
+	}
+}
+
+func TestActiveSupported(t *testing.T) {
+	if !Supported(Active) {
+		t.Fatalf("active level %v is not supported (detected %v)", Active, Detected)
+	}
+}
