@@ -39,7 +39,9 @@ func TestAligned(t *testing.T) {
 	}
 }
 
-func TestNoFalseNegatives(t *testing.T) {
+func TestNoFalseNegatives(t *testing.T) { forEachLevel(t, testNoFalseNegatives) }
+
+func testNoFalseNegatives(t *testing.T) {
 	const n = 1_000_000
 	hs := randomHashes(n, 1)
 	sizes := []uint64{1, 2, 7, 1000, 12_345, 1 << 20, 3_000_001} // in blocks; not only powers of two
@@ -79,7 +81,11 @@ func adversarialHashes() []uint64 {
 	return hs
 }
 
-func TestBatchEqualsSingle(t *testing.T) {
+// TestBatchEqualsSingle checks every batch kernel against the pure-Go
+// single-key path: the same bits set, the same answers.
+func TestBatchEqualsSingle(t *testing.T) { forEachLevel(t, testBatchEqualsSingle) }
+
+func testBatchEqualsSingle(t *testing.T) {
 	for _, k := range []int{8, 16} {
 		for _, nb := range []uint64{1, 5, 256, 10_007} {
 			a, b := mustBytes(t, nb*64, k), mustBytes(t, nb*64, k)

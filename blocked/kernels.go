@@ -1,10 +1,8 @@
 package blocked
 
-import "github.com/simdbloom/bloom/internal/cpu"
-
-// level is the kernel level the batch operations use: cpu.Active, chosen
-// once at start-up. Tests lower it to compare every kernel with the generic one.
-var level = cpu.Active
+// The architecture hooks choose their kernel with a switch on cpu.Active,
+// the level chosen once at start-up; tests set cpu.Active to compare every
+// kernel with the generic one.
 
 // addHashes and hasHashes run the batch kernel of the current level. Callers
 // have checked the lengths: len(hs) > 0 and len(out) == len(hs). The

@@ -45,7 +45,23 @@ func (l Level) String() string {
 var Detected = detect()
 
 // Active is the level the filters use: Detected, lowered by SIMDBLOOM_CPU.
+// Only this module's tests change it, to compare kernels; it is not safe to
+// change while filters are in use.
 var Active = choose(Detected, os.Getenv("SIMDBLOOM_CPU"))
+
+// All lists every level, slowest first.
+var All = []Level{Generic, NEON, AVX2, AVX512}
+
+// Usable returns the levels that can run here, slowest first.
+func Usable() []Level {
+	var ls []Level
+	for _, l := range All {
+		if Supported(l) {
+			ls = append(ls, l)
+		}
+	}
+	return ls
+}
 
 // Parse returns the level named by s (generic, neon, avx2, avx512; case-insensitive).
 func Parse(s string) (Level, bool) {
