@@ -162,7 +162,7 @@ func sigma(p float64, n int) float64 { return math.Sqrt(p * (1 - p) / float64(n)
 
 func TestFPRMatchesFormula(t *testing.T) {
 	const n = 1_000_000
-	const probes = 1 << 22 // 4,194,304
+	const probes = 1 << 22     // 4,194,304
 	keys := randomHashes(n, 7) // probes come from another stream: absent with overwhelming probability
 	type tc struct {
 		name   string
