@@ -1,0 +1,308 @@
+package blocked
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/bits"
+	"unsafe"
+)
+
+// SplitBlockBytes is the size of one SplitBlock block: 256 bits.
+const SplitBlockBytes = 32
+
+// MaxSplitBlocks is the largest number of blocks a SplitBlock may have: block
+// choice maps the upper 32 bits of a hash onto the blocks, so at most 2^32
+// (128 GiB). Parquet readers accept far less (128 MiB); see package parquet.
+const MaxSplitBlocks = 1 << 32
+
+// splitBlock is one Parquet block: eight 32-bit words, 32 bytes.
+type splitBlock [8]uint32
+
+// SplitBlock is the Parquet split block Bloom filter over 64-bit hashes,
+// bit for bit as the Parquet specification (BloomFilter.md) defines it.
+//
+// A block is 32 bytes: eight 32-bit words. The upper 32 bits of a hash choose
+// the block (((h>>32) * blocks) >> 32) and the lower 32 bits set one bit in
+// each word: bit (uint32(h)*salt[i])>>27 of word i, with the specification's
+// eight salts. The serialized bitset (Bitset, SplitBlockFromBitset) is the
+// blocks in order, each word little-endian, on every platform: exactly the
+// bytes a Parquet file stores after the filter header.
+//
+// For Parquet the hash must be XXH64 (seed 0) of the value's plain encoding;
+// package github.com/simdbloom/bloom/parquet computes it.
+//
+// The zero value is not usable; create filters with NewSplitBlock,
+// NewSplitBlockBytes or SplitBlockFromBitset. Concurrency is as for Filter:
+// lookups may run from many goroutines at once, changes may not.
+type SplitBlock struct {
+	blocks []splitBlock // 64-byte aligned, so no block straddles a cache line
+}
+
+// SplitBlockFPR returns the exact false-positive rate of a SplitBlock with
+// nblocks blocks holding n keys, under well-mixed hashes: a Poisson mixture
+// over the number of keys per block,
+// sum_i Poisson(i; n/nblocks) * (1-(31/32)^i)^8.
+func SplitBlockFPR(n, nblocks uint64) float64 {
+	if nblocks == 0 {
+		return 1
+	}
+	lambda := float64(n) / float64(nblocks)
+	return poissonMixture(lambda, func(i int) float64 {
+		return math.Pow(1-math.Pow(31.0/32.0, float64(i)), 8)
+	})
+}
+
+// NewSplitBlock returns the smallest SplitBlock (in whole 32-byte blocks)
+// whose exact false-positive rate for n keys is at most fpr. Its size need
+// not be a power of two; package parquet sizes filters the way Parquet
+// readers require.
+func NewSplitBlock(n uint64, fpr float64) (*SplitBlock, error) {
+	nb, err := blocksFor(n, fpr, MaxSplitBlocks, SplitBlockFPR)
+	if err != nil {
+		return nil, err
+	}
+	return newSplitBlock(nb), nil
+}
+
+// NewSplitBlockBytes returns an empty SplitBlock of numBytes bytes, which
+// must be a positive multiple of 32.
+func NewSplitBlockBytes(numBytes int) (*SplitBlock, error) {
+	nb, err := splitBlocksOf(numBytes)
+	if err != nil {
+		return nil, err
+	}
+	return newSplitBlock(nb), nil
+}
+
+// SplitBlockFromBitset returns a SplitBlock holding a copy of the serialized
+// bitset b (as Bitset returns it, or as a Parquet file stores it), whose
+// length must be a positive multiple of 32.
+func SplitBlockFromBitset(b []byte) (*SplitBlock, error) {
+	nb, err := splitBlocksOf(len(b))
+	if err != nil {
+		return nil, err
+	}
+	s := newSplitBlock(nb)
+	if littleEndian {
+		copy(s.bytes(), b)
+		return s, nil
+	}
+	w := s.words()
+	for i := range w {
+		w[i] = binary.LittleEndian.Uint32(b[4*i:])
+	}
+	return s, nil
+}
+
+// splitBlocksOf returns the number of blocks in numBytes bytes, or an error
+// unless numBytes is a positive multiple of 32 and not too large.
+func splitBlocksOf(numBytes int) (uint64, error) {
+	if numBytes <= 0 || numBytes%SplitBlockBytes != 0 {
+		return 0, fmt.Errorf("%w: split block size must be a positive multiple of 32 bytes, got %d", ErrSize, numBytes)
+	}
+	nb := uint64(numBytes) / SplitBlockBytes
+	if nb > MaxSplitBlocks {
+		return 0, fmt.Errorf("%w: %d bytes is more than %d blocks of 32 bytes", ErrTooLarge, numBytes, uint64(MaxSplitBlocks))
+	}
+	return nb, nil
+}
+
+func newSplitBlock(nblocks uint64) *SplitBlock {
+	return &SplitBlock{blocks: alignedSplitBlocks(nblocks)}
+}
+
+// alignedSplitBlocks allocates n zeroed blocks starting at a 64-byte boundary.
+func alignedSplitBlocks(n uint64) []splitBlock {
+	raw := make([]uint64, n*4+7)
+	off := (64 - uintptr(unsafe.Pointer(&raw[0]))%64) % 64 / 8
+	return unsafe.Slice((*splitBlock)(unsafe.Pointer(&raw[off])), n)
+}
+
+// littleEndian reports whether this machine stores words little-endian, so
+// that the in-memory blocks are already the serialized bitset.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// NumBlocks returns the number of 32-byte blocks.
+func (s *SplitBlock) NumBlocks() uint64 { return uint64(len(s.blocks)) }
+
+// NumBits returns the size of the filter in bits.
+func (s *SplitBlock) NumBits() uint64 { return uint64(len(s.blocks)) * SplitBlockBytes * 8 }
+
+// SizeBytes returns the size of the bitset in bytes.
+func (s *SplitBlock) SizeBytes() uint64 { return uint64(len(s.blocks)) * SplitBlockBytes }
+
+// blockAt returns the block of hash h, without a bounds check: fastrange
+// ((h>>32)*n)>>32 is always below n.
+func (s *SplitBlock) blockAt(h uint64) *splitBlock {
+	i := ((h >> 32) * uint64(len(s.blocks))) >> 32
+	return (*splitBlock)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.blocks)), i*SplitBlockBytes))
+}
+
+// AddHash adds the hash h. It is not safe for concurrent use.
+func (s *SplitBlock) AddHash(h uint64) { splitAdd(s.blockAt(h), uint32(h)) }
+
+// HasHash reports whether h may have been added: false means it certainly
+// was not; true is wrong with probability about the filter's FPR.
+func (s *SplitBlock) HasHash(h uint64) bool { return splitHas(s.blockAt(h), uint32(h)) }
+
+// AddHashes adds every hash of hs. It is not safe for concurrent use.
+func (s *SplitBlock) AddHashes(hs []uint64) {
+	if len(hs) == 0 {
+		return
+	}
+	splitAddHashes(s, hs)
+}
+
+// HasHashes sets out[i] to HasHash(hs[i]) for every i and returns how many
+// are true. It panics if out is shorter than hs, before touching anything.
+func (s *SplitBlock) HasHashes(hs []uint64, out []bool) int {
+	if len(out) < len(hs) {
+		panic(fmt.Sprintf("blocked: SplitBlock.HasHashes: out has %d elements, shorter than %d hashes", len(out), len(hs)))
+	}
+	if len(hs) == 0 {
+		return 0
+	}
+	return splitHasHashes(s, hs, out[:len(hs)])
+}
+
+// words returns the filter's bits as one slice of 32-bit words.
+func (s *SplitBlock) words() []uint32 {
+	if len(s.blocks) == 0 {
+		return nil
+	}
+	return unsafe.Slice(&s.blocks[0][0], len(s.blocks)*8)
+}
+
+// bytes returns the filter's memory as bytes (the bitset on little-endian machines).
+func (s *SplitBlock) bytes() []byte {
+	if len(s.blocks) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Pointer(&s.blocks[0])), len(s.blocks)*SplitBlockBytes)
+}
+
+// Bitset returns a copy of the filter's serialized bitset: the blocks in
+// order, each 32-bit word little-endian, as Parquet stores it.
+func (s *SplitBlock) Bitset() []byte {
+	out := make([]byte, s.SizeBytes())
+	if littleEndian {
+		copy(out, s.bytes())
+		return out
+	}
+	for i, w := range s.words() {
+		binary.LittleEndian.PutUint32(out[4*i:], w)
+	}
+	return out
+}
+
+// FillRatio returns the fraction of bits that are set. A well-sized filter at
+// its planned number of keys is below one half; far above means overflow.
+func (s *SplitBlock) FillRatio() float64 {
+	var n uint64
+	for _, w := range s.words() {
+		n += uint64(bits.OnesCount32(w))
+	}
+	return float64(n) / float64(s.NumBits())
+}
+
+// EstimatedCount estimates how many distinct keys were added, from each
+// block's number of set bits (the maximum-likelihood count for a block whose
+// eight 32-bit words each received one bit per key).
+func (s *SplitBlock) EstimatedCount() float64 {
+	const blockBits = SplitBlockBytes * 8
+	l := math.Log1p(-1.0 / 32)
+	total := 0.0
+	for i := range s.blocks {
+		x := 0
+		for _, w := range s.blocks[i] {
+			x += bits.OnesCount32(w)
+		}
+		if x == 0 {
+			continue
+		}
+		fill := float64(x) / blockBits
+		if x == blockBits {
+			fill = (blockBits - 0.5) / blockBits // saturated: a lower bound
+		}
+		total += math.Log1p(-fill) / l
+	}
+	return total
+}
+
+// EstimatedFPR returns the false-positive rate of the filter as it is now:
+// the mean over blocks of the probability that a random hash finds all its
+// bits set there. It is exact for well-mixed hashes, given the bits.
+func (s *SplitBlock) EstimatedFPR() float64 {
+	sum := 0.0
+	for i := range s.blocks {
+		p := 1.0
+		for _, w := range s.blocks[i] {
+			p *= float64(bits.OnesCount32(w)) / 32
+		}
+		sum += p
+	}
+	return sum / float64(len(s.blocks))
+}
+
+// compatible returns an error unless o has the same geometry as s.
+func (s *SplitBlock) compatible(o *SplitBlock) error {
+	if o == nil {
+		return fmt.Errorf("%w: other split block filter is nil", ErrGeometry)
+	}
+	if len(s.blocks) != len(o.blocks) {
+		return fmt.Errorf("%w: %d split blocks vs %d", ErrGeometry, len(s.blocks), len(o.blocks))
+	}
+	return nil
+}
+
+// Union adds every key of o to s (bitwise OR). Both must have the same number
+// of blocks; otherwise s is unchanged and an error says why.
+func (s *SplitBlock) Union(o *SplitBlock) error {
+	if err := s.compatible(o); err != nil {
+		return err
+	}
+	a, b := s.words(), o.words()
+	for i := range a {
+		a[i] |= b[i]
+	}
+	return nil
+}
+
+// Intersect keeps in s only the bits also set in o (bitwise AND): every key
+// added to both still answers true. Both must have the same number of
+// blocks; otherwise s is unchanged and an error says why.
+func (s *SplitBlock) Intersect(o *SplitBlock) error {
+	if err := s.compatible(o); err != nil {
+		return err
+	}
+	a, b := s.words(), o.words()
+	for i := range a {
+		a[i] &= b[i]
+	}
+	return nil
+}
+
+// Clear removes every key, keeping the size.
+func (s *SplitBlock) Clear() { clear(s.blocks) }
+
+// Clone returns an independent copy of s.
+func (s *SplitBlock) Clone() *SplitBlock {
+	c := newSplitBlock(uint64(len(s.blocks)))
+	copy(c.blocks, s.blocks)
+	return c
+}
+
+// Equal reports whether s and o have the same number of blocks and the same bits.
+func (s *SplitBlock) Equal(o *SplitBlock) bool {
+	if s.compatible(o) != nil {
+		return false
+	}
+	a, b := s.words(), o.words()
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,86 @@
+package blocked
+
+// The split-block batch kernels: dispatch to the architecture hooks
+// (splitblock_arch_<arch>.go), which return false when they have no kernel
+// for the level in cpu.Active, and the pure-Go kernels, the fallback and the
+// reference every assembly kernel must equal bit for bit.
+
+// The Parquet salts: word i of a block uses splitSalt i. They are fixed by
+// the Parquet specification (BloomFilter.md).
+const (
+	splitSalt0 = 0x47b6137b
+	splitSalt1 = 0x44974d91
+	splitSalt2 = 0x8824ad5b
+	splitSalt3 = 0xa2b7289d
+	splitSalt4 = 0x705495c7
+	splitSalt5 = 0x2df1424b
+	splitSalt6 = 0x9efc4947
+	splitSalt7 = 0x5c6bfb31
+)
+
+// splitSalt lists the Parquet salts in order, for loops and for the assembly generators.
+var splitSalt = [8]uint32{
+	splitSalt0, splitSalt1, splitSalt2, splitSalt3,
+	splitSalt4, splitSalt5, splitSalt6, splitSalt7,
+}
+
+// splitAddHashes adds every hash of hs with the kernel of the current level.
+// Callers have checked len(hs) > 0.
+func splitAddHashes(s *SplitBlock, hs []uint64) {
+	if !splitAddHashesArch(s, hs) {
+		splitAddHashesGeneric(s, hs)
+	}
+}
+
+// splitHasHashes looks up every hash of hs with the kernel of the current
+// level. Callers have checked len(hs) > 0 and len(out) == len(hs).
+func splitHasHashes(s *SplitBlock, hs []uint64, out []bool) int {
+	if n, ok := splitHasHashesArch(s, hs, out); ok {
+		return n
+	}
+	return splitHasHashesGeneric(s, hs, out)
+}
+
+// splitAdd sets one bit in each word of b for the in-block hash x.
+func splitAdd(b *splitBlock, x uint32) {
+	b[0] |= 1 << ((x * splitSalt0) >> 27)
+	b[1] |= 1 << ((x * splitSalt1) >> 27)
+	b[2] |= 1 << ((x * splitSalt2) >> 27)
+	b[3] |= 1 << ((x * splitSalt3) >> 27)
+	b[4] |= 1 << ((x * splitSalt4) >> 27)
+	b[5] |= 1 << ((x * splitSalt5) >> 27)
+	b[6] |= 1 << ((x * splitSalt6) >> 27)
+	b[7] |= 1 << ((x * splitSalt7) >> 27)
+}
+
+// splitHas reports whether all eight bits of x are set in b, without branches.
+func splitHas(b *splitBlock, x uint32) bool {
+	v := b[0] >> ((x * splitSalt0) >> 27)
+	v &= b[1] >> ((x * splitSalt1) >> 27)
+	v &= b[2] >> ((x * splitSalt2) >> 27)
+	v &= b[3] >> ((x * splitSalt3) >> 27)
+	v &= b[4] >> ((x * splitSalt4) >> 27)
+	v &= b[5] >> ((x * splitSalt5) >> 27)
+	v &= b[6] >> ((x * splitSalt6) >> 27)
+	v &= b[7] >> ((x * splitSalt7) >> 27)
+	return v&1 != 0
+}
+
+// splitAddHashesGeneric adds every hash of hs to s.
+func splitAddHashesGeneric(s *SplitBlock, hs []uint64) {
+	for _, h := range hs {
+		splitAdd(s.blockAt(h), uint32(h))
+	}
+}
+
+// splitHasHashesGeneric looks up every hash of hs; out has the length of hs.
+func splitHasHashesGeneric(s *SplitBlock, hs []uint64, out []bool) int {
+	out = out[:len(hs)]
+	n := 0
+	for i, h := range hs {
+		r := splitHas(s.blockAt(h), uint32(h))
+		out[i] = r
+		n += int(b2u(r))
+	}
+	return n
+}
