@@ -1,0 +1,140 @@
+// Package bloom is simdbloom's typed front end: Bloom filters over strings,
+// byte slices and integers, hashed with xxh3 and stored in cache-line blocked
+// filters whose batch operations run in SIMD assembly (package blocked).
+//
+// A filter never answers "no" for a key that was added (no false negatives);
+// it answers "yes" for a key that was not added with about the false-positive
+// rate it was sized for, as long as no more keys are added than planned. Use
+// FillRatio and EstimatedFPR to watch for overflow, or Scalable to grow.
+//
+//	f, err := bloom.New[string](1_000_000, 0.01) // a million keys, 1% false positives
+//	f.Add("https://example.com/")
+//	f.Has("https://example.com/") // true
+//
+// Batch forms (AddAll, HasAll) hash in chunks and run the SIMD kernels: use
+// them on hot paths.
+package bloom
+
+import (
+	"github.com/simdbloom/bloom/blocked"
+)
+
+// chunk is how many keys the batch methods hash before calling a kernel:
+// small enough to stay in L1 on the stack, large enough to amortize the call.
+const chunk = 256
+
+// Filter is a Bloom filter of keys of type K.
+//
+// Has and HasAll are safe for concurrent use; Add, AddAll, Union, Intersect
+// and Clear are not safe concurrently with anything else on the same filter.
+type Filter[K Key] struct {
+	f    *blocked.Filter
+	kind keyKind
+}
+
+// New returns a filter sized for n keys with a false-positive rate of at most
+// fpr (exact formula, see package blocked), or an error naming the bad input.
+func New[K Key](n uint64, fpr float64) (*Filter[K], error) {
+	f, err := blocked.New(n, fpr)
+	if err != nil {
+		return nil, err
+	}
+	return &Filter[K]{f: f, kind: kindOf[K]()}, nil
+}
+
+// FromBlocked returns a typed filter over an existing hash-level filter. The
+// keys added through either view must be hashed with Hash.
+func FromBlocked[K Key](f *blocked.Filter) *Filter[K] {
+	return &Filter[K]{f: f, kind: kindOf[K]()}
+}
+
+// Blocked returns the hash-level filter underneath, for AddHash/HasHash with
+// hashes computed by Hash, and for the methods this type does not repeat.
+func (f *Filter[K]) Blocked() *blocked.Filter { return f.f }
+
+// hash returns Hash(k), using the key kind found at construction.
+func (f *Filter[K]) hash(k *K) uint64 { return hashKind(f.kind, k) }
+
+// Add adds key k.
+func (f *Filter[K]) Add(k K) { f.f.AddHash(f.hash(&k)) }
+
+// Has reports whether k may have been added: false means certainly not.
+func (f *Filter[K]) Has(k K) bool { return f.f.HasHash(f.hash(&k)) }
+
+// AddAll adds every key of keys.
+func (f *Filter[K]) AddAll(keys []K) {
+	var buf [chunk]uint64
+	for len(keys) > 0 {
+		n := min(len(keys), chunk)
+		f.hashAll(buf[:n], keys[:n])
+		f.f.AddHashes(buf[:n])
+		keys = keys[n:]
+	}
+}
+
+// HasAll sets out[i] to Has(keys[i]) and returns how many are true. It panics,
+// before touching anything, if out is shorter than keys.
+func (f *Filter[K]) HasAll(keys []K, out []bool) int {
+	if len(out) < len(keys) {
+		panic("bloom: HasAll: out is shorter than keys")
+	}
+	var buf [chunk]uint64
+	found := 0
+	for i := 0; i < len(keys); i += chunk {
+		n := min(len(keys)-i, chunk)
+		f.hashAll(buf[:n], keys[i:i+n])
+		found += f.f.HasHashes(buf[:n], out[i:i+n])
+	}
+	return found
+}
+
+// hashAll sets dst[i] = Hash(keys[i]); len(dst) == len(keys).
+func (f *Filter[K]) hashAll(dst []uint64, keys []K) {
+	dst = dst[:len(keys)]
+	if f.kind == kindUint64 || f.kind == kindInt64 {
+		hashUint64s(dst, keys)
+		return
+	}
+	for i := range keys {
+		dst[i] = hashKind(f.kind, &keys[i])
+	}
+}
+
+// NumBits returns the size of the filter in bits.
+func (f *Filter[K]) NumBits() uint64 { return f.f.NumBits() }
+
+// K returns the number of bits set per key (8 or 16).
+func (f *Filter[K]) K() int { return f.f.K() }
+
+// FillRatio returns the fraction of bits set (about 0.5 or less at the planned load).
+func (f *Filter[K]) FillRatio() float64 { return f.f.FillRatio() }
+
+// EstimatedCount estimates the number of distinct keys added.
+func (f *Filter[K]) EstimatedCount() float64 { return f.f.EstimatedCount() }
+
+// EstimatedFPR returns the false-positive rate of the filter as it is now.
+func (f *Filter[K]) EstimatedFPR() float64 { return f.f.EstimatedFPR() }
+
+// Union adds every key of o to f; both must have the same size and k.
+func (f *Filter[K]) Union(o *Filter[K]) error { return f.f.Union(o.blocked()) }
+
+// Intersect keeps only the bits set in both f and o; both must have the same size and k.
+func (f *Filter[K]) Intersect(o *Filter[K]) error { return f.f.Intersect(o.blocked()) }
+
+// blocked returns the engine of f, or nil for a nil filter (so that Union
+// and Intersect report a clear error instead of panicking).
+func (f *Filter[K]) blocked() *blocked.Filter {
+	if f == nil {
+		return nil
+	}
+	return f.f
+}
+
+// Clear removes every key.
+func (f *Filter[K]) Clear() { f.f.Clear() }
+
+// Clone returns an independent copy.
+func (f *Filter[K]) Clone() *Filter[K] { return &Filter[K]{f: f.f.Clone(), kind: f.kind} }
+
+// Equal reports whether f and o hold the same bits in the same geometry.
+func (f *Filter[K]) Equal(o *Filter[K]) bool { return o != nil && f.f.Equal(o.f) }
