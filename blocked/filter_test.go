@@ -42,7 +42,10 @@ func TestAligned(t *testing.T) {
 func TestNoFalseNegatives(t *testing.T) { forEachLevel(t, testNoFalseNegatives) }
 
 func testNoFalseNegatives(t *testing.T) {
-	const n = 1_000_000
+	n := 1_000_000
+	if testing.Short() {
+		n = 100_000 // emulated and race runs: the full size runs natively
+	}
 	hs := randomHashes(n, 1)
 	sizes := []uint64{1, 2, 7, 1000, 12_345, 1 << 20, 3_000_001} // in blocks; not only powers of two
 	if !testing.Short() {
@@ -161,6 +164,9 @@ func measureFPR(f *Filter, probes int, seed uint64) float64 {
 func sigma(p float64, n int) float64 { return math.Sqrt(p * (1 - p) / float64(n)) }
 
 func TestFPRMatchesFormula(t *testing.T) {
+	if testing.Short() {
+		t.Skip("4M probes per case: runs without -short")
+	}
 	const n = 1_000_000
 	const probes = 1 << 22     // 4,194,304
 	keys := randomHashes(n, 7) // probes come from another stream: absent with overwhelming probability
