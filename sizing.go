@@ -60,7 +60,13 @@ const (
 	Blocked8
 	// Blocked16 is blocked.Filter with k = 16.
 	Blocked16
+	// SplitBlock is the Parquet split block filter (blocked.SplitBlock), any
+	// whole number of 32-byte blocks.
+	SplitBlock
 )
+
+// Variants lists every variant Bits knows, in the order reports show them.
+var Variants = []Variant{Classic, Blocked, Blocked8, Blocked16, SplitBlock}
 
 // String returns the variant's name.
 func (v Variant) String() string {
@@ -73,6 +79,8 @@ func (v Variant) String() string {
 		return "blocked-k8"
 	case Blocked16:
 		return "blocked-k16"
+	case SplitBlock:
+		return "split-block"
 	}
 	return fmt.Sprintf("Variant(%d)", int(v))
 }
@@ -120,7 +128,7 @@ func Bits(n uint64, fpr float64, v Variant) (Size, error) {
 			}
 		}
 		return best, nil
-	case Blocked, Blocked8, Blocked16:
+	case Blocked, Blocked8, Blocked16, SplitBlock:
 		var s blocked.Sizing
 		var err error
 		switch v {
@@ -128,8 +136,10 @@ func Bits(n uint64, fpr float64, v Variant) (Size, error) {
 			s, err = blocked.SizeFilter(n, fpr)
 		case Blocked8:
 			s, err = blocked.SizeFilterK(n, fpr, 8)
-		default:
+		case Blocked16:
 			s, err = blocked.SizeFilterK(n, fpr, 16)
+		default:
+			s, err = blocked.SizeSplitBlock(n, fpr)
 		}
 		if err != nil {
 			return Size{}, err

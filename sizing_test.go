@@ -49,6 +49,7 @@ func TestBitsBillionKeys(t *testing.T) {
 		{Classic, 0.01, 9.59}, {Classic, 1e-6, 28.76},
 		{Blocked8, 0.01, 10.10}, {Blocked8, 0.001, 15.72}, {Blocked8, 1e-6, 51.87},
 		{Blocked, 0.01, 10.10}, {Blocked, 1e-4, 22.88},
+		{SplitBlock, 0.01, 10.53}, {SplitBlock, 1e-4, 26.34}, {SplitBlock, 1e-6, 64.66},
 	} {
 		s, err := Bits(10_000_000, c.p, c.v)
 		if err != nil {
@@ -64,7 +65,7 @@ func TestBitsBillionKeys(t *testing.T) {
 }
 
 func TestBitsErrors(t *testing.T) {
-	for _, v := range []Variant{Classic, Blocked, Blocked8, Blocked16} {
+	for _, v := range Variants {
 		if _, err := Bits(0, 0.01, v); !errors.Is(err, blocked.ErrKeys) {
 			t.Errorf("%v n=0: %v", v, err)
 		}

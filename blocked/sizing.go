@@ -161,3 +161,15 @@ func SizeFilterK(n uint64, fpr float64, k int) (Sizing, error) {
 	}
 	return Sizing{Blocks: b, K: k, Bytes: b * 64, FPR: FPR(n, b, k)}, nil
 }
+
+// SizeSplitBlock returns the smallest SplitBlock geometry (any number of
+// 32-byte blocks) whose exact FPR for n keys is at most fpr. For Parquet
+// files, use parquet.NewFilter, which rounds to the power-of-two sizes that
+// Parquet readers accept.
+func SizeSplitBlock(n uint64, fpr float64) (Sizing, error) {
+	b, err := blocksFor(n, fpr, MaxSplitBlocks, SplitBlockFPR)
+	if err != nil {
+		return Sizing{}, err
+	}
+	return Sizing{Blocks: b, K: 8, Bytes: b * 32, FPR: SplitBlockFPR(n, b)}, nil
+}
