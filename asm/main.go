@@ -1,0 +1,32 @@
+// Command asm generates simdbloom's amd64 kernels with avo:
+// blocked/kernels_amd64.s and its Go declarations.
+//
+// Run it through go generate in package blocked (see blocked/gen.go):
+//
+//	go run -C ../asm . -out ../blocked/kernels_amd64.s -stubs ../blocked/kernels_stubs_amd64.go -pkg blocked
+//
+// The kernels loop over a whole batch inside the assembly. The Go callers
+// check every length first: the assembly trusts that out has len(hs)
+// elements, that the filter has nblocks > 0 blocks, and that hs[i+pf] exists
+// for every i < npf (the keys whose successor pf places ahead is prefetched).
+package main
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+)
+
+func main() {
+	ConstraintExpr("!purego")
+	filterKernels()
+	Generate()
+}
+
+// qwordTable emits a read-only table of 64-bit words and returns it.
+func qwordTable(name string, words []uint64) Mem {
+	m := GLOBL(name, RODATA|NOPTR)
+	for i, w := range words {
+		DATA(8*i, U64(w))
+	}
+	return m
+}
