@@ -2,9 +2,9 @@ module github.com/simdbloom/bloom
 
 go 1.24.0
 
-require github.com/klauspost/cpuid/v2 v2.4.2
-
 require (
-	github.com/zeebo/xxh3 v1.1.0 // indirect
-	golang.org/x/sys v0.41.0 // indirect
+	github.com/klauspost/cpuid/v2 v2.4.2
+	github.com/zeebo/xxh3 v1.1.0
 )
+
+require golang.org/x/sys v0.41.0 // indirect
