@@ -1,0 +1,175 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// NEON batch kernels of Filter (k = 8 and k = 16), hand-written: avo cannot
+// target arm64. The Go declarations and the length checks are in
+// kernels_arm64.go; these loops trust that len(out) == len(hs) > 0 and that
+// blocks is not empty.
+//
+// One key per iteration:
+//   - block address: blocks + 64*((h>>32)*len(blocks) >> 32), computed as
+//     UMULH(h &^ 0xffffffff, len(blocks)) (the same value: the low half of h
+//     is cleared, so the 128-bit product is (h>>32)*n << 32);
+//   - the block is loaded de-interleaved with LD2: V0 = (w0, w2),
+//     V1 = (w1, w3), V2 = (w4, w6), V3 = (w5, w7);
+//   - x = uint32(h) is broadcast to four 32-bit lanes and multiplied by
+//     salts 0-3 and 4-7: Y = (y0, y1, y2, y3) with yi = x*salt[i];
+//   - USHL takes its shift count from the low byte of each 64-bit lane, so
+//     the positions need no widening: USHR.4S #26 of Y leaves p0 and p2 in
+//     the low bytes of its two 64-bit lanes (matching V0), and USHR.2D #58
+//     of Y leaves p1 and p3 (matching V1);
+//   - USHL of a vector of ones by those counts gives the masks 1<<p, in the
+//     layout of the loaded words. A lookup ORs (mask AND NOT word) over the
+//     line and answers true iff that is zero; an add ORs the masks into the
+//     words and stores the line back before the next key is loaded, so keys
+//     of one batch that share a block are handled in order.
+//
+// Go's assembler has no vector MUL, USHL, BIC or UQXTN: they are encoded by
+// hand below (register numbers are plain integers 0-31). Each encoding was
+// checked with `go tool objdump` on an arm64 test binary.
+//
+// Registers: R18 (platform), R26-R29 and R30 are not used. V16-V19 hold the
+// salts, V20 holds 1 in both 64-bit lanes.
+
+// MUL Vd.4S, Vn.4S, Vm.4S
+#define VMUL4S(m, n, d) WORD $(0x4EA09C00 | (m)<<16 | (n)<<5 | (d))
+// USHL Vd.2D, Vn.2D, Vm.2D
+#define VUSHL2D(m, n, d) WORD $(0x6EE04400 | (m)<<16 | (n)<<5 | (d))
+// BIC Vd.16B, Vn.16B, Vm.16B (d = n AND NOT m)
+#define VBIC16B(m, n, d) WORD $(0x4E601C00 | (m)<<16 | (n)<<5 | (d))
+// UQXTN Vd.2S, Vn.2D (saturating narrow: a non-zero lane stays non-zero)
+#define VUQXTN2S(n, d) WORD $(0x2EA14800 | (n)<<5 | (d))
+
+// LOADARGS reads the arguments common to every kernel and the constants:
+// R0 = blocks, R1 = len(blocks), R2 = hs, R3 = len(hs), V16-V19 = salts,
+// V20 = (1, 1).
+#define LOADARGS \
+	MOVD blocks_base+0(FP), R0 \
+	MOVD blocks_len+8(FP), R1  \
+	MOVD hs_base+24(FP), R2    \
+	MOVD hs_len+32(FP), R3     \
+	MOVD $·salt(SB), R6        \
+	VLD1 (R6), [V16.S4, V17.S4, V18.S4, V19.S4] \
+	MOVD $1, R6                \
+	VDUP R6, V20.D2
+
+// NEXTKEY loads the next hash into R6, the addresses of the two halves of
+// its block into R7 and R9, broadcasts the hash's low half to V4 and loads
+// the block into V0-V3.
+#define NEXTKEY \
+	MOVD.P 8(R2), R6                  \
+	AND    $0xffffffff00000000, R6, R7 \
+	UMULH  R1, R7, R7                 \
+	ADD    R7<<6, R0, R7              \
+	ADD    $32, R7, R9                \
+	VDUP   R6, V4.S4                  \
+	VLD2   (R7), [V0.D2, V1.D2]       \
+	VLD2   (R9), [V2.D2, V3.D2]
+
+// MASKS8 sets V11-V14 to the masks of words (0,2), (1,3), (4,6), (5,7).
+#define MASKS8 \
+	VMUL4S(16, 4, 5)            /* V5 = x*salt[0..3] */ \
+	VMUL4S(17, 4, 6)            /* V6 = x*salt[4..7] */ \
+	VUSHR $26, V5.S4, V7.S4     /* p0, p2 in the low bytes */ \
+	VUSHR $58, V5.D2, V8.D2     /* p1, p3 */ \
+	VUSHR $26, V6.S4, V9.S4     /* p4, p6 */ \
+	VUSHR $58, V6.D2, V10.D2    /* p5, p7 */ \
+	VUSHL2D(7, 20, 11)          /* V11 = 1<<(p0, p2) */ \
+	VUSHL2D(8, 20, 12)          /* V12 = 1<<(p1, p3) */ \
+	VUSHL2D(9, 20, 13)          /* V13 = 1<<(p4, p6) */ \
+	VUSHL2D(10, 20, 14) /* V14 = 1<<(p5, p7) */
+
+// MASKS16 is MASKS8 plus the second bit of every word (salts 8-15).
+#define MASKS16 \
+	MASKS8                      \
+	VMUL4S(18, 4, 5)            /* V5 = x*salt[8..11] */ \
+	VMUL4S(19, 4, 6)            /* V6 = x*salt[12..15] */ \
+	VUSHR $26, V5.S4, V7.S4     \
+	VUSHR $58, V5.D2, V8.D2     \
+	VUSHR $26, V6.S4, V9.S4     \
+	VUSHR $58, V6.D2, V10.D2    \
+	VUSHL2D(7, 20, 21)          \
+	VUSHL2D(8, 20, 22)          \
+	VUSHL2D(9, 20, 23)          \
+	VUSHL2D(10, 20, 24)         \
+	VORR V21.B16, V11.B16, V11.B16 \
+	VORR V22.B16, V12.B16, V12.B16 \
+	VORR V23.B16, V13.B16, V13.B16 \
+	VORR V24.B16, V14.B16, V14.B16
+
+// TEST stores in R8 1 if every mask bit is set in the block, else 0, writes
+// it to *R4++ and adds it to R5.
+#define TEST \
+	VBIC16B(0, 11, 11)             /* mask bits missing from the words */ \
+	VBIC16B(1, 12, 12)             \
+	VBIC16B(2, 13, 13)             \
+	VBIC16B(3, 14, 14)             \
+	VORR V12.B16, V11.B16, V11.B16 \
+	VORR V14.B16, V13.B16, V13.B16 \
+	VORR V13.B16, V11.B16, V11.B16 \
+	VUQXTN2S(11, 11)               \
+	FMOVD F11, R8                  \
+	CMP   $0, R8                   \
+	CSET  EQ, R8                   \
+	MOVB.P R8, 1(R4)               \
+	ADD   R8, R5, R5
+
+// SET ORs the masks into the block and stores it back.
+#define SET \
+	VORR V11.B16, V0.B16, V0.B16 \
+	VORR V12.B16, V1.B16, V1.B16 \
+	VORR V13.B16, V2.B16, V2.B16 \
+	VORR V14.B16, V3.B16, V3.B16 \
+	VST2 [V0.D2, V1.D2], (R7)    \
+	VST2 [V2.D2, V3.D2], (R9)
+
+// func hasHashes8NEON(blocks []block, hs []uint64, out []bool) int
+TEXT ·hasHashes8NEON(SB), NOSPLIT, $0-80
+	LOADARGS
+	MOVD out_base+48(FP), R4
+	MOVD ZR, R5
+loop:
+	NEXTKEY
+	MASKS8
+	TEST
+	SUBS $1, R3, R3
+	BNE  loop
+	MOVD R5, ret+72(FP)
+	RET
+
+// func hasHashes16NEON(blocks []block, hs []uint64, out []bool) int
+TEXT ·hasHashes16NEON(SB), NOSPLIT, $0-80
+	LOADARGS
+	MOVD out_base+48(FP), R4
+	MOVD ZR, R5
+loop:
+	NEXTKEY
+	MASKS16
+	TEST
+	SUBS $1, R3, R3
+	BNE  loop
+	MOVD R5, ret+72(FP)
+	RET
+
+// func addHashes8NEON(blocks []block, hs []uint64)
+TEXT ·addHashes8NEON(SB), NOSPLIT, $0-48
+	LOADARGS
+loop:
+	NEXTKEY
+	MASKS8
+	SET
+	SUBS $1, R3, R3
+	BNE  loop
+	RET
+
+// func addHashes16NEON(blocks []block, hs []uint64)
+TEXT ·addHashes16NEON(SB), NOSPLIT, $0-48
+	LOADARGS
+loop:
+	NEXTKEY
+	MASKS16
+	SET
+	SUBS $1, R3, R3
+	BNE  loop
+	RET

@@ -1,0 +1,239 @@
+//go:build !purego && (linux || darwin)
+
+package blocked
+
+import (
+	"math/rand/v2"
+	"slices"
+	"syscall"
+	"testing"
+	"unsafe"
+
+	"github.com/simdbloom/bloom/internal/cpu"
+)
+
+// These tests call the NEON kernels directly (not through the dispatch) and
+// compare them with the generic kernels, filter bytes and lookup results,
+// on inputs chosen to break them: every tail length, keys sharing a block,
+// duplicates, the first and last blocks, and buffers that end at an
+// unmapped page.
+
+func TestNEONDetected(t *testing.T) {
+	t.Logf("cpu.Detected = %v, cpu.Active = %v, usable %v", cpu.Detected, cpu.Active, cpu.Usable())
+	if cpu.Detected != cpu.NEON || !slices.Contains(cpu.Usable(), cpu.NEON) {
+		t.Fatalf("arm64 without NEON detected (%v): the NEON kernels would not be tested", cpu.Detected)
+	}
+}
+
+func addNEON(f *Filter, hs []uint64) {
+	if f.k == 8 {
+		addHashes8NEON(f.blocks, hs)
+	} else {
+		addHashes16NEON(f.blocks, hs)
+	}
+}
+
+func hasNEON(f *Filter, hs []uint64, out []bool) int {
+	if f.k == 8 {
+		return hasHashes8NEON(f.blocks, hs, out)
+	}
+	return hasHashes16NEON(f.blocks, hs, out)
+}
+
+// checkNEON adds hs with both kernels to copies of base, compares the bits,
+// then looks up probes with both kernels in the result and compares answers,
+// counts, and that nothing past len(probes) of out was written.
+func checkNEON(t *testing.T, name string, base *Filter, hs, probes []uint64) {
+	t.Helper()
+	g, n := base.Clone(), base.Clone()
+	if len(hs) > 0 {
+		addHashesGeneric(g, hs)
+		addNEON(n, hs)
+	}
+	if !g.Equal(n) {
+		for i := range g.blocks {
+			if g.blocks[i] != n.blocks[i] {
+				t.Fatalf("%s: k=%d blocks=%d: add differs at block %d: generic %x, neon %x",
+					name, g.k, len(g.blocks), i, g.blocks[i], n.blocks[i])
+			}
+		}
+	}
+	if len(probes) == 0 {
+		return
+	}
+	want := make([]bool, len(probes))
+	wantN := hasHashesGeneric(g, probes, want)
+	got := make([]bool, len(probes)+8)
+	for i := range got {
+		got[i] = i%2 == 0 // the kernel must overwrite both values
+	}
+	gotN := hasNEON(g, probes, got[:len(probes)])
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("%s: k=%d blocks=%d: lookup %d of %d (%#x): neon %v, generic %v",
+				name, g.k, len(g.blocks), i, len(probes), probes[i], got[i], want[i])
+		}
+	}
+	if gotN != wantN {
+		t.Fatalf("%s: k=%d blocks=%d: neon counted %d, generic %d", name, g.k, len(g.blocks), gotN, wantN)
+	}
+	for i := len(probes); i < len(got); i++ {
+		if got[i] != (i%2 == 0) {
+			t.Fatalf("%s: lookup wrote out[%d], past %d results", name, i, len(probes))
+		}
+	}
+}
+
+// mixed returns probes: half of present (in order), half random.
+func mixed(present []uint64, n int, seed uint64) []uint64 {
+	r := randomHashes(n, seed)
+	for i := 0; i < n && i < len(present); i += 2 {
+		r[i] = present[i]
+	}
+	return r
+}
+
+func TestNEONEveryLength(t *testing.T) {
+	for _, k := range []int{8, 16} {
+		for _, nb := range []uint64{1, 7, 1000} {
+			base := mustBytes(t, nb*64, k)
+			base.AddHashes(randomHashes(int(nb)*4, nb)) // some bits, some absent keys
+			for n := 1; n <= 70; n++ {
+				hs := randomHashes(n, uint64(n)*31+nb)
+				checkNEON(t, "length", base, hs, mixed(hs, n, uint64(n)))
+			}
+		}
+	}
+}
+
+func TestNEONOneBlock(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, k := range []int{8, 16} {
+		for _, nb := range []uint64{1, 2, 1000, 3_000_001} {
+			f := mustBytes(t, nb*64, k)
+			hi := r.Uint64() &^ 0xffffffff // every key in the same block
+			hs := make([]uint64, 300)
+			for i := range hs {
+				hs[i] = hi | uint64(r.Uint32())
+			}
+			probes := make([]uint64, 500)
+			for i := range probes {
+				probes[i] = hi | uint64(r.Uint32())
+			}
+			// Few keys: some probes in that block are absent. Then all of them.
+			checkNEON(t, "one block, few keys", f, hs[:3], append(probes, hs[:3]...))
+			checkNEON(t, "one block", f, hs, append(probes, hs...))
+		}
+	}
+}
+
+func TestNEONDuplicates(t *testing.T) {
+	for _, k := range []int{8, 16} {
+		f := mustBytes(t, 64*50, k)
+		u := randomHashes(20, 9)
+		var hs []uint64
+		for i := range 200 {
+			hs = append(hs, u[i%7], u[i%20], u[i%3]^uint64(i)) // repeats; same block, other bits
+		}
+		checkNEON(t, "duplicates", f, hs, mixed(hs, 1000, 10))
+	}
+}
+
+func TestNEONFirstAndLastBlock(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, k := range []int{8, 16} {
+		for _, nb := range []uint64{1, 3, 3_000_001} {
+			var last, first []uint64
+			for range 40 {
+				last = append(last, 0xffffffff<<32|uint64(r.Uint32()))
+				first = append(first, uint64(r.Uint32()))
+			}
+			last = append(last, ^uint64(0), 0xffffffff<<32)
+			first = append(first, 0, 0xffffffff)
+			f := mustBytes(t, nb*64, k)
+			addNEON(f, last)
+			if f.blocks[nb-1] == (block{}) {
+				t.Fatalf("k=%d blocks=%d: hashes with high half 0xffffffff did not reach the last block", k, nb)
+			}
+			if nb > 1 {
+				for i := range f.blocks[:nb-1] {
+					if f.blocks[i] != (block{}) {
+						t.Fatalf("k=%d blocks=%d: a last-block hash set bits in block %d", k, nb, i)
+					}
+				}
+			}
+			base := mustBytes(t, nb*64, k)
+			base.AddHashes(randomHashes(1000, nb))
+			all := append(append(slices.Clone(last), first...), randomHashes(1000, nb+1)...)
+			checkNEON(t, "first and last blocks", base, all, append(all, randomHashes(3000, 77)...))
+		}
+	}
+}
+
+func TestNEONLarge(t *testing.T) {
+	for _, k := range []int{8, 16} {
+		const nb = 3_000_001
+		base := mustBytes(t, nb*64, k)
+		base.AddHashes(randomHashes(100_000, 1))
+		hs := randomHashes(50_000, 2)
+		checkNEON(t, "3000001 blocks", base, hs, mixed(hs, 100_000, 3))
+	}
+}
+
+// guarded returns size bytes of fresh memory that start right after an
+// unmapped page (atEnd false) or end right before one (atEnd true). The
+// mapping is released at the end of the test.
+func guarded(t *testing.T, size int, atEnd bool) unsafe.Pointer {
+	t.Helper()
+	page := syscall.Getpagesize()
+	span := (size + page - 1) / page * page
+	mem, err := syscall.Mmap(-1, 0, span+2*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Skipf("mmap: %v", err)
+	}
+	t.Cleanup(func() { syscall.Munmap(mem) })
+	if err := syscall.Mprotect(mem[:page], syscall.PROT_NONE); err != nil {
+		t.Skipf("mprotect: %v", err)
+	}
+	if err := syscall.Mprotect(mem[page+span:], syscall.PROT_NONE); err != nil {
+		t.Skipf("mprotect: %v", err)
+	}
+	off := page
+	if atEnd {
+		off = page + span - size
+	}
+	return unsafe.Pointer(&mem[off])
+}
+
+// TestNEONStaysInBounds puts the filter, the hashes and the results against
+// unmapped pages: a kernel that reads or writes one byte outside them
+// crashes the test.
+func TestNEONStaysInBounds(t *testing.T) {
+	for _, atEnd := range []bool{false, true} {
+		for _, k := range []int{8, 16} {
+			for _, nb := range []int{1, 3, 100} {
+				for _, n := range []int{1, 2, 3, 8, 17, 64} {
+					src := randomHashes(n, uint64(n))
+					src[0] = 0xffffffff<<32 | src[0] // the last block, first or last key
+					src[n-1] |= 0xffffffff << 32
+					fb := unsafe.Slice((*block)(guarded(t, nb*64, atEnd)), nb)
+					hs := unsafe.Slice((*uint64)(guarded(t, n*8, atEnd)), n)
+					out := unsafe.Slice((*bool)(guarded(t, n, atEnd)), n)
+					copy(hs, src)
+					f := &Filter{blocks: fb, k: k}
+					ref := mustBytes(t, uint64(nb)*64, k)
+					addNEON(f, hs)
+					addHashesGeneric(ref, src)
+					if !slices.Equal(f.blocks, ref.blocks) {
+						t.Fatalf("guarded k=%d blocks=%d n=%d: add differs from generic", k, nb, n)
+					}
+					want := make([]bool, n)
+					wantN := hasHashesGeneric(ref, src, want)
+					if got := hasNEON(f, hs, out); got != wantN || !slices.Equal(out, want) {
+						t.Fatalf("guarded k=%d blocks=%d n=%d: lookup %v (%d), want %v (%d)", k, nb, n, out, got, want, wantN)
+					}
+				}
+			}
+		}
+	}
+}
