@@ -7,4 +7,7 @@ require (
 	github.com/zeebo/xxh3 v1.1.0
 )
 
-require golang.org/x/sys v0.41.0 // indirect
+require (
+	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	golang.org/x/sys v0.41.0 // indirect
+)
