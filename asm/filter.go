@@ -103,30 +103,32 @@ func bitIndexes(v vecISA, xb VecVirtual, salts [][]VecVirtual) [][]VecVirtual {
 	return idx
 }
 
-// broadcastX broadcasts the low 32 bits of hs[i] to every 32-bit lane.
-func broadcastX(v vecISA, hs, i Register) VecVirtual {
+// broadcastX broadcasts the low 32 bits of hs[i+j] to every 32-bit lane.
+func broadcastX(v vecISA, hs, i Register, j int) VecVirtual {
 	xb := v.reg()
-	VPBROADCASTD(Mem{Base: hs, Index: i, Scale: 8}, xb)
+	VPBROADCASTD(Mem{Base: hs, Index: i, Scale: 8, Disp: 8 * j}, xb)
 	return xb
 }
 
 // blockOffset returns the byte offset of the block of the hash at m:
-// ((h>>32)*nblocks)>>32 blocks of 64 bytes.
+// ((h>>32)*nblocks)>>32 blocks of 64 bytes (loading only the upper half).
 func blockOffset(m Mem, nblocks Register) Register {
 	t := GP64()
-	MOVQ(m, t)
-	SHRQ(U8(32), t)
+	MOVL(m.Offset(4), t.As32())
 	IMULQ(nblocks, t)
 	SHRQ(U8(32), t)
 	SHLQ(U8(6), t)
 	return t
 }
 
+// unroll is how many keys one iteration of the main loops handles.
+const unroll = 4
+
 // batchLoop emits the loop over hs (the register holding its base) shared
-// by every kernel. Keys i < npf first
-// prefetch the block of hs[i+pf]; body emits the work for key i, whose block
-// is at blk.
-func batchLoop(name string, hs Register, body func(i Register, blk Mem)) {
+// by every kernel. Keys i < npf first prefetch the block of hs[i+pf]; body
+// emits the work for key i+j, whose block is at blk. Each of the two ranges
+// (with and without prefetch) runs unroll keys per iteration, then one.
+func batchLoop(name string, hs Register, body func(i Register, j int, blk Mem)) {
 	base := Load(Param("blocks"), GP64())
 	nb := Load(Param("nblocks"), GP64())
 	n := Load(Param("hs").Len(), GP64())
@@ -136,24 +138,35 @@ func batchLoop(name string, hs Register, body func(i Register, blk Mem)) {
 	LEAQ(Mem{Base: hs, Index: pf, Scale: 8}, ahead)
 	i := GP64()
 	XORQ(i, i)
-
-	Comment("Keys whose successor pf places ahead is prefetched.")
-	Label(name + "_prefetch")
-	CMPQ(i, npf)
-	JAE(LabelRef(name + "_rest"))
-	PREFETCHT0(Mem{Base: base, Index: blockOffset(Mem{Base: ahead, Index: i, Scale: 8}, nb), Scale: 1})
-	body(i, Mem{Base: base, Index: blockOffset(Mem{Base: hs, Index: i, Scale: 8}, nb), Scale: 1})
-	INCQ(i)
-	JMP(LabelRef(name + "_prefetch"))
-
-	Comment("The other keys.")
-	Label(name + "_rest")
-	CMPQ(i, n)
-	JAE(LabelRef(name + "_done"))
-	body(i, Mem{Base: base, Index: blockOffset(Mem{Base: hs, Index: i, Scale: 8}, nb), Scale: 1})
-	INCQ(i)
-	JMP(LabelRef(name + "_rest"))
-	Label(name + "_done")
+	key := func(j int, prefetch bool) {
+		if prefetch {
+			PREFETCHT0(Mem{Base: base, Index: blockOffset(Mem{Base: ahead, Index: i, Scale: 8, Disp: 8 * j}, nb), Scale: 1})
+		}
+		body(i, j, Mem{Base: base, Index: blockOffset(Mem{Base: hs, Index: i, Scale: 8, Disp: 8 * j}, nb), Scale: 1})
+	}
+	loop := func(label string, end Register, prefetch bool) {
+		Commentf("Keys up to %s, %d at a time, then one at a time.", end.Asm(), unroll)
+		Label(name + "_" + label + "_x")
+		next := GP64()
+		LEAQ(Mem{Base: i, Disp: unroll}, next)
+		CMPQ(next, end)
+		JA(LabelRef(name + "_" + label + "_1"))
+		for j := 0; j < unroll; j++ {
+			key(j, prefetch)
+		}
+		ADDQ(U8(unroll), i)
+		JMP(LabelRef(name + "_" + label + "_x"))
+		Label(name + "_" + label + "_1")
+		CMPQ(i, end)
+		JAE(LabelRef(name + "_" + label + "_end"))
+		key(0, prefetch)
+		INCQ(i)
+		JMP(LabelRef(name + "_" + label + "_1"))
+		Label(name + "_" + label + "_end")
+	}
+	Comment("Prefetch the block of hs[i+pf] while i < npf.")
+	loop("prefetch", npf, true)
+	loop("rest", n, false)
 }
 
 func filterHas(v vecISA, k int, t filterTables) {
@@ -170,8 +183,8 @@ func filterHas(v vecISA, k int, t filterTables) {
 	XORQ(count, count)
 	hs := Load(Param("hs").Base(), GP64())
 
-	batchLoop(name, hs, func(i Register, blk Mem) {
-		idx := bitIndexes(v, broadcastX(v, hs, i), salts)
+	batchLoop(name, hs, func(i Register, j int, blk Mem) {
+		idx := bitIndexes(v, broadcastX(v, hs, i, j), salts)
 		// all: per 64-bit lane, bit 0 is set iff the lane's bits are all set.
 		var all VecVirtual
 		for p := 0; p < v.parts(); p++ {
@@ -199,7 +212,7 @@ func filterHas(v vecISA, k int, t filterTables) {
 		}
 		r := GP8()
 		SETCS(r)
-		MOVB(r, Mem{Base: out, Index: i, Scale: 1})
+		MOVB(r, Mem{Base: out, Index: i, Scale: 1, Disp: j})
 		ADCQ(Imm(0), count)
 	})
 	VZEROUPPER()
@@ -217,8 +230,8 @@ func filterAdd(v vecISA, k int, t filterTables) {
 	vmovdqu(v, t.ones, ones)
 	hs := Load(Param("hs").Base(), GP64())
 
-	batchLoop(name, hs, func(i Register, blk Mem) {
-		idx := bitIndexes(v, broadcastX(v, hs, i), salts)
+	batchLoop(name, hs, func(i Register, j int, blk Mem) {
+		idx := bitIndexes(v, broadcastX(v, hs, i, j), salts)
 		for p := 0; p < v.parts(); p++ {
 			m := v.reg()
 			VPSLLVQ(idx[0][p], ones, m)
@@ -243,5 +256,25 @@ func filterAdd(v vecISA, k int, t filterTables) {
 		}
 	})
 	VZEROUPPER()
+	RET()
+}
+
+// touchLines is the benchmark floor: the same loop, prefetch and block
+// arithmetic as the lookups, but each key only loads the first word of its
+// block. A lookup cannot beat it on a filter that does not fit in cache.
+func touchLines() {
+	name := "touchLines"
+	TEXT(name, NOSPLIT, fmt.Sprintf(filterSig, "", " uint64"))
+	Pragma("noescape")
+	Doc(name+" returns the sum of the first word of the block of every hash of hs,",
+		"loading one cache line per key as a lookup does (the benchmark floor).",
+		"nblocks must be > 0.")
+	hs := Load(Param("hs").Base(), GP64())
+	sum := GP64()
+	XORQ(sum, sum)
+	batchLoop(name, hs, func(i Register, j int, blk Mem) {
+		ADDQ(blk, sum)
+	})
+	Store(sum, ReturnIndex(0))
 	RET()
 }

@@ -19,6 +19,7 @@ import (
 func main() {
 	ConstraintExpr("!purego")
 	filterKernels()
+	touchLines()
 	Generate()
 }
 

@@ -51,18 +51,116 @@ TEXT ·filterHas8AVX2(SB), NOSPLIT, $0-88
 	LEAQ    (DX)(R8*8), R8
 	XORQ    R10, R10
 
-	// Keys whose successor pf places ahead is prefetched.
-filterHas8AVX2_prefetch:
-	CMPQ         R10, R9
-	JAE          filterHas8AVX2_rest
-	MOVQ         (R8)(R10*8), R11
-	SHRQ         $0x20, R11
+	// Prefetch the block of hs[i+pf] while i < npf.
+	// Keys up to <virtual:7:1:8>, 4 at a time, then one at a time.
+filterHas8AVX2_prefetch_x:
+	LEAQ         4(R10), R11
+	CMPQ         R11, R9
+	JA           filterHas8AVX2_prefetch_1
+	MOVL         4(R8)(R10*8), R11
 	IMULQ        SI, R11
 	SHRQ         $0x20, R11
 	SHLQ         $0x06, R11
 	PREFETCHT0   (BX)(R11*1)
-	MOVQ         (DX)(R10*8), R11
+	MOVL         4(DX)(R10*8), R11
+	IMULQ        SI, R11
 	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	VPBROADCASTD (DX)(R10*8), Y3
+	VPMULLD      Y0, Y3, Y4
+	VPSRLQ       $0x3a, Y4, Y4
+	VPMULLD      Y1, Y3, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VMOVDQU      (BX)(R11*1), Y5
+	VPSRLVQ      Y4, Y5, Y4
+	VMOVDQU      32(BX)(R11*1), Y5
+	VPSRLVQ      Y3, Y5, Y3
+	VPAND        Y3, Y4, Y4
+	VPTEST       Y2, Y4
+	SETCS        R11
+	MOVB         R11, (AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         12(R8)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	PREFETCHT0   (BX)(R11*1)
+	MOVL         12(DX)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	VPBROADCASTD 8(DX)(R10*8), Y3
+	VPMULLD      Y0, Y3, Y4
+	VPSRLQ       $0x3a, Y4, Y4
+	VPMULLD      Y1, Y3, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VMOVDQU      (BX)(R11*1), Y5
+	VPSRLVQ      Y4, Y5, Y4
+	VMOVDQU      32(BX)(R11*1), Y5
+	VPSRLVQ      Y3, Y5, Y3
+	VPAND        Y3, Y4, Y4
+	VPTEST       Y2, Y4
+	SETCS        R11
+	MOVB         R11, 1(AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         20(R8)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	PREFETCHT0   (BX)(R11*1)
+	MOVL         20(DX)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	VPBROADCASTD 16(DX)(R10*8), Y3
+	VPMULLD      Y0, Y3, Y4
+	VPSRLQ       $0x3a, Y4, Y4
+	VPMULLD      Y1, Y3, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VMOVDQU      (BX)(R11*1), Y5
+	VPSRLVQ      Y4, Y5, Y4
+	VMOVDQU      32(BX)(R11*1), Y5
+	VPSRLVQ      Y3, Y5, Y3
+	VPAND        Y3, Y4, Y4
+	VPTEST       Y2, Y4
+	SETCS        R11
+	MOVB         R11, 2(AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         28(R8)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	PREFETCHT0   (BX)(R11*1)
+	MOVL         28(DX)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	VPBROADCASTD 24(DX)(R10*8), Y3
+	VPMULLD      Y0, Y3, Y4
+	VPSRLQ       $0x3a, Y4, Y4
+	VPMULLD      Y1, Y3, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VMOVDQU      (BX)(R11*1), Y5
+	VPSRLVQ      Y4, Y5, Y4
+	VMOVDQU      32(BX)(R11*1), Y5
+	VPSRLVQ      Y3, Y5, Y3
+	VPAND        Y3, Y4, Y4
+	VPTEST       Y2, Y4
+	SETCS        R11
+	MOVB         R11, 3(AX)(R10*1)
+	ADCQ         $0x00, CX
+	ADDQ         $0x04, R10
+	JMP          filterHas8AVX2_prefetch_x
+
+filterHas8AVX2_prefetch_1:
+	CMPQ         R10, R9
+	JAE          filterHas8AVX2_prefetch_end
+	MOVL         4(R8)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	PREFETCHT0   (BX)(R11*1)
+	MOVL         4(DX)(R10*8), R11
 	IMULQ        SI, R11
 	SHRQ         $0x20, R11
 	SHLQ         $0x06, R11
@@ -81,14 +179,93 @@ filterHas8AVX2_prefetch:
 	MOVB         R11, (AX)(R10*1)
 	ADCQ         $0x00, CX
 	INCQ         R10
-	JMP          filterHas8AVX2_prefetch
+	JMP          filterHas8AVX2_prefetch_1
 
-	// The other keys.
-filterHas8AVX2_rest:
-	CMPQ         R10, DI
-	JAE          filterHas8AVX2_done
-	MOVQ         (DX)(R10*8), R8
+filterHas8AVX2_prefetch_end:
+	// Keys up to <virtual:5:1:8>, 4 at a time, then one at a time.
+filterHas8AVX2_rest_x:
+	LEAQ         4(R10), R8
+	CMPQ         R8, DI
+	JA           filterHas8AVX2_rest_1
+	MOVL         4(DX)(R10*8), R8
+	IMULQ        SI, R8
 	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD (DX)(R10*8), Y3
+	VPMULLD      Y0, Y3, Y4
+	VPSRLQ       $0x3a, Y4, Y4
+	VPMULLD      Y1, Y3, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VMOVDQU      (BX)(R8*1), Y5
+	VPSRLVQ      Y4, Y5, Y4
+	VMOVDQU      32(BX)(R8*1), Y5
+	VPSRLVQ      Y3, Y5, Y3
+	VPAND        Y3, Y4, Y4
+	VPTEST       Y2, Y4
+	SETCS        R8
+	MOVB         R8, (AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         12(DX)(R10*8), R8
+	IMULQ        SI, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 8(DX)(R10*8), Y3
+	VPMULLD      Y0, Y3, Y4
+	VPSRLQ       $0x3a, Y4, Y4
+	VPMULLD      Y1, Y3, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VMOVDQU      (BX)(R8*1), Y5
+	VPSRLVQ      Y4, Y5, Y4
+	VMOVDQU      32(BX)(R8*1), Y5
+	VPSRLVQ      Y3, Y5, Y3
+	VPAND        Y3, Y4, Y4
+	VPTEST       Y2, Y4
+	SETCS        R8
+	MOVB         R8, 1(AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         20(DX)(R10*8), R8
+	IMULQ        SI, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 16(DX)(R10*8), Y3
+	VPMULLD      Y0, Y3, Y4
+	VPSRLQ       $0x3a, Y4, Y4
+	VPMULLD      Y1, Y3, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VMOVDQU      (BX)(R8*1), Y5
+	VPSRLVQ      Y4, Y5, Y4
+	VMOVDQU      32(BX)(R8*1), Y5
+	VPSRLVQ      Y3, Y5, Y3
+	VPAND        Y3, Y4, Y4
+	VPTEST       Y2, Y4
+	SETCS        R8
+	MOVB         R8, 2(AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         28(DX)(R10*8), R8
+	IMULQ        SI, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 24(DX)(R10*8), Y3
+	VPMULLD      Y0, Y3, Y4
+	VPSRLQ       $0x3a, Y4, Y4
+	VPMULLD      Y1, Y3, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VMOVDQU      (BX)(R8*1), Y5
+	VPSRLVQ      Y4, Y5, Y4
+	VMOVDQU      32(BX)(R8*1), Y5
+	VPSRLVQ      Y3, Y5, Y3
+	VPAND        Y3, Y4, Y4
+	VPTEST       Y2, Y4
+	SETCS        R8
+	MOVB         R8, 3(AX)(R10*1)
+	ADCQ         $0x00, CX
+	ADDQ         $0x04, R10
+	JMP          filterHas8AVX2_rest_x
+
+filterHas8AVX2_rest_1:
+	CMPQ         R10, DI
+	JAE          filterHas8AVX2_rest_end
+	MOVL         4(DX)(R10*8), R8
 	IMULQ        SI, R8
 	SHRQ         $0x20, R8
 	SHLQ         $0x06, R8
@@ -107,9 +284,9 @@ filterHas8AVX2_rest:
 	MOVB         R8, (AX)(R10*1)
 	ADCQ         $0x00, CX
 	INCQ         R10
-	JMP          filterHas8AVX2_rest
+	JMP          filterHas8AVX2_rest_1
 
-filterHas8AVX2_done:
+filterHas8AVX2_rest_end:
 	VZEROUPPER
 	MOVQ CX, ret+80(FP)
 	RET
@@ -129,18 +306,104 @@ TEXT ·filterAdd8AVX2(SB), NOSPLIT, $0-56
 	LEAQ    (AX)(SI*8), SI
 	XORQ    R8, R8
 
-	// Keys whose successor pf places ahead is prefetched.
-filterAdd8AVX2_prefetch:
-	CMPQ         R8, DI
-	JAE          filterAdd8AVX2_rest
-	MOVQ         (SI)(R8*8), R9
-	SHRQ         $0x20, R9
+	// Prefetch the block of hs[i+pf] while i < npf.
+	// Keys up to <virtual:42:1:8>, 4 at a time, then one at a time.
+filterAdd8AVX2_prefetch_x:
+	LEAQ         4(R8), R9
+	CMPQ         R9, DI
+	JA           filterAdd8AVX2_prefetch_1
+	MOVL         4(SI)(R8*8), R9
 	IMULQ        DX, R9
 	SHRQ         $0x20, R9
 	SHLQ         $0x06, R9
 	PREFETCHT0   (CX)(R9*1)
-	MOVQ         (AX)(R8*8), R9
+	MOVL         4(AX)(R8*8), R9
+	IMULQ        DX, R9
 	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	VPBROADCASTD (AX)(R8*8), Y3
+	VPMULLD      Y0, Y3, Y4
+	VPSRLQ       $0x3a, Y4, Y4
+	VPMULLD      Y1, Y3, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VPSLLVQ      Y4, Y2, Y4
+	VPOR         (CX)(R9*1), Y4, Y4
+	VMOVDQU      Y4, (CX)(R9*1)
+	VPSLLVQ      Y3, Y2, Y3
+	VPOR         32(CX)(R9*1), Y3, Y3
+	VMOVDQU      Y3, 32(CX)(R9*1)
+	MOVL         12(SI)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	PREFETCHT0   (CX)(R9*1)
+	MOVL         12(AX)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	VPBROADCASTD 8(AX)(R8*8), Y3
+	VPMULLD      Y0, Y3, Y4
+	VPSRLQ       $0x3a, Y4, Y4
+	VPMULLD      Y1, Y3, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VPSLLVQ      Y4, Y2, Y4
+	VPOR         (CX)(R9*1), Y4, Y4
+	VMOVDQU      Y4, (CX)(R9*1)
+	VPSLLVQ      Y3, Y2, Y3
+	VPOR         32(CX)(R9*1), Y3, Y3
+	VMOVDQU      Y3, 32(CX)(R9*1)
+	MOVL         20(SI)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	PREFETCHT0   (CX)(R9*1)
+	MOVL         20(AX)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	VPBROADCASTD 16(AX)(R8*8), Y3
+	VPMULLD      Y0, Y3, Y4
+	VPSRLQ       $0x3a, Y4, Y4
+	VPMULLD      Y1, Y3, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VPSLLVQ      Y4, Y2, Y4
+	VPOR         (CX)(R9*1), Y4, Y4
+	VMOVDQU      Y4, (CX)(R9*1)
+	VPSLLVQ      Y3, Y2, Y3
+	VPOR         32(CX)(R9*1), Y3, Y3
+	VMOVDQU      Y3, 32(CX)(R9*1)
+	MOVL         28(SI)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	PREFETCHT0   (CX)(R9*1)
+	MOVL         28(AX)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	VPBROADCASTD 24(AX)(R8*8), Y3
+	VPMULLD      Y0, Y3, Y4
+	VPSRLQ       $0x3a, Y4, Y4
+	VPMULLD      Y1, Y3, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VPSLLVQ      Y4, Y2, Y4
+	VPOR         (CX)(R9*1), Y4, Y4
+	VMOVDQU      Y4, (CX)(R9*1)
+	VPSLLVQ      Y3, Y2, Y3
+	VPOR         32(CX)(R9*1), Y3, Y3
+	VMOVDQU      Y3, 32(CX)(R9*1)
+	ADDQ         $0x04, R8
+	JMP          filterAdd8AVX2_prefetch_x
+
+filterAdd8AVX2_prefetch_1:
+	CMPQ         R8, DI
+	JAE          filterAdd8AVX2_prefetch_end
+	MOVL         4(SI)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	PREFETCHT0   (CX)(R9*1)
+	MOVL         4(AX)(R8*8), R9
 	IMULQ        DX, R9
 	SHRQ         $0x20, R9
 	SHLQ         $0x06, R9
@@ -156,14 +419,81 @@ filterAdd8AVX2_prefetch:
 	VPOR         32(CX)(R9*1), Y3, Y3
 	VMOVDQU      Y3, 32(CX)(R9*1)
 	INCQ         R8
-	JMP          filterAdd8AVX2_prefetch
+	JMP          filterAdd8AVX2_prefetch_1
 
-	// The other keys.
-filterAdd8AVX2_rest:
-	CMPQ         R8, BX
-	JAE          filterAdd8AVX2_done
-	MOVQ         (AX)(R8*8), SI
+filterAdd8AVX2_prefetch_end:
+	// Keys up to <virtual:40:1:8>, 4 at a time, then one at a time.
+filterAdd8AVX2_rest_x:
+	LEAQ         4(R8), SI
+	CMPQ         SI, BX
+	JA           filterAdd8AVX2_rest_1
+	MOVL         4(AX)(R8*8), SI
+	IMULQ        DX, SI
 	SHRQ         $0x20, SI
+	SHLQ         $0x06, SI
+	VPBROADCASTD (AX)(R8*8), Y3
+	VPMULLD      Y0, Y3, Y4
+	VPSRLQ       $0x3a, Y4, Y4
+	VPMULLD      Y1, Y3, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VPSLLVQ      Y4, Y2, Y4
+	VPOR         (CX)(SI*1), Y4, Y4
+	VMOVDQU      Y4, (CX)(SI*1)
+	VPSLLVQ      Y3, Y2, Y3
+	VPOR         32(CX)(SI*1), Y3, Y3
+	VMOVDQU      Y3, 32(CX)(SI*1)
+	MOVL         12(AX)(R8*8), SI
+	IMULQ        DX, SI
+	SHRQ         $0x20, SI
+	SHLQ         $0x06, SI
+	VPBROADCASTD 8(AX)(R8*8), Y3
+	VPMULLD      Y0, Y3, Y4
+	VPSRLQ       $0x3a, Y4, Y4
+	VPMULLD      Y1, Y3, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VPSLLVQ      Y4, Y2, Y4
+	VPOR         (CX)(SI*1), Y4, Y4
+	VMOVDQU      Y4, (CX)(SI*1)
+	VPSLLVQ      Y3, Y2, Y3
+	VPOR         32(CX)(SI*1), Y3, Y3
+	VMOVDQU      Y3, 32(CX)(SI*1)
+	MOVL         20(AX)(R8*8), SI
+	IMULQ        DX, SI
+	SHRQ         $0x20, SI
+	SHLQ         $0x06, SI
+	VPBROADCASTD 16(AX)(R8*8), Y3
+	VPMULLD      Y0, Y3, Y4
+	VPSRLQ       $0x3a, Y4, Y4
+	VPMULLD      Y1, Y3, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VPSLLVQ      Y4, Y2, Y4
+	VPOR         (CX)(SI*1), Y4, Y4
+	VMOVDQU      Y4, (CX)(SI*1)
+	VPSLLVQ      Y3, Y2, Y3
+	VPOR         32(CX)(SI*1), Y3, Y3
+	VMOVDQU      Y3, 32(CX)(SI*1)
+	MOVL         28(AX)(R8*8), SI
+	IMULQ        DX, SI
+	SHRQ         $0x20, SI
+	SHLQ         $0x06, SI
+	VPBROADCASTD 24(AX)(R8*8), Y3
+	VPMULLD      Y0, Y3, Y4
+	VPSRLQ       $0x3a, Y4, Y4
+	VPMULLD      Y1, Y3, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VPSLLVQ      Y4, Y2, Y4
+	VPOR         (CX)(SI*1), Y4, Y4
+	VMOVDQU      Y4, (CX)(SI*1)
+	VPSLLVQ      Y3, Y2, Y3
+	VPOR         32(CX)(SI*1), Y3, Y3
+	VMOVDQU      Y3, 32(CX)(SI*1)
+	ADDQ         $0x04, R8
+	JMP          filterAdd8AVX2_rest_x
+
+filterAdd8AVX2_rest_1:
+	CMPQ         R8, BX
+	JAE          filterAdd8AVX2_rest_end
+	MOVL         4(AX)(R8*8), SI
 	IMULQ        DX, SI
 	SHRQ         $0x20, SI
 	SHLQ         $0x06, SI
@@ -179,9 +509,9 @@ filterAdd8AVX2_rest:
 	VPOR         32(CX)(SI*1), Y3, Y3
 	VMOVDQU      Y3, 32(CX)(SI*1)
 	INCQ         R8
-	JMP          filterAdd8AVX2_rest
+	JMP          filterAdd8AVX2_rest_1
 
-filterAdd8AVX2_done:
+filterAdd8AVX2_rest_end:
 	VZEROUPPER
 	RET
 
@@ -204,18 +534,148 @@ TEXT ·filterHas16AVX2(SB), NOSPLIT, $0-88
 	LEAQ    (DX)(R8*8), R8
 	XORQ    R10, R10
 
-	// Keys whose successor pf places ahead is prefetched.
-filterHas16AVX2_prefetch:
-	CMPQ         R10, R9
-	JAE          filterHas16AVX2_rest
-	MOVQ         (R8)(R10*8), R11
-	SHRQ         $0x20, R11
+	// Prefetch the block of hs[i+pf] while i < npf.
+	// Keys up to <virtual:69:1:8>, 4 at a time, then one at a time.
+filterHas16AVX2_prefetch_x:
+	LEAQ         4(R10), R11
+	CMPQ         R11, R9
+	JA           filterHas16AVX2_prefetch_1
+	MOVL         4(R8)(R10*8), R11
 	IMULQ        SI, R11
 	SHRQ         $0x20, R11
 	SHLQ         $0x06, R11
 	PREFETCHT0   (BX)(R11*1)
-	MOVQ         (DX)(R10*8), R11
+	MOVL         4(DX)(R10*8), R11
+	IMULQ        SI, R11
 	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	VPBROADCASTD (DX)(R10*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPMULLD      Y2, Y5, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y3, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      (BX)(R11*1), Y9
+	VPSRLVQ      Y6, Y9, Y6
+	VPSRLVQ      Y8, Y9, Y8
+	VPAND        Y8, Y6, Y6
+	VMOVDQU      32(BX)(R11*1), Y8
+	VPSRLVQ      Y7, Y8, Y7
+	VPAND        Y7, Y6, Y6
+	VPSRLVQ      Y5, Y8, Y5
+	VPAND        Y5, Y6, Y6
+	VPTEST       Y4, Y6
+	SETCS        R11
+	MOVB         R11, (AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         12(R8)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	PREFETCHT0   (BX)(R11*1)
+	MOVL         12(DX)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	VPBROADCASTD 8(DX)(R10*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPMULLD      Y2, Y5, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y3, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      (BX)(R11*1), Y9
+	VPSRLVQ      Y6, Y9, Y6
+	VPSRLVQ      Y8, Y9, Y8
+	VPAND        Y8, Y6, Y6
+	VMOVDQU      32(BX)(R11*1), Y8
+	VPSRLVQ      Y7, Y8, Y7
+	VPAND        Y7, Y6, Y6
+	VPSRLVQ      Y5, Y8, Y5
+	VPAND        Y5, Y6, Y6
+	VPTEST       Y4, Y6
+	SETCS        R11
+	MOVB         R11, 1(AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         20(R8)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	PREFETCHT0   (BX)(R11*1)
+	MOVL         20(DX)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	VPBROADCASTD 16(DX)(R10*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPMULLD      Y2, Y5, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y3, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      (BX)(R11*1), Y9
+	VPSRLVQ      Y6, Y9, Y6
+	VPSRLVQ      Y8, Y9, Y8
+	VPAND        Y8, Y6, Y6
+	VMOVDQU      32(BX)(R11*1), Y8
+	VPSRLVQ      Y7, Y8, Y7
+	VPAND        Y7, Y6, Y6
+	VPSRLVQ      Y5, Y8, Y5
+	VPAND        Y5, Y6, Y6
+	VPTEST       Y4, Y6
+	SETCS        R11
+	MOVB         R11, 2(AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         28(R8)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	PREFETCHT0   (BX)(R11*1)
+	MOVL         28(DX)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	VPBROADCASTD 24(DX)(R10*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPMULLD      Y2, Y5, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y3, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      (BX)(R11*1), Y9
+	VPSRLVQ      Y6, Y9, Y6
+	VPSRLVQ      Y8, Y9, Y8
+	VPAND        Y8, Y6, Y6
+	VMOVDQU      32(BX)(R11*1), Y8
+	VPSRLVQ      Y7, Y8, Y7
+	VPAND        Y7, Y6, Y6
+	VPSRLVQ      Y5, Y8, Y5
+	VPAND        Y5, Y6, Y6
+	VPTEST       Y4, Y6
+	SETCS        R11
+	MOVB         R11, 3(AX)(R10*1)
+	ADCQ         $0x00, CX
+	ADDQ         $0x04, R10
+	JMP          filterHas16AVX2_prefetch_x
+
+filterHas16AVX2_prefetch_1:
+	CMPQ         R10, R9
+	JAE          filterHas16AVX2_prefetch_end
+	MOVL         4(R8)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	PREFETCHT0   (BX)(R11*1)
+	MOVL         4(DX)(R10*8), R11
 	IMULQ        SI, R11
 	SHRQ         $0x20, R11
 	SHLQ         $0x06, R11
@@ -242,14 +702,125 @@ filterHas16AVX2_prefetch:
 	MOVB         R11, (AX)(R10*1)
 	ADCQ         $0x00, CX
 	INCQ         R10
-	JMP          filterHas16AVX2_prefetch
+	JMP          filterHas16AVX2_prefetch_1
 
-	// The other keys.
-filterHas16AVX2_rest:
-	CMPQ         R10, DI
-	JAE          filterHas16AVX2_done
-	MOVQ         (DX)(R10*8), R8
+filterHas16AVX2_prefetch_end:
+	// Keys up to <virtual:67:1:8>, 4 at a time, then one at a time.
+filterHas16AVX2_rest_x:
+	LEAQ         4(R10), R8
+	CMPQ         R8, DI
+	JA           filterHas16AVX2_rest_1
+	MOVL         4(DX)(R10*8), R8
+	IMULQ        SI, R8
 	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD (DX)(R10*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPMULLD      Y2, Y5, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y3, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      (BX)(R8*1), Y9
+	VPSRLVQ      Y6, Y9, Y6
+	VPSRLVQ      Y8, Y9, Y8
+	VPAND        Y8, Y6, Y6
+	VMOVDQU      32(BX)(R8*1), Y8
+	VPSRLVQ      Y7, Y8, Y7
+	VPAND        Y7, Y6, Y6
+	VPSRLVQ      Y5, Y8, Y5
+	VPAND        Y5, Y6, Y6
+	VPTEST       Y4, Y6
+	SETCS        R8
+	MOVB         R8, (AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         12(DX)(R10*8), R8
+	IMULQ        SI, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 8(DX)(R10*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPMULLD      Y2, Y5, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y3, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      (BX)(R8*1), Y9
+	VPSRLVQ      Y6, Y9, Y6
+	VPSRLVQ      Y8, Y9, Y8
+	VPAND        Y8, Y6, Y6
+	VMOVDQU      32(BX)(R8*1), Y8
+	VPSRLVQ      Y7, Y8, Y7
+	VPAND        Y7, Y6, Y6
+	VPSRLVQ      Y5, Y8, Y5
+	VPAND        Y5, Y6, Y6
+	VPTEST       Y4, Y6
+	SETCS        R8
+	MOVB         R8, 1(AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         20(DX)(R10*8), R8
+	IMULQ        SI, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 16(DX)(R10*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPMULLD      Y2, Y5, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y3, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      (BX)(R8*1), Y9
+	VPSRLVQ      Y6, Y9, Y6
+	VPSRLVQ      Y8, Y9, Y8
+	VPAND        Y8, Y6, Y6
+	VMOVDQU      32(BX)(R8*1), Y8
+	VPSRLVQ      Y7, Y8, Y7
+	VPAND        Y7, Y6, Y6
+	VPSRLVQ      Y5, Y8, Y5
+	VPAND        Y5, Y6, Y6
+	VPTEST       Y4, Y6
+	SETCS        R8
+	MOVB         R8, 2(AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         28(DX)(R10*8), R8
+	IMULQ        SI, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 24(DX)(R10*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPMULLD      Y2, Y5, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y3, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      (BX)(R8*1), Y9
+	VPSRLVQ      Y6, Y9, Y6
+	VPSRLVQ      Y8, Y9, Y8
+	VPAND        Y8, Y6, Y6
+	VMOVDQU      32(BX)(R8*1), Y8
+	VPSRLVQ      Y7, Y8, Y7
+	VPAND        Y7, Y6, Y6
+	VPSRLVQ      Y5, Y8, Y5
+	VPAND        Y5, Y6, Y6
+	VPTEST       Y4, Y6
+	SETCS        R8
+	MOVB         R8, 3(AX)(R10*1)
+	ADCQ         $0x00, CX
+	ADDQ         $0x04, R10
+	JMP          filterHas16AVX2_rest_x
+
+filterHas16AVX2_rest_1:
+	CMPQ         R10, DI
+	JAE          filterHas16AVX2_rest_end
+	MOVL         4(DX)(R10*8), R8
 	IMULQ        SI, R8
 	SHRQ         $0x20, R8
 	SHLQ         $0x06, R8
@@ -276,9 +847,9 @@ filterHas16AVX2_rest:
 	MOVB         R8, (AX)(R10*1)
 	ADCQ         $0x00, CX
 	INCQ         R10
-	JMP          filterHas16AVX2_rest
+	JMP          filterHas16AVX2_rest_1
 
-filterHas16AVX2_done:
+filterHas16AVX2_rest_end:
 	VZEROUPPER
 	MOVQ CX, ret+80(FP)
 	RET
@@ -300,18 +871,136 @@ TEXT ·filterAdd16AVX2(SB), NOSPLIT, $0-56
 	LEAQ    (AX)(SI*8), SI
 	XORQ    R8, R8
 
-	// Keys whose successor pf places ahead is prefetched.
-filterAdd16AVX2_prefetch:
-	CMPQ         R8, DI
-	JAE          filterAdd16AVX2_rest
-	MOVQ         (SI)(R8*8), R9
-	SHRQ         $0x20, R9
+	// Prefetch the block of hs[i+pf] while i < npf.
+	// Keys up to <virtual:104:1:8>, 4 at a time, then one at a time.
+filterAdd16AVX2_prefetch_x:
+	LEAQ         4(R8), R9
+	CMPQ         R9, DI
+	JA           filterAdd16AVX2_prefetch_1
+	MOVL         4(SI)(R8*8), R9
 	IMULQ        DX, R9
 	SHRQ         $0x20, R9
 	SHLQ         $0x06, R9
 	PREFETCHT0   (CX)(R9*1)
-	MOVQ         (AX)(R8*8), R9
+	MOVL         4(AX)(R8*8), R9
+	IMULQ        DX, R9
 	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	VPBROADCASTD (AX)(R8*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPMULLD      Y2, Y5, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y3, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VPSLLVQ      Y6, Y4, Y6
+	VPSLLVQ      Y8, Y4, Y8
+	VPOR         Y8, Y6, Y6
+	VPOR         (CX)(R9*1), Y6, Y6
+	VMOVDQU      Y6, (CX)(R9*1)
+	VPSLLVQ      Y7, Y4, Y6
+	VPSLLVQ      Y5, Y4, Y5
+	VPOR         Y5, Y6, Y6
+	VPOR         32(CX)(R9*1), Y6, Y6
+	VMOVDQU      Y6, 32(CX)(R9*1)
+	MOVL         12(SI)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	PREFETCHT0   (CX)(R9*1)
+	MOVL         12(AX)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	VPBROADCASTD 8(AX)(R8*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPMULLD      Y2, Y5, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y3, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VPSLLVQ      Y6, Y4, Y6
+	VPSLLVQ      Y8, Y4, Y8
+	VPOR         Y8, Y6, Y6
+	VPOR         (CX)(R9*1), Y6, Y6
+	VMOVDQU      Y6, (CX)(R9*1)
+	VPSLLVQ      Y7, Y4, Y6
+	VPSLLVQ      Y5, Y4, Y5
+	VPOR         Y5, Y6, Y6
+	VPOR         32(CX)(R9*1), Y6, Y6
+	VMOVDQU      Y6, 32(CX)(R9*1)
+	MOVL         20(SI)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	PREFETCHT0   (CX)(R9*1)
+	MOVL         20(AX)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	VPBROADCASTD 16(AX)(R8*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPMULLD      Y2, Y5, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y3, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VPSLLVQ      Y6, Y4, Y6
+	VPSLLVQ      Y8, Y4, Y8
+	VPOR         Y8, Y6, Y6
+	VPOR         (CX)(R9*1), Y6, Y6
+	VMOVDQU      Y6, (CX)(R9*1)
+	VPSLLVQ      Y7, Y4, Y6
+	VPSLLVQ      Y5, Y4, Y5
+	VPOR         Y5, Y6, Y6
+	VPOR         32(CX)(R9*1), Y6, Y6
+	VMOVDQU      Y6, 32(CX)(R9*1)
+	MOVL         28(SI)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	PREFETCHT0   (CX)(R9*1)
+	MOVL         28(AX)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	VPBROADCASTD 24(AX)(R8*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPMULLD      Y2, Y5, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y3, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VPSLLVQ      Y6, Y4, Y6
+	VPSLLVQ      Y8, Y4, Y8
+	VPOR         Y8, Y6, Y6
+	VPOR         (CX)(R9*1), Y6, Y6
+	VMOVDQU      Y6, (CX)(R9*1)
+	VPSLLVQ      Y7, Y4, Y6
+	VPSLLVQ      Y5, Y4, Y5
+	VPOR         Y5, Y6, Y6
+	VPOR         32(CX)(R9*1), Y6, Y6
+	VMOVDQU      Y6, 32(CX)(R9*1)
+	ADDQ         $0x04, R8
+	JMP          filterAdd16AVX2_prefetch_x
+
+filterAdd16AVX2_prefetch_1:
+	CMPQ         R8, DI
+	JAE          filterAdd16AVX2_prefetch_end
+	MOVL         4(SI)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	PREFETCHT0   (CX)(R9*1)
+	MOVL         4(AX)(R8*8), R9
 	IMULQ        DX, R9
 	SHRQ         $0x20, R9
 	SHLQ         $0x06, R9
@@ -335,14 +1024,113 @@ filterAdd16AVX2_prefetch:
 	VPOR         32(CX)(R9*1), Y6, Y6
 	VMOVDQU      Y6, 32(CX)(R9*1)
 	INCQ         R8
-	JMP          filterAdd16AVX2_prefetch
+	JMP          filterAdd16AVX2_prefetch_1
 
-	// The other keys.
-filterAdd16AVX2_rest:
-	CMPQ         R8, BX
-	JAE          filterAdd16AVX2_done
-	MOVQ         (AX)(R8*8), SI
+filterAdd16AVX2_prefetch_end:
+	// Keys up to <virtual:102:1:8>, 4 at a time, then one at a time.
+filterAdd16AVX2_rest_x:
+	LEAQ         4(R8), SI
+	CMPQ         SI, BX
+	JA           filterAdd16AVX2_rest_1
+	MOVL         4(AX)(R8*8), SI
+	IMULQ        DX, SI
 	SHRQ         $0x20, SI
+	SHLQ         $0x06, SI
+	VPBROADCASTD (AX)(R8*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPMULLD      Y2, Y5, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y3, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VPSLLVQ      Y6, Y4, Y6
+	VPSLLVQ      Y8, Y4, Y8
+	VPOR         Y8, Y6, Y6
+	VPOR         (CX)(SI*1), Y6, Y6
+	VMOVDQU      Y6, (CX)(SI*1)
+	VPSLLVQ      Y7, Y4, Y6
+	VPSLLVQ      Y5, Y4, Y5
+	VPOR         Y5, Y6, Y6
+	VPOR         32(CX)(SI*1), Y6, Y6
+	VMOVDQU      Y6, 32(CX)(SI*1)
+	MOVL         12(AX)(R8*8), SI
+	IMULQ        DX, SI
+	SHRQ         $0x20, SI
+	SHLQ         $0x06, SI
+	VPBROADCASTD 8(AX)(R8*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPMULLD      Y2, Y5, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y3, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VPSLLVQ      Y6, Y4, Y6
+	VPSLLVQ      Y8, Y4, Y8
+	VPOR         Y8, Y6, Y6
+	VPOR         (CX)(SI*1), Y6, Y6
+	VMOVDQU      Y6, (CX)(SI*1)
+	VPSLLVQ      Y7, Y4, Y6
+	VPSLLVQ      Y5, Y4, Y5
+	VPOR         Y5, Y6, Y6
+	VPOR         32(CX)(SI*1), Y6, Y6
+	VMOVDQU      Y6, 32(CX)(SI*1)
+	MOVL         20(AX)(R8*8), SI
+	IMULQ        DX, SI
+	SHRQ         $0x20, SI
+	SHLQ         $0x06, SI
+	VPBROADCASTD 16(AX)(R8*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPMULLD      Y2, Y5, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y3, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VPSLLVQ      Y6, Y4, Y6
+	VPSLLVQ      Y8, Y4, Y8
+	VPOR         Y8, Y6, Y6
+	VPOR         (CX)(SI*1), Y6, Y6
+	VMOVDQU      Y6, (CX)(SI*1)
+	VPSLLVQ      Y7, Y4, Y6
+	VPSLLVQ      Y5, Y4, Y5
+	VPOR         Y5, Y6, Y6
+	VPOR         32(CX)(SI*1), Y6, Y6
+	VMOVDQU      Y6, 32(CX)(SI*1)
+	MOVL         28(AX)(R8*8), SI
+	IMULQ        DX, SI
+	SHRQ         $0x20, SI
+	SHLQ         $0x06, SI
+	VPBROADCASTD 24(AX)(R8*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPMULLD      Y2, Y5, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y3, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VPSLLVQ      Y6, Y4, Y6
+	VPSLLVQ      Y8, Y4, Y8
+	VPOR         Y8, Y6, Y6
+	VPOR         (CX)(SI*1), Y6, Y6
+	VMOVDQU      Y6, (CX)(SI*1)
+	VPSLLVQ      Y7, Y4, Y6
+	VPSLLVQ      Y5, Y4, Y5
+	VPOR         Y5, Y6, Y6
+	VPOR         32(CX)(SI*1), Y6, Y6
+	VMOVDQU      Y6, 32(CX)(SI*1)
+	ADDQ         $0x04, R8
+	JMP          filterAdd16AVX2_rest_x
+
+filterAdd16AVX2_rest_1:
+	CMPQ         R8, BX
+	JAE          filterAdd16AVX2_rest_end
+	MOVL         4(AX)(R8*8), SI
 	IMULQ        DX, SI
 	SHRQ         $0x20, SI
 	SHLQ         $0x06, SI
@@ -366,9 +1154,9 @@ filterAdd16AVX2_rest:
 	VPOR         32(CX)(SI*1), Y6, Y6
 	VMOVDQU      Y6, 32(CX)(SI*1)
 	INCQ         R8
-	JMP          filterAdd16AVX2_rest
+	JMP          filterAdd16AVX2_rest_1
 
-filterAdd16AVX2_done:
+filterAdd16AVX2_rest_end:
 	VZEROUPPER
 	RET
 
@@ -388,18 +1176,100 @@ TEXT ·filterHas8AVX512(SB), NOSPLIT, $0-88
 	LEAQ      (DX)(R8*8), R8
 	XORQ      R10, R10
 
-	// Keys whose successor pf places ahead is prefetched.
-filterHas8AVX512_prefetch:
-	CMPQ         R10, R9
-	JAE          filterHas8AVX512_rest
-	MOVQ         (R8)(R10*8), R11
-	SHRQ         $0x20, R11
+	// Prefetch the block of hs[i+pf] while i < npf.
+	// Keys up to <virtual:131:1:8>, 4 at a time, then one at a time.
+filterHas8AVX512_prefetch_x:
+	LEAQ         4(R10), R11
+	CMPQ         R11, R9
+	JA           filterHas8AVX512_prefetch_1
+	MOVL         4(R8)(R10*8), R11
 	IMULQ        SI, R11
 	SHRQ         $0x20, R11
 	SHLQ         $0x06, R11
 	PREFETCHT0   (BX)(R11*1)
-	MOVQ         (DX)(R10*8), R11
+	MOVL         4(DX)(R10*8), R11
+	IMULQ        SI, R11
 	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	VPBROADCASTD (DX)(R10*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VMOVDQU64    (BX)(R11*1), Z3
+	VPSRLVQ      Z2, Z3, Z2
+	VPTESTMQ     Z1, Z2, K1
+	KORTESTB     K1, K1
+	SETCS        R11
+	MOVB         R11, (AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         12(R8)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	PREFETCHT0   (BX)(R11*1)
+	MOVL         12(DX)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	VPBROADCASTD 8(DX)(R10*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VMOVDQU64    (BX)(R11*1), Z3
+	VPSRLVQ      Z2, Z3, Z2
+	VPTESTMQ     Z1, Z2, K1
+	KORTESTB     K1, K1
+	SETCS        R11
+	MOVB         R11, 1(AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         20(R8)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	PREFETCHT0   (BX)(R11*1)
+	MOVL         20(DX)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	VPBROADCASTD 16(DX)(R10*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VMOVDQU64    (BX)(R11*1), Z3
+	VPSRLVQ      Z2, Z3, Z2
+	VPTESTMQ     Z1, Z2, K1
+	KORTESTB     K1, K1
+	SETCS        R11
+	MOVB         R11, 2(AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         28(R8)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	PREFETCHT0   (BX)(R11*1)
+	MOVL         28(DX)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	VPBROADCASTD 24(DX)(R10*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VMOVDQU64    (BX)(R11*1), Z3
+	VPSRLVQ      Z2, Z3, Z2
+	VPTESTMQ     Z1, Z2, K1
+	KORTESTB     K1, K1
+	SETCS        R11
+	MOVB         R11, 3(AX)(R10*1)
+	ADCQ         $0x00, CX
+	ADDQ         $0x04, R10
+	JMP          filterHas8AVX512_prefetch_x
+
+filterHas8AVX512_prefetch_1:
+	CMPQ         R10, R9
+	JAE          filterHas8AVX512_prefetch_end
+	MOVL         4(R8)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	PREFETCHT0   (BX)(R11*1)
+	MOVL         4(DX)(R10*8), R11
 	IMULQ        SI, R11
 	SHRQ         $0x20, R11
 	SHLQ         $0x06, R11
@@ -414,14 +1284,77 @@ filterHas8AVX512_prefetch:
 	MOVB         R11, (AX)(R10*1)
 	ADCQ         $0x00, CX
 	INCQ         R10
-	JMP          filterHas8AVX512_prefetch
+	JMP          filterHas8AVX512_prefetch_1
 
-	// The other keys.
-filterHas8AVX512_rest:
-	CMPQ         R10, DI
-	JAE          filterHas8AVX512_done
-	MOVQ         (DX)(R10*8), R8
+filterHas8AVX512_prefetch_end:
+	// Keys up to <virtual:129:1:8>, 4 at a time, then one at a time.
+filterHas8AVX512_rest_x:
+	LEAQ         4(R10), R8
+	CMPQ         R8, DI
+	JA           filterHas8AVX512_rest_1
+	MOVL         4(DX)(R10*8), R8
+	IMULQ        SI, R8
 	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD (DX)(R10*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VMOVDQU64    (BX)(R8*1), Z3
+	VPSRLVQ      Z2, Z3, Z2
+	VPTESTMQ     Z1, Z2, K1
+	KORTESTB     K1, K1
+	SETCS        R8
+	MOVB         R8, (AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         12(DX)(R10*8), R8
+	IMULQ        SI, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 8(DX)(R10*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VMOVDQU64    (BX)(R8*1), Z3
+	VPSRLVQ      Z2, Z3, Z2
+	VPTESTMQ     Z1, Z2, K1
+	KORTESTB     K1, K1
+	SETCS        R8
+	MOVB         R8, 1(AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         20(DX)(R10*8), R8
+	IMULQ        SI, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 16(DX)(R10*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VMOVDQU64    (BX)(R8*1), Z3
+	VPSRLVQ      Z2, Z3, Z2
+	VPTESTMQ     Z1, Z2, K1
+	KORTESTB     K1, K1
+	SETCS        R8
+	MOVB         R8, 2(AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         28(DX)(R10*8), R8
+	IMULQ        SI, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 24(DX)(R10*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VMOVDQU64    (BX)(R8*1), Z3
+	VPSRLVQ      Z2, Z3, Z2
+	VPTESTMQ     Z1, Z2, K1
+	KORTESTB     K1, K1
+	SETCS        R8
+	MOVB         R8, 3(AX)(R10*1)
+	ADCQ         $0x00, CX
+	ADDQ         $0x04, R10
+	JMP          filterHas8AVX512_rest_x
+
+filterHas8AVX512_rest_1:
+	CMPQ         R10, DI
+	JAE          filterHas8AVX512_rest_end
+	MOVL         4(DX)(R10*8), R8
 	IMULQ        SI, R8
 	SHRQ         $0x20, R8
 	SHLQ         $0x06, R8
@@ -436,9 +1369,9 @@ filterHas8AVX512_rest:
 	MOVB         R8, (AX)(R10*1)
 	ADCQ         $0x00, CX
 	INCQ         R10
-	JMP          filterHas8AVX512_rest
+	JMP          filterHas8AVX512_rest_1
 
-filterHas8AVX512_done:
+filterHas8AVX512_rest_end:
 	VZEROUPPER
 	MOVQ CX, ret+80(FP)
 	RET
@@ -457,18 +1390,84 @@ TEXT ·filterAdd8AVX512(SB), NOSPLIT, $0-56
 	LEAQ      (AX)(SI*8), SI
 	XORQ      R8, R8
 
-	// Keys whose successor pf places ahead is prefetched.
-filterAdd8AVX512_prefetch:
-	CMPQ         R8, DI
-	JAE          filterAdd8AVX512_rest
-	MOVQ         (SI)(R8*8), R9
-	SHRQ         $0x20, R9
+	// Prefetch the block of hs[i+pf] while i < npf.
+	// Keys up to <virtual:166:1:8>, 4 at a time, then one at a time.
+filterAdd8AVX512_prefetch_x:
+	LEAQ         4(R8), R9
+	CMPQ         R9, DI
+	JA           filterAdd8AVX512_prefetch_1
+	MOVL         4(SI)(R8*8), R9
 	IMULQ        DX, R9
 	SHRQ         $0x20, R9
 	SHLQ         $0x06, R9
 	PREFETCHT0   (CX)(R9*1)
-	MOVQ         (AX)(R8*8), R9
+	MOVL         4(AX)(R8*8), R9
+	IMULQ        DX, R9
 	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	VPBROADCASTD (AX)(R8*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VPSLLVQ      Z2, Z1, Z2
+	VPORQ        (CX)(R9*1), Z2, Z2
+	VMOVDQU64    Z2, (CX)(R9*1)
+	MOVL         12(SI)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	PREFETCHT0   (CX)(R9*1)
+	MOVL         12(AX)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	VPBROADCASTD 8(AX)(R8*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VPSLLVQ      Z2, Z1, Z2
+	VPORQ        (CX)(R9*1), Z2, Z2
+	VMOVDQU64    Z2, (CX)(R9*1)
+	MOVL         20(SI)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	PREFETCHT0   (CX)(R9*1)
+	MOVL         20(AX)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	VPBROADCASTD 16(AX)(R8*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VPSLLVQ      Z2, Z1, Z2
+	VPORQ        (CX)(R9*1), Z2, Z2
+	VMOVDQU64    Z2, (CX)(R9*1)
+	MOVL         28(SI)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	PREFETCHT0   (CX)(R9*1)
+	MOVL         28(AX)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	VPBROADCASTD 24(AX)(R8*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VPSLLVQ      Z2, Z1, Z2
+	VPORQ        (CX)(R9*1), Z2, Z2
+	VMOVDQU64    Z2, (CX)(R9*1)
+	ADDQ         $0x04, R8
+	JMP          filterAdd8AVX512_prefetch_x
+
+filterAdd8AVX512_prefetch_1:
+	CMPQ         R8, DI
+	JAE          filterAdd8AVX512_prefetch_end
+	MOVL         4(SI)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	PREFETCHT0   (CX)(R9*1)
+	MOVL         4(AX)(R8*8), R9
 	IMULQ        DX, R9
 	SHRQ         $0x20, R9
 	SHLQ         $0x06, R9
@@ -479,14 +1478,61 @@ filterAdd8AVX512_prefetch:
 	VPORQ        (CX)(R9*1), Z2, Z2
 	VMOVDQU64    Z2, (CX)(R9*1)
 	INCQ         R8
-	JMP          filterAdd8AVX512_prefetch
+	JMP          filterAdd8AVX512_prefetch_1
 
-	// The other keys.
-filterAdd8AVX512_rest:
-	CMPQ         R8, BX
-	JAE          filterAdd8AVX512_done
-	MOVQ         (AX)(R8*8), SI
+filterAdd8AVX512_prefetch_end:
+	// Keys up to <virtual:164:1:8>, 4 at a time, then one at a time.
+filterAdd8AVX512_rest_x:
+	LEAQ         4(R8), SI
+	CMPQ         SI, BX
+	JA           filterAdd8AVX512_rest_1
+	MOVL         4(AX)(R8*8), SI
+	IMULQ        DX, SI
 	SHRQ         $0x20, SI
+	SHLQ         $0x06, SI
+	VPBROADCASTD (AX)(R8*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VPSLLVQ      Z2, Z1, Z2
+	VPORQ        (CX)(SI*1), Z2, Z2
+	VMOVDQU64    Z2, (CX)(SI*1)
+	MOVL         12(AX)(R8*8), SI
+	IMULQ        DX, SI
+	SHRQ         $0x20, SI
+	SHLQ         $0x06, SI
+	VPBROADCASTD 8(AX)(R8*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VPSLLVQ      Z2, Z1, Z2
+	VPORQ        (CX)(SI*1), Z2, Z2
+	VMOVDQU64    Z2, (CX)(SI*1)
+	MOVL         20(AX)(R8*8), SI
+	IMULQ        DX, SI
+	SHRQ         $0x20, SI
+	SHLQ         $0x06, SI
+	VPBROADCASTD 16(AX)(R8*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VPSLLVQ      Z2, Z1, Z2
+	VPORQ        (CX)(SI*1), Z2, Z2
+	VMOVDQU64    Z2, (CX)(SI*1)
+	MOVL         28(AX)(R8*8), SI
+	IMULQ        DX, SI
+	SHRQ         $0x20, SI
+	SHLQ         $0x06, SI
+	VPBROADCASTD 24(AX)(R8*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VPSLLVQ      Z2, Z1, Z2
+	VPORQ        (CX)(SI*1), Z2, Z2
+	VMOVDQU64    Z2, (CX)(SI*1)
+	ADDQ         $0x04, R8
+	JMP          filterAdd8AVX512_rest_x
+
+filterAdd8AVX512_rest_1:
+	CMPQ         R8, BX
+	JAE          filterAdd8AVX512_rest_end
+	MOVL         4(AX)(R8*8), SI
 	IMULQ        DX, SI
 	SHRQ         $0x20, SI
 	SHLQ         $0x06, SI
@@ -497,9 +1543,9 @@ filterAdd8AVX512_rest:
 	VPORQ        (CX)(SI*1), Z2, Z2
 	VMOVDQU64    Z2, (CX)(SI*1)
 	INCQ         R8
-	JMP          filterAdd8AVX512_rest
+	JMP          filterAdd8AVX512_rest_1
 
-filterAdd8AVX512_done:
+filterAdd8AVX512_rest_end:
 	VZEROUPPER
 	RET
 
@@ -520,18 +1566,116 @@ TEXT ·filterHas16AVX512(SB), NOSPLIT, $0-88
 	LEAQ      (DX)(R8*8), R8
 	XORQ      R10, R10
 
-	// Keys whose successor pf places ahead is prefetched.
-filterHas16AVX512_prefetch:
-	CMPQ         R10, R9
-	JAE          filterHas16AVX512_rest
-	MOVQ         (R8)(R10*8), R11
-	SHRQ         $0x20, R11
+	// Prefetch the block of hs[i+pf] while i < npf.
+	// Keys up to <virtual:193:1:8>, 4 at a time, then one at a time.
+filterHas16AVX512_prefetch_x:
+	LEAQ         4(R10), R11
+	CMPQ         R11, R9
+	JA           filterHas16AVX512_prefetch_1
+	MOVL         4(R8)(R10*8), R11
 	IMULQ        SI, R11
 	SHRQ         $0x20, R11
 	SHLQ         $0x06, R11
 	PREFETCHT0   (BX)(R11*1)
-	MOVQ         (DX)(R10*8), R11
+	MOVL         4(DX)(R10*8), R11
+	IMULQ        SI, R11
 	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	VPBROADCASTD (DX)(R10*8), Z3
+	VPMULLD      Z0, Z3, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VPMULLD      Z1, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (BX)(R11*1), Z5
+	VPSRLVQ      Z4, Z5, Z4
+	VPSRLVQ      Z3, Z5, Z3
+	VPANDQ       Z3, Z4, Z4
+	VPTESTMQ     Z2, Z4, K1
+	KORTESTB     K1, K1
+	SETCS        R11
+	MOVB         R11, (AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         12(R8)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	PREFETCHT0   (BX)(R11*1)
+	MOVL         12(DX)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	VPBROADCASTD 8(DX)(R10*8), Z3
+	VPMULLD      Z0, Z3, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VPMULLD      Z1, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (BX)(R11*1), Z5
+	VPSRLVQ      Z4, Z5, Z4
+	VPSRLVQ      Z3, Z5, Z3
+	VPANDQ       Z3, Z4, Z4
+	VPTESTMQ     Z2, Z4, K1
+	KORTESTB     K1, K1
+	SETCS        R11
+	MOVB         R11, 1(AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         20(R8)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	PREFETCHT0   (BX)(R11*1)
+	MOVL         20(DX)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	VPBROADCASTD 16(DX)(R10*8), Z3
+	VPMULLD      Z0, Z3, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VPMULLD      Z1, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (BX)(R11*1), Z5
+	VPSRLVQ      Z4, Z5, Z4
+	VPSRLVQ      Z3, Z5, Z3
+	VPANDQ       Z3, Z4, Z4
+	VPTESTMQ     Z2, Z4, K1
+	KORTESTB     K1, K1
+	SETCS        R11
+	MOVB         R11, 2(AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         28(R8)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	PREFETCHT0   (BX)(R11*1)
+	MOVL         28(DX)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	VPBROADCASTD 24(DX)(R10*8), Z3
+	VPMULLD      Z0, Z3, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VPMULLD      Z1, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (BX)(R11*1), Z5
+	VPSRLVQ      Z4, Z5, Z4
+	VPSRLVQ      Z3, Z5, Z3
+	VPANDQ       Z3, Z4, Z4
+	VPTESTMQ     Z2, Z4, K1
+	KORTESTB     K1, K1
+	SETCS        R11
+	MOVB         R11, 3(AX)(R10*1)
+	ADCQ         $0x00, CX
+	ADDQ         $0x04, R10
+	JMP          filterHas16AVX512_prefetch_x
+
+filterHas16AVX512_prefetch_1:
+	CMPQ         R10, R9
+	JAE          filterHas16AVX512_prefetch_end
+	MOVL         4(R8)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	PREFETCHT0   (BX)(R11*1)
+	MOVL         4(DX)(R10*8), R11
 	IMULQ        SI, R11
 	SHRQ         $0x20, R11
 	SHLQ         $0x06, R11
@@ -550,14 +1694,93 @@ filterHas16AVX512_prefetch:
 	MOVB         R11, (AX)(R10*1)
 	ADCQ         $0x00, CX
 	INCQ         R10
-	JMP          filterHas16AVX512_prefetch
+	JMP          filterHas16AVX512_prefetch_1
 
-	// The other keys.
-filterHas16AVX512_rest:
-	CMPQ         R10, DI
-	JAE          filterHas16AVX512_done
-	MOVQ         (DX)(R10*8), R8
+filterHas16AVX512_prefetch_end:
+	// Keys up to <virtual:191:1:8>, 4 at a time, then one at a time.
+filterHas16AVX512_rest_x:
+	LEAQ         4(R10), R8
+	CMPQ         R8, DI
+	JA           filterHas16AVX512_rest_1
+	MOVL         4(DX)(R10*8), R8
+	IMULQ        SI, R8
 	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD (DX)(R10*8), Z3
+	VPMULLD      Z0, Z3, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VPMULLD      Z1, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (BX)(R8*1), Z5
+	VPSRLVQ      Z4, Z5, Z4
+	VPSRLVQ      Z3, Z5, Z3
+	VPANDQ       Z3, Z4, Z4
+	VPTESTMQ     Z2, Z4, K1
+	KORTESTB     K1, K1
+	SETCS        R8
+	MOVB         R8, (AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         12(DX)(R10*8), R8
+	IMULQ        SI, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 8(DX)(R10*8), Z3
+	VPMULLD      Z0, Z3, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VPMULLD      Z1, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (BX)(R8*1), Z5
+	VPSRLVQ      Z4, Z5, Z4
+	VPSRLVQ      Z3, Z5, Z3
+	VPANDQ       Z3, Z4, Z4
+	VPTESTMQ     Z2, Z4, K1
+	KORTESTB     K1, K1
+	SETCS        R8
+	MOVB         R8, 1(AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         20(DX)(R10*8), R8
+	IMULQ        SI, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 16(DX)(R10*8), Z3
+	VPMULLD      Z0, Z3, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VPMULLD      Z1, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (BX)(R8*1), Z5
+	VPSRLVQ      Z4, Z5, Z4
+	VPSRLVQ      Z3, Z5, Z3
+	VPANDQ       Z3, Z4, Z4
+	VPTESTMQ     Z2, Z4, K1
+	KORTESTB     K1, K1
+	SETCS        R8
+	MOVB         R8, 2(AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         28(DX)(R10*8), R8
+	IMULQ        SI, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 24(DX)(R10*8), Z3
+	VPMULLD      Z0, Z3, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VPMULLD      Z1, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (BX)(R8*1), Z5
+	VPSRLVQ      Z4, Z5, Z4
+	VPSRLVQ      Z3, Z5, Z3
+	VPANDQ       Z3, Z4, Z4
+	VPTESTMQ     Z2, Z4, K1
+	KORTESTB     K1, K1
+	SETCS        R8
+	MOVB         R8, 3(AX)(R10*1)
+	ADCQ         $0x00, CX
+	ADDQ         $0x04, R10
+	JMP          filterHas16AVX512_rest_x
+
+filterHas16AVX512_rest_1:
+	CMPQ         R10, DI
+	JAE          filterHas16AVX512_rest_end
+	MOVL         4(DX)(R10*8), R8
 	IMULQ        SI, R8
 	SHRQ         $0x20, R8
 	SHLQ         $0x06, R8
@@ -576,9 +1799,9 @@ filterHas16AVX512_rest:
 	MOVB         R8, (AX)(R10*1)
 	ADCQ         $0x00, CX
 	INCQ         R10
-	JMP          filterHas16AVX512_rest
+	JMP          filterHas16AVX512_rest_1
 
-filterHas16AVX512_done:
+filterHas16AVX512_rest_end:
 	VZEROUPPER
 	MOVQ CX, ret+80(FP)
 	RET
@@ -598,18 +1821,100 @@ TEXT ·filterAdd16AVX512(SB), NOSPLIT, $0-56
 	LEAQ      (AX)(SI*8), SI
 	XORQ      R8, R8
 
-	// Keys whose successor pf places ahead is prefetched.
-filterAdd16AVX512_prefetch:
-	CMPQ         R8, DI
-	JAE          filterAdd16AVX512_rest
-	MOVQ         (SI)(R8*8), R9
-	SHRQ         $0x20, R9
+	// Prefetch the block of hs[i+pf] while i < npf.
+	// Keys up to <virtual:228:1:8>, 4 at a time, then one at a time.
+filterAdd16AVX512_prefetch_x:
+	LEAQ         4(R8), R9
+	CMPQ         R9, DI
+	JA           filterAdd16AVX512_prefetch_1
+	MOVL         4(SI)(R8*8), R9
 	IMULQ        DX, R9
 	SHRQ         $0x20, R9
 	SHLQ         $0x06, R9
 	PREFETCHT0   (CX)(R9*1)
-	MOVQ         (AX)(R8*8), R9
+	MOVL         4(AX)(R8*8), R9
+	IMULQ        DX, R9
 	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	VPBROADCASTD (AX)(R8*8), Z3
+	VPMULLD      Z0, Z3, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VPMULLD      Z1, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VPSLLVQ      Z4, Z2, Z4
+	VPSLLVQ      Z3, Z2, Z3
+	VPORQ        Z3, Z4, Z4
+	VPORQ        (CX)(R9*1), Z4, Z4
+	VMOVDQU64    Z4, (CX)(R9*1)
+	MOVL         12(SI)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	PREFETCHT0   (CX)(R9*1)
+	MOVL         12(AX)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	VPBROADCASTD 8(AX)(R8*8), Z3
+	VPMULLD      Z0, Z3, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VPMULLD      Z1, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VPSLLVQ      Z4, Z2, Z4
+	VPSLLVQ      Z3, Z2, Z3
+	VPORQ        Z3, Z4, Z4
+	VPORQ        (CX)(R9*1), Z4, Z4
+	VMOVDQU64    Z4, (CX)(R9*1)
+	MOVL         20(SI)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	PREFETCHT0   (CX)(R9*1)
+	MOVL         20(AX)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	VPBROADCASTD 16(AX)(R8*8), Z3
+	VPMULLD      Z0, Z3, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VPMULLD      Z1, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VPSLLVQ      Z4, Z2, Z4
+	VPSLLVQ      Z3, Z2, Z3
+	VPORQ        Z3, Z4, Z4
+	VPORQ        (CX)(R9*1), Z4, Z4
+	VMOVDQU64    Z4, (CX)(R9*1)
+	MOVL         28(SI)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	PREFETCHT0   (CX)(R9*1)
+	MOVL         28(AX)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	VPBROADCASTD 24(AX)(R8*8), Z3
+	VPMULLD      Z0, Z3, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VPMULLD      Z1, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VPSLLVQ      Z4, Z2, Z4
+	VPSLLVQ      Z3, Z2, Z3
+	VPORQ        Z3, Z4, Z4
+	VPORQ        (CX)(R9*1), Z4, Z4
+	VMOVDQU64    Z4, (CX)(R9*1)
+	ADDQ         $0x04, R8
+	JMP          filterAdd16AVX512_prefetch_x
+
+filterAdd16AVX512_prefetch_1:
+	CMPQ         R8, DI
+	JAE          filterAdd16AVX512_prefetch_end
+	MOVL         4(SI)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	PREFETCHT0   (CX)(R9*1)
+	MOVL         4(AX)(R8*8), R9
 	IMULQ        DX, R9
 	SHRQ         $0x20, R9
 	SHLQ         $0x06, R9
@@ -624,14 +1929,77 @@ filterAdd16AVX512_prefetch:
 	VPORQ        (CX)(R9*1), Z4, Z4
 	VMOVDQU64    Z4, (CX)(R9*1)
 	INCQ         R8
-	JMP          filterAdd16AVX512_prefetch
+	JMP          filterAdd16AVX512_prefetch_1
 
-	// The other keys.
-filterAdd16AVX512_rest:
-	CMPQ         R8, BX
-	JAE          filterAdd16AVX512_done
-	MOVQ         (AX)(R8*8), SI
+filterAdd16AVX512_prefetch_end:
+	// Keys up to <virtual:226:1:8>, 4 at a time, then one at a time.
+filterAdd16AVX512_rest_x:
+	LEAQ         4(R8), SI
+	CMPQ         SI, BX
+	JA           filterAdd16AVX512_rest_1
+	MOVL         4(AX)(R8*8), SI
+	IMULQ        DX, SI
 	SHRQ         $0x20, SI
+	SHLQ         $0x06, SI
+	VPBROADCASTD (AX)(R8*8), Z3
+	VPMULLD      Z0, Z3, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VPMULLD      Z1, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VPSLLVQ      Z4, Z2, Z4
+	VPSLLVQ      Z3, Z2, Z3
+	VPORQ        Z3, Z4, Z4
+	VPORQ        (CX)(SI*1), Z4, Z4
+	VMOVDQU64    Z4, (CX)(SI*1)
+	MOVL         12(AX)(R8*8), SI
+	IMULQ        DX, SI
+	SHRQ         $0x20, SI
+	SHLQ         $0x06, SI
+	VPBROADCASTD 8(AX)(R8*8), Z3
+	VPMULLD      Z0, Z3, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VPMULLD      Z1, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VPSLLVQ      Z4, Z2, Z4
+	VPSLLVQ      Z3, Z2, Z3
+	VPORQ        Z3, Z4, Z4
+	VPORQ        (CX)(SI*1), Z4, Z4
+	VMOVDQU64    Z4, (CX)(SI*1)
+	MOVL         20(AX)(R8*8), SI
+	IMULQ        DX, SI
+	SHRQ         $0x20, SI
+	SHLQ         $0x06, SI
+	VPBROADCASTD 16(AX)(R8*8), Z3
+	VPMULLD      Z0, Z3, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VPMULLD      Z1, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VPSLLVQ      Z4, Z2, Z4
+	VPSLLVQ      Z3, Z2, Z3
+	VPORQ        Z3, Z4, Z4
+	VPORQ        (CX)(SI*1), Z4, Z4
+	VMOVDQU64    Z4, (CX)(SI*1)
+	MOVL         28(AX)(R8*8), SI
+	IMULQ        DX, SI
+	SHRQ         $0x20, SI
+	SHLQ         $0x06, SI
+	VPBROADCASTD 24(AX)(R8*8), Z3
+	VPMULLD      Z0, Z3, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VPMULLD      Z1, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VPSLLVQ      Z4, Z2, Z4
+	VPSLLVQ      Z3, Z2, Z3
+	VPORQ        Z3, Z4, Z4
+	VPORQ        (CX)(SI*1), Z4, Z4
+	VMOVDQU64    Z4, (CX)(SI*1)
+	ADDQ         $0x04, R8
+	JMP          filterAdd16AVX512_rest_x
+
+filterAdd16AVX512_rest_1:
+	CMPQ         R8, BX
+	JAE          filterAdd16AVX512_rest_end
+	MOVL         4(AX)(R8*8), SI
 	IMULQ        DX, SI
 	SHRQ         $0x20, SI
 	SHLQ         $0x06, SI
@@ -646,8 +2014,130 @@ filterAdd16AVX512_rest:
 	VPORQ        (CX)(SI*1), Z4, Z4
 	VMOVDQU64    Z4, (CX)(SI*1)
 	INCQ         R8
-	JMP          filterAdd16AVX512_rest
+	JMP          filterAdd16AVX512_rest_1
 
-filterAdd16AVX512_done:
+filterAdd16AVX512_rest_end:
 	VZEROUPPER
+	RET
+
+// func touchLines(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, npf int) uint64
+// Requires: MMX+
+TEXT ·touchLines(SB), NOSPLIT, $0-64
+	MOVQ hs_base+16(FP), AX
+	XORQ CX, CX
+	MOVQ blocks+0(FP), DX
+	MOVQ nblocks+8(FP), BX
+	MOVQ hs_len+24(FP), SI
+	MOVQ pf+40(FP), DI
+	MOVQ npf+48(FP), R8
+	LEAQ (AX)(DI*8), DI
+	XORQ R9, R9
+
+	// Prefetch the block of hs[i+pf] while i < npf.
+	// Keys up to <virtual:254:1:8>, 4 at a time, then one at a time.
+touchLines_prefetch_x:
+	LEAQ       4(R9), R10
+	CMPQ       R10, R8
+	JA         touchLines_prefetch_1
+	MOVL       4(DI)(R9*8), R10
+	IMULQ      BX, R10
+	SHRQ       $0x20, R10
+	SHLQ       $0x06, R10
+	PREFETCHT0 (DX)(R10*1)
+	MOVL       4(AX)(R9*8), R10
+	IMULQ      BX, R10
+	SHRQ       $0x20, R10
+	SHLQ       $0x06, R10
+	ADDQ       (DX)(R10*1), CX
+	MOVL       12(DI)(R9*8), R10
+	IMULQ      BX, R10
+	SHRQ       $0x20, R10
+	SHLQ       $0x06, R10
+	PREFETCHT0 (DX)(R10*1)
+	MOVL       12(AX)(R9*8), R10
+	IMULQ      BX, R10
+	SHRQ       $0x20, R10
+	SHLQ       $0x06, R10
+	ADDQ       (DX)(R10*1), CX
+	MOVL       20(DI)(R9*8), R10
+	IMULQ      BX, R10
+	SHRQ       $0x20, R10
+	SHLQ       $0x06, R10
+	PREFETCHT0 (DX)(R10*1)
+	MOVL       20(AX)(R9*8), R10
+	IMULQ      BX, R10
+	SHRQ       $0x20, R10
+	SHLQ       $0x06, R10
+	ADDQ       (DX)(R10*1), CX
+	MOVL       28(DI)(R9*8), R10
+	IMULQ      BX, R10
+	SHRQ       $0x20, R10
+	SHLQ       $0x06, R10
+	PREFETCHT0 (DX)(R10*1)
+	MOVL       28(AX)(R9*8), R10
+	IMULQ      BX, R10
+	SHRQ       $0x20, R10
+	SHLQ       $0x06, R10
+	ADDQ       (DX)(R10*1), CX
+	ADDQ       $0x04, R9
+	JMP        touchLines_prefetch_x
+
+touchLines_prefetch_1:
+	CMPQ       R9, R8
+	JAE        touchLines_prefetch_end
+	MOVL       4(DI)(R9*8), R10
+	IMULQ      BX, R10
+	SHRQ       $0x20, R10
+	SHLQ       $0x06, R10
+	PREFETCHT0 (DX)(R10*1)
+	MOVL       4(AX)(R9*8), R10
+	IMULQ      BX, R10
+	SHRQ       $0x20, R10
+	SHLQ       $0x06, R10
+	ADDQ       (DX)(R10*1), CX
+	INCQ       R9
+	JMP        touchLines_prefetch_1
+
+touchLines_prefetch_end:
+	// Keys up to <virtual:252:1:8>, 4 at a time, then one at a time.
+touchLines_rest_x:
+	LEAQ  4(R9), DI
+	CMPQ  DI, SI
+	JA    touchLines_rest_1
+	MOVL  4(AX)(R9*8), DI
+	IMULQ BX, DI
+	SHRQ  $0x20, DI
+	SHLQ  $0x06, DI
+	ADDQ  (DX)(DI*1), CX
+	MOVL  12(AX)(R9*8), DI
+	IMULQ BX, DI
+	SHRQ  $0x20, DI
+	SHLQ  $0x06, DI
+	ADDQ  (DX)(DI*1), CX
+	MOVL  20(AX)(R9*8), DI
+	IMULQ BX, DI
+	SHRQ  $0x20, DI
+	SHLQ  $0x06, DI
+	ADDQ  (DX)(DI*1), CX
+	MOVL  28(AX)(R9*8), DI
+	IMULQ BX, DI
+	SHRQ  $0x20, DI
+	SHLQ  $0x06, DI
+	ADDQ  (DX)(DI*1), CX
+	ADDQ  $0x04, R9
+	JMP   touchLines_rest_x
+
+touchLines_rest_1:
+	CMPQ  R9, SI
+	JAE   touchLines_rest_end
+	MOVL  4(AX)(R9*8), DI
+	IMULQ BX, DI
+	SHRQ  $0x20, DI
+	SHLQ  $0x06, DI
+	ADDQ  (DX)(DI*1), CX
+	INCQ  R9
+	JMP   touchLines_rest_1
+
+touchLines_rest_end:
+	MOVQ CX, ret+56(FP)
 	RET

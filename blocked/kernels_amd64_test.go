@@ -184,3 +184,16 @@ func TestAsmLargeBlockCount(t *testing.T) {
 		checkBatch(t, l, f, ref, guard, hs, mixed(hs, 78))
 	})
 }
+
+func init() {
+	floorKernels = append(floorKernels, struct {
+		name string
+		fn   func(f *Filter, hs []uint64) uint64
+	}{"asm", touchLinesAsm})
+}
+
+// touchLinesAsm is the assembly floor, prefetching as the lookups do.
+func touchLinesAsm(f *Filter, hs []uint64) uint64 {
+	pf, npf := prefetchPlan(f, len(hs))
+	return touchLines((*[8]uint64)(&f.blocks[0]), uint64(len(f.blocks)), hs, pf, npf)
+}

@@ -47,3 +47,10 @@ func filterHas16AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, out []boo
 //
 //go:noescape
 func filterAdd16AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, npf int)
+
+// touchLines returns the sum of the first word of the block of every hash of hs,
+// loading one cache line per key as a lookup does (the benchmark floor).
+// nblocks must be > 0.
+//
+//go:noescape
+func touchLines(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, npf int) uint64
