@@ -1,0 +1,483 @@
+package blocked
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"io"
+	"runtime"
+	"testing"
+)
+
+// encodable is what every variant offers for the byte-slice encoding.
+type encodable interface {
+	HasHash(h uint64) bool
+	MarshalBinary() ([]byte, error)
+	MarshalBinaryHash(id HashID) ([]byte, error)
+	AppendBinary(b []byte) ([]byte, error)
+	UnmarshalBinary(b []byte) error
+}
+
+// encodeTo streams e's encoding (WriteToHash, or EncodeTo for SplitBlock).
+func encodeTo(e encodable, w io.Writer, id HashID) (int64, error) {
+	switch f := e.(type) {
+	case *Filter:
+		return f.WriteToHash(w, id)
+	case *SplitBlock:
+		return f.EncodeTo(w, id)
+	case *Counting:
+		return f.WriteToHash(w, id)
+	}
+	panic("unknown variant")
+}
+
+// decodeFrom reads e from r (ReadFrom, or DecodeFrom for SplitBlock).
+func decodeFrom(e encodable, r io.Reader) (int64, error) {
+	switch f := e.(type) {
+	case *Filter:
+		return f.ReadFrom(r)
+	case *SplitBlock:
+		return f.DecodeFrom(r)
+	case *Counting:
+		return f.ReadFrom(r)
+	}
+	panic("unknown variant")
+}
+
+// codec describes one variant for the table-driven tests.
+type codec struct {
+	name    string
+	variant Variant
+	fresh   func() encodable                                     // an empty receiver
+	build   func(t testing.TB, nb uint64, hs []uint64) encodable // nb blocks holding hs
+	view    func(b []byte) (encodable, error)
+}
+
+var codecs = []codec{
+	{"filter-k8", VariantFilter, func() encodable { return new(Filter) },
+		func(t testing.TB, nb uint64, hs []uint64) encodable {
+			f := mustBytes(t, nb*64, 8)
+			f.AddHashes(hs)
+			return f
+		}, func(b []byte) (encodable, error) { return View(b) }},
+	{"filter-k16", VariantFilter, func() encodable { return new(Filter) },
+		func(t testing.TB, nb uint64, hs []uint64) encodable {
+			f := mustBytes(t, nb*64, 16)
+			f.AddHashes(hs)
+			return f
+		}, func(b []byte) (encodable, error) { return View(b) }},
+	{"splitblock", VariantSplitBlock, func() encodable { return new(SplitBlock) },
+		func(t testing.TB, nb uint64, hs []uint64) encodable {
+			s := mustSplit(t, int(nb)*SplitBlockBytes)
+			s.AddHashes(hs)
+			return s
+		}, func(b []byte) (encodable, error) { return ViewSplitBlock(b) }},
+	{"counting", VariantCounting, func() encodable { return new(Counting) },
+		func(t testing.TB, nb uint64, hs []uint64) encodable {
+			c := mustCounting(t, nb*64)
+			c.AddHashes(hs)
+			c.AddHashes(hs[:len(hs)/2]) // some counters above 1
+			return c
+		}, func(b []byte) (encodable, error) { return ViewCounting(b) }},
+}
+
+// alignedCopy returns a copy of b starting off bytes past a 64-byte boundary.
+func alignedCopy(b []byte, off int) []byte {
+	m := alignedMem(uint64(len(b)+off+7) &^ 7)
+	c := m[off : off+len(b)]
+	copy(c, b)
+	return c
+}
+
+// refix recomputes the header checksum of an encoding after a test edits it.
+func refix(b []byte) []byte {
+	binary.LittleEndian.PutUint32(b[offHeaderCRC:], crc32.Checksum(b[:offHeaderCRC], castagnoli))
+	return b
+}
+
+// refixAll recomputes both checksums.
+func refixAll(b []byte) []byte {
+	if len(b) >= HeaderSize {
+		binary.LittleEndian.PutUint32(b[offPayloadCRC:], crc32.Checksum(b[HeaderSize:], castagnoli))
+		refix(b)
+	}
+	return b
+}
+
+// noNotReader hides a reader's Len method, so ReadFrom cannot presize.
+type noLenReader struct{ r io.Reader }
+
+func (n noLenReader) Read(p []byte) (int, error) { return n.r.Read(p) }
+
+func checkHas(t *testing.T, what string, e encodable, hs []uint64) {
+	t.Helper()
+	for _, h := range hs {
+		if !e.HasHash(h) {
+			t.Fatalf("%s: false negative for %#x", what, h)
+		}
+	}
+}
+
+func TestEncodingRoundTrip(t *testing.T) {
+	for _, c := range codecs {
+		t.Run(c.name, func(t *testing.T) {
+			for _, nb := range []uint64{1, 3, 1000, 40_000} { // 40,000 blocks: more than one 1 MiB chunk
+				hs := randomHashes(int(nb)*8, nb)
+				src := c.build(t, nb, hs)
+				b, err := src.MarshalBinaryHash(HashXXH3)
+				if err != nil {
+					t.Fatal(err)
+				}
+				h, err := ParseHeader(b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := Header{Version: 1, Variant: c.variant, K: h.K, Blocks: nb, Hash: HashXXH3,
+					PayloadBytes: nb * c.variant.blockBytes(), PayloadCRC: h.PayloadCRC}
+				if h != want || uint64(len(b)) != h.Size() || (c.name == "filter-k16") != (h.K == 16) {
+					t.Fatalf("header %+v, want %+v, %d bytes", h, want, len(b))
+				}
+				if err := Verify(b); err != nil {
+					t.Fatal(err)
+				}
+
+				// Unmarshal, then re-encode byte for byte.
+				dst := c.fresh()
+				if err := dst.UnmarshalBinary(b); err != nil {
+					t.Fatal(err)
+				}
+				checkHas(t, "UnmarshalBinary", dst, hs)
+				if b2, _ := dst.MarshalBinaryHash(HashXXH3); !bytes.Equal(b, b2) {
+					t.Fatal("re-encoding after UnmarshalBinary differs")
+				}
+
+				// MarshalBinary and AppendBinary: key hash unspecified, prefix kept.
+				plain, _ := src.MarshalBinary()
+				if ph, _ := ParseHeader(plain); ph.Hash != HashUnspecified || !bytes.Equal(plain[HeaderSize:], b[HeaderSize:]) {
+					t.Fatalf("MarshalBinary: hash %v or payload differs", ph.Hash)
+				}
+				app, _ := src.AppendBinary([]byte("prefix"))
+				if string(app[:6]) != "prefix" || !bytes.Equal(app[6:], plain) {
+					t.Fatal("AppendBinary differs from MarshalBinary")
+				}
+
+				// Streaming: the same bytes; ReadFrom with and without a Len hint.
+				var buf bytes.Buffer
+				n, err := encodeTo(src, &buf, HashXXH3)
+				if err != nil || n != int64(len(b)) || !bytes.Equal(buf.Bytes(), b) {
+					t.Fatalf("WriteTo: n=%d err=%v, equal=%v", n, err, bytes.Equal(buf.Bytes(), b))
+				}
+				for _, r := range []io.Reader{bytes.NewReader(b), noLenReader{bytes.NewReader(b)}} {
+					dst := c.fresh()
+					n, err := decodeFrom(dst, r)
+					if err != nil || n != int64(len(b)) {
+						t.Fatalf("ReadFrom: n=%d err=%v", n, err)
+					}
+					checkHas(t, "ReadFrom", dst, hs)
+					if b2, _ := dst.MarshalBinaryHash(HashXXH3); !bytes.Equal(b, b2) {
+						t.Fatal("re-encoding after ReadFrom differs")
+					}
+				}
+
+				// View, where the machine allows it.
+				v, err := c.view(alignedCopy(b, 0))
+				if !littleEndian {
+					if !errors.Is(err, ErrByteOrder) {
+						t.Fatalf("View on big-endian: %v, want ErrByteOrder", err)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkHas(t, "View", v, hs)
+				if b2, _ := v.MarshalBinaryHash(HashXXH3); !bytes.Equal(b, b2) {
+					t.Fatal("re-encoding a view differs")
+				}
+			}
+		})
+	}
+}
+
+// TestEncodingStreamExact checks that ReadFrom reads exactly one encoding,
+// so encodings can be concatenated in one stream.
+func TestEncodingStreamExact(t *testing.T) {
+	var buf bytes.Buffer
+	hs := randomHashes(500, 7)
+	var want []encodable
+	for _, c := range codecs {
+		e := c.build(t, 11, hs)
+		if _, err := encodeTo(e, &buf, HashUnspecified); err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, e)
+	}
+	buf.WriteString("tail")
+	r := noLenReader{&buf}
+	for i, c := range codecs {
+		e := c.fresh()
+		if _, err := decodeFrom(e, r); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		b1, _ := e.MarshalBinary()
+		b2, _ := want[i].MarshalBinary()
+		if !bytes.Equal(b1, b2) {
+			t.Fatalf("%s: decoded filter differs", c.name)
+		}
+	}
+	if rest, _ := io.ReadAll(r); string(rest) != "tail" {
+		t.Fatalf("ReadFrom consumed past its encoding: %q left", rest)
+	}
+}
+
+// TestEncodingErrors damages valid encodings in every way the format can be
+// damaged and checks that each decoder names the problem, and leaves its
+// receiver unchanged.
+func TestEncodingErrors(t *testing.T) {
+	put64 := func(off int, v uint64) func([]byte) []byte {
+		return func(b []byte) []byte { binary.LittleEndian.PutUint64(b[off:], v); return refix(b) }
+	}
+	setByte := func(off int, v byte) func([]byte) []byte {
+		return func(b []byte) []byte { b[off] = v; return refix(b) }
+	}
+	cases := []struct {
+		name   string
+		damage func(b []byte) []byte
+		want   []error // every error the result must wrap
+		view   bool    // View also reports it (View skips the payload CRC)
+	}{
+		{"empty", func(b []byte) []byte { return nil }, []error{ErrTruncated}, true},
+		{"short header", func(b []byte) []byte { return b[:HeaderSize-1] }, []error{ErrTruncated}, true},
+		{"magic", func(b []byte) []byte { b[0] = 'X'; return b }, []error{ErrMagic}, true},
+		{"version", func(b []byte) []byte { b[offVersion] = 2; return b }, []error{ErrVersion}, true},
+		{"header bit flip", func(b []byte) []byte { b[offBlocks] ^= 4; return b }, []error{ErrChecksum}, true},
+		{"header CRC", func(b []byte) []byte { b[offHeaderCRC] ^= 1; return b }, []error{ErrChecksum}, true},
+		{"unknown variant", setByte(offVariant, 9), []error{ErrVariant}, true},
+		{"variant zero", setByte(offVariant, 0), []error{ErrVariant}, true},
+		{"k", setByte(offK, 9), []error{ErrCorrupt, ErrK}, true},
+		{"zero blocks", put64(offBlocks, 0), []error{ErrCorrupt, ErrSize}, true},
+		{"2^40 blocks", func(b []byte) []byte {
+			binary.LittleEndian.PutUint64(b[offBlocks:], 1<<40)
+			binary.LittleEndian.PutUint64(b[offPayloadLen:], 64<<40)
+			return refix(b)
+		}, []error{ErrCorrupt, ErrTooLarge}, true},
+		{"payload length", put64(offPayloadLen, 64*3+32), []error{ErrCorrupt}, true},
+		{"payload length overflow", put64(offPayloadLen, 1<<63), []error{ErrCorrupt}, true},
+		{"reserved after hash", setByte(offHash+3, 1), []error{ErrCorrupt}, true},
+		{"reserved before header CRC", setByte(offHeaderCRC-1, 1), []error{ErrCorrupt}, true},
+		{"more blocks than bytes", func(b []byte) []byte {
+			bb := binary.LittleEndian.Uint64(b[offPayloadLen:]) / binary.LittleEndian.Uint64(b[offBlocks:])
+			binary.LittleEndian.PutUint64(b[offBlocks:], 1<<32)
+			binary.LittleEndian.PutUint64(b[offPayloadLen:], bb<<32)
+			return refix(b)
+		}, []error{ErrTruncated}, true},
+		{"payload cut", func(b []byte) []byte { return b[:len(b)-1] }, []error{ErrTruncated}, true},
+		{"header only", func(b []byte) []byte { return b[:HeaderSize] }, []error{ErrTruncated}, true},
+		{"trailing byte", func(b []byte) []byte { return append(b, 0) }, []error{ErrCorrupt}, true},
+		{"payload bit flip", func(b []byte) []byte { b[len(b)-5] ^= 0x10; return b }, []error{ErrChecksum}, false},
+		{"payload CRC", func(b []byte) []byte { b[offPayloadCRC] ^= 1; return refix(b) }, []error{ErrChecksum}, false},
+	}
+	hs := randomHashes(100, 3)
+	for _, c := range codecs {
+		good, _ := c.build(t, 3, hs).MarshalBinary()
+		for _, tc := range cases {
+			bad := tc.damage(bytes.Clone(good))
+			check := func(how string, err error, wantErr bool) {
+				t.Helper()
+				if !wantErr {
+					if err != nil {
+						t.Errorf("%s/%s/%s: %v, want success", c.name, tc.name, how, err)
+					}
+					return
+				}
+				for _, w := range tc.want {
+					if !errors.Is(err, w) {
+						t.Errorf("%s/%s/%s: %v, want %v", c.name, tc.name, how, err, w)
+					}
+				}
+			}
+			// The receiver holds a different filter; it must survive the error.
+			dst := c.build(t, 2, hs[:10])
+			before, _ := dst.MarshalBinary()
+			check("UnmarshalBinary", dst.UnmarshalBinary(bad), true)
+			// A stream may go on after the encoding: not an error for ReadFrom.
+			_, err := decodeFrom(dst, noLenReader{bytes.NewReader(bad)})
+			check("ReadFrom", err, tc.name != "trailing byte")
+			if after, _ := dst.MarshalBinary(); !bytes.Equal(before, after) && tc.name != "trailing byte" {
+				t.Errorf("%s/%s: a failed decode changed the receiver", c.name, tc.name)
+			}
+			check("Verify", Verify(bad), true)
+			if littleEndian {
+				_, err := c.view(alignedCopy(bad, 0))
+				check("View", err, tc.view)
+			}
+		}
+		// A decoder of one variant refuses the others.
+		for _, o := range codecs {
+			if o.variant != c.variant {
+				if err := o.fresh().UnmarshalBinary(good); !errors.Is(err, ErrVariant) {
+					t.Errorf("%s decoding a %s: %v, want ErrVariant", o.name, c.name, err)
+				}
+			}
+		}
+	}
+}
+
+func TestViewAlignment(t *testing.T) {
+	if !littleEndian {
+		t.Skip("views need a little-endian machine")
+	}
+	hs := randomHashes(100, 4)
+	for _, c := range codecs {
+		good, _ := c.build(t, 5, hs).MarshalBinary()
+		for _, off := range []int{1, 4, 8, 32, 63} {
+			if _, err := c.view(alignedCopy(good, off)); !errors.Is(err, ErrAlignment) {
+				t.Errorf("%s at offset %d: %v, want ErrAlignment", c.name, off, err)
+			}
+		}
+	}
+}
+
+// TestViewSharesMemory checks that a view reads the caller's bytes in place.
+func TestViewSharesMemory(t *testing.T) {
+	if !littleEndian {
+		t.Skip("views need a little-endian machine")
+	}
+	f := mustBytes(t, 64*4, 8)
+	b := alignedCopy(func() []byte { b, _ := f.MarshalBinary(); return b }(), 0)
+	v, err := View(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := uint64(0x0123456789abcdef)
+	if v.HasHash(h) {
+		t.Fatal("empty view has a key")
+	}
+	for i := HeaderSize; i < len(b); i++ {
+		b[i] = 0xff
+	}
+	if !v.HasHash(h) || v.FillRatio() != 1 {
+		t.Fatal("view does not see changes to its bytes")
+	}
+	if Verify(b) == nil {
+		t.Fatal("Verify accepted a payload that no longer matches its CRC")
+	}
+	c := v.Clone()
+	c.Clear() // a clone is independent of b
+	if b[HeaderSize] != 0xff {
+		t.Fatal("Clone shares the view's bytes")
+	}
+}
+
+// TestDecodeMemoryBound checks that a header announcing a huge filter costs
+// no more memory than the bytes that actually arrive.
+func TestDecodeMemoryBound(t *testing.T) {
+	good, _ := mustBytes(t, 64, 8).MarshalBinary()
+	huge := bytes.Clone(good[:HeaderSize])
+	binary.LittleEndian.PutUint64(huge[offBlocks:], MaxBlocks) // 256 GiB
+	binary.LittleEndian.PutUint64(huge[offPayloadLen:], 64*MaxBlocks)
+	refix(huge)
+	if _, err := ParseHeader(huge); err != nil && !errors.Is(err, ErrTooLarge) {
+		t.Fatal(err) // 32-bit platforms refuse 256 GiB outright: fine too
+	}
+	short := append(bytes.Clone(huge), make([]byte, 100)...)
+
+	allocs := func(fn func()) (bytesAlloc uint64) {
+		var m0, m1 runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m0)
+		fn()
+		runtime.ReadMemStats(&m1)
+		return m1.TotalAlloc - m0.TotalAlloc
+	}
+	var f Filter
+	if a := allocs(func() {
+		if err := f.UnmarshalBinary(short); err == nil {
+			t.Fatal("accepted")
+		}
+	}); a > 4<<10 {
+		t.Errorf("UnmarshalBinary of a 164-byte input announcing 256 GiB allocated %d bytes", a)
+	}
+	if a := allocs(func() {
+		if _, err := f.ReadFrom(noLenReader{bytes.NewReader(short)}); !errors.Is(err, ErrTruncated) && !errors.Is(err, ErrTooLarge) {
+			t.Fatalf("ReadFrom: %v", err)
+		}
+	}); a > chunkBytes+64<<10 {
+		t.Errorf("ReadFrom of a 164-byte stream announcing 256 GiB allocated %d bytes", a)
+	}
+	// A stream that sends 20 MiB of the 256 GiB it announces: memory stays
+	// within a small factor of what arrived.
+	const sent = 20 << 20
+	stream := io.MultiReader(bytes.NewReader(huge), io.LimitReader(zeros{}, sent))
+	if a := allocs(func() {
+		if _, err := f.ReadFrom(stream); !errors.Is(err, ErrTruncated) && !errors.Is(err, ErrTooLarge) {
+			t.Fatalf("ReadFrom: %v", err)
+		}
+	}); a > 4*sent+chunkBytes {
+		t.Errorf("ReadFrom of %d bytes announcing 256 GiB allocated %d bytes", sent, a)
+	}
+	if got := testing.AllocsPerRun(10, func() { _ = f.UnmarshalBinary(short) }); got > 8 {
+		t.Errorf("UnmarshalBinary of a hostile header: %v allocations (error values only expected)", got)
+	}
+}
+
+// zeros is an endless stream of zero bytes.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
+
+// failWriter accepts limit bytes, then fails.
+type failWriter struct{ limit int }
+
+var errWrite = errors.New("write failed")
+
+func (w *failWriter) Write(p []byte) (int, error) {
+	if len(p) > w.limit {
+		n := w.limit
+		w.limit = 0
+		return n, errWrite
+	}
+	w.limit -= len(p)
+	return len(p), nil
+}
+
+func TestWriteToErrors(t *testing.T) {
+	f := mustBytes(t, 3<<20, 8) // three 1 MiB chunks
+	for _, limit := range []int{0, 10, HeaderSize, HeaderSize + 100, HeaderSize + 2<<20 + 5} {
+		n, err := f.WriteTo(&failWriter{limit: limit})
+		if !errors.Is(err, errWrite) || n != int64(limit) {
+			t.Errorf("limit %d: n=%d err=%v", limit, n, err)
+		}
+	}
+}
+
+// TestReadFromReaderErrors checks that a failing reader's error is passed on.
+func TestReadFromReaderErrors(t *testing.T) {
+	good, _ := mustBytes(t, 64*10, 8).MarshalBinary()
+	errRead := errors.New("read failed")
+	for _, cut := range []int{0, 10, HeaderSize, HeaderSize + 100} {
+		r := io.MultiReader(bytes.NewReader(good[:cut]), iotestErr{errRead})
+		var f Filter
+		if _, err := f.ReadFrom(r); !errors.Is(err, errRead) {
+			t.Errorf("cut %d: %v, want the reader's error", cut, err)
+		}
+	}
+}
+
+type iotestErr struct{ err error }
+
+func (e iotestErr) Read([]byte) (int, error) { return 0, e.err }
+
+func TestHeaderStrings(t *testing.T) {
+	for v, s := range map[Variant]string{VariantFilter: "Filter", VariantSplitBlock: "SplitBlock", VariantCounting: "Counting", 7: "Variant(7)"} {
+		if v.String() != s {
+			t.Errorf("%d: %q", uint8(v), v.String())
+		}
+	}
+	for id, s := range map[HashID]string{HashUnspecified: "unspecified", HashXXH3: "xxh3-64", HashXXH64: "xxh64-parquet", 200: "HashID(200)"} {
+		if id.String() != s {
+			t.Errorf("%d: %q", uint8(id), id.String())
+		}
+	}
+}
