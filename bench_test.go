@@ -26,8 +26,8 @@ import (
 	"sync"
 	"testing"
 
-	bitsbloom "github.com/bits-and-blooms/bloom/v3"
 	"github.com/FastFilter/xorfilter"
+	bitsbloom "github.com/bits-and-blooms/bloom/v3"
 	holiman "github.com/holiman/bloomfilter/v2"
 	parquetbloom "github.com/parquet-go/parquet-go/bloom"
 	"github.com/zeebo/xxh3"
