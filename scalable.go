@@ -1,0 +1,222 @@
+package bloom
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/simdbloom/bloom/blocked"
+)
+
+// Scalable is a Bloom filter that grows: a chain of blocked filters (stages).
+// When the newest stage reaches its planned number of keys, or half of its
+// bits are set, a new stage is added, growth times larger, with its
+// false-positive rate tightened by the ratio r: stage i is planned for
+// initial*growth^i keys at p0*r^i, with p0 = fpr*(1-r), so the rates of all
+// stages sum to less than fpr however many keys are added. Lookups check
+// every stage; only the newest takes adds.
+//
+// A key already found in the filter is not added again, so duplicates do not
+// make it grow. Has and HasAll are safe for concurrent use with each other;
+// Add and AddAll are not safe concurrently with anything.
+type Scalable[K Key] struct {
+	stages     []*blocked.Filter
+	planned    uint64 // keys planned for the newest stage
+	count      uint64 // keys added to the newest stage
+	nextCheck  uint64 // count at which to look at the newest stage's fill again
+	fpr        float64
+	growth     float64
+	tightening float64
+	kind       keyKind
+}
+
+// ScalableOption configures NewScalable.
+type ScalableOption func(*scalableConfig) error
+
+type scalableConfig struct{ growth, tightening float64 }
+
+// WithGrowth sets how much larger each stage is than the one before: a
+// factor of at least 1 (default 2). Larger factors mean fewer stages (faster
+// lookups) and more memory held in reserve.
+func WithGrowth(s float64) ScalableOption {
+	return func(c *scalableConfig) error {
+		if math.IsNaN(s) || s < 1 || s > 1e6 {
+			return fmt.Errorf("%w: growth factor must be in [1, 1e6], got %v", ErrOption, s)
+		}
+		c.growth = s
+		return nil
+	}
+}
+
+// WithTightening sets the ratio r in (0, 1) by which each stage's
+// false-positive rate is lower than the previous one's (default 0.85).
+func WithTightening(r float64) ScalableOption {
+	return func(c *scalableConfig) error {
+		if math.IsNaN(r) || r <= 0 || r >= 1 {
+			return fmt.Errorf("%w: tightening ratio must be in (0, 1), got %v", ErrOption, r)
+		}
+		c.tightening = r
+		return nil
+	}
+}
+
+// ErrOption is returned for a bad option value.
+var ErrOption = errors.New("bloom: bad option")
+
+// NewScalable returns a growing filter whose first stage is planned for
+// initial keys, with a total false-positive rate of at most fpr.
+func NewScalable[K Key](initial uint64, fpr float64, opts ...ScalableOption) (*Scalable[K], error) {
+	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
+		return nil, fmt.Errorf("%w: got %v", blocked.ErrFPR, fpr)
+	}
+	c := scalableConfig{growth: 2, tightening: 0.85}
+	for _, o := range opts {
+		if err := o(&c); err != nil {
+			return nil, err
+		}
+	}
+	s := &Scalable[K]{fpr: fpr, growth: c.growth, tightening: c.tightening, kind: kindOf[K]()}
+	first, err := blocked.New(initial, s.stageFPR(0))
+	if err != nil {
+		return nil, err
+	}
+	s.push(first, initial)
+	return s, nil
+}
+
+// stageFPR returns the target false-positive rate of stage i.
+func (s *Scalable[K]) stageFPR(i int) float64 {
+	return s.fpr * (1 - s.tightening) * math.Pow(s.tightening, float64(i))
+}
+
+func (s *Scalable[K]) push(f *blocked.Filter, planned uint64) {
+	s.stages = append(s.stages, f)
+	s.planned, s.count = planned, 0
+	s.nextCheck = max(1, planned/16)
+}
+
+// grow adds a stage. If the next stage cannot be made (it would exceed the
+// largest filter, or its rate underflows), the newest stage keeps taking
+// keys and its FillRatio and EstimatedFPR show the overflow.
+func (s *Scalable[K]) grow() {
+	planned := uint64(math.Min(float64(s.planned)*s.growth, 1<<62))
+	f, err := blocked.New(max(planned, s.planned+1), s.stageFPR(len(s.stages)))
+	if err != nil {
+		s.planned = math.MaxUint64
+		return
+	}
+	s.push(f, max(planned, s.planned+1))
+}
+
+// full reports whether the newest stage has its planned keys or half its bits set.
+func (s *Scalable[K]) full() bool {
+	if s.count >= s.planned {
+		return true
+	}
+	if s.count >= s.nextCheck {
+		s.nextCheck += max(1, s.planned/16)
+		return s.stages[len(s.stages)-1].FillRatio() >= 0.5
+	}
+	return false
+}
+
+// hasHash reports whether any stage may hold h.
+func (s *Scalable[K]) hasHash(h uint64) bool {
+	for _, f := range s.stages {
+		if f.HasHash(h) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *Scalable[K]) addHash(h uint64) {
+	if s.hasHash(h) {
+		return
+	}
+	if s.full() {
+		s.grow()
+	}
+	s.stages[len(s.stages)-1].AddHash(h)
+	s.count++
+}
+
+// Add adds key k.
+func (s *Scalable[K]) Add(k K) { s.addHash(hashKind(s.kind, &k)) }
+
+// Has reports whether k may have been added: false means certainly not.
+func (s *Scalable[K]) Has(k K) bool { return s.hasHash(hashKind(s.kind, &k)) }
+
+// AddAll adds every key of keys.
+func (s *Scalable[K]) AddAll(keys []K) {
+	for i := range keys {
+		s.addHash(hashKind(s.kind, &keys[i]))
+	}
+}
+
+// HasAll sets out[i] to Has(keys[i]) and returns how many are true. It
+// panics, before touching anything, if out is shorter than keys.
+func (s *Scalable[K]) HasAll(keys []K, out []bool) int {
+	if len(out) < len(keys) {
+		panic("bloom: Scalable.HasAll: out is shorter than keys")
+	}
+	var hs [chunk]uint64
+	var tmp [chunk]bool
+	found := 0
+	for i := 0; i < len(keys); i += chunk {
+		n := min(len(keys)-i, chunk)
+		for j := range n {
+			hs[j] = hashKind(s.kind, &keys[i+j])
+		}
+		o := out[i : i+n]
+		s.stages[0].HasHashes(hs[:n], o)
+		for _, f := range s.stages[1:] {
+			f.HasHashes(hs[:n], tmp[:n])
+			for j := range o {
+				o[j] = o[j] || tmp[j]
+			}
+		}
+		for _, b := range o {
+			found += int(b2i(b))
+		}
+	}
+	return found
+}
+
+func b2i(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// Stages returns the number of stages.
+func (s *Scalable[K]) Stages() int { return len(s.stages) }
+
+// NumBits returns the total size of all stages in bits.
+func (s *Scalable[K]) NumBits() uint64 {
+	var n uint64
+	for _, f := range s.stages {
+		n += f.NumBits()
+	}
+	return n
+}
+
+// EstimatedFPR returns the false-positive rate of the filter as it is now:
+// 1 - prod(1 - stage rate), from each stage's bits.
+func (s *Scalable[K]) EstimatedFPR() float64 {
+	miss := 1.0
+	for _, f := range s.stages {
+		miss *= 1 - f.EstimatedFPR()
+	}
+	return 1 - miss
+}
+
+// EstimatedCount estimates the number of distinct keys added.
+func (s *Scalable[K]) EstimatedCount() float64 {
+	c := 0.0
+	for _, f := range s.stages {
+		c += f.EstimatedCount()
+	}
+	return c
+}
