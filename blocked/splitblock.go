@@ -3,6 +3,7 @@ package blocked
 import (
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
 	"math/bits"
 	"unsafe"
@@ -194,6 +195,32 @@ func (s *SplitBlock) Bitset() []byte {
 		binary.LittleEndian.PutUint32(out[4*i:], w)
 	}
 	return out
+}
+
+// WriteTo writes the serialized bitset (the bytes Bitset returns) to w
+// without copying it on little-endian machines, and returns the number of
+// bytes written. It implements io.WriterTo.
+func (s *SplitBlock) WriteTo(w io.Writer) (int64, error) {
+	if littleEndian {
+		n, err := w.Write(s.bytes())
+		return int64(n), err
+	}
+	var buf [4096]byte
+	var total int64
+	ws := s.words()
+	for len(ws) > 0 {
+		c := min(len(ws), len(buf)/4)
+		for i, v := range ws[:c] {
+			binary.LittleEndian.PutUint32(buf[4*i:], v)
+		}
+		n, err := w.Write(buf[:4*c])
+		total += int64(n)
+		if err != nil {
+			return total, err
+		}
+		ws = ws[c:]
+	}
+	return total, nil
 }
 
 // FillRatio returns the fraction of bits that are set. A well-sized filter at

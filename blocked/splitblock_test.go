@@ -478,3 +478,26 @@ func FuzzSplitBlockKernels(f *testing.F) {
 		}
 	})
 }
+
+type shortWriter struct{ n int }
+
+func (w *shortWriter) Write(p []byte) (int, error) {
+	if len(p) > w.n {
+		return w.n, errors.New("short write")
+	}
+	w.n -= len(p)
+	return len(p), nil
+}
+
+func TestSplitBlockWriteTo(t *testing.T) {
+	s := mustSplit(t, 32*1000)
+	s.AddHashes(randomHashes(2000, 9))
+	var buf strings.Builder
+	n, err := s.WriteTo(&buf)
+	if err != nil || n != 32*1000 || buf.String() != string(s.Bitset()) {
+		t.Fatalf("WriteTo wrote %d bytes, %v; want the bitset", n, err)
+	}
+	if n, err := s.WriteTo(&shortWriter{n: 100}); err == nil || n > 100 {
+		t.Fatalf("WriteTo to a failing writer: %d, %v", n, err)
+	}
+}
