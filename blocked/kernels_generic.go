@@ -1,32 +1,8 @@
 package blocked
 
 // The pure-Go kernels: the path on every processor without SIMD, and the
-// reference every assembly kernel must equal bit for bit.
-
-// add8 sets one bit in each word of b for the in-block hash x (k = 8).
-func add8(b *block, x uint32) {
-	b[0] |= 1 << ((x * salt0) >> 26)
-	b[1] |= 1 << ((x * salt1) >> 26)
-	b[2] |= 1 << ((x * salt2) >> 26)
-	b[3] |= 1 << ((x * salt3) >> 26)
-	b[4] |= 1 << ((x * salt4) >> 26)
-	b[5] |= 1 << ((x * salt5) >> 26)
-	b[6] |= 1 << ((x * salt6) >> 26)
-	b[7] |= 1 << ((x * salt7) >> 26)
-}
-
-// has8 reports whether all eight bits of x are set in b (k = 8), without branches.
-func has8(b *block, x uint32) bool {
-	v := b[0] >> ((x * salt0) >> 26)
-	v &= b[1] >> ((x * salt1) >> 26)
-	v &= b[2] >> ((x * salt2) >> 26)
-	v &= b[3] >> ((x * salt3) >> 26)
-	v &= b[4] >> ((x * salt4) >> 26)
-	v &= b[5] >> ((x * salt5) >> 26)
-	v &= b[6] >> ((x * salt6) >> 26)
-	v &= b[7] >> ((x * salt7) >> 26)
-	return v&1 != 0
-}
+// reference every assembly kernel must equal bit for bit. The k = 8 key
+// operations are Filter.AddHash and Filter.HasHash themselves (filter.go).
 
 // add16 sets two bits in each word of b for x (k = 16).
 func add16(b *block, x uint32) {
@@ -57,7 +33,7 @@ func has16(b *block, x uint32) bool {
 func addHashesGeneric(f *Filter, hs []uint64) {
 	if f.k == 8 {
 		for _, h := range hs {
-			add8(f.blockAt(h), uint32(h))
+			f.AddHash(h)
 		}
 		return
 	}
@@ -72,7 +48,7 @@ func hasHashesGeneric(f *Filter, hs []uint64, out []bool) int {
 	n := 0
 	if f.k == 8 {
 		for i, h := range hs {
-			r := has8(f.blockAt(h), uint32(h))
+			r := f.HasHash(h)
 			out[i] = r
 			n += int(b2u(r))
 		}
