@@ -202,6 +202,15 @@ func (s *Scalable[K]) NumBits() uint64 {
 	return n
 }
 
+// FillRatio returns the fraction of set bits over all stages.
+func (s *Scalable[K]) FillRatio() float64 {
+	set := 0.0
+	for _, f := range s.stages {
+		set += f.FillRatio() * float64(f.NumBits())
+	}
+	return set / float64(s.NumBits())
+}
+
 // EstimatedFPR returns the false-positive rate of the filter as it is now:
 // 1 - prod(1 - stage rate), from each stage's bits.
 func (s *Scalable[K]) EstimatedFPR() float64 {

@@ -50,6 +50,9 @@ func TestScalableGrowsWithinTarget(t *testing.T) {
 	if got > bound {
 		t.Errorf("measured FPR %.5f exceeds the target %v beyond 4 sigma (%.5f)", got, target, bound)
 	}
+	if fill := s.FillRatio(); fill <= 0 || fill >= 0.5 {
+		t.Errorf("FillRatio %.3f: stages should be under half full", fill)
+	}
 	if s.Stages() < 8 {
 		t.Errorf("only %d stages for %dx the planned keys", s.Stages(), n/1000)
 	}

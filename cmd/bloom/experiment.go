@@ -133,8 +133,24 @@ func overflowRows(n uint64, bitsPerKey float64, probes int, base uint64) []scale
 	rows := []scaleRow{{Variant: "classic", Keys: 10 * n, PlannedKeys: n, BitsPerKey: float64(m) / float64(10*n), K: k,
 		Fill: c.fill(), FPR: countFP(probes, base+10*n, c.has), FPRFormula: want, Sigma: sigma(want, probes)}}
 	f, _ := blocked.NewBytes((m+7)/8, 8)
-	r := measureBlocked("blocked-k8", f, n, 10*n, probes, base)
-	return append(rows, r)
+	rows = append(rows, measureBlocked("blocked-k8", f, n, 10*n, probes, base))
+	return append(rows, measureScalable(n, 10*n, 0.01, probes, base))
+}
+
+// measureScalable plans a Scalable filter for planned keys at target, adds
+// n keys, and measures it; its formula column is the target it must stay under.
+func measureScalable(planned, n uint64, target float64, probes int, base uint64) scaleRow {
+	s, err := bloom.NewScalable[uint64](planned, target)
+	if err != nil {
+		panic(err) // constant, valid arguments
+	}
+	for i := range n {
+		s.Add(base + i)
+	}
+	fp := countFP(probes, base+n, s.Has)
+	return scaleRow{Variant: fmt.Sprintf("scalable (%d stages)", s.Stages()), Keys: n, PlannedKeys: planned,
+		BitsPerKey: float64(s.NumBits()) / float64(n), K: 8, Fill: s.FillRatio(), FPR: fp, FPRFormula: target,
+		EstimatedFPR: s.EstimatedFPR(), Sigma: sigma(target, probes)}
 }
 
 func measureBlocked(name string, f *blocked.Filter, planned, n uint64, probes int, base uint64) scaleRow {

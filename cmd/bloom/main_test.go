@@ -94,6 +94,12 @@ func TestExperimentSeedTable(t *testing.T) {
 		}
 	}
 	for _, s := range r.Overflow {
+		if strings.HasPrefix(s.Variant, "scalable") {
+			if s.FPR > s.FPRFormula+3*s.Sigma || s.Keys != 10*s.PlannedKeys {
+				t.Errorf("scalable at 10x: measured %.5f above its target %.5f", s.FPR, s.FPRFormula)
+			}
+			continue
+		}
 		if s.Keys != 10*s.PlannedKeys || s.Fill < 0.9 || s.FPR < 0.9 {
 			t.Errorf("overflow %s: %+v; a 10x overfull filter should be nearly all ones", s.Variant, s)
 		}
