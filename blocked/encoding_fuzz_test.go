@@ -1,0 +1,175 @@
+package blocked
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// The fuzz targets take any bytes and, when fix is set, first recompute both
+// checksums, so that the fuzzer gets past them into the header fields and
+// the payload. They check that decoding never panics, fails only with the
+// package's sentinel errors, and that whatever it accepts re-encodes to
+// exactly the input.
+
+// sentinels are the errors decoding may report.
+var sentinels = []error{ErrMagic, ErrVersion, ErrVariant, ErrChecksum, ErrTruncated, ErrCorrupt, ErrAlignment, ErrByteOrder}
+
+func checkSentinel(t *testing.T, how string, err error) {
+	t.Helper()
+	for _, s := range sentinels {
+		if errors.Is(err, s) {
+			return
+		}
+	}
+	t.Fatalf("%s: error %v is none of the sentinel errors", how, err)
+}
+
+// fuzzSeeds adds valid encodings of every variant and near misses.
+func fuzzSeeds(f *testing.F, add func(b []byte)) {
+	hs := randomHashes(64, 21)
+	for _, c := range codecs {
+		for _, nb := range []uint64{1, 2, 5} {
+			good, _ := c.build(f, nb, hs).MarshalBinaryHash(HashXXH3)
+			add(good)
+			add(good[:len(good)-1])
+			add(good[:HeaderSize])
+			add(append(bytes.Clone(good), 0))
+			for _, edit := range []func(b []byte){
+				func(b []byte) { b[offK] = 16 },
+				func(b []byte) { b[offVariant] ^= 3 },
+				func(b []byte) { binary.LittleEndian.PutUint64(b[offBlocks:], 0) },
+				func(b []byte) { binary.LittleEndian.PutUint64(b[offBlocks:], 1<<32) },
+				func(b []byte) { binary.LittleEndian.PutUint64(b[offPayloadLen:], 1<<63) },
+				func(b []byte) { b[HeaderSize] ^= 1 },
+			} {
+				b := bytes.Clone(good)
+				edit(b)
+				add(refix(b))
+			}
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join("testdata", "golden", "*.sblm"))
+	for _, p := range files {
+		if b, err := os.ReadFile(p); err == nil {
+			add(b)
+		}
+	}
+	add(nil)
+	add([]byte(magic))
+}
+
+// reencodes checks that e, decoded from in, encodes back to exactly in.
+func reencodes(t *testing.T, how string, e encodable, in []byte) {
+	t.Helper()
+	h, err := ParseHeader(in)
+	if err != nil {
+		t.Fatalf("%s accepted input whose header fails: %v", how, err)
+	}
+	out, err := e.MarshalBinaryHash(h.Hash)
+	if err != nil || !bytes.Equal(out, in) {
+		t.Fatalf("%s: accepted input does not re-encode to itself (err %v)", how, err)
+	}
+	if err := Verify(out); err != nil {
+		t.Fatalf("%s: re-encoding fails Verify: %v", how, err)
+	}
+}
+
+func FuzzUnmarshalBinary(f *testing.F) {
+	fuzzSeeds(f, func(b []byte) { f.Add(b, false); f.Add(b, true) })
+	f.Fuzz(func(t *testing.T, data []byte, fix bool) {
+		if fix {
+			data = refixAll(bytes.Clone(data))
+		}
+		accepted := 0
+		for _, c := range codecs[1:] { // filter-k8 and filter-k16 decode alike
+			e := c.fresh()
+			if err := e.UnmarshalBinary(data); err != nil {
+				checkSentinel(t, c.name, err)
+				continue
+			}
+			accepted++
+			reencodes(t, c.name, e, data)
+			e.HasHash(0)
+			e.HasHash(^uint64(0))
+		}
+		if accepted > 1 {
+			t.Fatal("input accepted as more than one variant")
+		}
+		if (Verify(data) == nil) != (accepted == 1) {
+			t.Fatalf("Verify and UnmarshalBinary disagree (accepted %d)", accepted)
+		}
+	})
+}
+
+func FuzzReadFrom(f *testing.F) {
+	fuzzSeeds(f, func(b []byte) { f.Add(b, false); f.Add(b, true) })
+	f.Fuzz(func(t *testing.T, data []byte, fix bool) {
+		if fix {
+			data = refixAll(bytes.Clone(data))
+		}
+		for _, c := range codecs[1:] {
+			e := c.fresh()
+			n, err := decodeFrom(e, noLenReader{bytes.NewReader(data)})
+			if n < 0 || n > int64(len(data)) {
+				t.Fatalf("%s: read %d bytes of %d", c.name, n, len(data))
+			}
+			if err != nil {
+				checkSentinel(t, c.name, err)
+				continue
+			}
+			reencodes(t, c.name, e, data[:n])
+			e2 := c.fresh() // with a Len hint: the same result
+			if n2, err := decodeFrom(e2, bytes.NewReader(data)); err != nil || n2 != n {
+				t.Fatalf("%s: with Len: n=%d err=%v, without: n=%d", c.name, n2, err, n)
+			}
+		}
+	})
+}
+
+func FuzzView(f *testing.F) {
+	fuzzSeeds(f, func(b []byte) { f.Add(b, false, uint8(0)); f.Add(b, true, uint8(0)); f.Add(b, true, uint8(8)) })
+	f.Fuzz(func(t *testing.T, data []byte, fix bool, off uint8) {
+		if fix {
+			data = refixAll(bytes.Clone(data))
+		}
+		b := alignedCopy(data, int(off%64))
+		hs := randomHashes(16, uint64(len(data)))
+		out := make([]bool, len(hs))
+		for _, c := range codecs[1:] {
+			v, err := c.view(b)
+			if err != nil {
+				checkSentinel(t, c.name, err)
+				continue
+			}
+			if off%64 != 0 || !littleEndian {
+				t.Fatalf("%s: View accepted a payload at offset %d (little-endian %v)", c.name, off%64, littleEndian)
+			}
+			for _, h := range hs {
+				v.HasHash(h)
+			}
+			switch v := v.(type) {
+			case *Filter:
+				v.HasHashes(hs, out)
+				v.EstimatedFPR()
+			case *SplitBlock:
+				v.HasHashes(hs, out)
+			case *Counting:
+				v.HasHashes(hs, out)
+			}
+			// The payload is not verified by View: re-encoding gives the
+			// input with a correct payload CRC.
+			h, _ := ParseHeader(b)
+			again, _ := v.MarshalBinaryHash(h.Hash)
+			if !bytes.Equal(again, refixAll(bytes.Clone(b))) {
+				t.Fatalf("%s: a view does not re-encode to its bytes", c.name)
+			}
+			if Verify(b) == nil && !bytes.Equal(again, b) {
+				t.Fatalf("%s: verified input re-encodes differently", c.name)
+			}
+		}
+	})
+}
