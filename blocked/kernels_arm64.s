@@ -29,6 +29,10 @@
 // hand below (register numbers are plain integers 0-31). Each encoding was
 // checked with `go tool objdump` on an arm64 test binary.
 //
+// In filters larger than the last-level cache the Go side asks for
+// software prefetch: for the first npf keys the loop also prefetches the
+// block of the key pf places ahead (npf <= len(hs)-pf, so that hash exists).
+//
 // Registers: R18 (platform), R26-R29 and R30 are not used. V16-V19 hold the
 // salts, V20 holds 1 in both 64-bit lanes.
 
@@ -115,6 +119,14 @@
 	MOVB.P R8, 1(R4)               \
 	ADD   R8, R5, R5
 
+// PREFETCH(hint) prefetches the block of the hash R10 keys ahead of R2.
+#define PREFETCH(hint) \
+	MOVD  (R2)(R10<<3), R12             \
+	AND   $0xffffffff00000000, R12, R12 \
+	UMULH R1, R12, R12                  \
+	ADD   R12<<6, R0, R12               \
+	PRFM  (R12), hint
+
 // SET ORs the masks into the block and stores it back.
 #define SET \
 	VORR V11.B16, V0.B16, V0.B16 \
@@ -124,52 +136,124 @@
 	VST2 [V0.D2, V1.D2], (R7)    \
 	VST2 [V2.D2, V3.D2], (R9)
 
-// func hasHashes8NEON(blocks []block, hs []uint64, out []bool) int
-TEXT ·hasHashes8NEON(SB), NOSPLIT, $0-80
+// func hasHashes8NEON(blocks []block, hs []uint64, out []bool, pf int, npf int) int
+TEXT ·hasHashes8NEON(SB), NOSPLIT, $0-96
 	LOADARGS
 	MOVD out_base+48(FP), R4
+	MOVD pf+72(FP), R10
+	MOVD npf+80(FP), R11
 	MOVD ZR, R5
+	CBZ  R11, tail
+	SUB  R11, R3, R3 // keys left for the loop without prefetch
+
+prefetching:
+	PREFETCH(PLDL1KEEP)
+	NEXTKEY
+	MASKS8
+	TEST
+	SUBS $1, R11, R11
+	BNE  prefetching
+
+tail:
+	CBZ R3, done
+
 loop:
 	NEXTKEY
 	MASKS8
 	TEST
 	SUBS $1, R3, R3
 	BNE  loop
-	MOVD R5, ret+72(FP)
+
+done:
+	MOVD R5, ret+88(FP)
 	RET
 
-// func hasHashes16NEON(blocks []block, hs []uint64, out []bool) int
-TEXT ·hasHashes16NEON(SB), NOSPLIT, $0-80
+// func hasHashes16NEON(blocks []block, hs []uint64, out []bool, pf int, npf int) int
+TEXT ·hasHashes16NEON(SB), NOSPLIT, $0-96
 	LOADARGS
 	MOVD out_base+48(FP), R4
+	MOVD pf+72(FP), R10
+	MOVD npf+80(FP), R11
 	MOVD ZR, R5
+	CBZ  R11, tail
+	SUB  R11, R3, R3 // keys left for the loop without prefetch
+
+prefetching:
+	PREFETCH(PLDL1KEEP)
+	NEXTKEY
+	MASKS16
+	TEST
+	SUBS $1, R11, R11
+	BNE  prefetching
+
+tail:
+	CBZ R3, done
+
 loop:
 	NEXTKEY
 	MASKS16
 	TEST
 	SUBS $1, R3, R3
 	BNE  loop
-	MOVD R5, ret+72(FP)
+
+done:
+	MOVD R5, ret+88(FP)
 	RET
 
-// func addHashes8NEON(blocks []block, hs []uint64)
-TEXT ·addHashes8NEON(SB), NOSPLIT, $0-48
+// func addHashes8NEON(blocks []block, hs []uint64, pf int, npf int)
+TEXT ·addHashes8NEON(SB), NOSPLIT, $0-64
 	LOADARGS
+	MOVD pf+48(FP), R10
+	MOVD npf+56(FP), R11
+	CBZ  R11, tail
+	SUB  R11, R3, R3
+
+prefetching:
+	PREFETCH(PSTL1KEEP)
+	NEXTKEY
+	MASKS8
+	SET
+	SUBS $1, R11, R11
+	BNE  prefetching
+
+tail:
+	CBZ R3, done
+
 loop:
 	NEXTKEY
 	MASKS8
 	SET
 	SUBS $1, R3, R3
 	BNE  loop
+
+done:
 	RET
 
-// func addHashes16NEON(blocks []block, hs []uint64)
-TEXT ·addHashes16NEON(SB), NOSPLIT, $0-48
+// func addHashes16NEON(blocks []block, hs []uint64, pf int, npf int)
+TEXT ·addHashes16NEON(SB), NOSPLIT, $0-64
 	LOADARGS
+	MOVD pf+48(FP), R10
+	MOVD npf+56(FP), R11
+	CBZ  R11, tail
+	SUB  R11, R3, R3
+
+prefetching:
+	PREFETCH(PSTL1KEEP)
+	NEXTKEY
+	MASKS16
+	SET
+	SUBS $1, R11, R11
+	BNE  prefetching
+
+tail:
+	CBZ R3, done
+
 loop:
 	NEXTKEY
 	MASKS16
 	SET
 	SUBS $1, R3, R3
 	BNE  loop
+
+done:
 	RET

@@ -25,36 +25,48 @@ func TestNEONDetected(t *testing.T) {
 	}
 }
 
-func addNEON(f *Filter, hs []uint64) {
+func addNEON(f *Filter, hs []uint64, pf, npf int) {
 	if f.k == 8 {
-		addHashes8NEON(f.blocks, hs)
+		addHashes8NEON(f.blocks, hs, pf, npf)
 	} else {
-		addHashes16NEON(f.blocks, hs)
+		addHashes16NEON(f.blocks, hs, pf, npf)
 	}
 }
 
-func hasNEON(f *Filter, hs []uint64, out []bool) int {
+func hasNEON(f *Filter, hs []uint64, out []bool, pf, npf int) int {
 	if f.k == 8 {
-		return hasHashes8NEON(f.blocks, hs, out)
+		return hasHashes8NEON(f.blocks, hs, out, pf, npf)
 	}
-	return hasHashes16NEON(f.blocks, hs, out)
+	return hasHashes16NEON(f.blocks, hs, out, pf, npf)
+}
+
+// prefetchPlans returns the (pf, npf) pairs to test for n keys: none, the
+// real plan, and the edges (every key prefetching, the farthest distance).
+func prefetchPlans(n int) [][2]int {
+	plans := [][2]int{{0, 0}, {0, n}, {1, n - 1}, {n - 1, 1}}
+	if n > prefetchDistance {
+		plans = append(plans, [2]int{prefetchDistance, n - prefetchDistance})
+	}
+	return plans
 }
 
 // checkNEON adds hs with both kernels to copies of base, compares the bits,
 // then looks up probes with both kernels in the result and compares answers,
-// counts, and that nothing past len(probes) of out was written.
+// counts, and that nothing past len(probes) of out was written; with and
+// without prefetch.
 func checkNEON(t *testing.T, name string, base *Filter, hs, probes []uint64) {
 	t.Helper()
-	g, n := base.Clone(), base.Clone()
+	g := base.Clone()
 	if len(hs) > 0 {
 		addHashesGeneric(g, hs)
-		addNEON(n, hs)
-	}
-	if !g.Equal(n) {
-		for i := range g.blocks {
-			if g.blocks[i] != n.blocks[i] {
-				t.Fatalf("%s: k=%d blocks=%d: add differs at block %d: generic %x, neon %x",
-					name, g.k, len(g.blocks), i, g.blocks[i], n.blocks[i])
+		for _, p := range prefetchPlans(len(hs)) {
+			n := base.Clone()
+			addNEON(n, hs, p[0], p[1])
+			for i := range g.blocks {
+				if g.blocks[i] != n.blocks[i] {
+					t.Fatalf("%s: k=%d blocks=%d prefetch %v: add differs at block %d: generic %x, neon %x",
+						name, g.k, len(g.blocks), p, i, g.blocks[i], n.blocks[i])
+				}
 			}
 		}
 	}
@@ -63,23 +75,25 @@ func checkNEON(t *testing.T, name string, base *Filter, hs, probes []uint64) {
 	}
 	want := make([]bool, len(probes))
 	wantN := hasHashesGeneric(g, probes, want)
-	got := make([]bool, len(probes)+8)
-	for i := range got {
-		got[i] = i%2 == 0 // the kernel must overwrite both values
-	}
-	gotN := hasNEON(g, probes, got[:len(probes)])
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("%s: k=%d blocks=%d: lookup %d of %d (%#x): neon %v, generic %v",
-				name, g.k, len(g.blocks), i, len(probes), probes[i], got[i], want[i])
+	for _, p := range prefetchPlans(len(probes)) {
+		got := make([]bool, len(probes)+8)
+		for i := range got {
+			got[i] = i%2 == 0 // the kernel must overwrite both values
 		}
-	}
-	if gotN != wantN {
-		t.Fatalf("%s: k=%d blocks=%d: neon counted %d, generic %d", name, g.k, len(g.blocks), gotN, wantN)
-	}
-	for i := len(probes); i < len(got); i++ {
-		if got[i] != (i%2 == 0) {
-			t.Fatalf("%s: lookup wrote out[%d], past %d results", name, i, len(probes))
+		gotN := hasNEON(g, probes, got[:len(probes)], p[0], p[1])
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("%s: k=%d blocks=%d prefetch %v: lookup %d of %d (%#x): neon %v, generic %v",
+					name, g.k, len(g.blocks), p, i, len(probes), probes[i], got[i], want[i])
+			}
+		}
+		if gotN != wantN {
+			t.Fatalf("%s: k=%d blocks=%d prefetch %v: neon counted %d, generic %d", name, g.k, len(g.blocks), p, gotN, wantN)
+		}
+		for i := len(probes); i < len(got); i++ {
+			if got[i] != (i%2 == 0) {
+				t.Fatalf("%s: prefetch %v: lookup wrote out[%d], past %d results", name, p, i, len(probes))
+			}
 		}
 	}
 }
@@ -151,7 +165,7 @@ func TestNEONFirstAndLastBlock(t *testing.T) {
 			last = append(last, ^uint64(0), 0xffffffff<<32)
 			first = append(first, 0, 0xffffffff)
 			f := mustBytes(t, nb*64, k)
-			addNEON(f, last)
+			addNEON(f, last, 0, 0)
 			if f.blocks[nb-1] == (block{}) {
 				t.Fatalf("k=%d blocks=%d: hashes with high half 0xffffffff did not reach the last block", k, nb)
 			}
@@ -222,18 +236,30 @@ func TestNEONStaysInBounds(t *testing.T) {
 					copy(hs, src)
 					f := &Filter{blocks: fb, k: k}
 					ref := mustBytes(t, uint64(nb)*64, k)
-					addNEON(f, hs)
 					addHashesGeneric(ref, src)
-					if !slices.Equal(f.blocks, ref.blocks) {
-						t.Fatalf("guarded k=%d blocks=%d n=%d: add differs from generic", k, nb, n)
-					}
 					want := make([]bool, n)
 					wantN := hasHashesGeneric(ref, src, want)
-					if got := hasNEON(f, hs, out); got != wantN || !slices.Equal(out, want) {
-						t.Fatalf("guarded k=%d blocks=%d n=%d: lookup %v (%d), want %v (%d)", k, nb, n, out, got, want, wantN)
+					for _, p := range prefetchPlans(n) {
+						clear(f.blocks)
+						addNEON(f, hs, p[0], p[1])
+						if !slices.Equal(f.blocks, ref.blocks) {
+							t.Fatalf("guarded k=%d blocks=%d n=%d prefetch %v: add differs from generic", k, nb, n, p)
+						}
+						if got := hasNEON(f, hs, out, p[0], p[1]); got != wantN || !slices.Equal(out, want) {
+							t.Fatalf("guarded k=%d blocks=%d n=%d prefetch %v: lookup %v (%d), want %v (%d)", k, nb, n, p, out, got, want, wantN)
+						}
 					}
 				}
 			}
 		}
 	}
+}
+
+// TestNEONPrefetchDispatch runs the batch-equals-single test through the
+// dispatch with prefetching forced on for every filter size.
+func TestNEONPrefetchDispatch(t *testing.T) {
+	saved := prefetchAbove
+	defer func() { prefetchAbove = saved }()
+	prefetchAbove = 0
+	forEachLevel(t, testBatchEqualsSingle)
 }
