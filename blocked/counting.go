@@ -25,8 +25,8 @@ import (
 // keys) is "removed" anyway, which decrements other keys' counters and can
 // cause false negatives for them.
 //
-// The memory cost is four times a Filter with the same number of positions:
-// see CountingFPR. Counting is not safe for concurrent use while any
+// Counters cost memory: at 1% FPR a Counting filter needs 45.7 bits per key,
+// 4.5 times a Filter (10.1); see CountingFPR. Counting is not safe for concurrent use while any
 // goroutine adds or removes; lookups alone may run concurrently.
 type Counting struct {
 	blocks []block // 64-byte aligned, 16 nibble counters per word
@@ -64,8 +64,15 @@ func NewCounting(n uint64, fpr float64) (*Counting, error) {
 	if err != nil {
 		return nil, err
 	}
+	if nb > maxCountingBlocks {
+		return nil, fmt.Errorf("%w: %d keys at fpr %v need %d blocks of 64 bytes, more than this platform can allocate", ErrTooLarge, n, fpr, nb)
+	}
 	return &Counting{blocks: alignedBlocks(nb)}, nil
 }
+
+// maxCountingBlocks is the most blocks a Counting filter may have: MaxBlocks,
+// or less where an int cannot count the bytes (32-bit platforms).
+const maxCountingBlocks = min(MaxBlocks, (math.MaxInt-64)/64)
 
 // NewCountingBytes returns a Counting filter of numBytes bytes, rounded up to
 // a whole number of 64-byte blocks.
@@ -74,8 +81,8 @@ func NewCountingBytes(numBytes uint64) (*Counting, error) {
 		return nil, fmt.Errorf("%w: got 0 bytes", ErrSize)
 	}
 	nb := numBytes/64 + min(numBytes%64, 1)
-	if nb > MaxBlocks {
-		return nil, fmt.Errorf("%w: %d bytes is more than %d blocks of 64 bytes", ErrTooLarge, numBytes, uint64(MaxBlocks))
+	if nb > maxCountingBlocks {
+		return nil, fmt.Errorf("%w: %d bytes is more than %d blocks of 64 bytes", ErrTooLarge, numBytes, uint64(maxCountingBlocks))
 	}
 	return &Counting{blocks: alignedBlocks(nb)}, nil
 }

@@ -365,6 +365,20 @@ func TestCountingBadInput(t *testing.T) {
 	}
 }
 
+// TestCountingTooLargeFor32Bit: on 32-bit platforms a filter an int cannot
+// size is an error, not a panic in make.
+func TestCountingTooLargeFor32Bit(t *testing.T) {
+	if math.MaxInt != math.MaxInt32 {
+		t.Skip("64-bit platform")
+	}
+	if _, err := NewCountingBytes(1 << 31); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("NewCountingBytes(2^31) on 32-bit: %v", err)
+	}
+	if _, err := NewCounting(1e8, 0.01); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("NewCounting(1e8, 0.01) on 32-bit: %v", err)
+	}
+}
+
 func TestCountingCloneEqual(t *testing.T) {
 	c := mustCounting(t, 64*100)
 	c.AddHashes(randomHashes(1000, 71))

@@ -87,6 +87,9 @@ func NewBuckets(buckets uint64, fpBits int) (*Filter, error) {
 	if buckets == 0 || buckets > MaxBuckets || buckets&(buckets-1) != 0 {
 		return nil, fmt.Errorf("%w: got %d", ErrBuckets, buckets)
 	}
+	if buckets > maxBuckets(fpBits) {
+		return nil, fmt.Errorf("%w: %d buckets of %d-bit fingerprints is more than this platform can allocate", ErrTooLarge, buckets, fpBits)
+	}
 	f := newFilter(buckets, fpBits)
 	f.planned = max(1, uint64(MaxLoad*float64(buckets*BucketSize)))
 	return f, nil

@@ -359,6 +359,20 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
+// TestTooLargeFor32Bit: on 32-bit platforms a table an int cannot size is
+// an error, not a panic in make.
+func TestTooLargeFor32Bit(t *testing.T) {
+	if math.MaxInt != math.MaxInt32 {
+		t.Skip("64-bit platform")
+	}
+	if _, err := NewBuckets(1<<30, 16); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("NewBuckets(2^30, 16) on 32-bit: %v", err)
+	}
+	if _, err := New(1<<31, 0.01); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("New(2^31, 0.01) on 32-bit: %v", err)
+	}
+}
+
 func TestCloneClearEqualBatch(t *testing.T) {
 	f := mustBuckets(t, 256, 12)
 	hs := randomHashes(900, 8)

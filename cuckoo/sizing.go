@@ -25,6 +25,12 @@ const MinLoad = 0.5
 // the upper 32 bits of the hash.
 const MaxBuckets = 1 << 32
 
+// maxBuckets returns the most buckets of fpBits-bit fingerprints a table may
+// have: MaxBuckets, or less where an int cannot count the bytes (32-bit).
+func maxBuckets(fpBits int) uint64 {
+	return min(MaxBuckets, uint64(math.MaxInt-8)/uint64(fpBits/2))
+}
+
 // Errors returned by the constructors and by AddHash. They are wrapped with
 // details; test for them with errors.Is.
 var (
@@ -100,6 +106,10 @@ func Size(n uint64, fpr float64) (Sizing, error) {
 			continue
 		}
 		nb := uint64(1) << bits.Len64(uint64(need)-1)
+		if nb > maxBuckets(f) {
+			tooLarge = fmt.Errorf("%w: %d keys need %d buckets of %d-bit fingerprints, more than this platform can allocate", ErrTooLarge, n, nb, f)
+			continue
+		}
 		s := Sizing{FingerprintBits: f, Buckets: nb, Load: float64(n) / float64(nb*BucketSize)}
 		s.FPR = ExpectedFPR(f, s.Load)
 		if best.Buckets == 0 || s.Bits() <= best.Bits() {
