@@ -111,13 +111,14 @@ func broadcastX(v vecISA, hs, i Register, j int) VecVirtual {
 }
 
 // blockOffset returns the byte offset of the block of the hash at m:
-// ((h>>32)*nblocks)>>32 blocks of 64 bytes (loading only the upper half).
-func blockOffset(m Mem, nblocks Register) Register {
+// ((h>>32)*nblocks)>>32 blocks of 1<<shift bytes (loading only the upper
+// half of the hash).
+func blockOffset(m Mem, nblocks Register, shift uint8) Register {
 	t := GP64()
 	MOVL(m.Offset(4), t.As32())
 	IMULQ(nblocks, t)
 	SHRQ(U8(32), t)
-	SHLQ(U8(6), t)
+	SHLQ(U8(shift), t)
 	return t
 }
 
@@ -125,10 +126,10 @@ func blockOffset(m Mem, nblocks Register) Register {
 const unroll = 4
 
 // batchLoop emits the loop over hs (the register holding its base) shared
-// by every kernel. Keys i < npf first prefetch the block of hs[i+pf]; body
+// by every kernel, for blocks of 1<<shift bytes. Keys i < npf first prefetch the block of hs[i+pf]; body
 // emits the work for key i+j, whose block is at blk. Each of the two ranges
 // (with and without prefetch) runs unroll keys per iteration, then one.
-func batchLoop(name string, hs Register, body func(i Register, j int, blk Mem)) {
+func batchLoop(name string, hs Register, shift uint8, body func(i Register, j int, blk Mem)) {
 	base := Load(Param("blocks"), GP64())
 	nb := Load(Param("nblocks"), GP64())
 	n := Load(Param("hs").Len(), GP64())
@@ -140,9 +141,9 @@ func batchLoop(name string, hs Register, body func(i Register, j int, blk Mem)) 
 	XORQ(i, i)
 	key := func(j int, prefetch bool) {
 		if prefetch {
-			PREFETCHT0(Mem{Base: base, Index: blockOffset(Mem{Base: ahead, Index: i, Scale: 8, Disp: 8 * j}, nb), Scale: 1})
+			PREFETCHT0(Mem{Base: base, Index: blockOffset(Mem{Base: ahead, Index: i, Scale: 8, Disp: 8 * j}, nb, shift), Scale: 1})
 		}
-		body(i, j, Mem{Base: base, Index: blockOffset(Mem{Base: hs, Index: i, Scale: 8, Disp: 8 * j}, nb), Scale: 1})
+		body(i, j, Mem{Base: base, Index: blockOffset(Mem{Base: hs, Index: i, Scale: 8, Disp: 8 * j}, nb, shift), Scale: 1})
 	}
 	loop := func(label string, end Register, prefetch bool) {
 		Commentf("Keys up to %s, %d at a time, then one at a time.", end.Asm(), unroll)
@@ -183,7 +184,7 @@ func filterHas(v vecISA, k int, t filterTables) {
 	XORQ(count, count)
 	hs := Load(Param("hs").Base(), GP64())
 
-	batchLoop(name, hs, func(i Register, j int, blk Mem) {
+	batchLoop(name, hs, 6, func(i Register, j int, blk Mem) {
 		idx := bitIndexes(v, broadcastX(v, hs, i, j), salts)
 		// all: per 64-bit lane, bit 0 is set iff the lane's bits are all set.
 		var all VecVirtual
@@ -230,7 +231,7 @@ func filterAdd(v vecISA, k int, t filterTables) {
 	vmovdqu(v, t.ones, ones)
 	hs := Load(Param("hs").Base(), GP64())
 
-	batchLoop(name, hs, func(i Register, j int, blk Mem) {
+	batchLoop(name, hs, 6, func(i Register, j int, blk Mem) {
 		idx := bitIndexes(v, broadcastX(v, hs, i, j), salts)
 		for p := 0; p < v.parts(); p++ {
 			m := v.reg()
@@ -272,7 +273,7 @@ func touchLines() {
 	hs := Load(Param("hs").Base(), GP64())
 	sum := GP64()
 	XORQ(sum, sum)
-	batchLoop(name, hs, func(i Register, j int, blk Mem) {
+	batchLoop(name, hs, 6, func(i Register, j int, blk Mem) {
 		ADDQ(blk, sum)
 	})
 	Store(sum, ReturnIndex(0))

@@ -20,6 +20,7 @@ func main() {
 	ConstraintExpr("!purego")
 	filterKernels()
 	touchLines()
+	splitKernels()
 	Generate()
 }
 

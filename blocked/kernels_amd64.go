@@ -32,11 +32,12 @@ func llcBytes() uint64 {
 	return 32 << 20
 }
 
-// prefetchPlan returns the prefetch distance pf and the number npf of keys
-// whose successor pf places ahead exists: the kernels prefetch the block of
-// hs[i+pf] only for i < npf, so they never read past hs.
-func prefetchPlan(f *Filter, n int) (pf, npf int) {
-	if f.SizeBytes() <= prefetchAbove || n <= prefetchDistance {
+// prefetchPlan returns, for a batch of n keys into a filter of size bytes,
+// the prefetch distance pf and the number npf of keys whose successor pf
+// places ahead exists: the kernels prefetch the block of hs[i+pf] only for
+// i < npf, so they never read past hs.
+func prefetchPlan(size uint64, n int) (pf, npf int) {
+	if size <= prefetchAbove || n <= prefetchDistance {
 		return 0, 0
 	}
 	return prefetchDistance, n - prefetchDistance
@@ -47,7 +48,7 @@ func addHashesArch(f *Filter, hs []uint64) bool {
 		return false
 	}
 	b, nb := (*[8]uint64)(&f.blocks[0]), uint64(len(f.blocks))
-	pf, npf := prefetchPlan(f, len(hs))
+	pf, npf := prefetchPlan(f.SizeBytes(), len(hs))
 	switch cpu.Active {
 	case cpu.AVX512:
 		if f.k == 8 {
@@ -72,7 +73,7 @@ func hasHashesArch(f *Filter, hs []uint64, out []bool) (int, bool) {
 		return 0, false
 	}
 	b, nb := (*[8]uint64)(&f.blocks[0]), uint64(len(f.blocks))
-	pf, npf := prefetchPlan(f, len(hs))
+	pf, npf := prefetchPlan(f.SizeBytes(), len(hs))
 	switch cpu.Active {
 	case cpu.AVX512:
 		if f.k == 8 {

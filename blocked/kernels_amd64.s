@@ -2141,3 +2141,394 @@ touchLines_rest_1:
 touchLines_rest_end:
 	MOVQ CX, ret+56(FP)
 	RET
+
+DATA splitSalts<>+0(SB)/8, $0x44974d9147b6137b
+DATA splitSalts<>+8(SB)/8, $0xa2b7289d8824ad5b
+DATA splitSalts<>+16(SB)/8, $0x2df1424b705495c7
+DATA splitSalts<>+24(SB)/8, $0x5c6bfb319efc4947
+GLOBL splitSalts<>(SB), RODATA|NOPTR, $32
+
+DATA dwordOnes<>+0(SB)/8, $0x0000000100000001
+DATA dwordOnes<>+8(SB)/8, $0x0000000100000001
+DATA dwordOnes<>+16(SB)/8, $0x0000000100000001
+DATA dwordOnes<>+24(SB)/8, $0x0000000100000001
+GLOBL dwordOnes<>(SB), RODATA|NOPTR, $32
+
+// func splitHasAVX2(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·splitHasAVX2(SB), NOSPLIT, $0-88
+	VMOVDQU splitSalts<>+0(SB), Y0
+	VMOVDQU dwordOnes<>+0(SB), Y1
+	MOVQ    out_base+40(FP), AX
+	XORQ    CX, CX
+	MOVQ    hs_base+16(FP), DX
+	MOVQ    blocks+0(FP), BX
+	MOVQ    nblocks+8(FP), SI
+	MOVQ    hs_len+24(FP), DI
+	MOVQ    pf+64(FP), R8
+	MOVQ    npf+72(FP), R9
+	LEAQ    (DX)(R8*8), R8
+	XORQ    R10, R10
+
+	// Prefetch the block of hs[i+pf] while i < npf.
+	// Keys up to <virtual:281:1:8>, 4 at a time, then one at a time.
+splitHasAVX2_prefetch_x:
+	LEAQ         4(R10), R11
+	CMPQ         R11, R9
+	JA           splitHasAVX2_prefetch_1
+	MOVL         4(R8)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x05, R11
+	PREFETCHT0   (BX)(R11*1)
+	MOVL         4(DX)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x05, R11
+	VPBROADCASTD (DX)(R10*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VMOVDQU      (BX)(R11*1), Y3
+	VPSRLVD      Y2, Y3, Y3
+	VPTEST       Y1, Y3
+	SETCS        R11
+	MOVB         R11, (AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         12(R8)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x05, R11
+	PREFETCHT0   (BX)(R11*1)
+	MOVL         12(DX)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x05, R11
+	VPBROADCASTD 8(DX)(R10*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VMOVDQU      (BX)(R11*1), Y3
+	VPSRLVD      Y2, Y3, Y3
+	VPTEST       Y1, Y3
+	SETCS        R11
+	MOVB         R11, 1(AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         20(R8)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x05, R11
+	PREFETCHT0   (BX)(R11*1)
+	MOVL         20(DX)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x05, R11
+	VPBROADCASTD 16(DX)(R10*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VMOVDQU      (BX)(R11*1), Y3
+	VPSRLVD      Y2, Y3, Y3
+	VPTEST       Y1, Y3
+	SETCS        R11
+	MOVB         R11, 2(AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         28(R8)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x05, R11
+	PREFETCHT0   (BX)(R11*1)
+	MOVL         28(DX)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x05, R11
+	VPBROADCASTD 24(DX)(R10*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VMOVDQU      (BX)(R11*1), Y3
+	VPSRLVD      Y2, Y3, Y3
+	VPTEST       Y1, Y3
+	SETCS        R11
+	MOVB         R11, 3(AX)(R10*1)
+	ADCQ         $0x00, CX
+	ADDQ         $0x04, R10
+	JMP          splitHasAVX2_prefetch_x
+
+splitHasAVX2_prefetch_1:
+	CMPQ         R10, R9
+	JAE          splitHasAVX2_prefetch_end
+	MOVL         4(R8)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x05, R11
+	PREFETCHT0   (BX)(R11*1)
+	MOVL         4(DX)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x05, R11
+	VPBROADCASTD (DX)(R10*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VMOVDQU      (BX)(R11*1), Y3
+	VPSRLVD      Y2, Y3, Y3
+	VPTEST       Y1, Y3
+	SETCS        R11
+	MOVB         R11, (AX)(R10*1)
+	ADCQ         $0x00, CX
+	INCQ         R10
+	JMP          splitHasAVX2_prefetch_1
+
+splitHasAVX2_prefetch_end:
+	// Keys up to <virtual:279:1:8>, 4 at a time, then one at a time.
+splitHasAVX2_rest_x:
+	LEAQ         4(R10), R8
+	CMPQ         R8, DI
+	JA           splitHasAVX2_rest_1
+	MOVL         4(DX)(R10*8), R8
+	IMULQ        SI, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x05, R8
+	VPBROADCASTD (DX)(R10*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VMOVDQU      (BX)(R8*1), Y3
+	VPSRLVD      Y2, Y3, Y3
+	VPTEST       Y1, Y3
+	SETCS        R8
+	MOVB         R8, (AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         12(DX)(R10*8), R8
+	IMULQ        SI, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x05, R8
+	VPBROADCASTD 8(DX)(R10*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VMOVDQU      (BX)(R8*1), Y3
+	VPSRLVD      Y2, Y3, Y3
+	VPTEST       Y1, Y3
+	SETCS        R8
+	MOVB         R8, 1(AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         20(DX)(R10*8), R8
+	IMULQ        SI, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x05, R8
+	VPBROADCASTD 16(DX)(R10*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VMOVDQU      (BX)(R8*1), Y3
+	VPSRLVD      Y2, Y3, Y3
+	VPTEST       Y1, Y3
+	SETCS        R8
+	MOVB         R8, 2(AX)(R10*1)
+	ADCQ         $0x00, CX
+	MOVL         28(DX)(R10*8), R8
+	IMULQ        SI, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x05, R8
+	VPBROADCASTD 24(DX)(R10*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VMOVDQU      (BX)(R8*1), Y3
+	VPSRLVD      Y2, Y3, Y3
+	VPTEST       Y1, Y3
+	SETCS        R8
+	MOVB         R8, 3(AX)(R10*1)
+	ADCQ         $0x00, CX
+	ADDQ         $0x04, R10
+	JMP          splitHasAVX2_rest_x
+
+splitHasAVX2_rest_1:
+	CMPQ         R10, DI
+	JAE          splitHasAVX2_rest_end
+	MOVL         4(DX)(R10*8), R8
+	IMULQ        SI, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x05, R8
+	VPBROADCASTD (DX)(R10*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VMOVDQU      (BX)(R8*1), Y3
+	VPSRLVD      Y2, Y3, Y3
+	VPTEST       Y1, Y3
+	SETCS        R8
+	MOVB         R8, (AX)(R10*1)
+	ADCQ         $0x00, CX
+	INCQ         R10
+	JMP          splitHasAVX2_rest_1
+
+splitHasAVX2_rest_end:
+	VZEROUPPER
+	MOVQ CX, ret+80(FP)
+	RET
+
+// func splitAddAVX2(blocks *[8]uint32, nblocks uint64, hs []uint64, pf int, npf int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·splitAddAVX2(SB), NOSPLIT, $0-56
+	VMOVDQU splitSalts<>+0(SB), Y0
+	VMOVDQU dwordOnes<>+0(SB), Y1
+	MOVQ    hs_base+16(FP), AX
+	MOVQ    blocks+0(FP), CX
+	MOVQ    nblocks+8(FP), DX
+	MOVQ    hs_len+24(FP), BX
+	MOVQ    pf+40(FP), SI
+	MOVQ    npf+48(FP), DI
+	LEAQ    (AX)(SI*8), SI
+	XORQ    R8, R8
+
+	// Prefetch the block of hs[i+pf] while i < npf.
+	// Keys up to <virtual:316:1:8>, 4 at a time, then one at a time.
+splitAddAVX2_prefetch_x:
+	LEAQ         4(R8), R9
+	CMPQ         R9, DI
+	JA           splitAddAVX2_prefetch_1
+	MOVL         4(SI)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x05, R9
+	PREFETCHT0   (CX)(R9*1)
+	MOVL         4(AX)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x05, R9
+	VPBROADCASTD (AX)(R8*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VPSLLVD      Y2, Y1, Y2
+	VPOR         (CX)(R9*1), Y2, Y2
+	VMOVDQU      Y2, (CX)(R9*1)
+	MOVL         12(SI)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x05, R9
+	PREFETCHT0   (CX)(R9*1)
+	MOVL         12(AX)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x05, R9
+	VPBROADCASTD 8(AX)(R8*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VPSLLVD      Y2, Y1, Y2
+	VPOR         (CX)(R9*1), Y2, Y2
+	VMOVDQU      Y2, (CX)(R9*1)
+	MOVL         20(SI)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x05, R9
+	PREFETCHT0   (CX)(R9*1)
+	MOVL         20(AX)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x05, R9
+	VPBROADCASTD 16(AX)(R8*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VPSLLVD      Y2, Y1, Y2
+	VPOR         (CX)(R9*1), Y2, Y2
+	VMOVDQU      Y2, (CX)(R9*1)
+	MOVL         28(SI)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x05, R9
+	PREFETCHT0   (CX)(R9*1)
+	MOVL         28(AX)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x05, R9
+	VPBROADCASTD 24(AX)(R8*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VPSLLVD      Y2, Y1, Y2
+	VPOR         (CX)(R9*1), Y2, Y2
+	VMOVDQU      Y2, (CX)(R9*1)
+	ADDQ         $0x04, R8
+	JMP          splitAddAVX2_prefetch_x
+
+splitAddAVX2_prefetch_1:
+	CMPQ         R8, DI
+	JAE          splitAddAVX2_prefetch_end
+	MOVL         4(SI)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x05, R9
+	PREFETCHT0   (CX)(R9*1)
+	MOVL         4(AX)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x05, R9
+	VPBROADCASTD (AX)(R8*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VPSLLVD      Y2, Y1, Y2
+	VPOR         (CX)(R9*1), Y2, Y2
+	VMOVDQU      Y2, (CX)(R9*1)
+	INCQ         R8
+	JMP          splitAddAVX2_prefetch_1
+
+splitAddAVX2_prefetch_end:
+	// Keys up to <virtual:314:1:8>, 4 at a time, then one at a time.
+splitAddAVX2_rest_x:
+	LEAQ         4(R8), SI
+	CMPQ         SI, BX
+	JA           splitAddAVX2_rest_1
+	MOVL         4(AX)(R8*8), SI
+	IMULQ        DX, SI
+	SHRQ         $0x20, SI
+	SHLQ         $0x05, SI
+	VPBROADCASTD (AX)(R8*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VPSLLVD      Y2, Y1, Y2
+	VPOR         (CX)(SI*1), Y2, Y2
+	VMOVDQU      Y2, (CX)(SI*1)
+	MOVL         12(AX)(R8*8), SI
+	IMULQ        DX, SI
+	SHRQ         $0x20, SI
+	SHLQ         $0x05, SI
+	VPBROADCASTD 8(AX)(R8*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VPSLLVD      Y2, Y1, Y2
+	VPOR         (CX)(SI*1), Y2, Y2
+	VMOVDQU      Y2, (CX)(SI*1)
+	MOVL         20(AX)(R8*8), SI
+	IMULQ        DX, SI
+	SHRQ         $0x20, SI
+	SHLQ         $0x05, SI
+	VPBROADCASTD 16(AX)(R8*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VPSLLVD      Y2, Y1, Y2
+	VPOR         (CX)(SI*1), Y2, Y2
+	VMOVDQU      Y2, (CX)(SI*1)
+	MOVL         28(AX)(R8*8), SI
+	IMULQ        DX, SI
+	SHRQ         $0x20, SI
+	SHLQ         $0x05, SI
+	VPBROADCASTD 24(AX)(R8*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VPSLLVD      Y2, Y1, Y2
+	VPOR         (CX)(SI*1), Y2, Y2
+	VMOVDQU      Y2, (CX)(SI*1)
+	ADDQ         $0x04, R8
+	JMP          splitAddAVX2_rest_x
+
+splitAddAVX2_rest_1:
+	CMPQ         R8, BX
+	JAE          splitAddAVX2_rest_end
+	MOVL         4(AX)(R8*8), SI
+	IMULQ        DX, SI
+	SHRQ         $0x20, SI
+	SHLQ         $0x05, SI
+	VPBROADCASTD (AX)(R8*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VPSLLVD      Y2, Y1, Y2
+	VPOR         (CX)(SI*1), Y2, Y2
+	VMOVDQU      Y2, (CX)(SI*1)
+	INCQ         R8
+	JMP          splitAddAVX2_rest_1
+
+splitAddAVX2_rest_end:
+	VZEROUPPER
+	RET

@@ -40,17 +40,53 @@ func withLevel(l cpu.Level, fn func()) {
 	fn()
 }
 
-// checkBatch adds hs with level l to f and with the generic kernel to ref,
-// then looks up probe with both and compares filters, results and counts.
-func checkBatch(t *testing.T, l cpu.Level, f, ref *Filter, guard *block, hs, probe []uint64) {
-	t.Helper()
-	withLevel(l, func() { f.AddHashes(hs) })
-	withLevel(cpu.Generic, func() { ref.AddHashes(hs) })
-	if !f.Equal(ref) {
-		t.Fatalf("%v k=%d blocks=%d len=%d: AddHashes set different bits than generic", l, f.k, len(f.blocks), len(hs))
+// batcher is the batch API shared by Filter and SplitBlock.
+type batcher interface {
+	AddHashes(hs []uint64)
+	HasHashes(hs []uint64, out []bool) int
+}
+
+// pair is a filter under test, guarded (see guardedFilter), and its
+// generic-kernel reference.
+type pair struct {
+	f, ref batcher
+	equal  func() bool // f and ref hold the same bits
+	intact func() bool // the guard block after f is still zero
+	desc   string
+}
+
+func filterPair(nb uint64, k int) pair {
+	f, guard := guardedFilter(nb, k)
+	ref := newFilter(nb, k)
+	return pair{f, ref, func() bool { return f.Equal(ref) }, func() bool { return *guard == block{} },
+		fmt.Sprintf("Filter k=%d blocks=%d", k, nb)}
+}
+
+func splitPair(nb uint64) pair {
+	all := alignedSplitBlocks(nb + 1)
+	f, ref := &SplitBlock{blocks: all[:nb:nb]}, newSplitBlock(nb)
+	equal := func() bool {
+		for i := range ref.blocks {
+			if f.blocks[i] != ref.blocks[i] {
+				return false
+			}
+		}
+		return true
 	}
-	if *guard != (block{}) {
-		t.Fatalf("%v k=%d blocks=%d len=%d: AddHashes wrote past the last block", l, f.k, len(f.blocks), len(hs))
+	return pair{f, ref, equal, func() bool { return all[nb] == splitBlock{} }, fmt.Sprintf("SplitBlock blocks=%d", nb)}
+}
+
+// checkBatch adds hs with level l to p.f and with the generic kernel to
+// p.ref, then looks up probe with both and compares bits, results and counts.
+func checkBatch(t *testing.T, l cpu.Level, p pair, hs, probe []uint64) {
+	t.Helper()
+	withLevel(l, func() { p.f.AddHashes(hs) })
+	withLevel(cpu.Generic, func() { p.ref.AddHashes(hs) })
+	if !p.equal() {
+		t.Fatalf("%v %s len=%d: AddHashes set different bits than generic", l, p.desc, len(hs))
+	}
+	if !p.intact() {
+		t.Fatalf("%v %s len=%d: AddHashes wrote past the last block", l, p.desc, len(hs))
 	}
 	// Results in the middle of a larger slice, poisoned with both values.
 	for _, poison := range []bool{false, true} {
@@ -60,21 +96,21 @@ func checkBatch(t *testing.T, l cpu.Level, f, ref *Filter, guard *block, hs, pro
 		}
 		out := buf[8 : 8+len(probe)]
 		var got int
-		withLevel(l, func() { got = f.HasHashes(probe, out) })
+		withLevel(l, func() { got = p.f.HasHashes(probe, out) })
 		want := make([]bool, len(probe))
 		var wantN int
-		withLevel(cpu.Generic, func() { wantN = ref.HasHashes(probe, want) })
+		withLevel(cpu.Generic, func() { wantN = p.ref.HasHashes(probe, want) })
 		if got != wantN {
-			t.Fatalf("%v k=%d blocks=%d len=%d: HasHashes counted %d, generic %d", l, f.k, len(f.blocks), len(probe), got, wantN)
+			t.Fatalf("%v %s len=%d: HasHashes counted %d, generic %d", l, p.desc, len(probe), got, wantN)
 		}
 		for i := range want {
 			if out[i] != want[i] {
-				t.Fatalf("%v k=%d blocks=%d len=%d: HasHashes[%d] = %v, generic %v", l, f.k, len(f.blocks), len(probe), i, out[i], want[i])
+				t.Fatalf("%v %s len=%d: HasHashes[%d] = %v, generic %v", l, p.desc, len(probe), i, out[i], want[i])
 			}
 		}
 		for i := range 8 {
 			if buf[i] != poison || buf[len(buf)-1-i] != poison {
-				t.Fatalf("%v k=%d len=%d: HasHashes wrote outside out", l, f.k, len(probe))
+				t.Fatalf("%v %s len=%d: HasHashes wrote outside out", l, p.desc, len(probe))
 			}
 		}
 	}
@@ -86,15 +122,21 @@ func mixed(hs []uint64, seed uint64) []uint64 {
 	return append(append([]uint64(nil), hs...), randomHashes(len(hs), seed)...)
 }
 
-func forEachAsm(t *testing.T, fn func(t *testing.T, l cpu.Level, k int)) {
+// forEachAsm runs fn for every assembly level, for the Filter with k = 8
+// and k = 16 (k > 0) and for the SplitBlock (k = 0). newPair makes the
+// filters of nb blocks under test.
+func forEachAsm(t *testing.T, fn func(t *testing.T, l cpu.Level, newPair func(nb uint64) pair)) {
 	ls := asmLevels()
 	if len(ls) == 0 {
 		t.Skip("no assembly kernels on this processor")
 	}
 	for _, l := range ls {
 		for _, k := range []int{8, 16} {
-			t.Run(fmt.Sprintf("%v/k=%d", l, k), func(t *testing.T) { fn(t, l, k) })
+			t.Run(fmt.Sprintf("%v/k=%d", l, k), func(t *testing.T) {
+				fn(t, l, func(nb uint64) pair { return filterPair(nb, k) })
+			})
 		}
+		t.Run(fmt.Sprintf("%v/split", l), func(t *testing.T) { fn(t, l, splitPair) })
 	}
 }
 
@@ -110,14 +152,13 @@ func withPrefetch(fn func()) {
 }
 
 func TestAsmEveryLength(t *testing.T) {
-	forEachAsm(t, func(t *testing.T, l cpu.Level, k int) {
+	forEachAsm(t, func(t *testing.T, l cpu.Level, newPair func(uint64) pair) {
 		withPrefetch(func() {
 			for _, nb := range []uint64{1, 2, 3, 7, 1000} {
-				f, guard := guardedFilter(nb, k)
-				ref := newFilter(nb, k)
+				p := newPair(nb)
 				for n := 1; n <= 70; n++ {
 					hs := randomHashes(n, uint64(n)*nb)
-					checkBatch(t, l, f, ref, guard, hs, mixed(hs, uint64(n)))
+					checkBatch(t, l, p, hs, mixed(hs, uint64(n)))
 				}
 			}
 		})
@@ -125,18 +166,17 @@ func TestAsmEveryLength(t *testing.T) {
 }
 
 func TestAsmOneBlockAndDuplicates(t *testing.T) {
-	forEachAsm(t, func(t *testing.T, l cpu.Level, k int) {
+	forEachAsm(t, func(t *testing.T, l cpu.Level, newPair func(uint64) pair) {
 		withPrefetch(func() {
 			for _, nb := range []uint64{1, 64, 1001} {
-				f, guard := guardedFilter(nb, k)
-				ref := newFilter(nb, k)
+				p := newPair(nb)
 				// All keys in one block (the same upper half), up to 70 keys.
 				for n := 1; n <= 70; n++ {
 					hs := randomHashes(n, uint64(n)+99)
 					for i := range hs {
 						hs[i] = 0xdeadbeef<<32 | hs[i]&0xffffffff
 					}
-					checkBatch(t, l, f, ref, guard, hs, mixed(hs, uint64(n)))
+					checkBatch(t, l, p, hs, mixed(hs, uint64(n)))
 				}
 				// Duplicates and alternating repeats in one batch.
 				hs := randomHashes(40, nb)
@@ -144,8 +184,8 @@ func TestAsmOneBlockAndDuplicates(t *testing.T) {
 				for i := 0; i < 30; i++ {
 					dup = append(dup, hs[i%3])
 				}
-				checkBatch(t, l, f, ref, guard, dup, mixed(dup, nb))
-				checkBatch(t, l, f, ref, guard, adversarialHashes(), mixed(adversarialHashes(), nb))
+				checkBatch(t, l, p, dup, mixed(dup, nb))
+				checkBatch(t, l, p, adversarialHashes(), mixed(adversarialHashes(), nb))
 			}
 		})
 	})
@@ -163,25 +203,36 @@ func edgeHashes() []uint64 {
 	return hs
 }
 
+// reachesEnds reports whether the first and last of the nb blocks of f have bits set.
+func reachesEnds(f batcher, nb uint64) bool {
+	switch f := f.(type) {
+	case *Filter:
+		return f.blocks[0] != block{} && f.blocks[nb-1] != block{}
+	case *SplitBlock:
+		return f.blocks[0] != splitBlock{} && f.blocks[nb-1] != splitBlock{}
+	}
+	return false
+}
+
 func TestAsmLargeBlockCount(t *testing.T) {
 	// 2^32 blocks (256 GiB) cannot be allocated; 3_000_001 blocks (183 MiB,
-	// not a power of two, above the last-level cache so the kernels
-	// prefetch) check the index arithmetic and the last block.
+	// 92 MiB for the split block; not a power of two, above the last-level
+	// cache so the kernels prefetch) check the index arithmetic and the last
+	// block.
 	const nb = 3_000_001
-	forEachAsm(t, func(t *testing.T, l cpu.Level, k int) {
-		f, guard := guardedFilter(nb, k)
-		ref := newFilter(nb, k)
+	forEachAsm(t, func(t *testing.T, l cpu.Level, newPair func(uint64) pair) {
+		p := newPair(nb)
 		edge := edgeHashes()
-		checkBatch(t, l, f, ref, guard, edge, mixed(edge, 5))
-		if f.blocks[nb-1] == (block{}) || f.blocks[0] == (block{}) {
+		checkBatch(t, l, p, edge, mixed(edge, 5))
+		if !reachesEnds(p.f, nb) {
 			t.Fatal("edge hashes did not reach the first and last blocks")
 		}
 		for n := 1; n <= 70; n++ {
 			hs := randomHashes(n, uint64(n)+1000)
-			checkBatch(t, l, f, ref, guard, hs, mixed(hs, uint64(n)))
+			checkBatch(t, l, p, hs, mixed(hs, uint64(n)))
 		}
 		hs := randomHashes(100_000, 77)
-		checkBatch(t, l, f, ref, guard, hs, mixed(hs, 78))
+		checkBatch(t, l, p, hs, mixed(hs, 78))
 	})
 }
 
@@ -194,6 +245,6 @@ func init() {
 
 // touchLinesAsm is the assembly floor, prefetching as the lookups do.
 func touchLinesAsm(f *Filter, hs []uint64) uint64 {
-	pf, npf := prefetchPlan(f, len(hs))
+	pf, npf := prefetchPlan(f.SizeBytes(), len(hs))
 	return touchLines((*[8]uint64)(&f.blocks[0]), uint64(len(f.blocks)), hs, pf, npf)
 }

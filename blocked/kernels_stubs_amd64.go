@@ -54,3 +54,14 @@ func filterAdd16AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, n
 //
 //go:noescape
 func touchLines(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, npf int) uint64
+
+// splitHasAVX2 sets out[i] to whether every bit of hs[i] is set in its split block
+// and returns how many are. len(out) must be len(hs) and nblocks > 0.
+//
+//go:noescape
+func splitHasAVX2(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
+
+// splitAddAVX2 sets the bits of every hash of hs in its split block, in order. nblocks must be > 0.
+//
+//go:noescape
+func splitAddAVX2(blocks *[8]uint32, nblocks uint64, hs []uint64, pf int, npf int)

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// The Parquet salts of blocked.SplitBlock (blocked/splitblock_kernels.go).
+var splitSalts = [8]uint32{
+	0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d, 0x705495c7, 0x2df1424b, 0x9efc4947, 0x5c6bfb31,
+}
+
+// A split block is 32 bytes of eight uint32 words: exactly one ymm register.
+// The bit of hash x in word i is (uint32(x)*salt[i])>>27: VPMULLD of the
+// broadcast x by the salts, VPSRLD by 27, then the variable 32-bit shifts
+// VPSRLVD (lookup) and VPSLLVD (add).
+//
+// Only AVX2 kernels: the AVX-512 level uses them too. A zmm register would
+// hold two blocks, i.e. two keys per register with two separate 32-byte loads
+// and inserts, which adds instructions per key rather than removing them.
+
+const splitSig = "func(blocks *[8]uint32, nblocks uint64, hs []uint64, %spf int, npf int)%s"
+
+func splitKernels() {
+	var w [8]uint64
+	for i := 0; i < 8; i += 2 {
+		w[i/2] = uint64(splitSalts[i]) | uint64(splitSalts[i+1])<<32
+	}
+	salts := qwordTable("splitSalts", w[:4])
+	ones := qwordTable("dwordOnes", []uint64{1 | 1<<32, 1 | 1<<32, 1 | 1<<32, 1 | 1<<32})
+	splitHas(salts, ones)
+	splitAdd(salts, ones)
+}
+
+// splitBitIndexes returns the eight bit indexes of hs[i+j], one per dword.
+func splitBitIndexes(hs, i Register, j int, salts VecVirtual) VecVirtual {
+	r := YMM()
+	VPBROADCASTD(Mem{Base: hs, Index: i, Scale: 8, Disp: 8 * j}, r)
+	VPMULLD(salts, r, r)
+	VPSRLD(U8(27), r, r)
+	return r
+}
+
+func splitHas(saltTable, onesTable Mem) {
+	name := "splitHasAVX2"
+	TEXT(name, NOSPLIT, fmt.Sprintf(splitSig, "out []bool, ", " int"))
+	Pragma("noescape")
+	Doc(name+" sets out[i] to whether every bit of hs[i] is set in its split block",
+		"and returns how many are. len(out) must be len(hs) and nblocks > 0.")
+	salts, ones := YMM(), YMM()
+	VMOVDQU(saltTable, salts)
+	VMOVDQU(onesTable, ones)
+	out := Load(Param("out").Base(), GP64())
+	count := GP64()
+	XORQ(count, count)
+	hs := Load(Param("hs").Base(), GP64())
+	batchLoop(name, hs, 5, func(i Register, j int, blk Mem) {
+		idx := splitBitIndexes(hs, i, j, salts)
+		b := YMM()
+		VMOVDQU(blk, b)
+		VPSRLVD(idx, b, b)
+		VPTEST(ones, b) // CF = every dword has bit 0 set
+		r := GP8()
+		SETCS(r)
+		MOVB(r, Mem{Base: out, Index: i, Scale: 1, Disp: j})
+		ADCQ(Imm(0), count)
+	})
+	VZEROUPPER()
+	Store(count, ReturnIndex(0))
+	RET()
+}
+
+func splitAdd(saltTable, onesTable Mem) {
+	name := "splitAddAVX2"
+	TEXT(name, NOSPLIT, fmt.Sprintf(splitSig, "", ""))
+	Pragma("noescape")
+	Doc(name + " sets the bits of every hash of hs in its split block, in order. nblocks must be > 0.")
+	salts, ones := YMM(), YMM()
+	VMOVDQU(saltTable, salts)
+	VMOVDQU(onesTable, ones)
+	hs := Load(Param("hs").Base(), GP64())
+	batchLoop(name, hs, 5, func(i Register, j int, blk Mem) {
+		m := splitBitIndexes(hs, i, j, salts)
+		VPSLLVD(m, ones, m)
+		// Read, OR and write back per key: keys sharing a block all land.
+		VPOR(blk, m, m)
+		VMOVDQU(m, blk)
+	})
+	VZEROUPPER()
+	RET()
+}
