@@ -481,3 +481,35 @@ func TestHeaderStrings(t *testing.T) {
 		}
 	}
 }
+
+// TestFormatByHand builds an encoding from FORMAT.md's table, byte by byte,
+// without the package's header code, and compares it with MarshalBinaryHash.
+func TestFormatByHand(t *testing.T) {
+	var h uint64 = 0xFFFFFFFF_12345678 // upper bits: the last of 2 blocks
+	f := mustBytes(t, 128, 16)
+	f.AddHash(h)
+	var payload []byte
+	for blk := range 2 {
+		for i := range 8 {
+			var w uint64
+			if blk == 1 {
+				x := uint32(h)
+				w = 1<<((x*salt[i])>>26) | 1<<((x*salt[i+8])>>26)
+			}
+			payload = binary.LittleEndian.AppendUint64(payload, w)
+		}
+	}
+	cast := crc32.MakeTable(crc32.Castagnoli)
+	want := []byte{'S', 'B', 'L', 'M', 1, 0, 1, 16}
+	want = binary.LittleEndian.AppendUint64(want, 2) // blocks
+	want = append(want, 200, 0, 0, 0, 0, 0, 0, 0)    // hash id, reserved
+	want = binary.LittleEndian.AppendUint64(want, 128)
+	want = binary.LittleEndian.AppendUint32(want, crc32.Checksum(payload, cast))
+	want = append(want, make([]byte, 24)...)
+	want = binary.LittleEndian.AppendUint32(want, crc32.Checksum(want, cast))
+	want = append(want, payload...)
+	got, _ := f.MarshalBinaryHash(200)
+	if !bytes.Equal(got, want) {
+		t.Fatalf("encoding differs from FORMAT.md:\n got %x\nwant %x", got, want)
+	}
+}
