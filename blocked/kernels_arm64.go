@@ -30,11 +30,12 @@ func llcBytes() uint64 {
 	return 32 << 20
 }
 
-// prefetchPlan returns the prefetch distance pf and the number npf of keys
-// whose successor pf places ahead exists: the kernels prefetch the block of
-// hs[i+pf] only for i < npf, so they never read past hs.
-func prefetchPlan(f *Filter, n int) (pf, npf int) {
-	if f.SizeBytes() <= prefetchAbove || n <= prefetchDistance {
+// prefetchPlan returns, for a filter of size bytes and n keys, the prefetch
+// distance pf and the number npf of keys whose successor pf places ahead
+// exists: the kernels prefetch the block of hs[i+pf] only for i < npf, so
+// they never read past hs.
+func prefetchPlan(size uint64, n int) (pf, npf int) {
+	if size <= prefetchAbove || n <= prefetchDistance {
 		return 0, 0
 	}
 	return prefetchDistance, n - prefetchDistance
@@ -44,7 +45,7 @@ func addHashesArch(f *Filter, hs []uint64) bool {
 	if len(f.blocks) == 0 || len(hs) == 0 {
 		return false
 	}
-	pf, npf := prefetchPlan(f, len(hs))
+	pf, npf := prefetchPlan(f.SizeBytes(), len(hs))
 	switch cpu.Active {
 	case cpu.NEON:
 		if f.k == 8 {
@@ -61,7 +62,7 @@ func hasHashesArch(f *Filter, hs []uint64, out []bool) (int, bool) {
 	if len(f.blocks) == 0 || len(hs) == 0 || len(out) != len(hs) {
 		return 0, false
 	}
-	pf, npf := prefetchPlan(f, len(hs))
+	pf, npf := prefetchPlan(f.SizeBytes(), len(hs))
 	switch cpu.Active {
 	case cpu.NEON:
 		if f.k == 8 {

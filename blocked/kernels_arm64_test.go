@@ -263,3 +263,127 @@ func TestNEONPrefetchDispatch(t *testing.T) {
 	prefetchAbove = 0
 	forEachLevel(t, testBatchEqualsSingle)
 }
+
+// The split-block (Parquet) NEON kernels, against the generic ones.
+
+// checkSplitNEON is checkNEON for SplitBlock.
+func checkSplitNEON(t *testing.T, name string, base *SplitBlock, hs, probes []uint64) {
+	t.Helper()
+	g := base.Clone()
+	if len(hs) > 0 {
+		splitAddHashesGeneric(g, hs)
+		for _, p := range prefetchPlans(len(hs)) {
+			n := base.Clone()
+			splitAddNEON(n.blocks, hs, p[0], p[1])
+			for i := range g.blocks {
+				if g.blocks[i] != n.blocks[i] {
+					t.Fatalf("%s: split blocks=%d prefetch %v: add differs at block %d: generic %x, neon %x",
+						name, len(g.blocks), p, i, g.blocks[i], n.blocks[i])
+				}
+			}
+		}
+	}
+	want := make([]bool, len(probes))
+	wantN := splitHasHashesGeneric(g, probes, want)
+	for _, p := range prefetchPlans(len(probes)) {
+		got := make([]bool, len(probes)+8)
+		for i := range got {
+			got[i] = i%2 == 0
+		}
+		gotN := splitHasNEON(g.blocks, probes, got[:len(probes)], p[0], p[1])
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("%s: split blocks=%d prefetch %v: lookup %d of %d (%#x): neon %v, generic %v",
+					name, len(g.blocks), p, i, len(probes), probes[i], got[i], want[i])
+			}
+		}
+		if gotN != wantN {
+			t.Fatalf("%s: split blocks=%d prefetch %v: neon counted %d, generic %d", name, len(g.blocks), p, gotN, wantN)
+		}
+		for i := len(probes); i < len(got); i++ {
+			if got[i] != (i%2 == 0) {
+				t.Fatalf("%s: split prefetch %v: lookup wrote out[%d], past %d results", name, p, i, len(probes))
+			}
+		}
+	}
+}
+
+func TestSplitNEON(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, nb := range []uint64{1, 2, 7, 1000, 3_000_001} {
+		base := newSplitBlock(nb)
+		base.AddHashes(randomHashes(int(min(nb, 100_000))*3, nb)) // some bits, some absent keys
+		if nb < 3_000_001 {
+			for n := 1; n <= 70; n++ { // every tail
+				hs := randomHashes(n, uint64(n)*37+nb)
+				checkSplitNEON(t, "length", base, hs, mixed(hs, n, uint64(n)+nb))
+			}
+		}
+		hi := r.Uint64() &^ 0xffffffff // keys sharing one block: few, then many
+		one := make([]uint64, 400)
+		for i := range one {
+			one[i] = hi | uint64(r.Uint32())
+		}
+		checkSplitNEON(t, "one block, few keys", base, one[:3], one)
+		checkSplitNEON(t, "one block", base, one[:200], one)
+		u := randomHashes(20, nb+5) // duplicates in one batch
+		var dup []uint64
+		for i := range 200 {
+			dup = append(dup, u[i%7], u[i%20], u[i%3]^uint64(i))
+		}
+		checkSplitNEON(t, "duplicates", base, dup, mixed(dup, 1000, nb+6))
+		var edges []uint64 // first and last blocks
+		for range 40 {
+			edges = append(edges, 0xffffffff<<32|uint64(r.Uint32()), uint64(r.Uint32()))
+		}
+		edges = append(edges, ^uint64(0), 0xffffffff<<32, 0, 0xffffffff)
+		checkSplitNEON(t, "first and last blocks", base, edges, append(slices.Clone(edges), randomHashes(2000, nb+7)...))
+		last := newSplitBlock(nb)
+		splitAddNEON(last.blocks, edges[:1], 0, 0)
+		if last.blocks[nb-1] == (splitBlock{}) {
+			t.Fatalf("split blocks=%d: a hash with high half 0xffffffff did not reach the last block", nb)
+		}
+		hs := randomHashes(20_000, nb+8)
+		checkSplitNEON(t, "random", base, hs, mixed(hs, 40_000, nb+9))
+	}
+}
+
+// TestSplitNEONStaysInBounds is TestNEONStaysInBounds for SplitBlock.
+func TestSplitNEONStaysInBounds(t *testing.T) {
+	for _, atEnd := range []bool{false, true} {
+		for _, nb := range []int{1, 3, 100} {
+			for _, n := range []int{1, 2, 3, 8, 17, 64} {
+				src := randomHashes(n, uint64(n))
+				src[0] |= 0xffffffff << 32
+				src[n-1] |= 0xffffffff << 32
+				blocks := unsafe.Slice((*splitBlock)(guarded(t, nb*32, atEnd)), nb)
+				hs := unsafe.Slice((*uint64)(guarded(t, n*8, atEnd)), n)
+				out := unsafe.Slice((*bool)(guarded(t, n, atEnd)), n)
+				copy(hs, src)
+				ref := newSplitBlock(uint64(nb))
+				splitAddHashesGeneric(ref, src)
+				want := make([]bool, n)
+				wantN := splitHasHashesGeneric(ref, src, want)
+				for _, p := range prefetchPlans(n) {
+					clear(blocks)
+					splitAddNEON(blocks, hs, p[0], p[1])
+					if !slices.Equal(blocks, ref.blocks) {
+						t.Fatalf("guarded split blocks=%d n=%d prefetch %v: add differs from generic", nb, n, p)
+					}
+					if got := splitHasNEON(blocks, hs, out, p[0], p[1]); got != wantN || !slices.Equal(out, want) {
+						t.Fatalf("guarded split blocks=%d n=%d prefetch %v: lookup %v (%d), want %v (%d)", nb, n, p, out, got, want, wantN)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSplitNEONPrefetchDispatch runs the split-block batch-equals-single test
+// through the dispatch with prefetching forced on.
+func TestSplitNEONPrefetchDispatch(t *testing.T) {
+	saved := prefetchAbove
+	defer func() { prefetchAbove = saved }()
+	prefetchAbove = 0
+	forEachLevel(t, testSplitBatchEqualsSingle)
+}
