@@ -296,12 +296,12 @@ func TestSplitBlockBadInput(t *testing.T) {
 		}
 	}
 	bad := []int{0, -32, 1, 31, 33, 100}
-	if strconvIntSize := 32 << (^uint(0) >> 63); strconvIntSize == 64 {
-		bad = append(bad, (MaxSplitBlocks+1)*32)
+	if tooBig := uint64(MaxSplitBlocks+1) * 32; tooBig <= math.MaxInt {
+		bad = append(bad, int(tooBig)) // 64-bit platforms only
 	}
 	for _, nbytes := range bad {
 		want := ErrSize
-		if nbytes > MaxSplitBlocks*32 {
+		if int64(nbytes) > MaxSplitBlocks*32 {
 			want = ErrTooLarge
 		}
 		if s, err := NewSplitBlockBytes(nbytes); !errors.Is(err, want) || s != nil {
