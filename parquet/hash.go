@@ -15,6 +15,7 @@
 package parquet
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 
@@ -99,6 +100,7 @@ func HashBool(v bool) uint64 {
 // dst[:len(src)], ready for SplitBlock.AddHashes or HasHashes. It panics if
 // dst is shorter than src, before writing anything.
 func HashInt64s(dst []uint64, src []int64) []uint64 {
+	checkLen(len(dst), len(src))
 	dst = dst[:len(src)]
 	for i, v := range src {
 		dst[i] = hash8(uint64(v))
@@ -106,9 +108,17 @@ func HashInt64s(dst []uint64, src []int64) []uint64 {
 	return dst
 }
 
+// checkLen panics unless a destination of length nd can hold ns hashes.
+func checkLen(nd, ns int) {
+	if nd < ns {
+		panic(fmt.Sprintf("parquet: hash destination has %d elements, shorter than %d values", nd, ns))
+	}
+}
+
 // HashInt32s sets dst[i] = HashInt32(src[i]) for every i of src and returns
 // dst[:len(src)]. It panics if dst is shorter than src, before writing anything.
 func HashInt32s(dst []uint64, src []int32) []uint64 {
+	checkLen(len(dst), len(src))
 	dst = dst[:len(src)]
 	for i, v := range src {
 		dst[i] = hash4(uint32(v))
@@ -120,6 +130,7 @@ func HashInt32s(dst []uint64, src []int32) []uint64 {
 // returns dst[:len(src)]. It panics if dst is shorter than src, before
 // writing anything.
 func HashFloat64s(dst []uint64, src []float64) []uint64 {
+	checkLen(len(dst), len(src))
 	dst = dst[:len(src)]
 	for i, v := range src {
 		dst[i] = hash8(math.Float64bits(v))

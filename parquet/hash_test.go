@@ -79,7 +79,7 @@ func TestBatchHashes(t *testing.T) {
 	if got := HashInt64s(dst, i64); len(got) != len(i64) {
 		t.Fatalf("HashInt64s returned %d hashes for %d values", len(got), len(i64))
 	}
-	short := make([]uint64, 3)
+	short := make([]uint64, 3, 10) // capacity would fit: the length must decide
 	func() {
 		defer func() {
 			if recover() == nil {
