@@ -122,8 +122,12 @@ func TestNEONEveryLength(t *testing.T) {
 
 func TestNEONOneBlock(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
+	sizes := []uint64{1, 2, 1000}
+	if !testing.Short() {
+		sizes = append(sizes, 3_000_001) // -short: covered by TestNEONFirstAndLastBlock
+	}
 	for _, k := range []int{8, 16} {
-		for _, nb := range []uint64{1, 2, 1000, 3_000_001} {
+		for _, nb := range sizes {
 			f := mustBytes(t, nb*64, k)
 			hi := r.Uint64() &^ 0xffffffff // every key in the same block
 			hs := make([]uint64, 300)
