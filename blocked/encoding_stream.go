@@ -218,8 +218,10 @@ func readEncoded(r io.Reader, v Variant) (Header, []byte, int64, error) {
 	}
 	size := h.PayloadBytes
 	initial := min(size, chunkBytes)
-	if lr, ok := r.(interface{ Len() int }); ok && uint64(lr.Len()) >= size {
-		initial = size
+	if lr, ok := r.(interface{ Len() int }); ok {
+		if l := lr.Len(); l > 0 && uint64(l) >= size {
+			initial = size
+		}
 	}
 	mem := alignedMem(initial)
 	var got uint64
