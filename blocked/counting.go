@@ -125,8 +125,29 @@ func (c *Counting) RemoveHash(h uint64) bool {
 	return true
 }
 
-// AddHashes adds every hash of hs, in order.
+// batchGroup is how many keys AddHashes and HasHashes take at a time. They
+// first work on word 0 of each key's block for the whole group: those loads
+// are independent, so their cache misses overlap, and the rest of the work
+// then finds the lines in cache. One key at a time, the ~50 instructions per
+// key let the processor keep only a few misses in flight (measured at 16 MiB:
+// 180 ns per key one at a time, 49 ns grouped).
+const batchGroup = 16
+
+// AddHashes adds every hash of hs. The counters end as if AddHash had been
+// called for each in order (saturating increments commute).
 func (c *Counting) AddHashes(hs []uint64) {
+	for len(hs) >= batchGroup {
+		g := hs[:batchGroup]
+		var bp [batchGroup]*block
+		for i, h := range g {
+			bp[i] = c.blockAt(h)
+			bp[i][0] = nibStep(bp[i][0], nibShift(uint32(h), salt0), 1)
+		}
+		for i, h := range g {
+			countInc7(bp[i], uint32(h))
+		}
+		hs = hs[batchGroup:]
+	}
 	for _, h := range hs {
 		countInc(c.blockAt(h), uint32(h))
 	}
@@ -140,6 +161,21 @@ func (c *Counting) HasHashes(hs []uint64, out []bool) int {
 	}
 	out = out[:len(hs)]
 	n := 0
+	for len(hs) >= batchGroup {
+		g, o := hs[:batchGroup], out[:batchGroup]
+		var bp [batchGroup]*block
+		var v0 [batchGroup]uint64
+		for i, h := range g {
+			bp[i] = c.blockAt(h)
+			v0[i] = nibNonZero(bp[i][0], nibShift(uint32(h), salt0))
+		}
+		for i, h := range g {
+			r := countHas7(bp[i], uint32(h), v0[i])
+			o[i] = r
+			n += int(b2u(r))
+		}
+		hs, out = hs[batchGroup:], out[batchGroup:]
+	}
 	for i, h := range hs {
 		r := countHas(c.blockAt(h), uint32(h))
 		out[i] = r
@@ -258,6 +294,11 @@ func nibNonZero(w, s uint64) uint64 { return w>>s&maxCount + 15 }
 // countInc increments the 8 counters of x in b, saturating at 15.
 func countInc(b *block, x uint32) {
 	b[0] = nibStep(b[0], nibShift(x, salt0), 1)
+	countInc7(b, x)
+}
+
+// countInc7 increments the counters of x in words 1 to 7 of b.
+func countInc7(b *block, x uint32) {
 	b[1] = nibStep(b[1], nibShift(x, salt1), 1)
 	b[2] = nibStep(b[2], nibShift(x, salt2), 1)
 	b[3] = nibStep(b[3], nibShift(x, salt3), 1)
@@ -284,7 +325,11 @@ func countDec(b *block, x uint32) {
 // countHas reports whether the 8 counters of x in b are all non-zero,
 // without branches.
 func countHas(b *block, x uint32) bool {
-	v := nibNonZero(b[0], nibShift(x, salt0))
+	return countHas7(b, x, nibNonZero(b[0], nibShift(x, salt0)))
+}
+
+// countHas7 is countHas given v, nibNonZero of word 0's counter.
+func countHas7(b *block, x uint32, v uint64) bool {
 	v &= nibNonZero(b[1], nibShift(x, salt1))
 	v &= nibNonZero(b[2], nibShift(x, salt2))
 	v &= nibNonZero(b[3], nibShift(x, salt3))

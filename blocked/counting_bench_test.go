@@ -7,7 +7,7 @@ import (
 
 // The Counting benchmarks run on a 1 MiB filter (16384 blocks) holding
 // 183,000 keys (about 1% FPR: 45.7 bits/key), and on a 16 KiB one (L1)
-// holding 1/64 as many. One op is one key. Lookup
+// holding 1/64 as many, and a 16 MiB one (L3) holding 16 times as many. One op is one key. Lookup
 // streams have 2^20 keys, half present and half absent, shuffled, so the
 // branch predictor cannot learn them. A plain Filter of the same size is
 // measured in the same run for reference.
@@ -32,6 +32,7 @@ func lookupStream(present []uint64, seed uint64) []uint64 {
 func BenchmarkCounting(b *testing.B) {
 	b.Run("1MiB", func(b *testing.B) { benchCounting(b, benchCountingBytes, benchCountingKeys) })
 	b.Run("16KiB", func(b *testing.B) { benchCounting(b, 16<<10, benchCountingKeys/64) })
+	b.Run("16MiB", func(b *testing.B) { benchCounting(b, 16<<20, benchCountingKeys*16) })
 }
 
 func benchCounting(b *testing.B, size uint64, nkeys int) {
@@ -48,6 +49,18 @@ func benchCounting(b *testing.B, size uint64, nkeys int) {
 		for b.Loop() {
 			c.AddHash(keys[j])
 			if j++; j == len(keys) {
+				b.StopTimer()
+				c.Clear()
+				j = 0
+				b.StartTimer()
+			}
+		}
+	})
+	b.Run("AddHashes", func(b *testing.B) {
+		c := mustCounting(b, size)
+		for i, j := 0, 0; i < b.N; i += 1024 {
+			c.AddHashes(keys[j : j+min(1024, b.N-i, len(keys)-j)])
+			if j += 1024; j >= len(keys) {
 				b.StopTimer()
 				c.Clear()
 				j = 0
