@@ -163,3 +163,35 @@ func TestHasHashesAtomicShortOutPanics(t *testing.T) {
 		}()
 	}
 }
+
+// BenchmarkAtomic compares the atomic single-key paths with the plain ones
+// on a 1 MiB filter (L2-resident), 2^20 shuffled hashes.
+func BenchmarkAtomic(b *testing.B) {
+	hs := randomHashes(1<<20, 16)
+	f := mustBytes(b, 1<<20, 8)
+	f.AddHashes(hs[:len(hs)/2])
+	run := func(name string, fn func(h uint64)) {
+		b.Run(name, func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				fn(hs[i&(len(hs)-1)])
+				i++
+			}
+		})
+	}
+	var sink bool
+	run("AddHash", f.AddHash)
+	run("AddHashAtomic", f.AddHashAtomic)
+	run("HasHash", func(h uint64) { sink = f.HasHash(h) })
+	run("HasHashAtomic", func(h uint64) { sink = f.HasHashAtomic(h) })
+	_ = sink
+	b.Run("AddHashAtomicParallel", func(b *testing.B) {
+		b.RunParallel(func(pb *testing.PB) {
+			i := 0
+			for pb.Next() {
+				f.AddHashAtomic(hs[i&(len(hs)-1)])
+				i += 7
+			}
+		})
+	})
+}
