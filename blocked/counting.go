@@ -117,12 +117,7 @@ func (c *Counting) HasHash(h uint64) bool { return countHas(c.blockAt(h), uint32
 // that is a false positive decrements other keys' counters and can cause
 // false negatives. It is not safe for concurrent use.
 func (c *Counting) RemoveHash(h uint64) bool {
-	b, x := c.blockAt(h), uint32(h)
-	if !countHas(b, x) {
-		return false
-	}
-	countDec(b, x)
-	return true
+	return countRemove(c.blockAt(h), uint32(h))
 }
 
 // batchGroup is how many keys AddHashes and HasHashes take at a time. They
@@ -308,18 +303,27 @@ func countInc7(b *block, x uint32) {
 	b[7] = nibStep(b[7], nibShift(x, salt7), 1)
 }
 
-// countDec decrements the 8 counters of x in b, leaving those at 15. The
-// caller has checked that all 8 are non-zero.
-func countDec(b *block, x uint32) {
+// countRemove decrements the 8 counters of x in b, leaving those at 15, if
+// all 8 are non-zero, and reports whether it did. The shifts are computed
+// once for the test and the update.
+func countRemove(b *block, x uint32) bool {
+	s0, s1, s2, s3 := nibShift(x, salt0), nibShift(x, salt1), nibShift(x, salt2), nibShift(x, salt3)
+	s4, s5, s6, s7 := nibShift(x, salt4), nibShift(x, salt5), nibShift(x, salt6), nibShift(x, salt7)
+	v := nibNonZero(b[0], s0) & nibNonZero(b[1], s1) & nibNonZero(b[2], s2) & nibNonZero(b[3], s3) &
+		nibNonZero(b[4], s4) & nibNonZero(b[5], s5) & nibNonZero(b[6], s6) & nibNonZero(b[7], s7)
+	if v&16 == 0 {
+		return false
+	}
 	const minus1 = ^uint64(0)
-	b[0] = nibStep(b[0], nibShift(x, salt0), minus1)
-	b[1] = nibStep(b[1], nibShift(x, salt1), minus1)
-	b[2] = nibStep(b[2], nibShift(x, salt2), minus1)
-	b[3] = nibStep(b[3], nibShift(x, salt3), minus1)
-	b[4] = nibStep(b[4], nibShift(x, salt4), minus1)
-	b[5] = nibStep(b[5], nibShift(x, salt5), minus1)
-	b[6] = nibStep(b[6], nibShift(x, salt6), minus1)
-	b[7] = nibStep(b[7], nibShift(x, salt7), minus1)
+	b[0] = nibStep(b[0], s0, minus1)
+	b[1] = nibStep(b[1], s1, minus1)
+	b[2] = nibStep(b[2], s2, minus1)
+	b[3] = nibStep(b[3], s3, minus1)
+	b[4] = nibStep(b[4], s4, minus1)
+	b[5] = nibStep(b[5], s5, minus1)
+	b[6] = nibStep(b[6], s6, minus1)
+	b[7] = nibStep(b[7], s7, minus1)
+	return true
 }
 
 // countHas reports whether the 8 counters of x in b are all non-zero,
