@@ -296,7 +296,11 @@ func TestNewSizing(t *testing.T) {
 				t.Fatalf("New(%d, %v): %v", n, c.p, err)
 			}
 			load := float64(n) / float64(f.NumBuckets()*BucketSize)
-			if load > MaxLoad || ExpectedFPR(f.FingerprintBits(), load) > c.p {
+			maxLoad := MaxLoad
+			if f.NumBuckets() < SmallBuckets {
+				maxLoad = SmallMaxLoad
+			}
+			if load > maxLoad || ExpectedFPR(f.FingerprintBits(), load) > c.p {
 				t.Fatalf("New(%d, %v): load %.3f, expected FPR %v", n, c.p, load, ExpectedFPR(f.FingerprintBits(), load))
 			}
 			if n >= 1000 && c.fb != 0 && f.FingerprintBits() != c.fb {
@@ -311,19 +315,31 @@ func TestNewSizing(t *testing.T) {
 			// Halving the table would overflow the load or the FPR.
 			if nb := f.NumBuckets() / 2; nb > 0 {
 				l := float64(n) / float64(nb*BucketSize)
-				if l <= MaxLoad && ExpectedFPR(f.FingerprintBits(), l) <= c.p {
+				if l <= MaxLoad && (nb >= SmallBuckets || l <= SmallMaxLoad) && ExpectedFPR(f.FingerprintBits(), l) <= c.p {
 					t.Fatalf("New(%d, %v): %d buckets is not the smallest", n, c.p, f.NumBuckets())
 				}
 			}
 		}
 	}
-	// New's filters take their planned keys (the load is at most 0.95).
-	for _, fpr := range []float64{0.03, 0.002} {
-		const n = 3_800_000 / 16
-		f, _ := New(n, fpr)
-		for i, h := range randomHashes(n, 5) {
-			if err := f.AddHash(h); err != nil {
-				t.Fatalf("New(%d, %v): add %d failed at load %.3f: %v", n, fpr, i, f.LoadFactor(), err)
+	// New's filters take their planned keys, small ones included (a table
+	// just at 0.95 load, and every n up to 1000 with 20 seeds each).
+	for _, fpr := range []float64{0.03, 0.002, 1e-4} {
+		for _, n := range []int{3_800_000 / 16, 1 << 16 * 4 * 95 / 100} {
+			f, _ := New(uint64(n), fpr)
+			for i, h := range randomHashes(n, 5) {
+				if err := f.AddHash(h); err != nil {
+					t.Fatalf("New(%d, %v): add %d failed at load %.3f: %v", n, fpr, i, f.LoadFactor(), err)
+				}
+			}
+		}
+		for n := 1; n <= 1000; n++ {
+			for seed := range uint64(20) {
+				f, _ := New(uint64(n), fpr)
+				for i, h := range randomHashes(n, seed<<20|uint64(n)) {
+					if err := f.AddHash(h); err != nil {
+						t.Fatalf("New(%d, %v) seed %d: add %d failed at load %.3f: %v", n, fpr, seed, i, f.LoadFactor(), err)
+					}
+				}
 			}
 		}
 	}

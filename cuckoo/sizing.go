@@ -16,6 +16,16 @@ const BucketSize = 4
 // it; the power-of-two number of buckets usually leaves it lower.
 const MaxLoad = 0.95
 
+// SmallBuckets and SmallMaxLoad: small tables fill less reliably (the first
+// failed Add came at a load as low as 0.5 with 2 to 8 buckets, 0.92 with 64,
+// over 200 seeds), so New plans tables under SmallBuckets buckets (up to
+// about 490 keys) for a load of at most SmallMaxLoad. It costs at most a few
+// hundred bytes.
+const (
+	SmallBuckets = 256
+	SmallMaxLoad = 0.5
+)
+
 // MinLoad is the lowest load New will plan for to reach a small fpr with a
 // fingerprint size: below it a longer fingerprint (or a Bloom filter) is the
 // better deal, so New returns ErrFPR.
@@ -67,6 +77,16 @@ func maxLoadFor(fpBits int, fpr float64) float64 {
 	return math.Log1p(-fpr) / (2 * BucketSize * math.Log1p(-slotMatch(fpBits)))
 }
 
+// bucketsFor returns the fewest buckets, a power of two, that hold n keys at
+// a load of at most load, or false if that is more than MaxBuckets.
+func bucketsFor(n uint64, load float64) (uint64, bool) {
+	need := math.Ceil(float64(n) / (BucketSize * load))
+	if need > MaxBuckets {
+		return 0, false
+	}
+	return uint64(1) << bits.Len64(uint64(need)-1), true
+}
+
 // Sizing is a cuckoo filter geometry chosen for a number of keys and a
 // target FPR.
 type Sizing struct {
@@ -80,9 +100,10 @@ type Sizing struct {
 func (s Sizing) Bits() uint64 { return s.Buckets * BucketSize * uint64(s.FingerprintBits) }
 
 // Size returns the smallest geometry that holds n keys at a load of at most
-// MaxLoad with an expected FPR at most fpr: for each fingerprint size (8, 12,
-// 16 bits) the load is capped so that ExpectedFPR(f, load) <= fpr, the
-// buckets are rounded up to a power of two, and the fewest bits win (the
+// MaxLoad (SmallMaxLoad under SmallBuckets buckets) with an expected FPR at
+// most fpr: for each fingerprint size (8, 12, 16 bits) the load is capped so
+// that ExpectedFPR(f, load) <= fpr, the buckets are rounded up to a power of
+// two, and the fewest bits win (the
 // longer fingerprint on a tie). A fingerprint size that would need a load
 // under MinLoad is not considered; if none qualifies (fpr below about
 // 6.1e-5) Size returns ErrFPR.
@@ -100,12 +121,14 @@ func Size(n uint64, fpr float64) (Sizing, error) {
 		if load < MinLoad {
 			continue
 		}
-		need := math.Ceil(float64(n) / (BucketSize * load))
-		if need > MaxBuckets {
+		nb, ok := bucketsFor(n, load)
+		if !ok {
 			tooLarge = fmt.Errorf("%w: %d keys need more than %d buckets", ErrTooLarge, n, uint64(MaxBuckets))
 			continue
 		}
-		nb := uint64(1) << bits.Len64(uint64(need)-1)
+		if nb < SmallBuckets {
+			nb, _ = bucketsFor(n, min(load, SmallMaxLoad))
+		}
 		if nb > maxBuckets(f) {
 			tooLarge = fmt.Errorf("%w: %d keys need %d buckets of %d-bit fingerprints, more than this platform can allocate", ErrTooLarge, n, nb, f)
 			continue
