@@ -140,12 +140,36 @@ func (s *SplitBlock) blockAt(h uint64) *splitBlock {
 	return (*splitBlock)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.blocks)), i*SplitBlockBytes))
 }
 
+// AddHash and HasHash spell out splitAdd and splitHas: they are too large
+// to inline, and one call per key instead of two halves the single-key cost.
+
 // AddHash adds the hash h. It is not safe for concurrent use.
-func (s *SplitBlock) AddHash(h uint64) { splitAdd(s.blockAt(h), uint32(h)) }
+func (s *SplitBlock) AddHash(h uint64) {
+	b, x := s.blockAt(h), uint32(h)
+	b[0] |= 1 << ((x * splitSalt0) >> 27)
+	b[1] |= 1 << ((x * splitSalt1) >> 27)
+	b[2] |= 1 << ((x * splitSalt2) >> 27)
+	b[3] |= 1 << ((x * splitSalt3) >> 27)
+	b[4] |= 1 << ((x * splitSalt4) >> 27)
+	b[5] |= 1 << ((x * splitSalt5) >> 27)
+	b[6] |= 1 << ((x * splitSalt6) >> 27)
+	b[7] |= 1 << ((x * splitSalt7) >> 27)
+}
 
 // HasHash reports whether h may have been added: false means it certainly
 // was not; true is wrong with probability about the filter's FPR.
-func (s *SplitBlock) HasHash(h uint64) bool { return splitHas(s.blockAt(h), uint32(h)) }
+func (s *SplitBlock) HasHash(h uint64) bool {
+	b, x := s.blockAt(h), uint32(h)
+	v := b[0] >> ((x * splitSalt0) >> 27)
+	v &= b[1] >> ((x * splitSalt1) >> 27)
+	v &= b[2] >> ((x * splitSalt2) >> 27)
+	v &= b[3] >> ((x * splitSalt3) >> 27)
+	v &= b[4] >> ((x * splitSalt4) >> 27)
+	v &= b[5] >> ((x * splitSalt5) >> 27)
+	v &= b[6] >> ((x * splitSalt6) >> 27)
+	v &= b[7] >> ((x * splitSalt7) >> 27)
+	return v&1 != 0
+}
 
 // AddHashes adds every hash of hs. It is not safe for concurrent use.
 func (s *SplitBlock) AddHashes(hs []uint64) {

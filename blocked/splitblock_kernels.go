@@ -41,7 +41,8 @@ func splitHasHashes(s *SplitBlock, hs []uint64, out []bool) int {
 	return splitHasHashesGeneric(s, hs, out)
 }
 
-// splitAdd sets one bit in each word of b for the in-block hash x.
+// splitAdd sets one bit in each word of b for the in-block hash x (the body
+// of SplitBlock.AddHash, for tests and references).
 func splitAdd(b *splitBlock, x uint32) {
 	b[0] |= 1 << ((x * splitSalt0) >> 27)
 	b[1] |= 1 << ((x * splitSalt1) >> 27)
@@ -53,7 +54,8 @@ func splitAdd(b *splitBlock, x uint32) {
 	b[7] |= 1 << ((x * splitSalt7) >> 27)
 }
 
-// splitHas reports whether all eight bits of x are set in b, without branches.
+// splitHas reports whether all eight bits of x are set in b, without
+// branches (the body of SplitBlock.HasHash, for tests and references).
 func splitHas(b *splitBlock, x uint32) bool {
 	v := b[0] >> ((x * splitSalt0) >> 27)
 	v &= b[1] >> ((x * splitSalt1) >> 27)
@@ -69,7 +71,7 @@ func splitHas(b *splitBlock, x uint32) bool {
 // splitAddHashesGeneric adds every hash of hs to s.
 func splitAddHashesGeneric(s *SplitBlock, hs []uint64) {
 	for _, h := range hs {
-		splitAdd(s.blockAt(h), uint32(h))
+		s.AddHash(h)
 	}
 }
 
@@ -78,7 +80,7 @@ func splitHasHashesGeneric(s *SplitBlock, hs []uint64, out []bool) int {
 	out = out[:len(hs)]
 	n := 0
 	for i, h := range hs {
-		r := splitHas(s.blockAt(h), uint32(h))
+		r := s.HasHash(h)
 		out[i] = r
 		n += int(b2u(r))
 	}
