@@ -89,16 +89,7 @@ func (f *Filter[K]) HasAll(keys []K, out []bool) int {
 }
 
 // hashAll sets dst[i] = Hash(keys[i]); len(dst) == len(keys).
-func (f *Filter[K]) hashAll(dst []uint64, keys []K) {
-	dst = dst[:len(keys)]
-	if f.kind == kindUint64 || f.kind == kindInt64 {
-		hashUint64s(dst, keys)
-		return
-	}
-	for i := range keys {
-		dst[i] = hashKind(f.kind, &keys[i])
-	}
-}
+func (f *Filter[K]) hashAll(dst []uint64, keys []K) { hashKeys(f.kind, dst, keys) }
 
 // NumBits returns the size of the filter in bits.
 func (f *Filter[K]) NumBits() uint64 { return f.f.NumBits() }

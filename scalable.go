@@ -165,9 +165,7 @@ func (s *Scalable[K]) HasAll(keys []K, out []bool) int {
 	found := 0
 	for i := 0; i < len(keys); i += chunk {
 		n := min(len(keys)-i, chunk)
-		for j := range n {
-			hs[j] = hashKind(s.kind, &keys[i+j])
-		}
+		hashKeys(s.kind, hs[:n], keys[i:i+n])
 		o := out[i : i+n]
 		s.stages[0].HasHashes(hs[:n], o)
 		for _, f := range s.stages[1:] {

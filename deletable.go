@@ -1,0 +1,123 @@
+package bloom
+
+import (
+	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/cuckoo"
+)
+
+// Cuckoo is a cuckoo filter of keys of type K: like a Bloom filter, but keys
+// can be removed. It stores a short fingerprint of each key in one of two
+// buckets; see package cuckoo.
+//
+// Unlike a Bloom filter it can be full: Add returns an error (and changes
+// nothing) when no room can be made. Remove only keys that were added:
+// removing a key that was never added can erase another key's fingerprint.
+// Has is safe for concurrent use; Add and Remove are not.
+type Cuckoo[K Key] struct {
+	f    *cuckoo.Filter
+	kind keyKind
+}
+
+// NewCuckoo returns a cuckoo filter sized for n keys at false-positive rate fpr.
+func NewCuckoo[K Key](n uint64, fpr float64) (*Cuckoo[K], error) {
+	f, err := cuckoo.New(n, fpr)
+	if err != nil {
+		return nil, err
+	}
+	return &Cuckoo[K]{f: f, kind: kindOf[K]()}, nil
+}
+
+// Filter returns the hash-level cuckoo filter underneath.
+func (c *Cuckoo[K]) Filter() *cuckoo.Filter { return c.f }
+
+// Add adds k, or returns cuckoo.ErrFull (leaving the filter unchanged).
+func (c *Cuckoo[K]) Add(k K) error { return c.f.AddHash(hashKind(c.kind, &k)) }
+
+// Has reports whether k may have been added: false means certainly not.
+func (c *Cuckoo[K]) Has(k K) bool { return c.f.HasHash(hashKind(c.kind, &k)) }
+
+// Remove removes one copy of k and reports whether a fingerprint was found.
+func (c *Cuckoo[K]) Remove(k K) bool { return c.f.RemoveHash(hashKind(c.kind, &k)) }
+
+// HasAll sets out[i] to Has(keys[i]) and returns how many are true. It
+// panics, before touching anything, if out is shorter than keys.
+func (c *Cuckoo[K]) HasAll(keys []K, out []bool) int {
+	if len(out) < len(keys) {
+		panic("bloom: Cuckoo.HasAll: out is shorter than keys")
+	}
+	return hasAllChunked(c.kind, keys, out, c.f.HasHashes)
+}
+
+// Len returns the number of fingerprints stored.
+func (c *Cuckoo[K]) Len() uint64 { return c.f.Len() }
+
+// LoadFactor returns the fraction of slots in use.
+func (c *Cuckoo[K]) LoadFactor() float64 { return c.f.LoadFactor() }
+
+// NumBits returns the size of the table in bits.
+func (c *Cuckoo[K]) NumBits() uint64 { return c.f.NumBits() }
+
+// EstimatedFPR returns the false-positive rate at the current load.
+func (c *Cuckoo[K]) EstimatedFPR() float64 { return c.f.EstimatedFPR() }
+
+// Counting is a counting Bloom filter of keys of type K: 4-bit counters
+// instead of bits, so keys can be removed. See blocked.Counting for the
+// layout and the rules: counters saturate at 15 and then never decrease, and
+// removing a key that was never added can cause false negatives.
+// Has and HasAll are safe for concurrent use; Add and Remove are not.
+type Counting[K Key] struct {
+	c    *blocked.Counting
+	kind keyKind
+}
+
+// NewCounting returns a counting filter sized for n keys at false-positive rate fpr.
+func NewCounting[K Key](n uint64, fpr float64) (*Counting[K], error) {
+	c, err := blocked.NewCounting(n, fpr)
+	if err != nil {
+		return nil, err
+	}
+	return &Counting[K]{c: c, kind: kindOf[K]()}, nil
+}
+
+// Blocked returns the hash-level counting filter underneath.
+func (c *Counting[K]) Blocked() *blocked.Counting { return c.c }
+
+// Add adds k.
+func (c *Counting[K]) Add(k K) { c.c.AddHash(hashKind(c.kind, &k)) }
+
+// Has reports whether k may have been added: false means certainly not.
+func (c *Counting[K]) Has(k K) bool { return c.c.HasHash(hashKind(c.kind, &k)) }
+
+// Remove removes k; it returns false, changing nothing, if k is certainly absent.
+func (c *Counting[K]) Remove(k K) bool { return c.c.RemoveHash(hashKind(c.kind, &k)) }
+
+// HasAll sets out[i] to Has(keys[i]) and returns how many are true. It
+// panics, before touching anything, if out is shorter than keys.
+func (c *Counting[K]) HasAll(keys []K, out []bool) int {
+	if len(out) < len(keys) {
+		panic("bloom: Counting.HasAll: out is shorter than keys")
+	}
+	return hasAllChunked(c.kind, keys, out, c.c.HasHashes)
+}
+
+// NumBits returns the size in bits (4 per counter).
+func (c *Counting[K]) NumBits() uint64 { return c.c.NumBits() }
+
+// Saturated returns how many counters are stuck at 15.
+func (c *Counting[K]) Saturated() uint64 { return c.c.Saturated() }
+
+// EstimatedFPR returns the false-positive rate of the filter as it is now.
+func (c *Counting[K]) EstimatedFPR() float64 { return c.c.EstimatedFPR() }
+
+// hasAllChunked hashes keys in chunks and runs the batch lookup has on each;
+// len(out) >= len(keys).
+func hasAllChunked[K Key](kind keyKind, keys []K, out []bool, has func([]uint64, []bool) int) int {
+	var buf [chunk]uint64
+	found := 0
+	for i := 0; i < len(keys); i += chunk {
+		n := min(len(keys)-i, chunk)
+		hashKeys(kind, buf[:n], keys[i:i+n])
+		found += has(buf[:n], out[i:i+n])
+	}
+	return found
+}
