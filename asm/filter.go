@@ -22,10 +22,8 @@ var filterSalts = [16]uint32{
 // shift right by 58 leaves the bit index, ready for the variable 64-bit
 // shifts VPSRLVQ (lookup) and VPSLLVQ (add).
 //
-// AVX2 processes a 64-byte block as two ymm halves; AVX-512 as one zmm.
-// Measured on the development machine (AMD EPYC Zen 4), the AVX-512 kernels
-// are faster than the AVX2 ones for lookups and adds at every size, so both
-// are kept (see blocked/bench_test.go).
+// AVX2 processes a 64-byte block as two ymm halves; AVX-512 as one zmm. The
+// AVX-512 lookups are in grouped.go.
 
 type vecISA struct {
 	name  string
@@ -50,11 +48,11 @@ func filterKernels() {
 		salts: [2]Mem{qwordTable("filterSalts", hi8[:]), qwordTable("filterSalts16", hi16[:])},
 		ones:  qwordTable("qwordOnes", []uint64{1, 1, 1, 1, 1, 1, 1, 1}),
 	}
-	for _, v := range []vecISA{avx2, avx512} {
-		for _, k := range []int{8, 16} {
-			filterHas(v, k, tables)
-			filterAdd(v, k, tables)
-		}
+	for _, k := range []int{8, 16} {
+		filterHas(avx2, k, tables)
+		filterAdd(avx2, k, tables)
+		groupedHas(k, tables)
+		filterAdd(avx512, k, tables)
 	}
 }
 
@@ -146,7 +144,7 @@ func batchLoop(name string, hs Register, shift uint8, body func(i Register, j in
 		body(i, j, Mem{Base: base, Index: blockOffset(Mem{Base: hs, Index: i, Scale: 8, Disp: 8 * j}, nb, shift), Scale: 1})
 	}
 	loop := func(label string, end Register, prefetch bool) {
-		Commentf("Keys up to %s, %d at a time, then one at a time.", end.Asm(), unroll)
+		Commentf("Keys up to %s, %d at a time, then one at a time.", label, unroll)
 		Label(name + "_" + label + "_x")
 		next := GP64()
 		LEAQ(Mem{Base: i, Disp: unroll}, next)

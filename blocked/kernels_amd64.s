@@ -52,7 +52,7 @@ TEXT ·filterHas8AVX2(SB), NOSPLIT, $0-88
 	XORQ    R10, R10
 
 	// Prefetch the block of hs[i+pf] while i < npf.
-	// Keys up to <virtual:7:1:8>, 4 at a time, then one at a time.
+	// Keys up to prefetch, 4 at a time, then one at a time.
 filterHas8AVX2_prefetch_x:
 	LEAQ         4(R10), R11
 	CMPQ         R11, R9
@@ -182,7 +182,7 @@ filterHas8AVX2_prefetch_1:
 	JMP          filterHas8AVX2_prefetch_1
 
 filterHas8AVX2_prefetch_end:
-	// Keys up to <virtual:5:1:8>, 4 at a time, then one at a time.
+	// Keys up to rest, 4 at a time, then one at a time.
 filterHas8AVX2_rest_x:
 	LEAQ         4(R10), R8
 	CMPQ         R8, DI
@@ -307,7 +307,7 @@ TEXT ·filterAdd8AVX2(SB), NOSPLIT, $0-56
 	XORQ    R8, R8
 
 	// Prefetch the block of hs[i+pf] while i < npf.
-	// Keys up to <virtual:42:1:8>, 4 at a time, then one at a time.
+	// Keys up to prefetch, 4 at a time, then one at a time.
 filterAdd8AVX2_prefetch_x:
 	LEAQ         4(R8), R9
 	CMPQ         R9, DI
@@ -422,7 +422,7 @@ filterAdd8AVX2_prefetch_1:
 	JMP          filterAdd8AVX2_prefetch_1
 
 filterAdd8AVX2_prefetch_end:
-	// Keys up to <virtual:40:1:8>, 4 at a time, then one at a time.
+	// Keys up to rest, 4 at a time, then one at a time.
 filterAdd8AVX2_rest_x:
 	LEAQ         4(R8), SI
 	CMPQ         SI, BX
@@ -515,6 +515,483 @@ filterAdd8AVX2_rest_end:
 	VZEROUPPER
 	RET
 
+// func filterHas8AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
+// Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+, POPCNT
+TEXT ·filterHas8AVX512(SB), NOSPLIT, $0-88
+	VMOVDQU64 filterSalts<>+0(SB), Z0
+	VMOVDQU64 qwordOnes<>+0(SB), Z1
+	MOVQ      blocks+0(FP), AX
+	MOVQ      nblocks+8(FP), CX
+	MOVQ      hs_base+16(FP), DX
+	MOVQ      hs_len+24(FP), BX
+	MOVQ      out_base+40(FP), SI
+	MOVQ      pf+64(FP), DI
+	MOVQ      npf+72(FP), R8
+	LEAQ      (DX)(DI*8), DI
+	MOVQ      $0x0101010101010101, R9
+	XORQ      R10, R10
+	XORQ      R11, R11
+
+	// Prefetch the block of hs[i+pf] while i < npf.
+	// Groups of 8 keys (prefetch).
+filterHas8AVX512_prefetch:
+	LEAQ         8(R11), R12
+	CMPQ         R12, R8
+	JA           filterHas8AVX512_prefetch_end
+	MOVL         4(DI)(R11*8), R12
+	IMULQ        CX, R12
+	SHRQ         $0x20, R12
+	SHLQ         $0x06, R12
+	PREFETCHT0   (AX)(R12*1)
+	MOVL         12(DI)(R11*8), R12
+	IMULQ        CX, R12
+	SHRQ         $0x20, R12
+	SHLQ         $0x06, R12
+	PREFETCHT0   (AX)(R12*1)
+	MOVL         20(DI)(R11*8), R12
+	IMULQ        CX, R12
+	SHRQ         $0x20, R12
+	SHLQ         $0x06, R12
+	PREFETCHT0   (AX)(R12*1)
+	MOVL         28(DI)(R11*8), R12
+	IMULQ        CX, R12
+	SHRQ         $0x20, R12
+	SHLQ         $0x06, R12
+	PREFETCHT0   (AX)(R12*1)
+	MOVL         36(DI)(R11*8), R12
+	IMULQ        CX, R12
+	SHRQ         $0x20, R12
+	SHLQ         $0x06, R12
+	PREFETCHT0   (AX)(R12*1)
+	MOVL         44(DI)(R11*8), R12
+	IMULQ        CX, R12
+	SHRQ         $0x20, R12
+	SHLQ         $0x06, R12
+	PREFETCHT0   (AX)(R12*1)
+	MOVL         52(DI)(R11*8), R12
+	IMULQ        CX, R12
+	SHRQ         $0x20, R12
+	SHLQ         $0x06, R12
+	PREFETCHT0   (AX)(R12*1)
+	MOVL         60(DI)(R11*8), R12
+	IMULQ        CX, R12
+	SHRQ         $0x20, R12
+	SHLQ         $0x06, R12
+	PREFETCHT0   (AX)(R12*1)
+	XORQ         R12, R12
+	MOVL         60(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	VPBROADCASTD 56(DX)(R11*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VMOVDQU64    (AX)(R13*1), Z3
+	VPSRLVQ      Z2, Z3, Z2
+	VPTESTMQ     Z1, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         R12, R12
+	MOVL         52(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	VPBROADCASTD 48(DX)(R11*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VMOVDQU64    (AX)(R13*1), Z3
+	VPSRLVQ      Z2, Z3, Z2
+	VPTESTMQ     Z1, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         R12, R12
+	MOVL         44(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	VPBROADCASTD 40(DX)(R11*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VMOVDQU64    (AX)(R13*1), Z3
+	VPSRLVQ      Z2, Z3, Z2
+	VPTESTMQ     Z1, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         R12, R12
+	MOVL         36(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	VPBROADCASTD 32(DX)(R11*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VMOVDQU64    (AX)(R13*1), Z3
+	VPSRLVQ      Z2, Z3, Z2
+	VPTESTMQ     Z1, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         R12, R12
+	MOVL         28(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	VPBROADCASTD 24(DX)(R11*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VMOVDQU64    (AX)(R13*1), Z3
+	VPSRLVQ      Z2, Z3, Z2
+	VPTESTMQ     Z1, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         R12, R12
+	MOVL         20(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	VPBROADCASTD 16(DX)(R11*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VMOVDQU64    (AX)(R13*1), Z3
+	VPSRLVQ      Z2, Z3, Z2
+	VPTESTMQ     Z1, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         R12, R12
+	MOVL         12(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	VPBROADCASTD 8(DX)(R11*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VMOVDQU64    (AX)(R13*1), Z3
+	VPSRLVQ      Z2, Z3, Z2
+	VPTESTMQ     Z1, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         R12, R12
+	MOVL         4(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	VPBROADCASTD (DX)(R11*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VMOVDQU64    (AX)(R13*1), Z3
+	VPSRLVQ      Z2, Z3, Z2
+	VPTESTMQ     Z1, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         R12, R12
+	PDEPQ        R9, R12, R12
+	MOVQ         R12, (SI)(R11*1)
+	POPCNTQ      R12, R12
+	ADDQ         R12, R10
+	ADDQ         $0x08, R11
+	JMP          filterHas8AVX512_prefetch
+
+filterHas8AVX512_prefetch_end:
+	// Groups of 8 keys (rest).
+filterHas8AVX512_rest:
+	LEAQ         8(R11), DI
+	CMPQ         DI, BX
+	JA           filterHas8AVX512_rest_end
+	XORQ         DI, DI
+	MOVL         60(DX)(R11*8), R8
+	IMULQ        CX, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 56(DX)(R11*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VMOVDQU64    (AX)(R8*1), Z3
+	VPSRLVQ      Z2, Z3, Z2
+	VPTESTMQ     Z1, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         DI, DI
+	MOVL         52(DX)(R11*8), R8
+	IMULQ        CX, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 48(DX)(R11*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VMOVDQU64    (AX)(R8*1), Z3
+	VPSRLVQ      Z2, Z3, Z2
+	VPTESTMQ     Z1, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         DI, DI
+	MOVL         44(DX)(R11*8), R8
+	IMULQ        CX, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 40(DX)(R11*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VMOVDQU64    (AX)(R8*1), Z3
+	VPSRLVQ      Z2, Z3, Z2
+	VPTESTMQ     Z1, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         DI, DI
+	MOVL         36(DX)(R11*8), R8
+	IMULQ        CX, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 32(DX)(R11*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VMOVDQU64    (AX)(R8*1), Z3
+	VPSRLVQ      Z2, Z3, Z2
+	VPTESTMQ     Z1, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         DI, DI
+	MOVL         28(DX)(R11*8), R8
+	IMULQ        CX, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 24(DX)(R11*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VMOVDQU64    (AX)(R8*1), Z3
+	VPSRLVQ      Z2, Z3, Z2
+	VPTESTMQ     Z1, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         DI, DI
+	MOVL         20(DX)(R11*8), R8
+	IMULQ        CX, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 16(DX)(R11*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VMOVDQU64    (AX)(R8*1), Z3
+	VPSRLVQ      Z2, Z3, Z2
+	VPTESTMQ     Z1, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         DI, DI
+	MOVL         12(DX)(R11*8), R8
+	IMULQ        CX, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 8(DX)(R11*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VMOVDQU64    (AX)(R8*1), Z3
+	VPSRLVQ      Z2, Z3, Z2
+	VPTESTMQ     Z1, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         DI, DI
+	MOVL         4(DX)(R11*8), R8
+	IMULQ        CX, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD (DX)(R11*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VMOVDQU64    (AX)(R8*1), Z3
+	VPSRLVQ      Z2, Z3, Z2
+	VPTESTMQ     Z1, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         DI, DI
+	PDEPQ        R9, DI, DI
+	MOVQ         DI, (SI)(R11*1)
+	POPCNTQ      DI, DI
+	ADDQ         DI, R10
+	ADDQ         $0x08, R11
+	JMP          filterHas8AVX512_rest
+
+filterHas8AVX512_rest_end:
+	// The last keys one at a time.
+filterHas8AVX512_tail:
+	CMPQ         R11, BX
+	JAE          filterHas8AVX512_done
+	MOVL         4(DX)(R11*8), DI
+	IMULQ        CX, DI
+	SHRQ         $0x20, DI
+	SHLQ         $0x06, DI
+	VPBROADCASTD (DX)(R11*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VMOVDQU64    (AX)(DI*1), Z3
+	VPSRLVQ      Z2, Z3, Z2
+	VPTESTMQ     Z1, Z2, K1
+	KORTESTB     K1, K1
+	SETCS        DI
+	MOVB         DI, (SI)(R11*1)
+	ADCQ         $0x00, R10
+	INCQ         R11
+	JMP          filterHas8AVX512_tail
+
+filterHas8AVX512_done:
+	VZEROUPPER
+	MOVQ R10, ret+80(FP)
+	RET
+
+// func filterAdd8AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, npf int)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·filterAdd8AVX512(SB), NOSPLIT, $0-56
+	VMOVDQU64 filterSalts<>+0(SB), Z0
+	VMOVDQU64 qwordOnes<>+0(SB), Z1
+	MOVQ      hs_base+16(FP), AX
+	MOVQ      blocks+0(FP), CX
+	MOVQ      nblocks+8(FP), DX
+	MOVQ      hs_len+24(FP), BX
+	MOVQ      pf+40(FP), SI
+	MOVQ      npf+48(FP), DI
+	LEAQ      (AX)(SI*8), SI
+	XORQ      R8, R8
+
+	// Prefetch the block of hs[i+pf] while i < npf.
+	// Keys up to prefetch, 4 at a time, then one at a time.
+filterAdd8AVX512_prefetch_x:
+	LEAQ         4(R8), R9
+	CMPQ         R9, DI
+	JA           filterAdd8AVX512_prefetch_1
+	MOVL         4(SI)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	PREFETCHT0   (CX)(R9*1)
+	MOVL         4(AX)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	VPBROADCASTD (AX)(R8*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VPSLLVQ      Z2, Z1, Z2
+	VPORQ        (CX)(R9*1), Z2, Z2
+	VMOVDQU64    Z2, (CX)(R9*1)
+	MOVL         12(SI)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	PREFETCHT0   (CX)(R9*1)
+	MOVL         12(AX)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	VPBROADCASTD 8(AX)(R8*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VPSLLVQ      Z2, Z1, Z2
+	VPORQ        (CX)(R9*1), Z2, Z2
+	VMOVDQU64    Z2, (CX)(R9*1)
+	MOVL         20(SI)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	PREFETCHT0   (CX)(R9*1)
+	MOVL         20(AX)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	VPBROADCASTD 16(AX)(R8*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VPSLLVQ      Z2, Z1, Z2
+	VPORQ        (CX)(R9*1), Z2, Z2
+	VMOVDQU64    Z2, (CX)(R9*1)
+	MOVL         28(SI)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	PREFETCHT0   (CX)(R9*1)
+	MOVL         28(AX)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	VPBROADCASTD 24(AX)(R8*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VPSLLVQ      Z2, Z1, Z2
+	VPORQ        (CX)(R9*1), Z2, Z2
+	VMOVDQU64    Z2, (CX)(R9*1)
+	ADDQ         $0x04, R8
+	JMP          filterAdd8AVX512_prefetch_x
+
+filterAdd8AVX512_prefetch_1:
+	CMPQ         R8, DI
+	JAE          filterAdd8AVX512_prefetch_end
+	MOVL         4(SI)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	PREFETCHT0   (CX)(R9*1)
+	MOVL         4(AX)(R8*8), R9
+	IMULQ        DX, R9
+	SHRQ         $0x20, R9
+	SHLQ         $0x06, R9
+	VPBROADCASTD (AX)(R8*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VPSLLVQ      Z2, Z1, Z2
+	VPORQ        (CX)(R9*1), Z2, Z2
+	VMOVDQU64    Z2, (CX)(R9*1)
+	INCQ         R8
+	JMP          filterAdd8AVX512_prefetch_1
+
+filterAdd8AVX512_prefetch_end:
+	// Keys up to rest, 4 at a time, then one at a time.
+filterAdd8AVX512_rest_x:
+	LEAQ         4(R8), SI
+	CMPQ         SI, BX
+	JA           filterAdd8AVX512_rest_1
+	MOVL         4(AX)(R8*8), SI
+	IMULQ        DX, SI
+	SHRQ         $0x20, SI
+	SHLQ         $0x06, SI
+	VPBROADCASTD (AX)(R8*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VPSLLVQ      Z2, Z1, Z2
+	VPORQ        (CX)(SI*1), Z2, Z2
+	VMOVDQU64    Z2, (CX)(SI*1)
+	MOVL         12(AX)(R8*8), SI
+	IMULQ        DX, SI
+	SHRQ         $0x20, SI
+	SHLQ         $0x06, SI
+	VPBROADCASTD 8(AX)(R8*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VPSLLVQ      Z2, Z1, Z2
+	VPORQ        (CX)(SI*1), Z2, Z2
+	VMOVDQU64    Z2, (CX)(SI*1)
+	MOVL         20(AX)(R8*8), SI
+	IMULQ        DX, SI
+	SHRQ         $0x20, SI
+	SHLQ         $0x06, SI
+	VPBROADCASTD 16(AX)(R8*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VPSLLVQ      Z2, Z1, Z2
+	VPORQ        (CX)(SI*1), Z2, Z2
+	VMOVDQU64    Z2, (CX)(SI*1)
+	MOVL         28(AX)(R8*8), SI
+	IMULQ        DX, SI
+	SHRQ         $0x20, SI
+	SHLQ         $0x06, SI
+	VPBROADCASTD 24(AX)(R8*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VPSLLVQ      Z2, Z1, Z2
+	VPORQ        (CX)(SI*1), Z2, Z2
+	VMOVDQU64    Z2, (CX)(SI*1)
+	ADDQ         $0x04, R8
+	JMP          filterAdd8AVX512_rest_x
+
+filterAdd8AVX512_rest_1:
+	CMPQ         R8, BX
+	JAE          filterAdd8AVX512_rest_end
+	MOVL         4(AX)(R8*8), SI
+	IMULQ        DX, SI
+	SHRQ         $0x20, SI
+	SHLQ         $0x06, SI
+	VPBROADCASTD (AX)(R8*8), Z2
+	VPMULLD      Z0, Z2, Z2
+	VPSRLQ       $0x3a, Z2, Z2
+	VPSLLVQ      Z2, Z1, Z2
+	VPORQ        (CX)(SI*1), Z2, Z2
+	VMOVDQU64    Z2, (CX)(SI*1)
+	INCQ         R8
+	JMP          filterAdd8AVX512_rest_1
+
+filterAdd8AVX512_rest_end:
+	VZEROUPPER
+	RET
+
 // func filterHas16AVX2(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
 // Requires: AVX, AVX2, MMX+
 TEXT ·filterHas16AVX2(SB), NOSPLIT, $0-88
@@ -535,7 +1012,7 @@ TEXT ·filterHas16AVX2(SB), NOSPLIT, $0-88
 	XORQ    R10, R10
 
 	// Prefetch the block of hs[i+pf] while i < npf.
-	// Keys up to <virtual:69:1:8>, 4 at a time, then one at a time.
+	// Keys up to prefetch, 4 at a time, then one at a time.
 filterHas16AVX2_prefetch_x:
 	LEAQ         4(R10), R11
 	CMPQ         R11, R9
@@ -705,7 +1182,7 @@ filterHas16AVX2_prefetch_1:
 	JMP          filterHas16AVX2_prefetch_1
 
 filterHas16AVX2_prefetch_end:
-	// Keys up to <virtual:67:1:8>, 4 at a time, then one at a time.
+	// Keys up to rest, 4 at a time, then one at a time.
 filterHas16AVX2_rest_x:
 	LEAQ         4(R10), R8
 	CMPQ         R8, DI
@@ -872,7 +1349,7 @@ TEXT ·filterAdd16AVX2(SB), NOSPLIT, $0-56
 	XORQ    R8, R8
 
 	// Prefetch the block of hs[i+pf] while i < npf.
-	// Keys up to <virtual:104:1:8>, 4 at a time, then one at a time.
+	// Keys up to prefetch, 4 at a time, then one at a time.
 filterAdd16AVX2_prefetch_x:
 	LEAQ         4(R8), R9
 	CMPQ         R9, DI
@@ -1027,7 +1504,7 @@ filterAdd16AVX2_prefetch_1:
 	JMP          filterAdd16AVX2_prefetch_1
 
 filterAdd16AVX2_prefetch_end:
-	// Keys up to <virtual:102:1:8>, 4 at a time, then one at a time.
+	// Keys up to rest, 4 at a time, then one at a time.
 filterAdd16AVX2_rest_x:
 	LEAQ         4(R8), SI
 	CMPQ         SI, BX
@@ -1160,650 +1637,377 @@ filterAdd16AVX2_rest_end:
 	VZEROUPPER
 	RET
 
-// func filterHas8AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
-// Requires: AVX, AVX512DQ, AVX512F, MMX+
-TEXT ·filterHas8AVX512(SB), NOSPLIT, $0-88
-	VMOVDQU64 filterSalts<>+0(SB), Z0
-	VMOVDQU64 qwordOnes<>+0(SB), Z1
-	MOVQ      out_base+40(FP), AX
-	XORQ      CX, CX
-	MOVQ      hs_base+16(FP), DX
-	MOVQ      blocks+0(FP), BX
-	MOVQ      nblocks+8(FP), SI
-	MOVQ      hs_len+24(FP), DI
-	MOVQ      pf+64(FP), R8
-	MOVQ      npf+72(FP), R9
-	LEAQ      (DX)(R8*8), R8
-	XORQ      R10, R10
-
-	// Prefetch the block of hs[i+pf] while i < npf.
-	// Keys up to <virtual:131:1:8>, 4 at a time, then one at a time.
-filterHas8AVX512_prefetch_x:
-	LEAQ         4(R10), R11
-	CMPQ         R11, R9
-	JA           filterHas8AVX512_prefetch_1
-	MOVL         4(R8)(R10*8), R11
-	IMULQ        SI, R11
-	SHRQ         $0x20, R11
-	SHLQ         $0x06, R11
-	PREFETCHT0   (BX)(R11*1)
-	MOVL         4(DX)(R10*8), R11
-	IMULQ        SI, R11
-	SHRQ         $0x20, R11
-	SHLQ         $0x06, R11
-	VPBROADCASTD (DX)(R10*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VMOVDQU64    (BX)(R11*1), Z3
-	VPSRLVQ      Z2, Z3, Z2
-	VPTESTMQ     Z1, Z2, K1
-	KORTESTB     K1, K1
-	SETCS        R11
-	MOVB         R11, (AX)(R10*1)
-	ADCQ         $0x00, CX
-	MOVL         12(R8)(R10*8), R11
-	IMULQ        SI, R11
-	SHRQ         $0x20, R11
-	SHLQ         $0x06, R11
-	PREFETCHT0   (BX)(R11*1)
-	MOVL         12(DX)(R10*8), R11
-	IMULQ        SI, R11
-	SHRQ         $0x20, R11
-	SHLQ         $0x06, R11
-	VPBROADCASTD 8(DX)(R10*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VMOVDQU64    (BX)(R11*1), Z3
-	VPSRLVQ      Z2, Z3, Z2
-	VPTESTMQ     Z1, Z2, K1
-	KORTESTB     K1, K1
-	SETCS        R11
-	MOVB         R11, 1(AX)(R10*1)
-	ADCQ         $0x00, CX
-	MOVL         20(R8)(R10*8), R11
-	IMULQ        SI, R11
-	SHRQ         $0x20, R11
-	SHLQ         $0x06, R11
-	PREFETCHT0   (BX)(R11*1)
-	MOVL         20(DX)(R10*8), R11
-	IMULQ        SI, R11
-	SHRQ         $0x20, R11
-	SHLQ         $0x06, R11
-	VPBROADCASTD 16(DX)(R10*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VMOVDQU64    (BX)(R11*1), Z3
-	VPSRLVQ      Z2, Z3, Z2
-	VPTESTMQ     Z1, Z2, K1
-	KORTESTB     K1, K1
-	SETCS        R11
-	MOVB         R11, 2(AX)(R10*1)
-	ADCQ         $0x00, CX
-	MOVL         28(R8)(R10*8), R11
-	IMULQ        SI, R11
-	SHRQ         $0x20, R11
-	SHLQ         $0x06, R11
-	PREFETCHT0   (BX)(R11*1)
-	MOVL         28(DX)(R10*8), R11
-	IMULQ        SI, R11
-	SHRQ         $0x20, R11
-	SHLQ         $0x06, R11
-	VPBROADCASTD 24(DX)(R10*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VMOVDQU64    (BX)(R11*1), Z3
-	VPSRLVQ      Z2, Z3, Z2
-	VPTESTMQ     Z1, Z2, K1
-	KORTESTB     K1, K1
-	SETCS        R11
-	MOVB         R11, 3(AX)(R10*1)
-	ADCQ         $0x00, CX
-	ADDQ         $0x04, R10
-	JMP          filterHas8AVX512_prefetch_x
-
-filterHas8AVX512_prefetch_1:
-	CMPQ         R10, R9
-	JAE          filterHas8AVX512_prefetch_end
-	MOVL         4(R8)(R10*8), R11
-	IMULQ        SI, R11
-	SHRQ         $0x20, R11
-	SHLQ         $0x06, R11
-	PREFETCHT0   (BX)(R11*1)
-	MOVL         4(DX)(R10*8), R11
-	IMULQ        SI, R11
-	SHRQ         $0x20, R11
-	SHLQ         $0x06, R11
-	VPBROADCASTD (DX)(R10*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VMOVDQU64    (BX)(R11*1), Z3
-	VPSRLVQ      Z2, Z3, Z2
-	VPTESTMQ     Z1, Z2, K1
-	KORTESTB     K1, K1
-	SETCS        R11
-	MOVB         R11, (AX)(R10*1)
-	ADCQ         $0x00, CX
-	INCQ         R10
-	JMP          filterHas8AVX512_prefetch_1
-
-filterHas8AVX512_prefetch_end:
-	// Keys up to <virtual:129:1:8>, 4 at a time, then one at a time.
-filterHas8AVX512_rest_x:
-	LEAQ         4(R10), R8
-	CMPQ         R8, DI
-	JA           filterHas8AVX512_rest_1
-	MOVL         4(DX)(R10*8), R8
-	IMULQ        SI, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x06, R8
-	VPBROADCASTD (DX)(R10*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VMOVDQU64    (BX)(R8*1), Z3
-	VPSRLVQ      Z2, Z3, Z2
-	VPTESTMQ     Z1, Z2, K1
-	KORTESTB     K1, K1
-	SETCS        R8
-	MOVB         R8, (AX)(R10*1)
-	ADCQ         $0x00, CX
-	MOVL         12(DX)(R10*8), R8
-	IMULQ        SI, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x06, R8
-	VPBROADCASTD 8(DX)(R10*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VMOVDQU64    (BX)(R8*1), Z3
-	VPSRLVQ      Z2, Z3, Z2
-	VPTESTMQ     Z1, Z2, K1
-	KORTESTB     K1, K1
-	SETCS        R8
-	MOVB         R8, 1(AX)(R10*1)
-	ADCQ         $0x00, CX
-	MOVL         20(DX)(R10*8), R8
-	IMULQ        SI, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x06, R8
-	VPBROADCASTD 16(DX)(R10*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VMOVDQU64    (BX)(R8*1), Z3
-	VPSRLVQ      Z2, Z3, Z2
-	VPTESTMQ     Z1, Z2, K1
-	KORTESTB     K1, K1
-	SETCS        R8
-	MOVB         R8, 2(AX)(R10*1)
-	ADCQ         $0x00, CX
-	MOVL         28(DX)(R10*8), R8
-	IMULQ        SI, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x06, R8
-	VPBROADCASTD 24(DX)(R10*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VMOVDQU64    (BX)(R8*1), Z3
-	VPSRLVQ      Z2, Z3, Z2
-	VPTESTMQ     Z1, Z2, K1
-	KORTESTB     K1, K1
-	SETCS        R8
-	MOVB         R8, 3(AX)(R10*1)
-	ADCQ         $0x00, CX
-	ADDQ         $0x04, R10
-	JMP          filterHas8AVX512_rest_x
-
-filterHas8AVX512_rest_1:
-	CMPQ         R10, DI
-	JAE          filterHas8AVX512_rest_end
-	MOVL         4(DX)(R10*8), R8
-	IMULQ        SI, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x06, R8
-	VPBROADCASTD (DX)(R10*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VMOVDQU64    (BX)(R8*1), Z3
-	VPSRLVQ      Z2, Z3, Z2
-	VPTESTMQ     Z1, Z2, K1
-	KORTESTB     K1, K1
-	SETCS        R8
-	MOVB         R8, (AX)(R10*1)
-	ADCQ         $0x00, CX
-	INCQ         R10
-	JMP          filterHas8AVX512_rest_1
-
-filterHas8AVX512_rest_end:
-	VZEROUPPER
-	MOVQ CX, ret+80(FP)
-	RET
-
-// func filterAdd8AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, npf int)
-// Requires: AVX, AVX512F, MMX+
-TEXT ·filterAdd8AVX512(SB), NOSPLIT, $0-56
-	VMOVDQU64 filterSalts<>+0(SB), Z0
-	VMOVDQU64 qwordOnes<>+0(SB), Z1
-	MOVQ      hs_base+16(FP), AX
-	MOVQ      blocks+0(FP), CX
-	MOVQ      nblocks+8(FP), DX
-	MOVQ      hs_len+24(FP), BX
-	MOVQ      pf+40(FP), SI
-	MOVQ      npf+48(FP), DI
-	LEAQ      (AX)(SI*8), SI
-	XORQ      R8, R8
-
-	// Prefetch the block of hs[i+pf] while i < npf.
-	// Keys up to <virtual:166:1:8>, 4 at a time, then one at a time.
-filterAdd8AVX512_prefetch_x:
-	LEAQ         4(R8), R9
-	CMPQ         R9, DI
-	JA           filterAdd8AVX512_prefetch_1
-	MOVL         4(SI)(R8*8), R9
-	IMULQ        DX, R9
-	SHRQ         $0x20, R9
-	SHLQ         $0x06, R9
-	PREFETCHT0   (CX)(R9*1)
-	MOVL         4(AX)(R8*8), R9
-	IMULQ        DX, R9
-	SHRQ         $0x20, R9
-	SHLQ         $0x06, R9
-	VPBROADCASTD (AX)(R8*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VPSLLVQ      Z2, Z1, Z2
-	VPORQ        (CX)(R9*1), Z2, Z2
-	VMOVDQU64    Z2, (CX)(R9*1)
-	MOVL         12(SI)(R8*8), R9
-	IMULQ        DX, R9
-	SHRQ         $0x20, R9
-	SHLQ         $0x06, R9
-	PREFETCHT0   (CX)(R9*1)
-	MOVL         12(AX)(R8*8), R9
-	IMULQ        DX, R9
-	SHRQ         $0x20, R9
-	SHLQ         $0x06, R9
-	VPBROADCASTD 8(AX)(R8*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VPSLLVQ      Z2, Z1, Z2
-	VPORQ        (CX)(R9*1), Z2, Z2
-	VMOVDQU64    Z2, (CX)(R9*1)
-	MOVL         20(SI)(R8*8), R9
-	IMULQ        DX, R9
-	SHRQ         $0x20, R9
-	SHLQ         $0x06, R9
-	PREFETCHT0   (CX)(R9*1)
-	MOVL         20(AX)(R8*8), R9
-	IMULQ        DX, R9
-	SHRQ         $0x20, R9
-	SHLQ         $0x06, R9
-	VPBROADCASTD 16(AX)(R8*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VPSLLVQ      Z2, Z1, Z2
-	VPORQ        (CX)(R9*1), Z2, Z2
-	VMOVDQU64    Z2, (CX)(R9*1)
-	MOVL         28(SI)(R8*8), R9
-	IMULQ        DX, R9
-	SHRQ         $0x20, R9
-	SHLQ         $0x06, R9
-	PREFETCHT0   (CX)(R9*1)
-	MOVL         28(AX)(R8*8), R9
-	IMULQ        DX, R9
-	SHRQ         $0x20, R9
-	SHLQ         $0x06, R9
-	VPBROADCASTD 24(AX)(R8*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VPSLLVQ      Z2, Z1, Z2
-	VPORQ        (CX)(R9*1), Z2, Z2
-	VMOVDQU64    Z2, (CX)(R9*1)
-	ADDQ         $0x04, R8
-	JMP          filterAdd8AVX512_prefetch_x
-
-filterAdd8AVX512_prefetch_1:
-	CMPQ         R8, DI
-	JAE          filterAdd8AVX512_prefetch_end
-	MOVL         4(SI)(R8*8), R9
-	IMULQ        DX, R9
-	SHRQ         $0x20, R9
-	SHLQ         $0x06, R9
-	PREFETCHT0   (CX)(R9*1)
-	MOVL         4(AX)(R8*8), R9
-	IMULQ        DX, R9
-	SHRQ         $0x20, R9
-	SHLQ         $0x06, R9
-	VPBROADCASTD (AX)(R8*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VPSLLVQ      Z2, Z1, Z2
-	VPORQ        (CX)(R9*1), Z2, Z2
-	VMOVDQU64    Z2, (CX)(R9*1)
-	INCQ         R8
-	JMP          filterAdd8AVX512_prefetch_1
-
-filterAdd8AVX512_prefetch_end:
-	// Keys up to <virtual:164:1:8>, 4 at a time, then one at a time.
-filterAdd8AVX512_rest_x:
-	LEAQ         4(R8), SI
-	CMPQ         SI, BX
-	JA           filterAdd8AVX512_rest_1
-	MOVL         4(AX)(R8*8), SI
-	IMULQ        DX, SI
-	SHRQ         $0x20, SI
-	SHLQ         $0x06, SI
-	VPBROADCASTD (AX)(R8*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VPSLLVQ      Z2, Z1, Z2
-	VPORQ        (CX)(SI*1), Z2, Z2
-	VMOVDQU64    Z2, (CX)(SI*1)
-	MOVL         12(AX)(R8*8), SI
-	IMULQ        DX, SI
-	SHRQ         $0x20, SI
-	SHLQ         $0x06, SI
-	VPBROADCASTD 8(AX)(R8*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VPSLLVQ      Z2, Z1, Z2
-	VPORQ        (CX)(SI*1), Z2, Z2
-	VMOVDQU64    Z2, (CX)(SI*1)
-	MOVL         20(AX)(R8*8), SI
-	IMULQ        DX, SI
-	SHRQ         $0x20, SI
-	SHLQ         $0x06, SI
-	VPBROADCASTD 16(AX)(R8*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VPSLLVQ      Z2, Z1, Z2
-	VPORQ        (CX)(SI*1), Z2, Z2
-	VMOVDQU64    Z2, (CX)(SI*1)
-	MOVL         28(AX)(R8*8), SI
-	IMULQ        DX, SI
-	SHRQ         $0x20, SI
-	SHLQ         $0x06, SI
-	VPBROADCASTD 24(AX)(R8*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VPSLLVQ      Z2, Z1, Z2
-	VPORQ        (CX)(SI*1), Z2, Z2
-	VMOVDQU64    Z2, (CX)(SI*1)
-	ADDQ         $0x04, R8
-	JMP          filterAdd8AVX512_rest_x
-
-filterAdd8AVX512_rest_1:
-	CMPQ         R8, BX
-	JAE          filterAdd8AVX512_rest_end
-	MOVL         4(AX)(R8*8), SI
-	IMULQ        DX, SI
-	SHRQ         $0x20, SI
-	SHLQ         $0x06, SI
-	VPBROADCASTD (AX)(R8*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VPSLLVQ      Z2, Z1, Z2
-	VPORQ        (CX)(SI*1), Z2, Z2
-	VMOVDQU64    Z2, (CX)(SI*1)
-	INCQ         R8
-	JMP          filterAdd8AVX512_rest_1
-
-filterAdd8AVX512_rest_end:
-	VZEROUPPER
-	RET
-
 // func filterHas16AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
-// Requires: AVX, AVX512DQ, AVX512F, MMX+
+// Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+, POPCNT
 TEXT ·filterHas16AVX512(SB), NOSPLIT, $0-88
 	VMOVDQU64 filterSalts<>+0(SB), Z0
 	VMOVDQU64 filterSalts16<>+0(SB), Z1
 	VMOVDQU64 qwordOnes<>+0(SB), Z2
-	MOVQ      out_base+40(FP), AX
-	XORQ      CX, CX
+	MOVQ      blocks+0(FP), AX
+	MOVQ      nblocks+8(FP), CX
 	MOVQ      hs_base+16(FP), DX
-	MOVQ      blocks+0(FP), BX
-	MOVQ      nblocks+8(FP), SI
-	MOVQ      hs_len+24(FP), DI
-	MOVQ      pf+64(FP), R8
-	MOVQ      npf+72(FP), R9
-	LEAQ      (DX)(R8*8), R8
+	MOVQ      hs_len+24(FP), BX
+	MOVQ      out_base+40(FP), SI
+	MOVQ      pf+64(FP), DI
+	MOVQ      npf+72(FP), R8
+	LEAQ      (DX)(DI*8), DI
+	MOVQ      $0x0101010101010101, R9
 	XORQ      R10, R10
+	XORQ      R11, R11
 
 	// Prefetch the block of hs[i+pf] while i < npf.
-	// Keys up to <virtual:193:1:8>, 4 at a time, then one at a time.
-filterHas16AVX512_prefetch_x:
-	LEAQ         4(R10), R11
-	CMPQ         R11, R9
-	JA           filterHas16AVX512_prefetch_1
-	MOVL         4(R8)(R10*8), R11
-	IMULQ        SI, R11
-	SHRQ         $0x20, R11
-	SHLQ         $0x06, R11
-	PREFETCHT0   (BX)(R11*1)
-	MOVL         4(DX)(R10*8), R11
-	IMULQ        SI, R11
-	SHRQ         $0x20, R11
-	SHLQ         $0x06, R11
-	VPBROADCASTD (DX)(R10*8), Z3
+	// Groups of 8 keys (prefetch).
+filterHas16AVX512_prefetch:
+	LEAQ         8(R11), R12
+	CMPQ         R12, R8
+	JA           filterHas16AVX512_prefetch_end
+	MOVL         4(DI)(R11*8), R12
+	IMULQ        CX, R12
+	SHRQ         $0x20, R12
+	SHLQ         $0x06, R12
+	PREFETCHT0   (AX)(R12*1)
+	MOVL         12(DI)(R11*8), R12
+	IMULQ        CX, R12
+	SHRQ         $0x20, R12
+	SHLQ         $0x06, R12
+	PREFETCHT0   (AX)(R12*1)
+	MOVL         20(DI)(R11*8), R12
+	IMULQ        CX, R12
+	SHRQ         $0x20, R12
+	SHLQ         $0x06, R12
+	PREFETCHT0   (AX)(R12*1)
+	MOVL         28(DI)(R11*8), R12
+	IMULQ        CX, R12
+	SHRQ         $0x20, R12
+	SHLQ         $0x06, R12
+	PREFETCHT0   (AX)(R12*1)
+	MOVL         36(DI)(R11*8), R12
+	IMULQ        CX, R12
+	SHRQ         $0x20, R12
+	SHLQ         $0x06, R12
+	PREFETCHT0   (AX)(R12*1)
+	MOVL         44(DI)(R11*8), R12
+	IMULQ        CX, R12
+	SHRQ         $0x20, R12
+	SHLQ         $0x06, R12
+	PREFETCHT0   (AX)(R12*1)
+	MOVL         52(DI)(R11*8), R12
+	IMULQ        CX, R12
+	SHRQ         $0x20, R12
+	SHLQ         $0x06, R12
+	PREFETCHT0   (AX)(R12*1)
+	MOVL         60(DI)(R11*8), R12
+	IMULQ        CX, R12
+	SHRQ         $0x20, R12
+	SHLQ         $0x06, R12
+	PREFETCHT0   (AX)(R12*1)
+	XORQ         R12, R12
+	MOVL         60(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	VPBROADCASTD 56(DX)(R11*8), Z3
 	VPMULLD      Z0, Z3, Z4
 	VPSRLQ       $0x3a, Z4, Z4
 	VPMULLD      Z1, Z3, Z3
 	VPSRLQ       $0x3a, Z3, Z3
-	VMOVDQU64    (BX)(R11*1), Z5
+	VMOVDQU64    (AX)(R13*1), Z5
 	VPSRLVQ      Z4, Z5, Z4
 	VPSRLVQ      Z3, Z5, Z3
 	VPANDQ       Z3, Z4, Z4
 	VPTESTMQ     Z2, Z4, K1
 	KORTESTB     K1, K1
-	SETCS        R11
-	MOVB         R11, (AX)(R10*1)
-	ADCQ         $0x00, CX
-	MOVL         12(R8)(R10*8), R11
-	IMULQ        SI, R11
-	SHRQ         $0x20, R11
-	SHLQ         $0x06, R11
-	PREFETCHT0   (BX)(R11*1)
-	MOVL         12(DX)(R10*8), R11
-	IMULQ        SI, R11
-	SHRQ         $0x20, R11
-	SHLQ         $0x06, R11
-	VPBROADCASTD 8(DX)(R10*8), Z3
+	ADCQ         R12, R12
+	MOVL         52(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	VPBROADCASTD 48(DX)(R11*8), Z3
 	VPMULLD      Z0, Z3, Z4
 	VPSRLQ       $0x3a, Z4, Z4
 	VPMULLD      Z1, Z3, Z3
 	VPSRLQ       $0x3a, Z3, Z3
-	VMOVDQU64    (BX)(R11*1), Z5
+	VMOVDQU64    (AX)(R13*1), Z5
 	VPSRLVQ      Z4, Z5, Z4
 	VPSRLVQ      Z3, Z5, Z3
 	VPANDQ       Z3, Z4, Z4
 	VPTESTMQ     Z2, Z4, K1
 	KORTESTB     K1, K1
-	SETCS        R11
-	MOVB         R11, 1(AX)(R10*1)
-	ADCQ         $0x00, CX
-	MOVL         20(R8)(R10*8), R11
-	IMULQ        SI, R11
-	SHRQ         $0x20, R11
-	SHLQ         $0x06, R11
-	PREFETCHT0   (BX)(R11*1)
-	MOVL         20(DX)(R10*8), R11
-	IMULQ        SI, R11
-	SHRQ         $0x20, R11
-	SHLQ         $0x06, R11
-	VPBROADCASTD 16(DX)(R10*8), Z3
+	ADCQ         R12, R12
+	MOVL         44(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	VPBROADCASTD 40(DX)(R11*8), Z3
 	VPMULLD      Z0, Z3, Z4
 	VPSRLQ       $0x3a, Z4, Z4
 	VPMULLD      Z1, Z3, Z3
 	VPSRLQ       $0x3a, Z3, Z3
-	VMOVDQU64    (BX)(R11*1), Z5
+	VMOVDQU64    (AX)(R13*1), Z5
 	VPSRLVQ      Z4, Z5, Z4
 	VPSRLVQ      Z3, Z5, Z3
 	VPANDQ       Z3, Z4, Z4
 	VPTESTMQ     Z2, Z4, K1
 	KORTESTB     K1, K1
-	SETCS        R11
-	MOVB         R11, 2(AX)(R10*1)
-	ADCQ         $0x00, CX
-	MOVL         28(R8)(R10*8), R11
-	IMULQ        SI, R11
-	SHRQ         $0x20, R11
-	SHLQ         $0x06, R11
-	PREFETCHT0   (BX)(R11*1)
-	MOVL         28(DX)(R10*8), R11
-	IMULQ        SI, R11
-	SHRQ         $0x20, R11
-	SHLQ         $0x06, R11
-	VPBROADCASTD 24(DX)(R10*8), Z3
+	ADCQ         R12, R12
+	MOVL         36(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	VPBROADCASTD 32(DX)(R11*8), Z3
 	VPMULLD      Z0, Z3, Z4
 	VPSRLQ       $0x3a, Z4, Z4
 	VPMULLD      Z1, Z3, Z3
 	VPSRLQ       $0x3a, Z3, Z3
-	VMOVDQU64    (BX)(R11*1), Z5
+	VMOVDQU64    (AX)(R13*1), Z5
 	VPSRLVQ      Z4, Z5, Z4
 	VPSRLVQ      Z3, Z5, Z3
 	VPANDQ       Z3, Z4, Z4
 	VPTESTMQ     Z2, Z4, K1
 	KORTESTB     K1, K1
-	SETCS        R11
-	MOVB         R11, 3(AX)(R10*1)
-	ADCQ         $0x00, CX
-	ADDQ         $0x04, R10
-	JMP          filterHas16AVX512_prefetch_x
-
-filterHas16AVX512_prefetch_1:
-	CMPQ         R10, R9
-	JAE          filterHas16AVX512_prefetch_end
-	MOVL         4(R8)(R10*8), R11
-	IMULQ        SI, R11
-	SHRQ         $0x20, R11
-	SHLQ         $0x06, R11
-	PREFETCHT0   (BX)(R11*1)
-	MOVL         4(DX)(R10*8), R11
-	IMULQ        SI, R11
-	SHRQ         $0x20, R11
-	SHLQ         $0x06, R11
-	VPBROADCASTD (DX)(R10*8), Z3
+	ADCQ         R12, R12
+	MOVL         28(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	VPBROADCASTD 24(DX)(R11*8), Z3
 	VPMULLD      Z0, Z3, Z4
 	VPSRLQ       $0x3a, Z4, Z4
 	VPMULLD      Z1, Z3, Z3
 	VPSRLQ       $0x3a, Z3, Z3
-	VMOVDQU64    (BX)(R11*1), Z5
+	VMOVDQU64    (AX)(R13*1), Z5
 	VPSRLVQ      Z4, Z5, Z4
 	VPSRLVQ      Z3, Z5, Z3
 	VPANDQ       Z3, Z4, Z4
 	VPTESTMQ     Z2, Z4, K1
 	KORTESTB     K1, K1
-	SETCS        R11
-	MOVB         R11, (AX)(R10*1)
-	ADCQ         $0x00, CX
-	INCQ         R10
-	JMP          filterHas16AVX512_prefetch_1
+	ADCQ         R12, R12
+	MOVL         20(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	VPBROADCASTD 16(DX)(R11*8), Z3
+	VPMULLD      Z0, Z3, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VPMULLD      Z1, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (AX)(R13*1), Z5
+	VPSRLVQ      Z4, Z5, Z4
+	VPSRLVQ      Z3, Z5, Z3
+	VPANDQ       Z3, Z4, Z4
+	VPTESTMQ     Z2, Z4, K1
+	KORTESTB     K1, K1
+	ADCQ         R12, R12
+	MOVL         12(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	VPBROADCASTD 8(DX)(R11*8), Z3
+	VPMULLD      Z0, Z3, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VPMULLD      Z1, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (AX)(R13*1), Z5
+	VPSRLVQ      Z4, Z5, Z4
+	VPSRLVQ      Z3, Z5, Z3
+	VPANDQ       Z3, Z4, Z4
+	VPTESTMQ     Z2, Z4, K1
+	KORTESTB     K1, K1
+	ADCQ         R12, R12
+	MOVL         4(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	VPBROADCASTD (DX)(R11*8), Z3
+	VPMULLD      Z0, Z3, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VPMULLD      Z1, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (AX)(R13*1), Z5
+	VPSRLVQ      Z4, Z5, Z4
+	VPSRLVQ      Z3, Z5, Z3
+	VPANDQ       Z3, Z4, Z4
+	VPTESTMQ     Z2, Z4, K1
+	KORTESTB     K1, K1
+	ADCQ         R12, R12
+	PDEPQ        R9, R12, R12
+	MOVQ         R12, (SI)(R11*1)
+	POPCNTQ      R12, R12
+	ADDQ         R12, R10
+	ADDQ         $0x08, R11
+	JMP          filterHas16AVX512_prefetch
 
 filterHas16AVX512_prefetch_end:
-	// Keys up to <virtual:191:1:8>, 4 at a time, then one at a time.
-filterHas16AVX512_rest_x:
-	LEAQ         4(R10), R8
-	CMPQ         R8, DI
-	JA           filterHas16AVX512_rest_1
-	MOVL         4(DX)(R10*8), R8
-	IMULQ        SI, R8
+	// Groups of 8 keys (rest).
+filterHas16AVX512_rest:
+	LEAQ         8(R11), DI
+	CMPQ         DI, BX
+	JA           filterHas16AVX512_rest_end
+	XORQ         DI, DI
+	MOVL         60(DX)(R11*8), R8
+	IMULQ        CX, R8
 	SHRQ         $0x20, R8
 	SHLQ         $0x06, R8
-	VPBROADCASTD (DX)(R10*8), Z3
+	VPBROADCASTD 56(DX)(R11*8), Z3
 	VPMULLD      Z0, Z3, Z4
 	VPSRLQ       $0x3a, Z4, Z4
 	VPMULLD      Z1, Z3, Z3
 	VPSRLQ       $0x3a, Z3, Z3
-	VMOVDQU64    (BX)(R8*1), Z5
+	VMOVDQU64    (AX)(R8*1), Z5
 	VPSRLVQ      Z4, Z5, Z4
 	VPSRLVQ      Z3, Z5, Z3
 	VPANDQ       Z3, Z4, Z4
 	VPTESTMQ     Z2, Z4, K1
 	KORTESTB     K1, K1
-	SETCS        R8
-	MOVB         R8, (AX)(R10*1)
-	ADCQ         $0x00, CX
-	MOVL         12(DX)(R10*8), R8
-	IMULQ        SI, R8
+	ADCQ         DI, DI
+	MOVL         52(DX)(R11*8), R8
+	IMULQ        CX, R8
 	SHRQ         $0x20, R8
 	SHLQ         $0x06, R8
-	VPBROADCASTD 8(DX)(R10*8), Z3
+	VPBROADCASTD 48(DX)(R11*8), Z3
 	VPMULLD      Z0, Z3, Z4
 	VPSRLQ       $0x3a, Z4, Z4
 	VPMULLD      Z1, Z3, Z3
 	VPSRLQ       $0x3a, Z3, Z3
-	VMOVDQU64    (BX)(R8*1), Z5
+	VMOVDQU64    (AX)(R8*1), Z5
 	VPSRLVQ      Z4, Z5, Z4
 	VPSRLVQ      Z3, Z5, Z3
 	VPANDQ       Z3, Z4, Z4
 	VPTESTMQ     Z2, Z4, K1
 	KORTESTB     K1, K1
-	SETCS        R8
-	MOVB         R8, 1(AX)(R10*1)
-	ADCQ         $0x00, CX
-	MOVL         20(DX)(R10*8), R8
-	IMULQ        SI, R8
+	ADCQ         DI, DI
+	MOVL         44(DX)(R11*8), R8
+	IMULQ        CX, R8
 	SHRQ         $0x20, R8
 	SHLQ         $0x06, R8
-	VPBROADCASTD 16(DX)(R10*8), Z3
+	VPBROADCASTD 40(DX)(R11*8), Z3
 	VPMULLD      Z0, Z3, Z4
 	VPSRLQ       $0x3a, Z4, Z4
 	VPMULLD      Z1, Z3, Z3
 	VPSRLQ       $0x3a, Z3, Z3
-	VMOVDQU64    (BX)(R8*1), Z5
+	VMOVDQU64    (AX)(R8*1), Z5
 	VPSRLVQ      Z4, Z5, Z4
 	VPSRLVQ      Z3, Z5, Z3
 	VPANDQ       Z3, Z4, Z4
 	VPTESTMQ     Z2, Z4, K1
 	KORTESTB     K1, K1
-	SETCS        R8
-	MOVB         R8, 2(AX)(R10*1)
-	ADCQ         $0x00, CX
-	MOVL         28(DX)(R10*8), R8
-	IMULQ        SI, R8
+	ADCQ         DI, DI
+	MOVL         36(DX)(R11*8), R8
+	IMULQ        CX, R8
 	SHRQ         $0x20, R8
 	SHLQ         $0x06, R8
-	VPBROADCASTD 24(DX)(R10*8), Z3
+	VPBROADCASTD 32(DX)(R11*8), Z3
 	VPMULLD      Z0, Z3, Z4
 	VPSRLQ       $0x3a, Z4, Z4
 	VPMULLD      Z1, Z3, Z3
 	VPSRLQ       $0x3a, Z3, Z3
-	VMOVDQU64    (BX)(R8*1), Z5
+	VMOVDQU64    (AX)(R8*1), Z5
 	VPSRLVQ      Z4, Z5, Z4
 	VPSRLVQ      Z3, Z5, Z3
 	VPANDQ       Z3, Z4, Z4
 	VPTESTMQ     Z2, Z4, K1
 	KORTESTB     K1, K1
-	SETCS        R8
-	MOVB         R8, 3(AX)(R10*1)
-	ADCQ         $0x00, CX
-	ADDQ         $0x04, R10
-	JMP          filterHas16AVX512_rest_x
-
-filterHas16AVX512_rest_1:
-	CMPQ         R10, DI
-	JAE          filterHas16AVX512_rest_end
-	MOVL         4(DX)(R10*8), R8
-	IMULQ        SI, R8
+	ADCQ         DI, DI
+	MOVL         28(DX)(R11*8), R8
+	IMULQ        CX, R8
 	SHRQ         $0x20, R8
 	SHLQ         $0x06, R8
-	VPBROADCASTD (DX)(R10*8), Z3
+	VPBROADCASTD 24(DX)(R11*8), Z3
 	VPMULLD      Z0, Z3, Z4
 	VPSRLQ       $0x3a, Z4, Z4
 	VPMULLD      Z1, Z3, Z3
 	VPSRLQ       $0x3a, Z3, Z3
-	VMOVDQU64    (BX)(R8*1), Z5
+	VMOVDQU64    (AX)(R8*1), Z5
 	VPSRLVQ      Z4, Z5, Z4
 	VPSRLVQ      Z3, Z5, Z3
 	VPANDQ       Z3, Z4, Z4
 	VPTESTMQ     Z2, Z4, K1
 	KORTESTB     K1, K1
-	SETCS        R8
-	MOVB         R8, (AX)(R10*1)
-	ADCQ         $0x00, CX
-	INCQ         R10
-	JMP          filterHas16AVX512_rest_1
+	ADCQ         DI, DI
+	MOVL         20(DX)(R11*8), R8
+	IMULQ        CX, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 16(DX)(R11*8), Z3
+	VPMULLD      Z0, Z3, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VPMULLD      Z1, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (AX)(R8*1), Z5
+	VPSRLVQ      Z4, Z5, Z4
+	VPSRLVQ      Z3, Z5, Z3
+	VPANDQ       Z3, Z4, Z4
+	VPTESTMQ     Z2, Z4, K1
+	KORTESTB     K1, K1
+	ADCQ         DI, DI
+	MOVL         12(DX)(R11*8), R8
+	IMULQ        CX, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 8(DX)(R11*8), Z3
+	VPMULLD      Z0, Z3, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VPMULLD      Z1, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (AX)(R8*1), Z5
+	VPSRLVQ      Z4, Z5, Z4
+	VPSRLVQ      Z3, Z5, Z3
+	VPANDQ       Z3, Z4, Z4
+	VPTESTMQ     Z2, Z4, K1
+	KORTESTB     K1, K1
+	ADCQ         DI, DI
+	MOVL         4(DX)(R11*8), R8
+	IMULQ        CX, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD (DX)(R11*8), Z3
+	VPMULLD      Z0, Z3, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VPMULLD      Z1, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (AX)(R8*1), Z5
+	VPSRLVQ      Z4, Z5, Z4
+	VPSRLVQ      Z3, Z5, Z3
+	VPANDQ       Z3, Z4, Z4
+	VPTESTMQ     Z2, Z4, K1
+	KORTESTB     K1, K1
+	ADCQ         DI, DI
+	PDEPQ        R9, DI, DI
+	MOVQ         DI, (SI)(R11*1)
+	POPCNTQ      DI, DI
+	ADDQ         DI, R10
+	ADDQ         $0x08, R11
+	JMP          filterHas16AVX512_rest
 
 filterHas16AVX512_rest_end:
+	// The last keys one at a time.
+filterHas16AVX512_tail:
+	CMPQ         R11, BX
+	JAE          filterHas16AVX512_done
+	MOVL         4(DX)(R11*8), DI
+	IMULQ        CX, DI
+	SHRQ         $0x20, DI
+	SHLQ         $0x06, DI
+	VPBROADCASTD (DX)(R11*8), Z3
+	VPMULLD      Z0, Z3, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VPMULLD      Z1, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (AX)(DI*1), Z5
+	VPSRLVQ      Z4, Z5, Z4
+	VPSRLVQ      Z3, Z5, Z3
+	VPANDQ       Z3, Z4, Z4
+	VPTESTMQ     Z2, Z4, K1
+	KORTESTB     K1, K1
+	SETCS        DI
+	MOVB         DI, (SI)(R11*1)
+	ADCQ         $0x00, R10
+	INCQ         R11
+	JMP          filterHas16AVX512_tail
+
+filterHas16AVX512_done:
 	VZEROUPPER
-	MOVQ CX, ret+80(FP)
+	MOVQ R10, ret+80(FP)
 	RET
 
 // func filterAdd16AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, npf int)
@@ -1822,7 +2026,7 @@ TEXT ·filterAdd16AVX512(SB), NOSPLIT, $0-56
 	XORQ      R8, R8
 
 	// Prefetch the block of hs[i+pf] while i < npf.
-	// Keys up to <virtual:228:1:8>, 4 at a time, then one at a time.
+	// Keys up to prefetch, 4 at a time, then one at a time.
 filterAdd16AVX512_prefetch_x:
 	LEAQ         4(R8), R9
 	CMPQ         R9, DI
@@ -1932,7 +2136,7 @@ filterAdd16AVX512_prefetch_1:
 	JMP          filterAdd16AVX512_prefetch_1
 
 filterAdd16AVX512_prefetch_end:
-	// Keys up to <virtual:226:1:8>, 4 at a time, then one at a time.
+	// Keys up to rest, 4 at a time, then one at a time.
 filterAdd16AVX512_rest_x:
 	LEAQ         4(R8), SI
 	CMPQ         SI, BX
@@ -2034,7 +2238,7 @@ TEXT ·touchLines(SB), NOSPLIT, $0-64
 	XORQ R9, R9
 
 	// Prefetch the block of hs[i+pf] while i < npf.
-	// Keys up to <virtual:254:1:8>, 4 at a time, then one at a time.
+	// Keys up to prefetch, 4 at a time, then one at a time.
 touchLines_prefetch_x:
 	LEAQ       4(R9), R10
 	CMPQ       R10, R8
@@ -2099,7 +2303,7 @@ touchLines_prefetch_1:
 	JMP        touchLines_prefetch_1
 
 touchLines_prefetch_end:
-	// Keys up to <virtual:252:1:8>, 4 at a time, then one at a time.
+	// Keys up to rest, 4 at a time, then one at a time.
 touchLines_rest_x:
 	LEAQ  4(R9), DI
 	CMPQ  DI, SI
@@ -2171,7 +2375,7 @@ TEXT ·splitHasAVX2(SB), NOSPLIT, $0-88
 	XORQ    R10, R10
 
 	// Prefetch the block of hs[i+pf] while i < npf.
-	// Keys up to <virtual:281:1:8>, 4 at a time, then one at a time.
+	// Keys up to prefetch, 4 at a time, then one at a time.
 splitHasAVX2_prefetch_x:
 	LEAQ         4(R10), R11
 	CMPQ         R11, R9
@@ -2276,7 +2480,7 @@ splitHasAVX2_prefetch_1:
 	JMP          splitHasAVX2_prefetch_1
 
 splitHasAVX2_prefetch_end:
-	// Keys up to <virtual:279:1:8>, 4 at a time, then one at a time.
+	// Keys up to rest, 4 at a time, then one at a time.
 splitHasAVX2_rest_x:
 	LEAQ         4(R10), R8
 	CMPQ         R8, DI
@@ -2375,7 +2579,7 @@ TEXT ·splitAddAVX2(SB), NOSPLIT, $0-56
 	XORQ    R8, R8
 
 	// Prefetch the block of hs[i+pf] while i < npf.
-	// Keys up to <virtual:316:1:8>, 4 at a time, then one at a time.
+	// Keys up to prefetch, 4 at a time, then one at a time.
 splitAddAVX2_prefetch_x:
 	LEAQ         4(R8), R9
 	CMPQ         R9, DI
@@ -2465,7 +2669,7 @@ splitAddAVX2_prefetch_1:
 	JMP          splitAddAVX2_prefetch_1
 
 splitAddAVX2_prefetch_end:
-	// Keys up to <virtual:314:1:8>, 4 at a time, then one at a time.
+	// Keys up to rest, 4 at a time, then one at a time.
 splitAddAVX2_rest_x:
 	LEAQ         4(R8), SI
 	CMPQ         SI, BX

@@ -140,14 +140,24 @@ func forEachAsm(t *testing.T, fn func(t *testing.T, l cpu.Level, newPair func(nb
 	}
 }
 
-// withPrefetch runs fn twice: with the real prefetch threshold, and with
-// prefetching forced on for every filter, so small filters exercise the
-// prefetching loop and its end.
+// withPrefetch runs fn with the real prefetch threshold, with prefetching
+// forced on for every filter (so small filters exercise the prefetching loop
+// and its end), and that again without BMI2.
 func withPrefetch(fn func()) {
-	saved := prefetchAbove
-	defer func() { prefetchAbove = saved }()
+	saved := prefetchFrom
+	defer func() { prefetchFrom = saved }()
 	fn()
-	prefetchAbove = 0
+	prefetchFrom = 0
+	fn()
+	withoutBMI2(fn)
+}
+
+// withoutBMI2 runs fn as on a processor without BMI2, where the AVX-512
+// level looks up with the AVX2 kernels.
+func withoutBMI2(fn func()) {
+	saved := hasBMI2
+	defer func() { hasBMI2 = saved }()
+	hasBMI2 = false
 	fn()
 }
 

@@ -15,6 +15,18 @@ func filterHas8AVX2(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, 
 //go:noescape
 func filterAdd8AVX2(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, npf int)
 
+// filterHas8AVX512 sets out[i] to whether every bit of hs[i] is set (k = 8) and returns
+// how many are, eight keys at a time. len(out) must be len(hs) and nblocks > 0.
+// It uses BMI2 (PDEPQ) and POPCNT besides AVX-512 F, DQ and BW.
+//
+//go:noescape
+func filterHas8AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
+
+// filterAdd8AVX512 sets the bits of every hash of hs (k = 8), in order. nblocks must be > 0.
+//
+//go:noescape
+func filterAdd8AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, npf int)
+
 // filterHas16AVX2 sets out[i] to whether every bit of hs[i] is set (k = 16) and returns
 // how many are. len(out) must be len(hs) and nblocks > 0.
 //
@@ -26,19 +38,9 @@ func filterHas16AVX2(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool,
 //go:noescape
 func filterAdd16AVX2(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, npf int)
 
-// filterHas8AVX512 sets out[i] to whether every bit of hs[i] is set (k = 8) and returns
-// how many are. len(out) must be len(hs) and nblocks > 0.
-//
-//go:noescape
-func filterHas8AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
-
-// filterAdd8AVX512 sets the bits of every hash of hs (k = 8), in order. nblocks must be > 0.
-//
-//go:noescape
-func filterAdd8AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, npf int)
-
 // filterHas16AVX512 sets out[i] to whether every bit of hs[i] is set (k = 16) and returns
-// how many are. len(out) must be len(hs) and nblocks > 0.
+// how many are, eight keys at a time. len(out) must be len(hs) and nblocks > 0.
+// It uses BMI2 (PDEPQ) and POPCNT besides AVX-512 F, DQ and BW.
 //
 //go:noescape
 func filterHas16AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
