@@ -80,13 +80,16 @@ func (s *SplitBlock) MarshalBinaryHash(id HashID) ([]byte, error) {
 	return appendEncoded(nil, VariantSplitBlock, 8, id, s.bytes()), nil
 }
 
-// SplitBlock's WriteTo (splitblock.go) writes the bare Parquet bitset, so the
-// framed format streams through EncodeTo and DecodeFrom instead.
+// WriteTo writes the encoding of s (key hash HashUnspecified) to w, as
+// Filter.WriteTo does. WriteBitset writes the bare Parquet bitset instead.
+func (s *SplitBlock) WriteTo(w io.Writer) (int64, error) {
+	return s.WriteToHash(w, HashUnspecified)
+}
 
-// EncodeTo writes the encoding of s recording the key hash id to w, the
+// WriteToHash writes the encoding of s recording the key hash id to w, the
 // payload in 1 MiB writes straight from the filter's memory, as
-// Filter.WriteTo does.
-func (s *SplitBlock) EncodeTo(w io.Writer, id HashID) (int64, error) {
+// Filter.WriteToHash does.
+func (s *SplitBlock) WriteToHash(w io.Writer, id HashID) (int64, error) {
 	return writeEncoded(w, VariantSplitBlock, 8, id, s.bytes())
 }
 
@@ -101,10 +104,10 @@ func (s *SplitBlock) UnmarshalBinary(b []byte) error {
 	return nil
 }
 
-// DecodeFrom replaces s with the SplitBlock encoded (as EncodeTo writes it)
+// ReadFrom replaces s with the SplitBlock encoded (as WriteTo writes it)
 // at the start of r, reading exactly its bytes, and returns the number of
 // bytes read; memory grows with the bytes read, as in Filter.ReadFrom.
-func (s *SplitBlock) DecodeFrom(r io.Reader) (int64, error) {
+func (s *SplitBlock) ReadFrom(r io.Reader) (int64, error) {
 	_, mem, n, err := readEncoded(r, VariantSplitBlock)
 	if err != nil {
 		return n, err

@@ -221,10 +221,11 @@ func (s *SplitBlock) Bitset() []byte {
 	return out
 }
 
-// WriteTo writes the serialized bitset (the bytes Bitset returns) to w
+// WriteBitset writes the serialized bitset (the bytes Bitset returns) to w
 // without copying it on little-endian machines, and returns the number of
-// bytes written. It implements io.WriterTo.
-func (s *SplitBlock) WriteTo(w io.Writer) (int64, error) {
+// bytes written: what a Parquet file stores after the filter header.
+// (WriteTo writes simdbloom's framed format, see FORMAT.md.)
+func (s *SplitBlock) WriteBitset(w io.Writer) (int64, error) {
 	if littleEndian {
 		n, err := w.Write(s.bytes())
 		return int64(n), err

@@ -489,15 +489,15 @@ func (w *shortWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func TestSplitBlockWriteTo(t *testing.T) {
+func TestSplitBlockWriteBitset(t *testing.T) {
 	s := mustSplit(t, 32*1000)
 	s.AddHashes(randomHashes(2000, 9))
 	var buf strings.Builder
-	n, err := s.WriteTo(&buf)
+	n, err := s.WriteBitset(&buf)
 	if err != nil || n != 32*1000 || buf.String() != string(s.Bitset()) {
-		t.Fatalf("WriteTo wrote %d bytes, %v; want the bitset", n, err)
+		t.Fatalf("WriteBitset wrote %d bytes, %v; want the bitset", n, err)
 	}
-	if n, err := s.WriteTo(&shortWriter{n: 100}); err == nil || n > 100 {
-		t.Fatalf("WriteTo to a failing writer: %d, %v", n, err)
+	if n, err := s.WriteBitset(&shortWriter{n: 100}); err == nil || n > 100 {
+		t.Fatalf("WriteBitset to a failing writer: %d, %v", n, err)
 	}
 }

@@ -77,7 +77,7 @@ func WriteFilter(w io.Writer, f *blocked.SplitBlock) error {
 	if _, err := w.Write(AppendHeader(make([]byte, 0, 32), int32(n))); err != nil {
 		return err
 	}
-	_, err := f.WriteTo(w)
+	_, err := f.WriteBitset(w)
 	return err
 }
 
