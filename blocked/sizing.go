@@ -30,6 +30,12 @@ func poissonMixture(lambda float64, g func(i int) float64) float64 {
 	if lambda <= 0 {
 		return g(0)
 	}
+	if lambda > 1e6 {
+		// Millions of keys per block: the mixture is g at the mean to within
+		// 0.1% (and the answer is a filter that is all ones). Summing the
+		// ~10*sqrt(lambda) terms would make bad sizes slow to reject.
+		return g(int(lambda))
+	}
 	// Start at the mode and walk both ways; terms are computed in log space so
 	// that large lambdas (tiny filters with many keys) do not underflow.
 	mode := int(lambda)
