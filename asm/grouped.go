@@ -34,23 +34,8 @@ func groupedHas(k int, t filterTables) {
 	salts := saltRegs(v, k, t)
 	ones := ZMM()
 	VMOVDQU64(t.ones, ones)
-	base := Load(Param("blocks"), GP64())
-	nb := Load(Param("nblocks"), GP64())
-	hs := Load(Param("hs").Base(), GP64())
-	n := Load(Param("hs").Len(), GP64())
-	out := Load(Param("out").Base(), GP64())
-	pf := Load(Param("pf"), GP64())
-	npf := Load(Param("npf"), GP64())
-	ahead := GP64()
-	LEAQ(Mem{Base: hs, Index: pf, Scale: 8}, ahead)
-	spread := GP64()
-	MOVQ(U64(0x0101010101010101), spread)
-	count := GP64()
-	XORQ(count, count)
-	i := GP64()
-	XORQ(i, i)
-	// test sets CF when every bit of the hash at xm is set in the block at blk.
-	test := func(xm, blk Mem) {
+	// CF = every bit of the hash at xm is set in the block at blk.
+	groupedLookup(name, 6, func(xm, blk Mem) {
 		xb := ZMM()
 		VPBROADCASTD(xm, xb)
 		idx := bitIndexes(v, xb, salts)
@@ -66,7 +51,29 @@ func groupedHas(k int, t filterTables) {
 		m := K()
 		VPTESTMQ(ones, all, m)
 		KORTESTB(m, m)
-	}
+	})
+}
+
+// groupedLookup emits the body of a grouped lookup kernel over blocks of
+// 1<<shift bytes: test(xm, blk) must set CF when the hash whose low half is
+// at xm has every bit set in the block at blk. Keys i < npf first prefetch
+// the block of hs[i+pf].
+func groupedLookup(name string, shift uint8, test func(xm, blk Mem)) {
+	base := Load(Param("blocks"), GP64())
+	nb := Load(Param("nblocks"), GP64())
+	hs := Load(Param("hs").Base(), GP64())
+	n := Load(Param("hs").Len(), GP64())
+	out := Load(Param("out").Base(), GP64())
+	pf := Load(Param("pf"), GP64())
+	npf := Load(Param("npf"), GP64())
+	ahead := GP64()
+	LEAQ(Mem{Base: hs, Index: pf, Scale: 8}, ahead)
+	spread := GP64()
+	MOVQ(U64(0x0101010101010101), spread)
+	count := GP64()
+	XORQ(count, count)
+	i := GP64()
+	XORQ(i, i)
 	groups := func(label string, end Register, prefetch bool) {
 		Commentf("Groups of %d keys (%s).", group, label)
 		Label(name + "_" + label)
@@ -74,16 +81,14 @@ func groupedHas(k int, t filterTables) {
 		LEAQ(Mem{Base: i, Disp: group}, next)
 		CMPQ(next, end)
 		JA(LabelRef(name + "_" + label + "_end"))
-		if prefetch {
-			for j := 0; j < group; j++ {
-				PREFETCHT0(Mem{Base: base, Index: blockOffset(Mem{Base: ahead, Index: i, Scale: 8, Disp: 8 * j}, nb, 6), Scale: 1})
-			}
-		}
 		bits := GP64()
 		XORQ(bits, bits)
 		// Last key first, so that key j ends in bit j.
 		for j := group - 1; j >= 0; j-- {
-			o := blockOffset(Mem{Base: hs, Index: i, Scale: 8, Disp: 8 * j}, nb, 6)
+			if prefetch {
+				PREFETCHT0(Mem{Base: base, Index: blockOffset(Mem{Base: ahead, Index: i, Scale: 8, Disp: 8 * j}, nb, shift), Scale: 1})
+			}
+			o := blockOffset(Mem{Base: hs, Index: i, Scale: 8, Disp: 8 * j}, nb, shift)
 			test(Mem{Base: hs, Index: i, Scale: 8, Disp: 8 * j}, Mem{Base: base, Index: o, Scale: 1})
 			ADCQ(bits, bits)
 		}
@@ -102,7 +107,7 @@ func groupedHas(k int, t filterTables) {
 	Label(name + "_tail")
 	CMPQ(i, n)
 	JAE(LabelRef(name + "_done"))
-	o := blockOffset(Mem{Base: hs, Index: i, Scale: 8}, nb, 6)
+	o := blockOffset(Mem{Base: hs, Index: i, Scale: 8}, nb, shift)
 	test(Mem{Base: hs, Index: i, Scale: 8}, Mem{Base: base, Index: o, Scale: 1})
 	r := GP8()
 	SETCS(r)

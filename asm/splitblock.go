@@ -18,9 +18,12 @@ var splitSalts = [8]uint32{
 // broadcast x by the salts, VPSRLD by 27, then the variable 32-bit shifts
 // VPSRLVD (lookup) and VPSLLVD (add).
 //
-// Only AVX2 kernels: the AVX-512 level uses them too. A zmm register would
-// hold two blocks, i.e. two keys per register with two separate 32-byte loads
-// and inserts, which adds instructions per key rather than removing them.
+// AVX2 kernels only: a zmm register would hold two blocks, i.e. two keys per
+// register with two separate 32-byte loads and inserts, which adds
+// instructions per key rather than removing them. The AVX-512 level runs the
+// AVX2 adds, and splitHasAVX512: the AVX2 lookup grouped eight keys at a time
+// with PDEP and POPCNT (see grouped.go), for processors with AVX-512, all of
+// which have fast BMI2.
 
 const splitSig = "func(blocks *[8]uint32, nblocks uint64, hs []uint64, %spf int, npf int)%s"
 
@@ -32,13 +35,15 @@ func splitKernels() {
 	salts := qwordTable("splitSalts", w[:4])
 	ones := qwordTable("dwordOnes", []uint64{1 | 1<<32, 1 | 1<<32, 1 | 1<<32, 1 | 1<<32})
 	splitHas(salts, ones)
+	splitHasGrouped(salts, ones)
 	splitAdd(salts, ones)
 }
 
-// splitBitIndexes returns the eight bit indexes of hs[i+j], one per dword.
-func splitBitIndexes(hs, i Register, j int, salts VecVirtual) VecVirtual {
+// splitBitIndexes returns the eight bit indexes, one per dword, of the hash
+// whose low half is at xm.
+func splitBitIndexes(xm Mem, salts VecVirtual) VecVirtual {
 	r := YMM()
-	VPBROADCASTD(Mem{Base: hs, Index: i, Scale: 8, Disp: 8 * j}, r)
+	VPBROADCASTD(xm, r)
 	VPMULLD(salts, r, r)
 	VPSRLD(U8(27), r, r)
 	return r
@@ -58,7 +63,7 @@ func splitHas(saltTable, onesTable Mem) {
 	XORQ(count, count)
 	hs := Load(Param("hs").Base(), GP64())
 	batchLoop(name, hs, 5, func(i Register, j int, blk Mem) {
-		idx := splitBitIndexes(hs, i, j, salts)
+		idx := splitBitIndexes(Mem{Base: hs, Index: i, Scale: 8, Disp: 8 * j}, salts)
 		b := YMM()
 		VMOVDQU(blk, b)
 		VPSRLVD(idx, b, b)
@@ -73,6 +78,24 @@ func splitHas(saltTable, onesTable Mem) {
 	RET()
 }
 
+func splitHasGrouped(saltTable, onesTable Mem) {
+	name := "splitHasAVX512"
+	TEXT(name, NOSPLIT, fmt.Sprintf(splitSig, "out []bool, ", " int"))
+	Pragma("noescape")
+	Doc(name+" is splitHasAVX2 eight keys at a time; it also uses BMI2 (PDEPQ) and POPCNT.",
+		"len(out) must be len(hs) and nblocks > 0.")
+	salts, ones := YMM(), YMM()
+	VMOVDQU(saltTable, salts)
+	VMOVDQU(onesTable, ones)
+	groupedLookup(name, 5, func(xm, blk Mem) {
+		idx := splitBitIndexes(xm, salts)
+		b := YMM()
+		VMOVDQU(blk, b)
+		VPSRLVD(idx, b, b)
+		VPTEST(ones, b) // CF = every dword has bit 0 set
+	})
+}
+
 func splitAdd(saltTable, onesTable Mem) {
 	name := "splitAddAVX2"
 	TEXT(name, NOSPLIT, fmt.Sprintf(splitSig, "", ""))
@@ -83,7 +106,7 @@ func splitAdd(saltTable, onesTable Mem) {
 	VMOVDQU(onesTable, ones)
 	hs := Load(Param("hs").Base(), GP64())
 	batchLoop(name, hs, 5, func(i Register, j int, blk Mem) {
-		m := splitBitIndexes(hs, i, j, salts)
+		m := splitBitIndexes(Mem{Base: hs, Index: i, Scale: 8, Disp: 8 * j}, salts)
 		VPSLLVD(m, ones, m)
 		// Read, OR and write back per key: keys sharing a block all land.
 		VPOR(blk, m, m)

@@ -59,17 +59,25 @@ func filled(b *testing.B, bytes uint64, k int) *benchFilter {
 	if err != nil {
 		b.Fatal(err)
 	}
-	n := f.NumBits() / 10
+	bf := &benchFilter{f: f, stream: fillTenBitsPerKey(f.AddHashes, f.NumBits(), bytes+uint64(k))}
+	benchFilters[key] = bf
+	return bf
+}
+
+// fillTenBitsPerKey adds bits/10 hashes with add and returns a shuffled
+// lookup stream of streamLen hashes, half of them added.
+func fillTenBitsPerKey(add func([]uint64), bits, seed uint64) []uint64 {
+	n := bits / 10
 	chunk := make([]uint64, 1<<16)
 	for i := uint64(0); i < n; {
 		c := chunk[:min(uint64(len(chunk)), n-i)]
 		for j := range c {
 			c[j] = splitmix64(i + uint64(j))
 		}
-		f.AddHashes(c)
+		add(c)
 		i += uint64(len(c))
 	}
-	r := rand.New(rand.NewPCG(bytes, uint64(k)))
+	r := rand.New(rand.NewPCG(seed, 0x5eed))
 	stream := make([]uint64, streamLen)
 	for i := range stream {
 		if i%2 == 0 {
@@ -79,9 +87,7 @@ func filled(b *testing.B, bytes uint64, k int) *benchFilter {
 		}
 	}
 	r.Shuffle(len(stream), func(i, j int) { stream[i], stream[j] = stream[j], stream[i] })
-	bf := &benchFilter{f: f, stream: stream}
-	benchFilters[key] = bf
-	return bf
+	return stream
 }
 
 // forEachBenchLevel runs fn as a sub-benchmark at every usable level.

@@ -538,47 +538,12 @@ filterHas8AVX512_prefetch:
 	LEAQ         8(R11), R12
 	CMPQ         R12, R8
 	JA           filterHas8AVX512_prefetch_end
-	MOVL         4(DI)(R11*8), R12
-	IMULQ        CX, R12
-	SHRQ         $0x20, R12
-	SHLQ         $0x06, R12
-	PREFETCHT0   (AX)(R12*1)
-	MOVL         12(DI)(R11*8), R12
-	IMULQ        CX, R12
-	SHRQ         $0x20, R12
-	SHLQ         $0x06, R12
-	PREFETCHT0   (AX)(R12*1)
-	MOVL         20(DI)(R11*8), R12
-	IMULQ        CX, R12
-	SHRQ         $0x20, R12
-	SHLQ         $0x06, R12
-	PREFETCHT0   (AX)(R12*1)
-	MOVL         28(DI)(R11*8), R12
-	IMULQ        CX, R12
-	SHRQ         $0x20, R12
-	SHLQ         $0x06, R12
-	PREFETCHT0   (AX)(R12*1)
-	MOVL         36(DI)(R11*8), R12
-	IMULQ        CX, R12
-	SHRQ         $0x20, R12
-	SHLQ         $0x06, R12
-	PREFETCHT0   (AX)(R12*1)
-	MOVL         44(DI)(R11*8), R12
-	IMULQ        CX, R12
-	SHRQ         $0x20, R12
-	SHLQ         $0x06, R12
-	PREFETCHT0   (AX)(R12*1)
-	MOVL         52(DI)(R11*8), R12
-	IMULQ        CX, R12
-	SHRQ         $0x20, R12
-	SHLQ         $0x06, R12
-	PREFETCHT0   (AX)(R12*1)
-	MOVL         60(DI)(R11*8), R12
-	IMULQ        CX, R12
-	SHRQ         $0x20, R12
-	SHLQ         $0x06, R12
-	PREFETCHT0   (AX)(R12*1)
 	XORQ         R12, R12
+	MOVL         60(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	PREFETCHT0   (AX)(R13*1)
 	MOVL         60(DX)(R11*8), R13
 	IMULQ        CX, R13
 	SHRQ         $0x20, R13
@@ -591,6 +556,11 @@ filterHas8AVX512_prefetch:
 	VPTESTMQ     Z1, Z2, K1
 	KORTESTB     K1, K1
 	ADCQ         R12, R12
+	MOVL         52(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	PREFETCHT0   (AX)(R13*1)
 	MOVL         52(DX)(R11*8), R13
 	IMULQ        CX, R13
 	SHRQ         $0x20, R13
@@ -603,6 +573,11 @@ filterHas8AVX512_prefetch:
 	VPTESTMQ     Z1, Z2, K1
 	KORTESTB     K1, K1
 	ADCQ         R12, R12
+	MOVL         44(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	PREFETCHT0   (AX)(R13*1)
 	MOVL         44(DX)(R11*8), R13
 	IMULQ        CX, R13
 	SHRQ         $0x20, R13
@@ -615,6 +590,11 @@ filterHas8AVX512_prefetch:
 	VPTESTMQ     Z1, Z2, K1
 	KORTESTB     K1, K1
 	ADCQ         R12, R12
+	MOVL         36(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	PREFETCHT0   (AX)(R13*1)
 	MOVL         36(DX)(R11*8), R13
 	IMULQ        CX, R13
 	SHRQ         $0x20, R13
@@ -627,6 +607,11 @@ filterHas8AVX512_prefetch:
 	VPTESTMQ     Z1, Z2, K1
 	KORTESTB     K1, K1
 	ADCQ         R12, R12
+	MOVL         28(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	PREFETCHT0   (AX)(R13*1)
 	MOVL         28(DX)(R11*8), R13
 	IMULQ        CX, R13
 	SHRQ         $0x20, R13
@@ -639,6 +624,11 @@ filterHas8AVX512_prefetch:
 	VPTESTMQ     Z1, Z2, K1
 	KORTESTB     K1, K1
 	ADCQ         R12, R12
+	MOVL         20(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	PREFETCHT0   (AX)(R13*1)
 	MOVL         20(DX)(R11*8), R13
 	IMULQ        CX, R13
 	SHRQ         $0x20, R13
@@ -651,6 +641,11 @@ filterHas8AVX512_prefetch:
 	VPTESTMQ     Z1, Z2, K1
 	KORTESTB     K1, K1
 	ADCQ         R12, R12
+	MOVL         12(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	PREFETCHT0   (AX)(R13*1)
 	MOVL         12(DX)(R11*8), R13
 	IMULQ        CX, R13
 	SHRQ         $0x20, R13
@@ -663,6 +658,11 @@ filterHas8AVX512_prefetch:
 	VPTESTMQ     Z1, Z2, K1
 	KORTESTB     K1, K1
 	ADCQ         R12, R12
+	MOVL         4(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	PREFETCHT0   (AX)(R13*1)
 	MOVL         4(DX)(R11*8), R13
 	IMULQ        CX, R13
 	SHRQ         $0x20, R13
@@ -1661,47 +1661,12 @@ filterHas16AVX512_prefetch:
 	LEAQ         8(R11), R12
 	CMPQ         R12, R8
 	JA           filterHas16AVX512_prefetch_end
-	MOVL         4(DI)(R11*8), R12
-	IMULQ        CX, R12
-	SHRQ         $0x20, R12
-	SHLQ         $0x06, R12
-	PREFETCHT0   (AX)(R12*1)
-	MOVL         12(DI)(R11*8), R12
-	IMULQ        CX, R12
-	SHRQ         $0x20, R12
-	SHLQ         $0x06, R12
-	PREFETCHT0   (AX)(R12*1)
-	MOVL         20(DI)(R11*8), R12
-	IMULQ        CX, R12
-	SHRQ         $0x20, R12
-	SHLQ         $0x06, R12
-	PREFETCHT0   (AX)(R12*1)
-	MOVL         28(DI)(R11*8), R12
-	IMULQ        CX, R12
-	SHRQ         $0x20, R12
-	SHLQ         $0x06, R12
-	PREFETCHT0   (AX)(R12*1)
-	MOVL         36(DI)(R11*8), R12
-	IMULQ        CX, R12
-	SHRQ         $0x20, R12
-	SHLQ         $0x06, R12
-	PREFETCHT0   (AX)(R12*1)
-	MOVL         44(DI)(R11*8), R12
-	IMULQ        CX, R12
-	SHRQ         $0x20, R12
-	SHLQ         $0x06, R12
-	PREFETCHT0   (AX)(R12*1)
-	MOVL         52(DI)(R11*8), R12
-	IMULQ        CX, R12
-	SHRQ         $0x20, R12
-	SHLQ         $0x06, R12
-	PREFETCHT0   (AX)(R12*1)
-	MOVL         60(DI)(R11*8), R12
-	IMULQ        CX, R12
-	SHRQ         $0x20, R12
-	SHLQ         $0x06, R12
-	PREFETCHT0   (AX)(R12*1)
 	XORQ         R12, R12
+	MOVL         60(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	PREFETCHT0   (AX)(R13*1)
 	MOVL         60(DX)(R11*8), R13
 	IMULQ        CX, R13
 	SHRQ         $0x20, R13
@@ -1718,6 +1683,11 @@ filterHas16AVX512_prefetch:
 	VPTESTMQ     Z2, Z4, K1
 	KORTESTB     K1, K1
 	ADCQ         R12, R12
+	MOVL         52(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	PREFETCHT0   (AX)(R13*1)
 	MOVL         52(DX)(R11*8), R13
 	IMULQ        CX, R13
 	SHRQ         $0x20, R13
@@ -1734,6 +1704,11 @@ filterHas16AVX512_prefetch:
 	VPTESTMQ     Z2, Z4, K1
 	KORTESTB     K1, K1
 	ADCQ         R12, R12
+	MOVL         44(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	PREFETCHT0   (AX)(R13*1)
 	MOVL         44(DX)(R11*8), R13
 	IMULQ        CX, R13
 	SHRQ         $0x20, R13
@@ -1750,6 +1725,11 @@ filterHas16AVX512_prefetch:
 	VPTESTMQ     Z2, Z4, K1
 	KORTESTB     K1, K1
 	ADCQ         R12, R12
+	MOVL         36(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	PREFETCHT0   (AX)(R13*1)
 	MOVL         36(DX)(R11*8), R13
 	IMULQ        CX, R13
 	SHRQ         $0x20, R13
@@ -1766,6 +1746,11 @@ filterHas16AVX512_prefetch:
 	VPTESTMQ     Z2, Z4, K1
 	KORTESTB     K1, K1
 	ADCQ         R12, R12
+	MOVL         28(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	PREFETCHT0   (AX)(R13*1)
 	MOVL         28(DX)(R11*8), R13
 	IMULQ        CX, R13
 	SHRQ         $0x20, R13
@@ -1782,6 +1767,11 @@ filterHas16AVX512_prefetch:
 	VPTESTMQ     Z2, Z4, K1
 	KORTESTB     K1, K1
 	ADCQ         R12, R12
+	MOVL         20(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	PREFETCHT0   (AX)(R13*1)
 	MOVL         20(DX)(R11*8), R13
 	IMULQ        CX, R13
 	SHRQ         $0x20, R13
@@ -1798,6 +1788,11 @@ filterHas16AVX512_prefetch:
 	VPTESTMQ     Z2, Z4, K1
 	KORTESTB     K1, K1
 	ADCQ         R12, R12
+	MOVL         12(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	PREFETCHT0   (AX)(R13*1)
 	MOVL         12(DX)(R11*8), R13
 	IMULQ        CX, R13
 	SHRQ         $0x20, R13
@@ -1814,6 +1809,11 @@ filterHas16AVX512_prefetch:
 	VPTESTMQ     Z2, Z4, K1
 	KORTESTB     K1, K1
 	ADCQ         R12, R12
+	MOVL         4(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	PREFETCHT0   (AX)(R13*1)
 	MOVL         4(DX)(R11*8), R13
 	IMULQ        CX, R13
 	SHRQ         $0x20, R13
@@ -2562,6 +2562,293 @@ splitHasAVX2_rest_1:
 splitHasAVX2_rest_end:
 	VZEROUPPER
 	MOVQ CX, ret+80(FP)
+	RET
+
+// func splitHasAVX512(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
+// Requires: AVX, AVX2, BMI2, MMX+, POPCNT
+TEXT ·splitHasAVX512(SB), NOSPLIT, $0-88
+	VMOVDQU splitSalts<>+0(SB), Y0
+	VMOVDQU dwordOnes<>+0(SB), Y1
+	MOVQ    blocks+0(FP), AX
+	MOVQ    nblocks+8(FP), CX
+	MOVQ    hs_base+16(FP), DX
+	MOVQ    hs_len+24(FP), BX
+	MOVQ    out_base+40(FP), SI
+	MOVQ    pf+64(FP), DI
+	MOVQ    npf+72(FP), R8
+	LEAQ    (DX)(DI*8), DI
+	MOVQ    $0x0101010101010101, R9
+	XORQ    R10, R10
+	XORQ    R11, R11
+
+	// Prefetch the block of hs[i+pf] while i < npf.
+	// Groups of 8 keys (prefetch).
+splitHasAVX512_prefetch:
+	LEAQ         8(R11), R12
+	CMPQ         R12, R8
+	JA           splitHasAVX512_prefetch_end
+	XORQ         R12, R12
+	MOVL         60(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x05, R13
+	PREFETCHT0   (AX)(R13*1)
+	MOVL         60(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x05, R13
+	VPBROADCASTD 56(DX)(R11*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VMOVDQU      (AX)(R13*1), Y3
+	VPSRLVD      Y2, Y3, Y3
+	VPTEST       Y1, Y3
+	ADCQ         R12, R12
+	MOVL         52(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x05, R13
+	PREFETCHT0   (AX)(R13*1)
+	MOVL         52(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x05, R13
+	VPBROADCASTD 48(DX)(R11*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VMOVDQU      (AX)(R13*1), Y3
+	VPSRLVD      Y2, Y3, Y3
+	VPTEST       Y1, Y3
+	ADCQ         R12, R12
+	MOVL         44(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x05, R13
+	PREFETCHT0   (AX)(R13*1)
+	MOVL         44(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x05, R13
+	VPBROADCASTD 40(DX)(R11*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VMOVDQU      (AX)(R13*1), Y3
+	VPSRLVD      Y2, Y3, Y3
+	VPTEST       Y1, Y3
+	ADCQ         R12, R12
+	MOVL         36(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x05, R13
+	PREFETCHT0   (AX)(R13*1)
+	MOVL         36(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x05, R13
+	VPBROADCASTD 32(DX)(R11*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VMOVDQU      (AX)(R13*1), Y3
+	VPSRLVD      Y2, Y3, Y3
+	VPTEST       Y1, Y3
+	ADCQ         R12, R12
+	MOVL         28(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x05, R13
+	PREFETCHT0   (AX)(R13*1)
+	MOVL         28(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x05, R13
+	VPBROADCASTD 24(DX)(R11*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VMOVDQU      (AX)(R13*1), Y3
+	VPSRLVD      Y2, Y3, Y3
+	VPTEST       Y1, Y3
+	ADCQ         R12, R12
+	MOVL         20(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x05, R13
+	PREFETCHT0   (AX)(R13*1)
+	MOVL         20(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x05, R13
+	VPBROADCASTD 16(DX)(R11*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VMOVDQU      (AX)(R13*1), Y3
+	VPSRLVD      Y2, Y3, Y3
+	VPTEST       Y1, Y3
+	ADCQ         R12, R12
+	MOVL         12(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x05, R13
+	PREFETCHT0   (AX)(R13*1)
+	MOVL         12(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x05, R13
+	VPBROADCASTD 8(DX)(R11*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VMOVDQU      (AX)(R13*1), Y3
+	VPSRLVD      Y2, Y3, Y3
+	VPTEST       Y1, Y3
+	ADCQ         R12, R12
+	MOVL         4(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x05, R13
+	PREFETCHT0   (AX)(R13*1)
+	MOVL         4(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x05, R13
+	VPBROADCASTD (DX)(R11*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VMOVDQU      (AX)(R13*1), Y3
+	VPSRLVD      Y2, Y3, Y3
+	VPTEST       Y1, Y3
+	ADCQ         R12, R12
+	PDEPQ        R9, R12, R12
+	MOVQ         R12, (SI)(R11*1)
+	POPCNTQ      R12, R12
+	ADDQ         R12, R10
+	ADDQ         $0x08, R11
+	JMP          splitHasAVX512_prefetch
+
+splitHasAVX512_prefetch_end:
+	// Groups of 8 keys (rest).
+splitHasAVX512_rest:
+	LEAQ         8(R11), DI
+	CMPQ         DI, BX
+	JA           splitHasAVX512_rest_end
+	XORQ         DI, DI
+	MOVL         60(DX)(R11*8), R8
+	IMULQ        CX, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x05, R8
+	VPBROADCASTD 56(DX)(R11*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VMOVDQU      (AX)(R8*1), Y3
+	VPSRLVD      Y2, Y3, Y3
+	VPTEST       Y1, Y3
+	ADCQ         DI, DI
+	MOVL         52(DX)(R11*8), R8
+	IMULQ        CX, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x05, R8
+	VPBROADCASTD 48(DX)(R11*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VMOVDQU      (AX)(R8*1), Y3
+	VPSRLVD      Y2, Y3, Y3
+	VPTEST       Y1, Y3
+	ADCQ         DI, DI
+	MOVL         44(DX)(R11*8), R8
+	IMULQ        CX, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x05, R8
+	VPBROADCASTD 40(DX)(R11*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VMOVDQU      (AX)(R8*1), Y3
+	VPSRLVD      Y2, Y3, Y3
+	VPTEST       Y1, Y3
+	ADCQ         DI, DI
+	MOVL         36(DX)(R11*8), R8
+	IMULQ        CX, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x05, R8
+	VPBROADCASTD 32(DX)(R11*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VMOVDQU      (AX)(R8*1), Y3
+	VPSRLVD      Y2, Y3, Y3
+	VPTEST       Y1, Y3
+	ADCQ         DI, DI
+	MOVL         28(DX)(R11*8), R8
+	IMULQ        CX, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x05, R8
+	VPBROADCASTD 24(DX)(R11*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VMOVDQU      (AX)(R8*1), Y3
+	VPSRLVD      Y2, Y3, Y3
+	VPTEST       Y1, Y3
+	ADCQ         DI, DI
+	MOVL         20(DX)(R11*8), R8
+	IMULQ        CX, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x05, R8
+	VPBROADCASTD 16(DX)(R11*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VMOVDQU      (AX)(R8*1), Y3
+	VPSRLVD      Y2, Y3, Y3
+	VPTEST       Y1, Y3
+	ADCQ         DI, DI
+	MOVL         12(DX)(R11*8), R8
+	IMULQ        CX, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x05, R8
+	VPBROADCASTD 8(DX)(R11*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VMOVDQU      (AX)(R8*1), Y3
+	VPSRLVD      Y2, Y3, Y3
+	VPTEST       Y1, Y3
+	ADCQ         DI, DI
+	MOVL         4(DX)(R11*8), R8
+	IMULQ        CX, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x05, R8
+	VPBROADCASTD (DX)(R11*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VMOVDQU      (AX)(R8*1), Y3
+	VPSRLVD      Y2, Y3, Y3
+	VPTEST       Y1, Y3
+	ADCQ         DI, DI
+	PDEPQ        R9, DI, DI
+	MOVQ         DI, (SI)(R11*1)
+	POPCNTQ      DI, DI
+	ADDQ         DI, R10
+	ADDQ         $0x08, R11
+	JMP          splitHasAVX512_rest
+
+splitHasAVX512_rest_end:
+	// The last keys one at a time.
+splitHasAVX512_tail:
+	CMPQ         R11, BX
+	JAE          splitHasAVX512_done
+	MOVL         4(DX)(R11*8), DI
+	IMULQ        CX, DI
+	SHRQ         $0x20, DI
+	SHLQ         $0x05, DI
+	VPBROADCASTD (DX)(R11*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VMOVDQU      (AX)(DI*1), Y3
+	VPSRLVD      Y2, Y3, Y3
+	VPTEST       Y1, Y3
+	SETCS        DI
+	MOVB         DI, (SI)(R11*1)
+	ADCQ         $0x00, R10
+	INCQ         R11
+	JMP          splitHasAVX512_tail
+
+splitHasAVX512_done:
+	VZEROUPPER
+	MOVQ R10, ret+80(FP)
 	RET
 
 // func splitAddAVX2(blocks *[8]uint32, nblocks uint64, hs []uint64, pf int, npf int)

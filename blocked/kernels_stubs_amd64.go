@@ -63,6 +63,12 @@ func touchLines(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, npf int)
 //go:noescape
 func splitHasAVX2(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
 
+// splitHasAVX512 is splitHasAVX2 eight keys at a time; it also uses BMI2 (PDEPQ) and POPCNT.
+// len(out) must be len(hs) and nblocks > 0.
+//
+//go:noescape
+func splitHasAVX512(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
+
 // splitAddAVX2 sets the bits of every hash of hs in its split block, in order. nblocks must be > 0.
 //
 //go:noescape
