@@ -17,9 +17,6 @@ import (
 // the stack was slower, 1.15 ns/key: the loads wait on store forwarding.)
 // PDEP and POPCNT need BMI2 and POPCNT, which every AVX-512 processor has;
 // the Go side checks and otherwise uses the AVX2 kernels.
-//
-// AVX-512 against AVX2, same machine: lookups 0.82 against 1.2 ns/key at
-// 16 KiB (k = 8), so the AVX-512 kernels are kept; see blocked/bench_test.go.
 
 const group = 8
 
