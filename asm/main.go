@@ -1,7 +1,8 @@
-// Command asm generates simdbloom's amd64 kernels with avo:
-// blocked/kernels_amd64.s and its Go declarations.
+// Command asm generates simdbloom's amd64 kernels with avo: with -set
+// blocked (the default), blocked/kernels_amd64.s and its Go declarations;
+// with -set hash, the root package's key-hashing kernels.
 //
-// Run it through go generate in package blocked (see blocked/gen.go):
+// Run it through go generate (see blocked/gen.go and the root gen.go):
 //
 //	go run -C ../asm . -out ../blocked/kernels_amd64.s -stubs ../blocked/kernels_stubs_amd64.go -pkg blocked
 //
@@ -12,15 +13,28 @@
 package main
 
 import (
+	"flag"
+	"log"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 )
 
+var set = flag.String("set", "blocked", "which kernels to generate: blocked (package blocked) or hash (package bloom)")
+
 func main() {
+	flag.Parse() // avo's -out, -stubs and -pkg are on the same flag set
 	ConstraintExpr("!purego")
-	filterKernels()
-	touchLines()
-	splitKernels()
+	switch *set {
+	case "blocked":
+		filterKernels()
+		touchLines()
+		splitKernels()
+	case "hash":
+		hashKernels()
+	default:
+		log.Fatalf("asm: unknown -set %q (want blocked or hash)", *set)
+	}
 	Generate()
 }
 
