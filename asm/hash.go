@@ -1,4 +1,125 @@
 package main
 
-// hashKernels emits the root package's key-hashing kernels (-set hash).
-func hashKernels() {}
+import (
+	"math/bits"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// The root package hashes a 64-bit integer key x as XXH3-64 of its 8-byte
+// little-endian encoding (bloom.HashUint64):
+//
+//	h := rotl(x, 32) ^ secret
+//	h ^= rotl(h, 49) ^ rotl(h, 24)
+//	h *= prime; h ^= h>>35 + 8
+//	h *= prime; h ^= h>>28
+//
+// AVX-512 has 64-bit lane multiplies (VPMULLQ, DQ) and rotates (VPROLQ), so
+// the kernel hashes eight keys per zmm. The first two lines become three
+// independent rotates of x and one constant, since rotates distribute over
+// XOR: h = rotl(x,32) ^ rotl(x,17) ^ rotl(x,56) ^ (s ^ rotl(s,49) ^ rotl(s,24)).
+const (
+	xxhSecret = 0x1cad21f72c81017c ^ 0xdb979083e96dd4de
+	xxhPrime  = 0x9fb21c651e98df25
+)
+
+// hashUnroll is how many zmm registers of keys one loop iteration hashes.
+const hashUnroll = 2
+
+func hashKernels() {
+	folded := uint64(xxhSecret) ^ bits.RotateLeft64(xxhSecret, 49) ^ bits.RotateLeft64(xxhSecret, 24)
+	consts := qwordTable("hashConsts", []uint64{folded, xxhPrime, 8})
+	masks := GLOBL("hashTailMasks", RODATA|NOPTR)
+	for i := 0; i < 8; i++ {
+		DATA(i, U8(1<<i-1))
+	}
+
+	TEXT("hashUint64sAVX512", NOSPLIT, "func(dst []uint64, src []uint64)")
+	Pragma("noescape")
+	Doc("hashUint64sAVX512 sets dst[i] to the XXH3-64 hash of the 8-byte little-endian",
+		"encoding of src[i], eight keys per zmm register. len(dst) must be at least",
+		"len(src); dst and src may be the same slice. It uses AVX-512 F and DQ.")
+	dst := Load(Param("dst").Base(), GP64())
+	src := Load(Param("src").Base(), GP64())
+	n := Load(Param("src").Len(), GP64())
+	c := hashConstRegs{ZMM(), ZMM(), ZMM()}
+	VPBROADCASTQ(consts.Offset(0), c.folded)
+	VPBROADCASTQ(consts.Offset(8), c.prime)
+	VPBROADCASTQ(consts.Offset(16), c.eight)
+
+	const step = 8 * hashUnroll
+	Commentf("%d keys at a time.", step)
+	full := GP64()
+	MOVQ(n, full)
+	ANDQ(I32(-step), full)
+	i := GP64()
+	XORQ(i, i)
+	Label("hash_loop")
+	CMPQ(i, full)
+	JAE(LabelRef("hash_eights"))
+	xs := make([]VecVirtual, hashUnroll)
+	for u := range xs {
+		xs[u] = ZMM()
+		VMOVDQU64(Mem{Base: src, Index: i, Scale: 8, Disp: 64 * u}, xs[u])
+	}
+	for u, x := range xs {
+		VMOVDQU64(hashZMM(x, c), Mem{Base: dst, Index: i, Scale: 8, Disp: 64 * u})
+	}
+	ADDQ(U8(step), i)
+	JMP(LabelRef("hash_loop"))
+
+	Comment("Then eight at a time.")
+	Label("hash_eights")
+	ANDQ(I8(-8), n) // n rounded down; the tail length is src.len & 7
+	Label("hash_eight")
+	CMPQ(i, n)
+	JAE(LabelRef("hash_tail"))
+	x := ZMM()
+	VMOVDQU64(Mem{Base: src, Index: i, Scale: 8}, x)
+	VMOVDQU64(hashZMM(x, c), Mem{Base: dst, Index: i, Scale: 8})
+	ADDQ(U8(8), i)
+	JMP(LabelRef("hash_eight"))
+
+	Comment("The last 0 to 7 keys, under a mask (masked loads do not fault past src).")
+	Label("hash_tail")
+	rest := Load(Param("src").Len(), GP64())
+	ANDQ(U8(7), rest)
+	JZ(LabelRef("hash_done"))
+	tbl := GP64()
+	LEAQ(masks, tbl)
+	k := K()
+	KMOVB(Mem{Base: tbl, Index: rest, Scale: 1}, k)
+	t := ZMM()
+	VMOVDQU64_Z(Mem{Base: src, Index: i, Scale: 8}, k, t)
+	VMOVDQU64(hashZMM(t, c), k, Mem{Base: dst, Index: i, Scale: 8})
+	Label("hash_done")
+	VZEROUPPER()
+	RET()
+}
+
+type hashConstRegs struct {
+	folded, prime, eight VecVirtual
+}
+
+// hashZMM emits the hash of the eight keys in x and returns the register
+// holding the eight hashes.
+func hashZMM(x VecVirtual, c hashConstRegs) VecVirtual {
+	h, a, b := ZMM(), ZMM(), ZMM()
+	VPROLQ(U8(32), x, h)
+	VPROLQ(U8(17), x, a)
+	VPROLQ(U8(56), x, b)
+	VPTERNLOGQ(U8(0x96), b, a, h) // h ^= a ^ b
+	VPXORQ(c.folded, h, h)
+	VPMULLQ(c.prime, h, h)
+	t := ZMM()
+	VPSRLQ(U8(35), h, t)
+	VPADDQ(c.eight, t, t)
+	VPXORQ(t, h, h)
+	VPMULLQ(c.prime, h, h)
+	u := ZMM()
+	VPSRLQ(U8(28), h, u)
+	VPXORQ(u, h, h)
+	return h
+}

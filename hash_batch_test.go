@@ -1,0 +1,385 @@
+package bloom
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/zeebo/xxh3"
+
+	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/internal/cpu"
+)
+
+// edgeWords are integer keys at the edges of the carries and rotates.
+var edgeWords = []uint64{
+	0, 1, 2, 7, 8, 0xff, 1 << 31, 1<<32 - 1, 1 << 32, 1<<32 + 1, 1 << 63, 1<<63 - 1,
+	1<<63 + 1, math.MaxUint64, math.MaxUint64 - 1, 0x5555555555555555, 0xaaaaaaaaaaaaaaaa,
+	0x9fb21c651e98df25, 0x18bad3d405c264ca, 0x00000000ffffffff, 0xffffffff00000000,
+}
+
+// testWords returns n keys: the edge values first, then random ones.
+func testWords(r *rand.Rand, n int) []uint64 {
+	xs := make([]uint64, n)
+	for i := range xs {
+		if i < len(edgeWords) {
+			xs[i] = edgeWords[i]
+		} else {
+			xs[i] = r.Uint64()
+		}
+	}
+	r.Shuffle(n, func(i, j int) { xs[i], xs[j] = xs[j], xs[i] })
+	return xs
+}
+
+// checkWords checks hashWords on src at the active level: equal to HashUint64
+// and to xxh3 of the bytes, in place too, and nothing written past len(src).
+func checkWords(t *testing.T, src []uint64) {
+	t.Helper()
+	const guard = 0x0123456789abcdef
+	dst := make([]uint64, len(src)+9)
+	for i := range dst {
+		dst[i] = guard
+	}
+	hashWords(dst, src)
+	in := append([]uint64(nil), src...)
+	hashWords(in, in)
+	for i, x := range src {
+		want := xxh3.Hash(le64(x))
+		if HashUint64(x) != want {
+			t.Fatalf("HashUint64(%#x) = %#x, xxh3 = %#x", x, HashUint64(x), want)
+		}
+		if dst[i] != want {
+			t.Fatalf("%v, %d keys: key %d (%#x) hashed to %#x, want %#x", cpu.Active, len(src), i, x, dst[i], want)
+		}
+		if in[i] != want {
+			t.Fatalf("%v, %d keys in place: key %d (%#x) hashed to %#x, want %#x", cpu.Active, len(src), i, x, in[i], want)
+		}
+	}
+	for i := len(src); i < len(dst); i++ {
+		if dst[i] != guard {
+			t.Fatalf("%v, %d keys: dst[%d] written past the keys", cpu.Active, len(src), i)
+		}
+	}
+}
+
+// TestHashWordsLevels: at every level this CPU runs, the batch hash equals
+// HashUint64 and xxh3 for every length 0..40 (every tail), for random and
+// edge values, and for long batches.
+func TestHashWordsLevels(t *testing.T) {
+	for _, l := range cpu.Usable() {
+		t.Run(l.String(), func(t *testing.T) {
+			withLevel(l, func() {
+				r := rand.New(rand.NewPCG(4, uint64(l)))
+				for n := 0; n <= 40; n++ {
+					for range 20 {
+						checkWords(t, testWords(r, n))
+					}
+				}
+				// Every edge value in every lane position.
+				for off := 0; off < 16; off++ {
+					xs := make([]uint64, 16+off)
+					for _, e := range edgeWords {
+						xs[off] = e
+						checkWords(t, xs)
+					}
+				}
+				for _, n := range []int{255, 256, 1000, 4097} {
+					checkWords(t, testWords(r, n))
+				}
+				// A sub-slice that does not start at the beginning of its array.
+				xs := testWords(r, 100)
+				checkWords(t, xs[3:50])
+			})
+		})
+	}
+}
+
+// widthKeys converts xs to keys of type K (truncating), the way a caller
+// holding such keys would have them.
+func widthKeys[K ~int8 | ~int16 | ~int32 | ~int64 | ~int | ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uint | ~uintptr](xs []uint64) []K {
+	ks := make([]K, len(xs))
+	for i, x := range xs {
+		ks[i] = K(x)
+	}
+	return ks
+}
+
+// checkKind checks that the batch path hashes keys of type K exactly as Hash.
+func checkKind[K Key](t *testing.T, keys []K) {
+	t.Helper()
+	dst := make([]uint64, len(keys))
+	hashKeys(kindOf[K](), dst, keys)
+	for i, k := range keys {
+		if want := Hash(k); dst[i] != want {
+			t.Fatalf("%v, %T: key %v hashed to %#x in a batch, Hash gives %#x", cpu.Active, k, k, dst[i], want)
+		}
+	}
+}
+
+// TestHashKeysEveryKind: batches of every integer type (signed ones
+// sign-extended, named types too) hash exactly as Hash, at every level.
+func TestHashKeysEveryKind(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	for _, l := range cpu.Usable() {
+		t.Run(l.String(), func(t *testing.T) {
+			withLevel(l, func() {
+				for _, n := range []int{0, 1, 7, 8, 9, 33, 300} {
+					xs := testWords(r, n)
+					checkKind(t, widthKeys[int8](xs))
+					checkKind(t, widthKeys[int16](xs))
+					checkKind(t, widthKeys[int32](xs))
+					checkKind(t, widthKeys[int64](xs))
+					checkKind(t, widthKeys[int](xs))
+					checkKind(t, widthKeys[uint8](xs))
+					checkKind(t, widthKeys[uint16](xs))
+					checkKind(t, widthKeys[uint32](xs))
+					checkKind(t, widthKeys[uint64](xs))
+					checkKind(t, widthKeys[uint](xs))
+					checkKind(t, widthKeys[uintptr](xs))
+					checkKind(t, widthKeys[myInt](xs))
+					checkKind(t, widthKeys[myUint](xs))
+					checkKind(t, []string{"a", "", "ccc"}[:min(n, 3)])
+				}
+			})
+		})
+	}
+}
+
+// TestTypedBatchNoFalseNegatives: typed filters of every integer width
+// built through the batch (SIMD) path find every key, single and batch, and
+// every level builds the same bits.
+func TestTypedBatchNoFalseNegatives(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 6))
+	xs := testWords(r, 5003)
+	var ref *Filter[uint64]
+	for _, l := range cpu.Usable() {
+		withLevel(l, func() {
+			f := mustNew[uint64](t, uint64(len(xs)), 0.01)
+			f.AddAll(xs)
+			out := make([]bool, len(xs))
+			if n := f.HasAll(xs, out); n != len(xs) {
+				t.Fatalf("%v: HasAll found %d of %d added keys", l, n, len(xs))
+			}
+			for i, x := range xs {
+				if !out[i] || !f.Has(x) {
+					t.Fatalf("%v: false negative for %#x", l, x)
+				}
+			}
+			if ref == nil {
+				ref = f
+			} else if !f.Equal(ref) {
+				t.Fatalf("%v builds a different filter than %v", l, cpu.Usable()[0])
+			}
+			g := mustNew[int32](t, uint64(len(xs)), 0.01)
+			ks := widthKeys[int32](xs)
+			g.AddAll(ks)
+			for _, k := range ks {
+				if !g.Has(k) {
+					t.Fatalf("%v: int32 false negative for %d", l, k)
+				}
+			}
+		})
+	}
+}
+
+// FuzzHashWords: for arbitrary keys, every level's batch hash equals HashUint64.
+func FuzzHashWords(f *testing.F) {
+	f.Add([]byte{})
+	f.Add([]byte("\xff\xff\xff\xff\xff\xff\xff\xff\x00\x00\x00\x00\xff\xff\xff\xff"))
+	f.Add(make([]byte, 8*17+3))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		xs := hashesOf(data)
+		for _, l := range cpu.Usable() {
+			withLevel(l, func() {
+				dst := make([]uint64, len(xs))
+				hashWords(dst, xs)
+				for i, x := range xs {
+					if dst[i] != HashUint64(x) {
+						t.Fatalf("%v: key %#x hashed to %#x, want %#x", l, x, dst[i], HashUint64(x))
+					}
+				}
+			})
+		}
+	})
+}
+
+// Benchmarks. b.N counts keys, so ns/op is ns per key; compare levels with
+//
+//	go test -run '^$' -bench 'HashWords|TypedUint64' -count 6 . | tee typed.txt
+//	benchstat -col /level typed.txt
+
+var typedSizes = flag.String("bench.typedsizes", "16K,1M,256M", "filter sizes for BenchmarkTypedUint64")
+
+// benchLevels returns the levels to compare: generic and the best one here.
+func benchLevels() []cpu.Level {
+	ls := cpu.Usable()
+	if best := ls[len(ls)-1]; best != cpu.Generic {
+		return []cpu.Level{cpu.Generic, best}
+	}
+	return ls[:1]
+}
+
+// onLevel runs a sub-benchmark at level l.
+func onLevel(b *testing.B, name string, l cpu.Level, fn func(b *testing.B)) {
+	b.Run(fmt.Sprintf("%s/level=%v", name, l), func(b *testing.B) { withLevel(l, func() { fn(b) }) })
+}
+
+// BenchmarkHashWords is hashing alone, 1024 keys per call.
+func BenchmarkHashWords(b *testing.B) {
+	src := testWords(rand.New(rand.NewPCG(7, 7)), 1024)
+	dst := make([]uint64, len(src))
+	for _, l := range benchLevels() {
+		onLevel(b, "op=hash", l, func(b *testing.B) {
+			for i := 0; i < b.N; i += len(src) {
+				hashWords(dst, src)
+			}
+		})
+	}
+}
+
+// benchKey returns the i-th key of the benchmark filters: a bijection of i,
+// so keys i >= n (the absent ones) never equal an added key.
+func benchKey(i uint64) uint64 {
+	i += 0x9e3779b97f4a7c15
+	i = (i ^ i>>30) * 0xbf58476d1ce4e5b9
+	i = (i ^ i>>27) * 0x94d049bb133111eb
+	return i ^ i>>31
+}
+
+const (
+	typedStreamLen = 1 << 20
+	typedBatch     = 1024
+)
+
+// typedFixture is a Filter[uint64] of about 10 bits per key, filled with
+// keys 0..n-1, and a stream of 2^20 keys, half present and half absent,
+// shuffled.
+func typedFixture(b *testing.B, size uint64) (*Filter[uint64], []uint64) {
+	fb, err := blocked.NewBytes(size, 8)
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := FromBlocked[uint64](fb)
+	n := size * 8 / 10
+	var buf [4096]uint64
+	for i := uint64(0); i < n; i += uint64(len(buf)) {
+		m := min(uint64(len(buf)), n-i)
+		for j := range m {
+			buf[j] = benchKey(i + j)
+		}
+		f.AddAll(buf[:m])
+	}
+	r := rand.New(rand.NewPCG(size, 8))
+	stream := make([]uint64, typedStreamLen)
+	for i := range stream {
+		if i < len(stream)/2 {
+			stream[i] = benchKey(r.Uint64N(n))
+		} else {
+			stream[i] = benchKey(n + r.Uint64N(1<<40))
+		}
+	}
+	r.Shuffle(len(stream), func(i, j int) { stream[i], stream[j] = stream[j], stream[i] })
+	return f, stream
+}
+
+func parseTypedSizes(b *testing.B) []uint64 {
+	var out []uint64
+	for _, s := range strings.Split(*typedSizes, ",") {
+		s = strings.ToUpper(strings.TrimSpace(s))
+		var v uint64
+		var unit byte
+		if _, err := fmt.Sscanf(s, "%d%c", &v, &unit); err != nil {
+			b.Fatalf("-bench.typedsizes: %q: %v", s, err)
+		}
+		switch unit {
+		case 'K':
+			v <<= 10
+		case 'M':
+			v <<= 20
+		case 'G':
+			v <<= 30
+		default:
+			b.Fatalf("-bench.typedsizes: %q: unit must be K, M or G", s)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func sizeName(size uint64) string {
+	if size >= 1<<20 {
+		return fmt.Sprintf("%dM", size>>20)
+	}
+	return fmt.Sprintf("%dK", size>>10)
+}
+
+// BenchmarkTypedUint64: Filter[uint64].HasAll and AddAll, batches of 1024
+// keys from the stream, at the generic level and the best one here.
+func BenchmarkTypedUint64(b *testing.B) {
+	for _, size := range parseTypedSizes(b) {
+		f, stream := typedFixture(b, size)
+		out := make([]bool, typedBatch)
+		sz := sizeName(size)
+		for _, l := range benchLevels() {
+			onLevel(b, "size="+sz+"/op=HasAll", l, func(b *testing.B) {
+				n := 0
+				for i := 0; i < b.N; i += typedBatch {
+					j := i & (typedStreamLen - 1)
+					n += f.HasAll(stream[j:j+typedBatch], out)
+				}
+				benchSink += n
+			})
+		}
+		g := f.Clone()
+		for _, l := range benchLevels() {
+			onLevel(b, "size="+sz+"/op=AddAll", l, func(b *testing.B) {
+				for i := 0; i < b.N; i += typedBatch {
+					j := i & (typedStreamLen - 1)
+					g.AddAll(stream[j : j+typedBatch])
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkTypedChunk measures the HasAll loop (hash a chunk of keys into a
+// stack buffer, then one batch lookup) at several chunk sizes, at the best
+// level, to choose the chunk constant.
+func BenchmarkTypedChunk(b *testing.B) {
+	for _, size := range parseTypedSizes(b) {
+		f, stream := typedFixture(b, size)
+		out := make([]bool, typedBatch)
+		l := benchLevels()[len(benchLevels())-1]
+		run := func(c int, has func(keys []uint64, out []bool) int) {
+			onLevel(b, fmt.Sprintf("size=%s/chunk=%d", sizeName(size), c), l, func(b *testing.B) {
+				n := 0
+				for i := 0; i < b.N; i += typedBatch {
+					j := i & (typedStreamLen - 1)
+					n += has(stream[j:j+typedBatch], out)
+				}
+				benchSink += n
+			})
+		}
+		run(128, func(k []uint64, o []bool) int { var buf [128]uint64; return hasAllWith(f, buf[:], k, o) })
+		run(256, func(k []uint64, o []bool) int { var buf [256]uint64; return hasAllWith(f, buf[:], k, o) })
+		run(512, func(k []uint64, o []bool) int { var buf [512]uint64; return hasAllWith(f, buf[:], k, o) })
+		run(1024, func(k []uint64, o []bool) int { var buf [1024]uint64; return hasAllWith(f, buf[:], k, o) })
+	}
+}
+
+// hasAllWith is HasAll hashing chunks of len(buf) keys into buf.
+func hasAllWith(f *Filter[uint64], buf, keys []uint64, out []bool) int {
+	found := 0
+	for i := 0; i < len(keys); i += len(buf) {
+		n := min(len(keys)-i, len(buf))
+		hashKeys(f.kind, buf[:n], keys[i:i+n])
+		found += f.f.HasHashes(buf[:n], out[i:i+n])
+	}
+	return found
+}
+
+var benchSink int
