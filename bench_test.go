@@ -231,33 +231,43 @@ func batched[T any](b *testing.B, stream []T, has func([]T, []bool) int) {
 	sink += n
 }
 
-func BenchmarkLookup(b *testing.B) {
-	for _, size := range parseSizes(b) {
-		size := size
-		fx := getFixture(b, size)
-		run := func(lib string, fn func(b *testing.B)) {
-			b.Run(fmt.Sprintf("size=%s/lib=%s", sizeLabel(size), lib), fn)
-		}
+// benchCase is one library's lookup benchmark on one fixture.
+type benchCase struct {
+	lib string
+	fn  func(b *testing.B)
+}
+
+// lookupCases lists every library's lookup over fx's streams.
+func lookupCases(fx *fixture) []benchCase {
+	return []benchCase{
 		// Hash level: the caller has 64-bit hashes.
-		run("simdbloom-batch", func(b *testing.B) { batched(b, fx.hashStream, fx.ours.HasHashes) })
-		run("simdbloom-single", func(b *testing.B) { single(b, fx.hashStream, fx.ours.HasHash) })
-		run("parquet-go-single", func(b *testing.B) { single(b, fx.hashStream, fx.parquet.Check) })
-		run("holiman-single", func(b *testing.B) { single(b, fx.hashStream, fx.hol.ContainsHash) })
+		{"simdbloom-batch", func(b *testing.B) { batched(b, fx.hashStream, fx.ours.HasHashes) }},
+		{"simdbloom-single", func(b *testing.B) { single(b, fx.hashStream, fx.ours.HasHash) }},
+		{"parquet-go-single", func(b *testing.B) { single(b, fx.hashStream, fx.parquet.Check) }},
+		{"holiman-single", func(b *testing.B) { single(b, fx.hashStream, fx.hol.ContainsHash) }},
 		// Key level: uint64 keys, hashing included.
-		run("simdbloom-typed-uint64-batch", func(b *testing.B) { batched(b, fx.keyStream, fx.typed.HasAll) })
-		run("simdbloom-typed-uint64-single", func(b *testing.B) { single(b, fx.keyStream, fx.typed.Has) })
-		run("bits-and-blooms-uint64-single", func(b *testing.B) {
+		{"simdbloom-typed-uint64-batch", func(b *testing.B) { batched(b, fx.keyStream, fx.typed.HasAll) }},
+		{"simdbloom-typed-uint64-single", func(b *testing.B) { single(b, fx.keyStream, fx.typed.Has) }},
+		{"bits-and-blooms-uint64-single", func(b *testing.B) {
 			var buf [8]byte
 			single(b, fx.keyStream, func(x uint64) bool {
 				binary.LittleEndian.PutUint64(buf[:], x)
 				return fx.bits.Test(buf[:])
 			})
-		})
-		run("xorfilter-fuse8-uint64-single", func(b *testing.B) { single(b, fx.keyStream, fx.fuse.Contains) })
+		}},
+		{"xorfilter-fuse8-uint64-single", func(b *testing.B) { single(b, fx.keyStream, fx.fuse.Contains) }},
 		// Key level: 16-byte string keys.
-		run("simdbloom-typed-string-batch", func(b *testing.B) { batched(b, fx.strStream, fx.typedStr.HasAll) })
-		run("simdbloom-typed-string-single", func(b *testing.B) { single(b, fx.strStream, fx.typedStr.Has) })
-		run("bits-and-blooms-string-single", func(b *testing.B) { single(b, fx.strStream, fx.bitsStr.TestString) })
+		{"simdbloom-typed-string-batch", func(b *testing.B) { batched(b, fx.strStream, fx.typedStr.HasAll) }},
+		{"simdbloom-typed-string-single", func(b *testing.B) { single(b, fx.strStream, fx.typedStr.Has) }},
+		{"bits-and-blooms-string-single", func(b *testing.B) { single(b, fx.strStream, fx.bitsStr.TestString) }},
+	}
+}
+
+func BenchmarkLookup(b *testing.B) {
+	for _, size := range parseSizes(b) {
+		for _, c := range lookupCases(getFixture(b, size)) {
+			b.Run(fmt.Sprintf("size=%s/lib=%s", sizeLabel(size), c.lib), c.fn)
+		}
 	}
 }
 
