@@ -52,7 +52,7 @@ func filterKernels() {
 		hi8[j] = uint64(filterSalts[j]) << 32
 		hi16[j] = uint64(filterSalts[j+8]) << 32
 	}
-	tables := filterTables{
+	tables = filterTables{
 		salts: [2]Mem{qwordTable("filterSalts", hi8[:]), qwordTable("filterSalts16", hi16[:])},
 		ones:  qwordTable("qwordOnes", []uint64{1, 1, 1, 1, 1, 1, 1, 1}),
 	}
@@ -63,6 +63,10 @@ func filterKernels() {
 		filterAdd(avx512, k, tables)
 	}
 }
+
+// tables holds the Filter's salt and ones tables once filterKernels has
+// emitted them; the one-key kernels (single.go) share them.
+var tables filterTables
 
 type filterTables struct {
 	salts [2]Mem // salts 0-7 and 8-15, each in the upper half of a 64-bit word

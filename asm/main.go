@@ -30,6 +30,8 @@ func main() {
 		filterKernels()
 		touchLines()
 		splitKernels()
+		singleKernels()
+		countingKernels()
 	case "hash":
 		hashKernels()
 	default:

@@ -25,6 +25,10 @@ var splitSalts = [8]uint32{
 // with PDEP and POPCNT (see grouped.go), for processors with AVX-512, all of
 // which have fast BMI2.
 
+// splitTables holds the split-block salts and dword ones once splitKernels
+// has emitted them; the one-key kernels (single.go) share them.
+var splitTables [2]Mem
+
 const splitSig = "func(blocks *[8]uint32, nblocks uint64, hs []uint64, %spf int, npf int)%s"
 
 func splitKernels() {
@@ -34,6 +38,7 @@ func splitKernels() {
 	}
 	salts := qwordTable("splitSalts", w[:4])
 	ones := qwordTable("dwordOnes", []uint64{1 | 1<<32, 1 | 1<<32, 1 | 1<<32, 1 | 1<<32})
+	splitTables = [2]Mem{salts, ones}
 	splitHas(salts, ones)
 	splitHasGrouped(salts, ones)
 	splitAdd(salts, ones)

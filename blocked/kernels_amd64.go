@@ -12,6 +12,11 @@ import (
 // kernels_amd64.s and kernels_stubs_amd64.go. Each loops over the whole batch
 // in assembly; the Go code here checks every length first.
 
+// oneKeyAsm is true where the one-key kernels (filterHasOne8AVX2 and the
+// others) exist: Filter and SplitBlock AddHash/HasHash call them at the AVX2
+// and AVX-512 levels.
+const oneKeyAsm = true
+
 // prefetchDistance is how many keys ahead the batch kernels prefetch
 // (PREFETCHT0 of the block of hs[i+prefetchDistance]). Measured on AMD Zen 4
 // (EPYC, BenchmarkHasHashes at 256 MiB, AVX-512 k=8): 16 keys 10.9 ns/key,

@@ -3023,3 +3023,159 @@ splitAddAVX2_rest_1:
 splitAddAVX2_rest_end:
 	VZEROUPPER
 	RET
+
+// func filterHasOne8AVX2(blocks *[8]uint64, nblocks uint64, h uint64) bool
+// Requires: AVX, AVX2
+TEXT ·filterHasOne8AVX2(SB), NOSPLIT, $0-25
+	MOVQ         blocks+0(FP), AX
+	MOVQ         nblocks+8(FP), CX
+	MOVQ         h+16(FP), DX
+	SHRQ         $0x20, DX
+	IMULQ        CX, DX
+	SHRQ         $0x20, DX
+	SHLQ         $0x06, DX
+	VPBROADCASTD h+16(FP), Y0
+	VPMULLD      filterSalts<>+0(SB), Y0, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VPMULLD      filterSalts<>+32(SB), Y0, Y0
+	VPSRLQ       $0x3a, Y0, Y0
+	VMOVDQU      (AX)(DX*1), Y2
+	VPSRLVQ      Y1, Y2, Y1
+	VMOVDQU      32(AX)(DX*1), Y2
+	VPSRLVQ      Y0, Y2, Y0
+	VPAND        Y0, Y1, Y1
+	VPTEST       qwordOnes<>+0(SB), Y1
+	SETCS        ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func filterAddOne8AVX2(blocks *[8]uint64, nblocks uint64, h uint64)
+// Requires: AVX, AVX2
+TEXT ·filterAddOne8AVX2(SB), NOSPLIT, $0-24
+	MOVQ         blocks+0(FP), AX
+	MOVQ         nblocks+8(FP), CX
+	MOVQ         h+16(FP), DX
+	SHRQ         $0x20, DX
+	IMULQ        CX, DX
+	SHRQ         $0x20, DX
+	SHLQ         $0x06, DX
+	VPBROADCASTD h+16(FP), Y0
+	VPMULLD      filterSalts<>+0(SB), Y0, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VPMULLD      filterSalts<>+32(SB), Y0, Y0
+	VPSRLQ       $0x3a, Y0, Y0
+	VMOVDQU      qwordOnes<>+0(SB), Y2
+	VPSLLVQ      Y1, Y2, Y1
+	VPOR         (AX)(DX*1), Y1, Y1
+	VMOVDQU      Y1, (AX)(DX*1)
+	VPSLLVQ      Y0, Y2, Y0
+	VPOR         32(AX)(DX*1), Y0, Y0
+	VMOVDQU      Y0, 32(AX)(DX*1)
+	VZEROUPPER
+	RET
+
+// func filterHasOne16AVX2(blocks *[8]uint64, nblocks uint64, h uint64) bool
+// Requires: AVX, AVX2
+TEXT ·filterHasOne16AVX2(SB), NOSPLIT, $0-25
+	MOVQ         blocks+0(FP), AX
+	MOVQ         nblocks+8(FP), CX
+	MOVQ         h+16(FP), DX
+	SHRQ         $0x20, DX
+	IMULQ        CX, DX
+	SHRQ         $0x20, DX
+	SHLQ         $0x06, DX
+	VPBROADCASTD h+16(FP), Y0
+	VPMULLD      filterSalts<>+0(SB), Y0, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VPMULLD      filterSalts<>+32(SB), Y0, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VPMULLD      filterSalts16<>+0(SB), Y0, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VPMULLD      filterSalts16<>+32(SB), Y0, Y0
+	VPSRLQ       $0x3a, Y0, Y0
+	VMOVDQU      (AX)(DX*1), Y4
+	VPSRLVQ      Y1, Y4, Y1
+	VPSRLVQ      Y3, Y4, Y3
+	VPAND        Y3, Y1, Y1
+	VMOVDQU      32(AX)(DX*1), Y3
+	VPSRLVQ      Y2, Y3, Y2
+	VPAND        Y2, Y1, Y1
+	VPSRLVQ      Y0, Y3, Y0
+	VPAND        Y0, Y1, Y1
+	VPTEST       qwordOnes<>+0(SB), Y1
+	SETCS        ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func filterAddOne16AVX2(blocks *[8]uint64, nblocks uint64, h uint64)
+// Requires: AVX, AVX2
+TEXT ·filterAddOne16AVX2(SB), NOSPLIT, $0-24
+	MOVQ         blocks+0(FP), AX
+	MOVQ         nblocks+8(FP), CX
+	MOVQ         h+16(FP), DX
+	SHRQ         $0x20, DX
+	IMULQ        CX, DX
+	SHRQ         $0x20, DX
+	SHLQ         $0x06, DX
+	VPBROADCASTD h+16(FP), Y0
+	VPMULLD      filterSalts<>+0(SB), Y0, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VPMULLD      filterSalts<>+32(SB), Y0, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VPMULLD      filterSalts16<>+0(SB), Y0, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VPMULLD      filterSalts16<>+32(SB), Y0, Y0
+	VPSRLQ       $0x3a, Y0, Y0
+	VMOVDQU      qwordOnes<>+0(SB), Y4
+	VPSLLVQ      Y1, Y4, Y1
+	VPSLLVQ      Y3, Y4, Y3
+	VPOR         Y3, Y1, Y1
+	VPOR         (AX)(DX*1), Y1, Y1
+	VMOVDQU      Y1, (AX)(DX*1)
+	VPSLLVQ      Y2, Y4, Y1
+	VPSLLVQ      Y0, Y4, Y0
+	VPOR         Y0, Y1, Y1
+	VPOR         32(AX)(DX*1), Y1, Y1
+	VMOVDQU      Y1, 32(AX)(DX*1)
+	VZEROUPPER
+	RET
+
+// func splitHasOneAVX2(blocks *[8]uint32, nblocks uint64, h uint64) bool
+// Requires: AVX, AVX2
+TEXT ·splitHasOneAVX2(SB), NOSPLIT, $0-25
+	MOVQ         blocks+0(FP), AX
+	MOVQ         nblocks+8(FP), CX
+	MOVQ         h+16(FP), DX
+	SHRQ         $0x20, DX
+	IMULQ        CX, DX
+	SHRQ         $0x20, DX
+	SHLQ         $0x05, DX
+	VPBROADCASTD h+16(FP), Y0
+	VPMULLD      splitSalts<>+0(SB), Y0, Y0
+	VPSRLD       $0x1b, Y0, Y0
+	VMOVDQU      (AX)(DX*1), Y1
+	VPSRLVD      Y0, Y1, Y1
+	VPTEST       dwordOnes<>+0(SB), Y1
+	SETCS        ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func splitAddOneAVX2(blocks *[8]uint32, nblocks uint64, h uint64)
+// Requires: AVX, AVX2
+TEXT ·splitAddOneAVX2(SB), NOSPLIT, $0-24
+	MOVQ         blocks+0(FP), AX
+	MOVQ         nblocks+8(FP), CX
+	MOVQ         h+16(FP), DX
+	SHRQ         $0x20, DX
+	IMULQ        CX, DX
+	SHRQ         $0x20, DX
+	SHLQ         $0x05, DX
+	VPBROADCASTD h+16(FP), Y0
+	VPMULLD      splitSalts<>+0(SB), Y0, Y0
+	VPSRLD       $0x1b, Y0, Y0
+	VMOVDQU      dwordOnes<>+0(SB), Y1
+	VPSLLVD      Y0, Y1, Y0
+	VPOR         (AX)(DX*1), Y0, Y0
+	VMOVDQU      Y0, (AX)(DX*1)
+	VZEROUPPER
+	RET

@@ -258,3 +258,101 @@ func touchLinesAsm(f *Filter, hs []uint64) uint64 {
 	pf, npf := prefetchPlan(f.SizeBytes(), len(hs))
 	return touchLines((*[8]uint64)(&f.blocks[0]), uint64(len(f.blocks)), hs, pf, npf)
 }
+
+// The one-key assembly (AddHash and HasHash at the AVX2 and AVX-512 levels)
+// against the pure-Go bodies addHashGo and hasHashGo: random and adversarial
+// hashes, a hash in every block, the first and last block, one-block filters
+// and 3,000,001 blocks.
+
+// single is the one-key API of Filter and SplitBlock, with its pure-Go body.
+type single interface {
+	AddHash(h uint64)
+	HasHash(h uint64) bool
+	addHashGo(h uint64)
+	hasHashGo(h uint64) bool
+}
+
+// blockStarts returns, for every block i of nb (at most 5000 of them,
+// spread over all nb and always including the last), the smallest upper
+// half that fastrange maps to i, with a few low halves each.
+func blockStarts(nb uint64) []uint64 {
+	step := max(1, nb/5000)
+	var hs []uint64
+	for i := uint64(0); i < nb; i += step {
+		for _, j := range []uint64{i, nb - 1 - i} {
+			hi := (j<<32 + nb - 1) / nb // ceil(j * 2^32 / nb)
+			for _, lo := range []uint64{0, 0xffffffff, j * 0x9e3779b9 & 0xffffffff} {
+				hs = append(hs, hi<<32|lo)
+			}
+		}
+	}
+	return hs
+}
+
+// checkSingle adds hs to f with level l and to ref with the pure-Go body,
+// compares the bits, then looks up probe both ways on both filters.
+func checkSingle(t *testing.T, l cpu.Level, f, ref single, equal func() bool, hs, probe []uint64, desc string) {
+	t.Helper()
+	withLevel(l, func() {
+		for _, h := range hs {
+			f.AddHash(h)
+		}
+	})
+	for _, h := range hs {
+		ref.addHashGo(h)
+	}
+	if !equal() {
+		t.Fatalf("%v %s: AddHash set different bits than addHashGo", l, desc)
+	}
+	withLevel(l, func() {
+		for _, h := range probe {
+			if got, want := f.HasHash(h), ref.hasHashGo(h); got != want {
+				t.Fatalf("%v %s: HasHash(%#x) = %v, hasHashGo %v", l, desc, h, got, want)
+			}
+		}
+		for _, h := range hs {
+			if !f.HasHash(h) {
+				t.Fatalf("%v %s: HasHash(%#x) = false after AddHash", l, desc, h)
+			}
+		}
+	})
+}
+
+func TestAsmSingleEqualsGo(t *testing.T) {
+	ls := asmLevels()
+	if len(ls) == 0 {
+		t.Skip("no assembly kernels on this processor")
+	}
+	sizes := []uint64{1, 2, 3, 7, 64, 1000, 1001}
+	if !testing.Short() {
+		sizes = append(sizes, 3_000_001)
+	}
+	for _, l := range ls {
+		for _, nb := range sizes {
+			hs := append(append(randomHashes(3000, nb), adversarialHashes()...), edgeHashes()...)
+			hs = append(hs, blockStarts(nb)...)
+			probe := mixed(hs, nb+1)
+			for i := range 2000 { // neighbours of added hashes: same block, other bits
+				probe = append(probe, hs[i]^1, hs[i]^(1<<31))
+			}
+			for _, k := range []int{8, 16} {
+				f, guard := guardedFilter(nb, k)
+				ref := newFilter(nb, k)
+				desc := fmt.Sprintf("Filter k=%d blocks=%d", k, nb)
+				checkSingle(t, l, f, ref, func() bool { return f.Equal(ref) }, hs, probe, desc)
+				if *guard != (block{}) {
+					t.Fatalf("%v %s: AddHash wrote past the last block", l, desc)
+				}
+				if !reachesEnds(f, nb) {
+					t.Fatalf("%s: the hashes did not reach the first and last blocks", desc)
+				}
+			}
+			p := splitPair(nb)
+			s, ref := p.f.(*SplitBlock), p.ref.(*SplitBlock)
+			checkSingle(t, l, s, ref, p.equal, hs, probe, p.desc)
+			if !p.intact() {
+				t.Fatalf("%v %s: AddHash wrote past the last block", l, p.desc)
+			}
+		}
+	}
+}

@@ -2,12 +2,13 @@ package blocked
 
 // The pure-Go batch kernels: the path on every processor without SIMD, and
 // the reference every assembly kernel must equal bit for bit. The per-key
-// work is Filter.AddHash and Filter.HasHash (filter.go).
+// work is Filter.addHashGo and Filter.hasHashGo (filter.go), never the
+// one-key assembly.
 
 // addHashesGeneric adds every hash of hs to f.
 func addHashesGeneric(f *Filter, hs []uint64) {
 	for _, h := range hs {
-		f.AddHash(h)
+		f.addHashGo(h)
 	}
 }
 
@@ -16,7 +17,7 @@ func hasHashesGeneric(f *Filter, hs []uint64, out []bool) int {
 	out = out[:len(hs)]
 	n := 0
 	for i, h := range hs {
-		r := f.HasHash(h)
+		r := f.hasHashGo(h)
 		out[i] = r
 		n += int(b2u(r))
 	}

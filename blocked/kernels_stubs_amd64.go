@@ -73,3 +73,33 @@ func splitHasAVX512(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool, 
 //
 //go:noescape
 func splitAddAVX2(blocks *[8]uint32, nblocks uint64, hs []uint64, pf int, npf int)
+
+// filterHasOne8AVX2 reports whether every bit of h is set (k = 8). nblocks must be > 0.
+//
+//go:noescape
+func filterHasOne8AVX2(blocks *[8]uint64, nblocks uint64, h uint64) bool
+
+// filterAddOne8AVX2 sets the bits of h (k = 8). nblocks must be > 0.
+//
+//go:noescape
+func filterAddOne8AVX2(blocks *[8]uint64, nblocks uint64, h uint64)
+
+// filterHasOne16AVX2 reports whether every bit of h is set (k = 16). nblocks must be > 0.
+//
+//go:noescape
+func filterHasOne16AVX2(blocks *[8]uint64, nblocks uint64, h uint64) bool
+
+// filterAddOne16AVX2 sets the bits of h (k = 16). nblocks must be > 0.
+//
+//go:noescape
+func filterAddOne16AVX2(blocks *[8]uint64, nblocks uint64, h uint64)
+
+// splitHasOneAVX2 reports whether every bit of h is set in its split block. nblocks must be > 0.
+//
+//go:noescape
+func splitHasOneAVX2(blocks *[8]uint32, nblocks uint64, h uint64) bool
+
+// splitAddOneAVX2 sets the bits of h in its split block. nblocks must be > 0.
+//
+//go:noescape
+func splitAddOneAVX2(blocks *[8]uint32, nblocks uint64, h uint64)

@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/bits"
 	"unsafe"
+
+	"github.com/simdbloom/bloom/internal/cpu"
 )
 
 // SplitBlockBytes is the size of one SplitBlock block: 256 bits.
@@ -140,11 +142,33 @@ func (s *SplitBlock) blockAt(h uint64) *splitBlock {
 	return (*splitBlock)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.blocks)), i*SplitBlockBytes))
 }
 
-// AddHash and HasHash spell out splitAdd and splitHas: they are too large
-// to inline, and one call per key instead of two halves the single-key cost.
-
 // AddHash adds the hash h. It is not safe for concurrent use.
+//
+// At the AVX2 and AVX-512 levels AddHash and HasHash run one-key assembly
+// kernels (measured faster than pure Go even with the cost of the call; see
+// asm/single.go); otherwise the pure-Go addHashGo and hasHashGo.
 func (s *SplitBlock) AddHash(h uint64) {
+	if oneKeyAsm && cpu.Active >= cpu.AVX2 {
+		splitAddOneAVX2((*[8]uint32)(unsafe.Pointer(unsafe.SliceData(s.blocks))), uint64(len(s.blocks)), h)
+		return
+	}
+	s.addHashGo(h)
+}
+
+// HasHash reports whether h may have been added: false means it certainly
+// was not; true is wrong with probability about the filter's FPR.
+func (s *SplitBlock) HasHash(h uint64) bool {
+	if oneKeyAsm && cpu.Active >= cpu.AVX2 {
+		return splitHasOneAVX2((*[8]uint32)(unsafe.Pointer(unsafe.SliceData(s.blocks))), uint64(len(s.blocks)), h)
+	}
+	return s.hasHashGo(h)
+}
+
+// addHashGo and hasHashGo, the generic kernel for one key, spell out
+// splitAdd and splitHas: they are too large to inline, and one call per key
+// instead of two halves the single-key cost.
+
+func (s *SplitBlock) addHashGo(h uint64) {
 	b, x := s.blockAt(h), uint32(h)
 	b[0] |= 1 << ((x * splitSalt0) >> 27)
 	b[1] |= 1 << ((x * splitSalt1) >> 27)
@@ -156,9 +180,7 @@ func (s *SplitBlock) AddHash(h uint64) {
 	b[7] |= 1 << ((x * splitSalt7) >> 27)
 }
 
-// HasHash reports whether h may have been added: false means it certainly
-// was not; true is wrong with probability about the filter's FPR.
-func (s *SplitBlock) HasHash(h uint64) bool {
+func (s *SplitBlock) hasHashGo(h uint64) bool {
 	b, x := s.blockAt(h), uint32(h)
 	v := b[0] >> ((x * splitSalt0) >> 27)
 	v &= b[1] >> ((x * splitSalt1) >> 27)

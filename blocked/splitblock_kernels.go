@@ -71,7 +71,7 @@ func splitHas(b *splitBlock, x uint32) bool {
 // splitAddHashesGeneric adds every hash of hs to s.
 func splitAddHashesGeneric(s *SplitBlock, hs []uint64) {
 	for _, h := range hs {
-		s.AddHash(h)
+		s.addHashGo(h)
 	}
 }
 
@@ -80,7 +80,7 @@ func splitHasHashesGeneric(s *SplitBlock, hs []uint64, out []bool) int {
 	out = out[:len(hs)]
 	n := 0
 	for i, h := range hs {
-		r := s.HasHash(h)
+		r := s.hasHashGo(h)
 		out[i] = r
 		n += int(b2u(r))
 	}

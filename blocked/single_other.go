@@ -1,0 +1,16 @@
+//go:build purego || !amd64
+
+package blocked
+
+// Without the amd64 assembly, AddHash and HasHash always run their pure-Go
+// bodies: oneKeyAsm is false, so the calls below are compiled out. They
+// exist only so that filter.go and splitblock.go compile everywhere.
+
+const oneKeyAsm = false
+
+func filterHasOne8AVX2(*[8]uint64, uint64, uint64) bool  { panic("blocked: no one-key assembly") }
+func filterHasOne16AVX2(*[8]uint64, uint64, uint64) bool { panic("blocked: no one-key assembly") }
+func filterAddOne8AVX2(*[8]uint64, uint64, uint64)       { panic("blocked: no one-key assembly") }
+func filterAddOne16AVX2(*[8]uint64, uint64, uint64)      { panic("blocked: no one-key assembly") }
+func splitHasOneAVX2(*[8]uint32, uint64, uint64) bool    { panic("blocked: no one-key assembly") }
+func splitAddOneAVX2(*[8]uint32, uint64, uint64)         { panic("blocked: no one-key assembly") }
