@@ -117,3 +117,134 @@ hash_tail:
 hash_done:
 	VZEROUPPER
 	RET
+
+DATA hashConstsAVX2<>+0(SB)/8, $0x18bad3d405c264ca
+DATA hashConstsAVX2<>+8(SB)/8, $0x9fb21c651e98df25
+DATA hashConstsAVX2<>+16(SB)/8, $0x000000009fb21c65
+DATA hashConstsAVX2<>+24(SB)/8, $0x0000000000000008
+GLOBL hashConstsAVX2<>(SB), RODATA|NOPTR, $32
+
+DATA hashRotl56<>+0(SB)/8, $0x0007060504030201
+DATA hashRotl56<>+8(SB)/8, $0x080f0e0d0c0b0a09
+DATA hashRotl56<>+16(SB)/8, $0x0007060504030201
+DATA hashRotl56<>+24(SB)/8, $0x080f0e0d0c0b0a09
+GLOBL hashRotl56<>(SB), RODATA|NOPTR, $32
+
+// func hashUint64sAVX2(dst []uint64, src []uint64)
+// Requires: AVX, AVX2
+TEXT ·hashUint64sAVX2(SB), NOSPLIT, $0-48
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         src_base+24(FP), CX
+	MOVQ         src_len+32(FP), DX
+	VPBROADCASTQ hashConstsAVX2<>+0(SB), Y0
+	VPBROADCASTQ hashConstsAVX2<>+8(SB), Y1
+	VPBROADCASTQ hashConstsAVX2<>+16(SB), Y2
+	VPBROADCASTQ hashConstsAVX2<>+24(SB), Y3
+	VMOVDQU      hashRotl56<>+0(SB), Y4
+
+	// 8 keys at a time.
+	MOVQ DX, BX
+	ANDQ $-8, BX
+	XORQ SI, SI
+
+hash2_loop:
+	CMPQ     SI, BX
+	JAE      hash2_four
+	VMOVDQU  (CX)(SI*8), Y5
+	VMOVDQU  32(CX)(SI*8), Y6
+	VPSHUFD  $0xb1, Y5, Y7
+	VPSHUFB  Y4, Y5, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSLLQ   $0x11, Y5, Y8
+	VPXOR    Y8, Y7, Y7
+	VPSRLQ   $0x2f, Y5, Y8
+	VPXOR    Y8, Y7, Y7
+	VPXOR    Y0, Y7, Y7
+	VPMULUDQ Y1, Y7, Y5
+	VPMULUDQ Y2, Y7, Y8
+	VPSRLQ   $0x20, Y7, Y7
+	VPMULUDQ Y1, Y7, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSLLQ   $0x20, Y7, Y7
+	VPADDQ   Y5, Y7, Y7
+	VPSRLQ   $0x23, Y7, Y8
+	VPADDQ   Y3, Y8, Y8
+	VPXOR    Y8, Y7, Y7
+	VPMULUDQ Y1, Y7, Y5
+	VPMULUDQ Y2, Y7, Y8
+	VPSRLQ   $0x20, Y7, Y7
+	VPMULUDQ Y1, Y7, Y7
+	VPADDQ   Y8, Y7, Y7
+	VPSLLQ   $0x20, Y7, Y7
+	VPADDQ   Y5, Y7, Y7
+	VPSRLQ   $0x1c, Y7, Y8
+	VPXOR    Y8, Y7, Y7
+	VMOVDQU  Y7, (AX)(SI*8)
+	VPSHUFD  $0xb1, Y6, Y5
+	VPSHUFB  Y4, Y6, Y7
+	VPXOR    Y7, Y5, Y5
+	VPSLLQ   $0x11, Y6, Y7
+	VPXOR    Y7, Y5, Y5
+	VPSRLQ   $0x2f, Y6, Y7
+	VPXOR    Y7, Y5, Y5
+	VPXOR    Y0, Y5, Y5
+	VPMULUDQ Y1, Y5, Y6
+	VPMULUDQ Y2, Y5, Y7
+	VPSRLQ   $0x20, Y5, Y5
+	VPMULUDQ Y1, Y5, Y5
+	VPADDQ   Y7, Y5, Y5
+	VPSLLQ   $0x20, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x23, Y5, Y7
+	VPADDQ   Y3, Y7, Y7
+	VPXOR    Y7, Y5, Y5
+	VPMULUDQ Y1, Y5, Y6
+	VPMULUDQ Y2, Y5, Y7
+	VPSRLQ   $0x20, Y5, Y5
+	VPMULUDQ Y1, Y5, Y5
+	VPADDQ   Y7, Y5, Y5
+	VPSLLQ   $0x20, Y5, Y5
+	VPADDQ   Y6, Y5, Y5
+	VPSRLQ   $0x1c, Y5, Y7
+	VPXOR    Y7, Y5, Y5
+	VMOVDQU  Y5, 32(AX)(SI*8)
+	ADDQ     $0x08, SI
+	JMP      hash2_loop
+
+	// Then four.
+hash2_four:
+	CMPQ     SI, DX
+	JAE      hash2_done
+	VMOVDQU  (CX)(SI*8), Y5
+	VPSHUFD  $0xb1, Y5, Y6
+	VPSHUFB  Y4, Y5, Y4
+	VPXOR    Y4, Y6, Y6
+	VPSLLQ   $0x11, Y5, Y4
+	VPXOR    Y4, Y6, Y6
+	VPSRLQ   $0x2f, Y5, Y4
+	VPXOR    Y4, Y6, Y6
+	VPXOR    Y0, Y6, Y6
+	VPMULUDQ Y1, Y6, Y0
+	VPMULUDQ Y2, Y6, Y4
+	VPSRLQ   $0x20, Y6, Y5
+	VPMULUDQ Y1, Y5, Y5
+	VPADDQ   Y4, Y5, Y5
+	VPSLLQ   $0x20, Y5, Y5
+	VPADDQ   Y0, Y5, Y6
+	VPSRLQ   $0x23, Y6, Y4
+	VPADDQ   Y3, Y4, Y4
+	VPXOR    Y4, Y6, Y6
+	VPMULUDQ Y1, Y6, Y0
+	VPMULUDQ Y2, Y6, Y2
+	VPSRLQ   $0x20, Y6, Y3
+	VPMULUDQ Y1, Y3, Y3
+	VPADDQ   Y2, Y3, Y3
+	VPSLLQ   $0x20, Y3, Y3
+	VPADDQ   Y0, Y3, Y6
+	VPSRLQ   $0x1c, Y6, Y4
+	VPXOR    Y4, Y6, Y6
+	VMOVDQU  Y6, (AX)(SI*8)
+
+hash2_done:
+	VZEROUPPER
+	RET

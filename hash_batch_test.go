@@ -214,14 +214,8 @@ func FuzzHashWords(f *testing.F) {
 
 var typedSizes = flag.String("bench.typedsizes", "16K,1M,256M", "filter sizes for BenchmarkTypedUint64")
 
-// benchLevels returns the levels to compare: generic and the best one here.
-func benchLevels() []cpu.Level {
-	ls := cpu.Usable()
-	if best := ls[len(ls)-1]; best != cpu.Generic {
-		return []cpu.Level{cpu.Generic, best}
-	}
-	return ls[:1]
-}
+// benchLevels returns the levels to compare: every one this CPU runs.
+func benchLevels() []cpu.Level { return cpu.Usable() }
 
 // onLevel runs a sub-benchmark at level l.
 func onLevel(b *testing.B, name string, l cpu.Level, fn func(b *testing.B)) {
@@ -318,7 +312,7 @@ func sizeName(size uint64) string {
 }
 
 // BenchmarkTypedUint64: Filter[uint64].HasAll and AddAll, batches of 1024
-// keys from the stream, at the generic level and the best one here.
+// keys from the stream, at every level.
 func BenchmarkTypedUint64(b *testing.B) {
 	for _, size := range parseTypedSizes(b) {
 		f, stream := typedFixture(b, size)

@@ -10,3 +10,10 @@ package bloom
 //
 //go:noescape
 func hashUint64sAVX512(dst []uint64, src []uint64)
+
+// hashUint64sAVX2 sets dst[i] to the XXH3-64 hash of the 8-byte little-endian
+// encoding of src[i], four keys per ymm register. len(src) must be a multiple
+// of 4 and len(dst) at least len(src); dst and src may be the same slice.
+//
+//go:noescape
+func hashUint64sAVX2(dst []uint64, src []uint64)

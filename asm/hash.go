@@ -28,9 +28,16 @@ const (
 // hashUnroll is how many zmm registers of keys one loop iteration hashes.
 const hashUnroll = 2
 
+// xxhFolded is the constant of the folded first step.
+var xxhFolded = uint64(xxhSecret) ^ bits.RotateLeft64(xxhSecret, 49) ^ bits.RotateLeft64(xxhSecret, 24)
+
 func hashKernels() {
-	folded := uint64(xxhSecret) ^ bits.RotateLeft64(xxhSecret, 49) ^ bits.RotateLeft64(xxhSecret, 24)
-	consts := qwordTable("hashConsts", []uint64{folded, xxhPrime, 8})
+	hashAVX512()
+	hashAVX2()
+}
+
+func hashAVX512() {
+	consts := qwordTable("hashConsts", []uint64{xxhFolded, xxhPrime, 8})
 	masks := GLOBL("hashTailMasks", RODATA|NOPTR)
 	for i := 0; i < 8; i++ {
 		DATA(i, U8(1<<i-1))
@@ -122,4 +129,105 @@ func hashZMM(x VecVirtual, c hashConstRegs) VecVirtual {
 	VPSRLQ(U8(28), h, u)
 	VPXORQ(u, h, h)
 	return h
+}
+
+// AVX2 has neither 64-bit multiplies nor rotates. The kernel multiplies by
+// the prime p with three 32x32->64 VPMULUDQ: h*p = lo(h)*lo(p) +
+// (hi(h)*lo(p) + lo(h)*hi(p))<<32. Of the three rotates of x, 32 is VPSHUFD
+// and 56 (a byte rotate) is VPSHUFB; 17 is two shifts. Four keys per ymm,
+// eight per iteration, then four; the Go side hashes the last 0 to 3 keys.
+// Measured on AMD Zen 4 (BenchmarkHashWords, medians of 6): 0.66 ns/key
+// against 1.94 for the Go loop (AVX-512: 0.26).
+func hashAVX2() {
+	var rot8 [4]uint64 // VPSHUFB indexes: byte j of each qword from byte j+1 mod 8
+	for q := range rot8 {
+		for j := 0; j < 8; j++ {
+			rot8[q] |= uint64(8*(q%2)+(j+1)%8) << (8 * j)
+		}
+	}
+	consts := qwordTable("hashConstsAVX2", []uint64{xxhFolded, xxhPrime, xxhPrime >> 32, 8})
+	shuf := qwordTable("hashRotl56", rot8[:])
+
+	TEXT("hashUint64sAVX2", NOSPLIT, "func(dst []uint64, src []uint64)")
+	Pragma("noescape")
+	Doc("hashUint64sAVX2 sets dst[i] to the XXH3-64 hash of the 8-byte little-endian",
+		"encoding of src[i], four keys per ymm register. len(src) must be a multiple",
+		"of 4 and len(dst) at least len(src); dst and src may be the same slice.")
+	dst := Load(Param("dst").Base(), GP64())
+	src := Load(Param("src").Base(), GP64())
+	n := Load(Param("src").Len(), GP64())
+	c := hashAVX2Regs{YMM(), YMM(), YMM(), YMM(), YMM()}
+	VPBROADCASTQ(consts.Offset(0), c.folded)
+	VPBROADCASTQ(consts.Offset(8), c.prime)
+	VPBROADCASTQ(consts.Offset(16), c.primeHi)
+	VPBROADCASTQ(consts.Offset(24), c.eight)
+	VMOVDQU(shuf, c.rotl56)
+
+	Comment("8 keys at a time.")
+	full := GP64()
+	MOVQ(n, full)
+	ANDQ(I8(-8), full)
+	i := GP64()
+	XORQ(i, i)
+	Label("hash2_loop")
+	CMPQ(i, full)
+	JAE(LabelRef("hash2_four"))
+	xs := []VecVirtual{YMM(), YMM()}
+	for u, x := range xs {
+		VMOVDQU(Mem{Base: src, Index: i, Scale: 8, Disp: 32 * u}, x)
+	}
+	for u, x := range xs {
+		VMOVDQU(hashYMM(x, c), Mem{Base: dst, Index: i, Scale: 8, Disp: 32 * u})
+	}
+	ADDQ(U8(8), i)
+	JMP(LabelRef("hash2_loop"))
+
+	Comment("Then four.")
+	Label("hash2_four")
+	CMPQ(i, n)
+	JAE(LabelRef("hash2_done"))
+	x := YMM()
+	VMOVDQU(Mem{Base: src, Index: i, Scale: 8}, x)
+	VMOVDQU(hashYMM(x, c), Mem{Base: dst, Index: i, Scale: 8})
+	Label("hash2_done")
+	VZEROUPPER()
+	RET()
+}
+
+type hashAVX2Regs struct {
+	folded, prime, primeHi, eight, rotl56 VecVirtual
+}
+
+// hashYMM emits the hash of the four keys in x and returns the register
+// holding the four hashes.
+func hashYMM(x VecVirtual, c hashAVX2Regs) VecVirtual {
+	h, t := YMM(), YMM()
+	VPSHUFD(U8(0xb1), x, h) // rotl 32
+	VPSHUFB(c.rotl56, x, t)
+	VPXOR(t, h, h)
+	VPSLLQ(U8(17), x, t) // rotl 17
+	VPXOR(t, h, h)
+	VPSRLQ(U8(47), x, t)
+	VPXOR(t, h, h)
+	VPXOR(c.folded, h, h)
+	mulPrime(h, c)
+	VPSRLQ(U8(35), h, t)
+	VPADDQ(c.eight, t, t)
+	VPXOR(t, h, h)
+	mulPrime(h, c)
+	VPSRLQ(U8(28), h, t)
+	VPXOR(t, h, h)
+	return h
+}
+
+// mulPrime emits h *= prime (mod 2^64) with three VPMULUDQ.
+func mulPrime(h VecVirtual, c hashAVX2Regs) {
+	lo, hi, cross := YMM(), YMM(), YMM()
+	VPMULUDQ(c.prime, h, lo)      // lo(h)*lo(p)
+	VPMULUDQ(c.primeHi, h, cross) // lo(h)*hi(p)
+	VPSRLQ(U8(32), h, hi)         //
+	VPMULUDQ(c.prime, hi, hi)     // hi(h)*lo(p)
+	VPADDQ(cross, hi, hi)
+	VPSLLQ(U8(32), hi, hi)
+	VPADDQ(lo, hi, h)
 }
