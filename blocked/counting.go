@@ -155,6 +155,18 @@ func (c *Counting) HasHashes(hs []uint64, out []bool) int {
 		panic(fmt.Sprintf("blocked: Counting.HasHashes: out has %d elements, shorter than %d hashes", len(out), len(hs)))
 	}
 	out = out[:len(hs)]
+	if len(hs) == 0 {
+		return 0
+	}
+	if n, ok := countingHasHashesArch(c, hs, out); ok {
+		return n
+	}
+	return countingHasHashesGeneric(c, hs, out)
+}
+
+// countingHasHashesGeneric is the pure-Go batch lookup, the reference the
+// assembly must equal; out has the length of hs.
+func countingHasHashesGeneric(c *Counting, hs []uint64, out []bool) int {
 	n := 0
 	for len(hs) >= batchGroup {
 		g, o := hs[:batchGroup], out[:batchGroup]

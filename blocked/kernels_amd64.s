@@ -3179,3 +3179,669 @@ TEXT ·splitAddOneAVX2(SB), NOSPLIT, $0-24
 	VMOVDQU      Y0, (AX)(DX*1)
 	VZEROUPPER
 	RET
+
+DATA qwordFifteens<>+0(SB)/8, $0x000000000000000f
+DATA qwordFifteens<>+8(SB)/8, $0x000000000000000f
+DATA qwordFifteens<>+16(SB)/8, $0x000000000000000f
+DATA qwordFifteens<>+24(SB)/8, $0x000000000000000f
+DATA qwordFifteens<>+32(SB)/8, $0x000000000000000f
+DATA qwordFifteens<>+40(SB)/8, $0x000000000000000f
+DATA qwordFifteens<>+48(SB)/8, $0x000000000000000f
+DATA qwordFifteens<>+56(SB)/8, $0x000000000000000f
+GLOBL qwordFifteens<>(SB), RODATA|NOPTR, $64
+
+// func countingHasAVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
+// Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+, POPCNT
+TEXT ·countingHasAVX512(SB), NOSPLIT, $0-88
+	VMOVDQU64 qwordFifteens<>+0(SB), Z0
+	MOVQ      blocks+0(FP), AX
+	MOVQ      nblocks+8(FP), CX
+	MOVQ      hs_base+16(FP), DX
+	MOVQ      hs_len+24(FP), BX
+	MOVQ      out_base+40(FP), SI
+	MOVQ      pf+64(FP), DI
+	MOVQ      npf+72(FP), R8
+	LEAQ      (DX)(DI*8), DI
+	MOVQ      $0x0101010101010101, R9
+	XORQ      R10, R10
+	XORQ      R11, R11
+
+	// Prefetch the block of hs[i+pf] while i < npf.
+	// Groups of 8 keys (prefetch).
+countingHasAVX512_prefetch:
+	LEAQ         8(R11), R12
+	CMPQ         R12, R8
+	JA           countingHasAVX512_prefetch_end
+	XORQ         R12, R12
+	MOVL         60(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	PREFETCHT0   (AX)(R13*1)
+	MOVL         60(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	VPBROADCASTD 56(DX)(R11*8), Z1
+	VPMULLD      filterSalts<>+0(SB), Z1, Z1
+	VPSRLQ       $0x3c, Z1, Z1
+	VPSLLQ       $0x02, Z1, Z1
+	VMOVDQU64    (AX)(R13*1), Z2
+	VPSRLVQ      Z1, Z2, Z2
+	VPTESTMQ     Z0, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         R12, R12
+	MOVL         52(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	PREFETCHT0   (AX)(R13*1)
+	MOVL         52(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	VPBROADCASTD 48(DX)(R11*8), Z1
+	VPMULLD      filterSalts<>+0(SB), Z1, Z1
+	VPSRLQ       $0x3c, Z1, Z1
+	VPSLLQ       $0x02, Z1, Z1
+	VMOVDQU64    (AX)(R13*1), Z2
+	VPSRLVQ      Z1, Z2, Z2
+	VPTESTMQ     Z0, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         R12, R12
+	MOVL         44(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	PREFETCHT0   (AX)(R13*1)
+	MOVL         44(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	VPBROADCASTD 40(DX)(R11*8), Z1
+	VPMULLD      filterSalts<>+0(SB), Z1, Z1
+	VPSRLQ       $0x3c, Z1, Z1
+	VPSLLQ       $0x02, Z1, Z1
+	VMOVDQU64    (AX)(R13*1), Z2
+	VPSRLVQ      Z1, Z2, Z2
+	VPTESTMQ     Z0, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         R12, R12
+	MOVL         36(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	PREFETCHT0   (AX)(R13*1)
+	MOVL         36(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	VPBROADCASTD 32(DX)(R11*8), Z1
+	VPMULLD      filterSalts<>+0(SB), Z1, Z1
+	VPSRLQ       $0x3c, Z1, Z1
+	VPSLLQ       $0x02, Z1, Z1
+	VMOVDQU64    (AX)(R13*1), Z2
+	VPSRLVQ      Z1, Z2, Z2
+	VPTESTMQ     Z0, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         R12, R12
+	MOVL         28(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	PREFETCHT0   (AX)(R13*1)
+	MOVL         28(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	VPBROADCASTD 24(DX)(R11*8), Z1
+	VPMULLD      filterSalts<>+0(SB), Z1, Z1
+	VPSRLQ       $0x3c, Z1, Z1
+	VPSLLQ       $0x02, Z1, Z1
+	VMOVDQU64    (AX)(R13*1), Z2
+	VPSRLVQ      Z1, Z2, Z2
+	VPTESTMQ     Z0, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         R12, R12
+	MOVL         20(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	PREFETCHT0   (AX)(R13*1)
+	MOVL         20(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	VPBROADCASTD 16(DX)(R11*8), Z1
+	VPMULLD      filterSalts<>+0(SB), Z1, Z1
+	VPSRLQ       $0x3c, Z1, Z1
+	VPSLLQ       $0x02, Z1, Z1
+	VMOVDQU64    (AX)(R13*1), Z2
+	VPSRLVQ      Z1, Z2, Z2
+	VPTESTMQ     Z0, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         R12, R12
+	MOVL         12(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	PREFETCHT0   (AX)(R13*1)
+	MOVL         12(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	VPBROADCASTD 8(DX)(R11*8), Z1
+	VPMULLD      filterSalts<>+0(SB), Z1, Z1
+	VPSRLQ       $0x3c, Z1, Z1
+	VPSLLQ       $0x02, Z1, Z1
+	VMOVDQU64    (AX)(R13*1), Z2
+	VPSRLVQ      Z1, Z2, Z2
+	VPTESTMQ     Z0, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         R12, R12
+	MOVL         4(DI)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	PREFETCHT0   (AX)(R13*1)
+	MOVL         4(DX)(R11*8), R13
+	IMULQ        CX, R13
+	SHRQ         $0x20, R13
+	SHLQ         $0x06, R13
+	VPBROADCASTD (DX)(R11*8), Z1
+	VPMULLD      filterSalts<>+0(SB), Z1, Z1
+	VPSRLQ       $0x3c, Z1, Z1
+	VPSLLQ       $0x02, Z1, Z1
+	VMOVDQU64    (AX)(R13*1), Z2
+	VPSRLVQ      Z1, Z2, Z2
+	VPTESTMQ     Z0, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         R12, R12
+	PDEPQ        R9, R12, R12
+	MOVQ         R12, (SI)(R11*1)
+	POPCNTQ      R12, R12
+	ADDQ         R12, R10
+	ADDQ         $0x08, R11
+	JMP          countingHasAVX512_prefetch
+
+countingHasAVX512_prefetch_end:
+	// Groups of 8 keys (rest).
+countingHasAVX512_rest:
+	LEAQ         8(R11), DI
+	CMPQ         DI, BX
+	JA           countingHasAVX512_rest_end
+	XORQ         DI, DI
+	MOVL         60(DX)(R11*8), R8
+	IMULQ        CX, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 56(DX)(R11*8), Z1
+	VPMULLD      filterSalts<>+0(SB), Z1, Z1
+	VPSRLQ       $0x3c, Z1, Z1
+	VPSLLQ       $0x02, Z1, Z1
+	VMOVDQU64    (AX)(R8*1), Z2
+	VPSRLVQ      Z1, Z2, Z2
+	VPTESTMQ     Z0, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         DI, DI
+	MOVL         52(DX)(R11*8), R8
+	IMULQ        CX, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 48(DX)(R11*8), Z1
+	VPMULLD      filterSalts<>+0(SB), Z1, Z1
+	VPSRLQ       $0x3c, Z1, Z1
+	VPSLLQ       $0x02, Z1, Z1
+	VMOVDQU64    (AX)(R8*1), Z2
+	VPSRLVQ      Z1, Z2, Z2
+	VPTESTMQ     Z0, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         DI, DI
+	MOVL         44(DX)(R11*8), R8
+	IMULQ        CX, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 40(DX)(R11*8), Z1
+	VPMULLD      filterSalts<>+0(SB), Z1, Z1
+	VPSRLQ       $0x3c, Z1, Z1
+	VPSLLQ       $0x02, Z1, Z1
+	VMOVDQU64    (AX)(R8*1), Z2
+	VPSRLVQ      Z1, Z2, Z2
+	VPTESTMQ     Z0, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         DI, DI
+	MOVL         36(DX)(R11*8), R8
+	IMULQ        CX, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 32(DX)(R11*8), Z1
+	VPMULLD      filterSalts<>+0(SB), Z1, Z1
+	VPSRLQ       $0x3c, Z1, Z1
+	VPSLLQ       $0x02, Z1, Z1
+	VMOVDQU64    (AX)(R8*1), Z2
+	VPSRLVQ      Z1, Z2, Z2
+	VPTESTMQ     Z0, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         DI, DI
+	MOVL         28(DX)(R11*8), R8
+	IMULQ        CX, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 24(DX)(R11*8), Z1
+	VPMULLD      filterSalts<>+0(SB), Z1, Z1
+	VPSRLQ       $0x3c, Z1, Z1
+	VPSLLQ       $0x02, Z1, Z1
+	VMOVDQU64    (AX)(R8*1), Z2
+	VPSRLVQ      Z1, Z2, Z2
+	VPTESTMQ     Z0, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         DI, DI
+	MOVL         20(DX)(R11*8), R8
+	IMULQ        CX, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 16(DX)(R11*8), Z1
+	VPMULLD      filterSalts<>+0(SB), Z1, Z1
+	VPSRLQ       $0x3c, Z1, Z1
+	VPSLLQ       $0x02, Z1, Z1
+	VMOVDQU64    (AX)(R8*1), Z2
+	VPSRLVQ      Z1, Z2, Z2
+	VPTESTMQ     Z0, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         DI, DI
+	MOVL         12(DX)(R11*8), R8
+	IMULQ        CX, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 8(DX)(R11*8), Z1
+	VPMULLD      filterSalts<>+0(SB), Z1, Z1
+	VPSRLQ       $0x3c, Z1, Z1
+	VPSLLQ       $0x02, Z1, Z1
+	VMOVDQU64    (AX)(R8*1), Z2
+	VPSRLVQ      Z1, Z2, Z2
+	VPTESTMQ     Z0, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         DI, DI
+	MOVL         4(DX)(R11*8), R8
+	IMULQ        CX, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD (DX)(R11*8), Z1
+	VPMULLD      filterSalts<>+0(SB), Z1, Z1
+	VPSRLQ       $0x3c, Z1, Z1
+	VPSLLQ       $0x02, Z1, Z1
+	VMOVDQU64    (AX)(R8*1), Z2
+	VPSRLVQ      Z1, Z2, Z2
+	VPTESTMQ     Z0, Z2, K1
+	KORTESTB     K1, K1
+	ADCQ         DI, DI
+	PDEPQ        R9, DI, DI
+	MOVQ         DI, (SI)(R11*1)
+	POPCNTQ      DI, DI
+	ADDQ         DI, R10
+	ADDQ         $0x08, R11
+	JMP          countingHasAVX512_rest
+
+countingHasAVX512_rest_end:
+	// The last keys one at a time.
+countingHasAVX512_tail:
+	CMPQ         R11, BX
+	JAE          countingHasAVX512_done
+	MOVL         4(DX)(R11*8), DI
+	IMULQ        CX, DI
+	SHRQ         $0x20, DI
+	SHLQ         $0x06, DI
+	VPBROADCASTD (DX)(R11*8), Z1
+	VPMULLD      filterSalts<>+0(SB), Z1, Z1
+	VPSRLQ       $0x3c, Z1, Z1
+	VPSLLQ       $0x02, Z1, Z1
+	VMOVDQU64    (AX)(DI*1), Z2
+	VPSRLVQ      Z1, Z2, Z2
+	VPTESTMQ     Z0, Z2, K1
+	KORTESTB     K1, K1
+	SETCS        DI
+	MOVB         DI, (SI)(R11*1)
+	ADCQ         $0x00, R10
+	INCQ         R11
+	JMP          countingHasAVX512_tail
+
+countingHasAVX512_done:
+	VZEROUPPER
+	MOVQ R10, ret+80(FP)
+	RET
+
+// func countingHasAVX2(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·countingHasAVX2(SB), NOSPLIT, $0-88
+	VMOVDQU qwordFifteens<>+0(SB), Y0
+	VPXOR   Y1, Y1, Y1
+	MOVQ    out_base+40(FP), AX
+	XORQ    CX, CX
+	MOVQ    hs_base+16(FP), DX
+	MOVQ    blocks+0(FP), BX
+	MOVQ    nblocks+8(FP), SI
+	MOVQ    hs_len+24(FP), DI
+	MOVQ    pf+64(FP), R8
+	MOVQ    npf+72(FP), R9
+	LEAQ    (DX)(R8*8), R8
+	XORQ    R10, R10
+
+	// Prefetch the block of hs[i+pf] while i < npf.
+	// Keys up to prefetch, 4 at a time, then one at a time.
+countingHasAVX2_prefetch_x:
+	LEAQ         4(R10), R11
+	CMPQ         R11, R9
+	JA           countingHasAVX2_prefetch_1
+	MOVL         4(R8)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	PREFETCHT0   (BX)(R11*1)
+	MOVL         4(DX)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	VPBROADCASTD (DX)(R10*8), Y2
+	VPMULLD      filterSalts<>+0(SB), Y2, Y2
+	VPSRLQ       $0x3c, Y2, Y2
+	VPSLLQ       $0x02, Y2, Y2
+	VMOVDQU      (BX)(R11*1), Y3
+	VPSRLVQ      Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPCMPEQQ     Y1, Y3, Y3
+	VPBROADCASTD (DX)(R10*8), Y2
+	VPMULLD      filterSalts<>+32(SB), Y2, Y2
+	VPSRLQ       $0x3c, Y2, Y2
+	VPSLLQ       $0x02, Y2, Y2
+	VMOVDQU      32(BX)(R11*1), Y4
+	VPSRLVQ      Y2, Y4, Y4
+	VPAND        Y0, Y4, Y4
+	VPCMPEQQ     Y1, Y4, Y4
+	VPOR         Y4, Y3, Y3
+	VPTEST       Y3, Y3
+	SETEQ        R11
+	MOVB         R11, (AX)(R10*1)
+	MOVBQZX      R11, R11
+	ADDQ         R11, CX
+	MOVL         12(R8)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	PREFETCHT0   (BX)(R11*1)
+	MOVL         12(DX)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	VPBROADCASTD 8(DX)(R10*8), Y2
+	VPMULLD      filterSalts<>+0(SB), Y2, Y2
+	VPSRLQ       $0x3c, Y2, Y2
+	VPSLLQ       $0x02, Y2, Y2
+	VMOVDQU      (BX)(R11*1), Y3
+	VPSRLVQ      Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPCMPEQQ     Y1, Y3, Y3
+	VPBROADCASTD 8(DX)(R10*8), Y2
+	VPMULLD      filterSalts<>+32(SB), Y2, Y2
+	VPSRLQ       $0x3c, Y2, Y2
+	VPSLLQ       $0x02, Y2, Y2
+	VMOVDQU      32(BX)(R11*1), Y4
+	VPSRLVQ      Y2, Y4, Y4
+	VPAND        Y0, Y4, Y4
+	VPCMPEQQ     Y1, Y4, Y4
+	VPOR         Y4, Y3, Y3
+	VPTEST       Y3, Y3
+	SETEQ        R11
+	MOVB         R11, 1(AX)(R10*1)
+	MOVBQZX      R11, R11
+	ADDQ         R11, CX
+	MOVL         20(R8)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	PREFETCHT0   (BX)(R11*1)
+	MOVL         20(DX)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	VPBROADCASTD 16(DX)(R10*8), Y2
+	VPMULLD      filterSalts<>+0(SB), Y2, Y2
+	VPSRLQ       $0x3c, Y2, Y2
+	VPSLLQ       $0x02, Y2, Y2
+	VMOVDQU      (BX)(R11*1), Y3
+	VPSRLVQ      Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPCMPEQQ     Y1, Y3, Y3
+	VPBROADCASTD 16(DX)(R10*8), Y2
+	VPMULLD      filterSalts<>+32(SB), Y2, Y2
+	VPSRLQ       $0x3c, Y2, Y2
+	VPSLLQ       $0x02, Y2, Y2
+	VMOVDQU      32(BX)(R11*1), Y4
+	VPSRLVQ      Y2, Y4, Y4
+	VPAND        Y0, Y4, Y4
+	VPCMPEQQ     Y1, Y4, Y4
+	VPOR         Y4, Y3, Y3
+	VPTEST       Y3, Y3
+	SETEQ        R11
+	MOVB         R11, 2(AX)(R10*1)
+	MOVBQZX      R11, R11
+	ADDQ         R11, CX
+	MOVL         28(R8)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	PREFETCHT0   (BX)(R11*1)
+	MOVL         28(DX)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	VPBROADCASTD 24(DX)(R10*8), Y2
+	VPMULLD      filterSalts<>+0(SB), Y2, Y2
+	VPSRLQ       $0x3c, Y2, Y2
+	VPSLLQ       $0x02, Y2, Y2
+	VMOVDQU      (BX)(R11*1), Y3
+	VPSRLVQ      Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPCMPEQQ     Y1, Y3, Y3
+	VPBROADCASTD 24(DX)(R10*8), Y2
+	VPMULLD      filterSalts<>+32(SB), Y2, Y2
+	VPSRLQ       $0x3c, Y2, Y2
+	VPSLLQ       $0x02, Y2, Y2
+	VMOVDQU      32(BX)(R11*1), Y4
+	VPSRLVQ      Y2, Y4, Y4
+	VPAND        Y0, Y4, Y4
+	VPCMPEQQ     Y1, Y4, Y4
+	VPOR         Y4, Y3, Y3
+	VPTEST       Y3, Y3
+	SETEQ        R11
+	MOVB         R11, 3(AX)(R10*1)
+	MOVBQZX      R11, R11
+	ADDQ         R11, CX
+	ADDQ         $0x04, R10
+	JMP          countingHasAVX2_prefetch_x
+
+countingHasAVX2_prefetch_1:
+	CMPQ         R10, R9
+	JAE          countingHasAVX2_prefetch_end
+	MOVL         4(R8)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	PREFETCHT0   (BX)(R11*1)
+	MOVL         4(DX)(R10*8), R11
+	IMULQ        SI, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	VPBROADCASTD (DX)(R10*8), Y2
+	VPMULLD      filterSalts<>+0(SB), Y2, Y2
+	VPSRLQ       $0x3c, Y2, Y2
+	VPSLLQ       $0x02, Y2, Y2
+	VMOVDQU      (BX)(R11*1), Y3
+	VPSRLVQ      Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPCMPEQQ     Y1, Y3, Y3
+	VPBROADCASTD (DX)(R10*8), Y2
+	VPMULLD      filterSalts<>+32(SB), Y2, Y2
+	VPSRLQ       $0x3c, Y2, Y2
+	VPSLLQ       $0x02, Y2, Y2
+	VMOVDQU      32(BX)(R11*1), Y4
+	VPSRLVQ      Y2, Y4, Y4
+	VPAND        Y0, Y4, Y4
+	VPCMPEQQ     Y1, Y4, Y4
+	VPOR         Y4, Y3, Y3
+	VPTEST       Y3, Y3
+	SETEQ        R11
+	MOVB         R11, (AX)(R10*1)
+	MOVBQZX      R11, R11
+	ADDQ         R11, CX
+	INCQ         R10
+	JMP          countingHasAVX2_prefetch_1
+
+countingHasAVX2_prefetch_end:
+	// Keys up to rest, 4 at a time, then one at a time.
+countingHasAVX2_rest_x:
+	LEAQ         4(R10), R8
+	CMPQ         R8, DI
+	JA           countingHasAVX2_rest_1
+	MOVL         4(DX)(R10*8), R8
+	IMULQ        SI, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD (DX)(R10*8), Y2
+	VPMULLD      filterSalts<>+0(SB), Y2, Y2
+	VPSRLQ       $0x3c, Y2, Y2
+	VPSLLQ       $0x02, Y2, Y2
+	VMOVDQU      (BX)(R8*1), Y3
+	VPSRLVQ      Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPCMPEQQ     Y1, Y3, Y3
+	VPBROADCASTD (DX)(R10*8), Y2
+	VPMULLD      filterSalts<>+32(SB), Y2, Y2
+	VPSRLQ       $0x3c, Y2, Y2
+	VPSLLQ       $0x02, Y2, Y2
+	VMOVDQU      32(BX)(R8*1), Y4
+	VPSRLVQ      Y2, Y4, Y4
+	VPAND        Y0, Y4, Y4
+	VPCMPEQQ     Y1, Y4, Y4
+	VPOR         Y4, Y3, Y3
+	VPTEST       Y3, Y3
+	SETEQ        R8
+	MOVB         R8, (AX)(R10*1)
+	MOVBQZX      R8, R8
+	ADDQ         R8, CX
+	MOVL         12(DX)(R10*8), R8
+	IMULQ        SI, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 8(DX)(R10*8), Y2
+	VPMULLD      filterSalts<>+0(SB), Y2, Y2
+	VPSRLQ       $0x3c, Y2, Y2
+	VPSLLQ       $0x02, Y2, Y2
+	VMOVDQU      (BX)(R8*1), Y3
+	VPSRLVQ      Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPCMPEQQ     Y1, Y3, Y3
+	VPBROADCASTD 8(DX)(R10*8), Y2
+	VPMULLD      filterSalts<>+32(SB), Y2, Y2
+	VPSRLQ       $0x3c, Y2, Y2
+	VPSLLQ       $0x02, Y2, Y2
+	VMOVDQU      32(BX)(R8*1), Y4
+	VPSRLVQ      Y2, Y4, Y4
+	VPAND        Y0, Y4, Y4
+	VPCMPEQQ     Y1, Y4, Y4
+	VPOR         Y4, Y3, Y3
+	VPTEST       Y3, Y3
+	SETEQ        R8
+	MOVB         R8, 1(AX)(R10*1)
+	MOVBQZX      R8, R8
+	ADDQ         R8, CX
+	MOVL         20(DX)(R10*8), R8
+	IMULQ        SI, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 16(DX)(R10*8), Y2
+	VPMULLD      filterSalts<>+0(SB), Y2, Y2
+	VPSRLQ       $0x3c, Y2, Y2
+	VPSLLQ       $0x02, Y2, Y2
+	VMOVDQU      (BX)(R8*1), Y3
+	VPSRLVQ      Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPCMPEQQ     Y1, Y3, Y3
+	VPBROADCASTD 16(DX)(R10*8), Y2
+	VPMULLD      filterSalts<>+32(SB), Y2, Y2
+	VPSRLQ       $0x3c, Y2, Y2
+	VPSLLQ       $0x02, Y2, Y2
+	VMOVDQU      32(BX)(R8*1), Y4
+	VPSRLVQ      Y2, Y4, Y4
+	VPAND        Y0, Y4, Y4
+	VPCMPEQQ     Y1, Y4, Y4
+	VPOR         Y4, Y3, Y3
+	VPTEST       Y3, Y3
+	SETEQ        R8
+	MOVB         R8, 2(AX)(R10*1)
+	MOVBQZX      R8, R8
+	ADDQ         R8, CX
+	MOVL         28(DX)(R10*8), R8
+	IMULQ        SI, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD 24(DX)(R10*8), Y2
+	VPMULLD      filterSalts<>+0(SB), Y2, Y2
+	VPSRLQ       $0x3c, Y2, Y2
+	VPSLLQ       $0x02, Y2, Y2
+	VMOVDQU      (BX)(R8*1), Y3
+	VPSRLVQ      Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPCMPEQQ     Y1, Y3, Y3
+	VPBROADCASTD 24(DX)(R10*8), Y2
+	VPMULLD      filterSalts<>+32(SB), Y2, Y2
+	VPSRLQ       $0x3c, Y2, Y2
+	VPSLLQ       $0x02, Y2, Y2
+	VMOVDQU      32(BX)(R8*1), Y4
+	VPSRLVQ      Y2, Y4, Y4
+	VPAND        Y0, Y4, Y4
+	VPCMPEQQ     Y1, Y4, Y4
+	VPOR         Y4, Y3, Y3
+	VPTEST       Y3, Y3
+	SETEQ        R8
+	MOVB         R8, 3(AX)(R10*1)
+	MOVBQZX      R8, R8
+	ADDQ         R8, CX
+	ADDQ         $0x04, R10
+	JMP          countingHasAVX2_rest_x
+
+countingHasAVX2_rest_1:
+	CMPQ         R10, DI
+	JAE          countingHasAVX2_rest_end
+	MOVL         4(DX)(R10*8), R8
+	IMULQ        SI, R8
+	SHRQ         $0x20, R8
+	SHLQ         $0x06, R8
+	VPBROADCASTD (DX)(R10*8), Y2
+	VPMULLD      filterSalts<>+0(SB), Y2, Y2
+	VPSRLQ       $0x3c, Y2, Y2
+	VPSLLQ       $0x02, Y2, Y2
+	VMOVDQU      (BX)(R8*1), Y3
+	VPSRLVQ      Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPCMPEQQ     Y1, Y3, Y3
+	VPBROADCASTD (DX)(R10*8), Y2
+	VPMULLD      filterSalts<>+32(SB), Y2, Y2
+	VPSRLQ       $0x3c, Y2, Y2
+	VPSLLQ       $0x02, Y2, Y2
+	VMOVDQU      32(BX)(R8*1), Y4
+	VPSRLVQ      Y2, Y4, Y4
+	VPAND        Y0, Y4, Y4
+	VPCMPEQQ     Y1, Y4, Y4
+	VPOR         Y4, Y3, Y3
+	VPTEST       Y3, Y3
+	SETEQ        R8
+	MOVB         R8, (AX)(R10*1)
+	MOVBQZX      R8, R8
+	ADDQ         R8, CX
+	INCQ         R10
+	JMP          countingHasAVX2_rest_1
+
+countingHasAVX2_rest_end:
+	VZEROUPPER
+	MOVQ CX, ret+80(FP)
+	RET

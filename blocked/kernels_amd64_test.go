@@ -4,6 +4,7 @@ package blocked
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/simdbloom/bloom/internal/cpu"
@@ -354,5 +355,85 @@ func TestAsmSingleEqualsGo(t *testing.T) {
 				t.Fatalf("%v %s: AddHash wrote past the last block", l, p.desc)
 			}
 		}
+	}
+}
+
+// randomCounters fills c with counters that are zero with probability 1/12
+// and otherwise 1 to 15 (15 included: saturated), so about half of random
+// lookups find all 8 counters non-zero.
+func randomCounters(c *Counting, seed uint64) {
+	r := rand.New(rand.NewPCG(seed, 11))
+	for i := range c.blocks {
+		for j := range c.blocks[i] {
+			var w uint64
+			for n := 0; n < 16; n++ {
+				if r.IntN(12) != 0 {
+					w |= uint64(1+r.IntN(15)) << (4 * n)
+				}
+			}
+			c.blocks[i][j] = w
+		}
+	}
+}
+
+// checkCountingBatch compares HasHashes at level l with the pure-Go batch on
+// probe, with the results poisoned both ways in the middle of a larger slice.
+func checkCountingBatch(t *testing.T, l cpu.Level, c *Counting, probe []uint64) {
+	t.Helper()
+	want := make([]bool, len(probe))
+	wantN := countingHasHashesGeneric(c, probe, want)
+	for _, poison := range []bool{false, true} {
+		buf := make([]bool, len(probe)+16)
+		for i := range buf {
+			buf[i] = poison
+		}
+		out := buf[8 : 8+len(probe)]
+		var got int
+		withLevel(l, func() { got = c.HasHashes(probe, out) })
+		if got != wantN {
+			t.Fatalf("%v blocks=%d len=%d: HasHashes counted %d, generic %d", l, len(c.blocks), len(probe), got, wantN)
+		}
+		for i := range want {
+			if out[i] != want[i] {
+				t.Fatalf("%v blocks=%d len=%d: HasHashes[%d] = %v, generic %v", l, len(c.blocks), len(probe), i, out[i], want[i])
+			}
+		}
+		for i := range 8 {
+			if buf[i] != poison || buf[len(buf)-1-i] != poison {
+				t.Fatalf("%v blocks=%d len=%d: HasHashes wrote outside out", l, len(c.blocks), len(probe))
+			}
+		}
+	}
+}
+
+func TestAsmCountingEqualsGeneric(t *testing.T) {
+	ls := asmLevels()
+	if len(ls) == 0 {
+		t.Skip("no assembly kernels on this processor")
+	}
+	sizes := []uint64{1, 2, 3, 7, 1000, 1001}
+	if !testing.Short() {
+		sizes = append(sizes, 3_000_001)
+	}
+	for _, l := range ls {
+		withPrefetch(func() {
+			for _, nb := range sizes {
+				c := &Counting{blocks: alignedBlocks(nb)}
+				randomCounters(c, nb)
+				for n := 1; n <= 70; n++ {
+					checkCountingBatch(t, l, c, randomHashes(n, uint64(n)*nb))
+				}
+				probe := append(append(edgeHashes(), adversarialHashes()...), blockStarts(nb)...)
+				checkCountingBatch(t, l, c, append(probe, randomHashes(20_000, nb)...))
+				// Present keys: every counter non-zero, some saturated.
+				hs := randomHashes(5000, nb+7)
+				for range 16 {
+					c.AddHashes(hs)
+				}
+				checkCountingBatch(t, l, c, mixed(hs, nb))
+				c.Clear() // all zero: every lookup false
+				checkCountingBatch(t, l, c, hs)
+			}
+		})
 	}
 }

@@ -103,3 +103,16 @@ func splitHasOneAVX2(blocks *[8]uint32, nblocks uint64, h uint64) bool
 //
 //go:noescape
 func splitAddOneAVX2(blocks *[8]uint32, nblocks uint64, h uint64)
+
+// countingHasAVX512 sets out[i] to whether the 8 counters of hs[i] are all non-zero and returns
+// how many are, eight keys at a time. len(out) must be len(hs) and nblocks > 0.
+// It uses BMI2 (PDEPQ) and POPCNT besides AVX-512 F and DQ.
+//
+//go:noescape
+func countingHasAVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
+
+// countingHasAVX2 sets out[i] to whether the 8 counters of hs[i] are all non-zero and returns
+// how many are. len(out) must be len(hs) and nblocks > 0.
+//
+//go:noescape
+func countingHasAVX2(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
