@@ -60,7 +60,7 @@ func CountingFPR(n, nblocks uint64) float64 {
 // NewCounting returns the smallest Counting filter whose exact FPR for n
 // keys (CountingFPR) is at most fpr.
 func NewCounting(n uint64, fpr float64) (*Counting, error) {
-	nb, err := blocksFor(n, fpr, MaxBlocks, CountingFPR)
+	nb, err := blocksFor(n, fpr, maxCountingBlocks, CountingFPR)
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +72,7 @@ func NewCounting(n uint64, fpr float64) (*Counting, error) {
 
 // maxCountingBlocks is the most blocks a Counting filter may have: MaxBlocks,
 // or less where an int cannot count the bytes (32-bit platforms).
-const maxCountingBlocks = min(MaxBlocks, (math.MaxInt-64)/64)
+var maxCountingBlocks = maxBlocks(MaxBlocks, 64)
 
 // NewCountingBytes returns a Counting filter of numBytes bytes, rounded up to
 // a whole number of 64-byte blocks.

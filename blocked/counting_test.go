@@ -374,8 +374,8 @@ func TestCountingTooLargeFor32Bit(t *testing.T) {
 	if _, err := NewCountingBytes(1 << 31); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("NewCountingBytes(2^31) on 32-bit: %v", err)
 	}
-	if _, err := NewCounting(1e8, 0.01); !errors.Is(err, ErrTooLarge) {
-		t.Errorf("NewCounting(1e8, 0.01) on 32-bit: %v", err)
+	if _, err := NewCounting(1e9, 0.01); !errors.Is(err, ErrTooLarge) { // 5.7 GB
+		t.Errorf("NewCounting(1e9, 0.01) on 32-bit: %v", err)
 	}
 }
 

@@ -57,8 +57,8 @@ func NewBytes(numBytes uint64, k int) (*Filter, error) {
 		return nil, fmt.Errorf("%w: got 0 bytes", ErrSize)
 	}
 	nb := numBytes/64 + min(numBytes%64, 1)
-	if nb > MaxBlocks {
-		return nil, fmt.Errorf("%w: %d bytes is more than %d blocks of 64 bytes", ErrTooLarge, numBytes, uint64(MaxBlocks))
+	if limit := maxBlocks(MaxBlocks, 64); nb > limit {
+		return nil, fmt.Errorf("%w: %d bytes is more than %d blocks of 64 bytes", ErrTooLarge, numBytes, limit)
 	}
 	return newFilter(nb, k), nil
 }

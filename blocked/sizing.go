@@ -13,6 +13,11 @@ const BlockBits = 512
 // maps the upper 32 bits of a hash onto the blocks, so at most 2^32 (256 GiB).
 const MaxBlocks = 1 << 32
 
+// maxBlocks returns the most blocks of blockBytes bytes a filter may have on
+// this platform: limit (what block choice can address), or fewer where an
+// int cannot count the bytes (32-bit platforms).
+func maxBlocks(limit, blockBytes uint64) uint64 { return min(limit, (math.MaxInt-64)/blockBytes) }
+
 // Errors returned for bad sizing input. They are wrapped with the offending
 // value; test for them with errors.Is.
 var (
@@ -34,7 +39,7 @@ func poissonMixture(lambda float64, g func(i int) float64) float64 {
 		// Millions of keys per block: the mixture is g at the mean to within
 		// 0.1% (and the answer is a filter that is all ones). Summing the
 		// ~10*sqrt(lambda) terms would make bad sizes slow to reject.
-		return g(int(lambda))
+		return g(int(min(lambda, 1e6))) // and int(lambda) could overflow
 	}
 	// Start at the mode and walk both ways; terms are computed in log space so
 	// that large lambdas (tiny filters with many keys) do not underflow.
@@ -106,7 +111,7 @@ func blocksFor(n uint64, fpr float64, max uint64, f func(n, nblocks uint64) floa
 	if err := checkNFPR(n, fpr); err != nil {
 		return 0, err
 	}
-	if f(n, max) > fpr {
+	if !(f(n, max) <= fpr) { // also refuses a NaN
 		return 0, fmt.Errorf("%w: %d keys at fpr %v need more than %d blocks", ErrTooLarge, n, fpr, max)
 	}
 	lo, hi := uint64(0), max // f(lo) > fpr (or lo = 0), f(hi) <= fpr
@@ -139,7 +144,7 @@ func SizeFilter(n uint64, fpr float64) (Sizing, error) {
 	var best Sizing
 	var firstErr error
 	for _, k := range []int{8, 16} {
-		b, err := blocksFor(n, fpr, MaxBlocks, func(n, nb uint64) float64 { return FPR(n, nb, k) })
+		b, err := blocksFor(n, fpr, maxBlocks(MaxBlocks, 64), func(n, nb uint64) float64 { return FPR(n, nb, k) })
 		if err != nil {
 			if firstErr == nil {
 				firstErr = err
@@ -161,7 +166,7 @@ func SizeFilterK(n uint64, fpr float64, k int) (Sizing, error) {
 	if k != 8 && k != 16 {
 		return Sizing{}, fmt.Errorf("%w: got %d", ErrK, k)
 	}
-	b, err := blocksFor(n, fpr, MaxBlocks, func(n, nb uint64) float64 { return FPR(n, nb, k) })
+	b, err := blocksFor(n, fpr, maxBlocks(MaxBlocks, 64), func(n, nb uint64) float64 { return FPR(n, nb, k) })
 	if err != nil {
 		return Sizing{}, err
 	}
@@ -173,7 +178,7 @@ func SizeFilterK(n uint64, fpr float64, k int) (Sizing, error) {
 // files, use parquet.NewFilter, which rounds to the power-of-two sizes that
 // Parquet readers accept.
 func SizeSplitBlock(n uint64, fpr float64) (Sizing, error) {
-	b, err := blocksFor(n, fpr, MaxSplitBlocks, SplitBlockFPR)
+	b, err := blocksFor(n, fpr, maxBlocks(MaxSplitBlocks, 32), SplitBlockFPR)
 	if err != nil {
 		return Sizing{}, err
 	}

@@ -61,7 +61,7 @@ func SplitBlockFPR(n, nblocks uint64) float64 {
 // not be a power of two; package parquet sizes filters the way Parquet
 // readers require.
 func NewSplitBlock(n uint64, fpr float64) (*SplitBlock, error) {
-	nb, err := blocksFor(n, fpr, MaxSplitBlocks, SplitBlockFPR)
+	nb, err := blocksFor(n, fpr, maxBlocks(MaxSplitBlocks, 32), SplitBlockFPR)
 	if err != nil {
 		return nil, err
 	}
@@ -105,8 +105,8 @@ func splitBlocksOf(numBytes int) (uint64, error) {
 		return 0, fmt.Errorf("%w: split block size must be a positive multiple of 32 bytes, got %d", ErrSize, numBytes)
 	}
 	nb := uint64(numBytes) / SplitBlockBytes
-	if nb > MaxSplitBlocks {
-		return 0, fmt.Errorf("%w: %d bytes is more than %d blocks of 32 bytes", ErrTooLarge, numBytes, uint64(MaxSplitBlocks))
+	if limit := maxBlocks(MaxSplitBlocks, 32); nb > limit {
+		return 0, fmt.Errorf("%w: %d bytes is more than %d blocks of 32 bytes", ErrTooLarge, numBytes, limit)
 	}
 	return nb, nil
 }
