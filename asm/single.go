@@ -8,64 +8,83 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// One-key kernels: Filter.HasHash/AddHash and SplitBlock.HasHash/AddHash call
-// them directly at the AVX2 and AVX-512 levels. A Go-to-assembly call costs
-// about 2 ns here, yet the vector probe (one broadcast, one or two VPMULLD,
-// VPSRLVQ over the line, one VPTEST) still beats the eight scalar multiplies,
-// shifts and ANDs of the pure-Go body at every size. Measured on AMD EPYC
-// Zen 4 (shared, loaded VM), blocked/bench_test.go and
-// splitblock_bench_test.go, benchstat medians of 8 (6 for SplitBlock),
-// ns/key, pure Go -> AVX2 one-key kernel:
+// One-key kernels: Filter.HasHash/AddHash and SplitBlock.HasHash/AddHash are
+// each one call to one of these four functions, small enough for Go to
+// inline into the caller. Each takes the filter's k and the current level
+// (cpu.Active, read by the method at every call, since tests change it at run
+// time) and branches inside: at levelAVX2 and above the AVX2 vector probe
+// (one broadcast, one or two VPMULLD, VPSRLVQ over the line, one VPTEST);
+// below it a scalar probe (IMUL, SHR and BT/BTS, no AVX, so it runs on every
+// amd64 processor) that computes exactly what the pure-Go addHashGo and
+// hasHashGo do.
 //
-//	Filter HasHash k=8:   16 KiB 6.17 -> 4.38, 1 MiB 9.66 -> 5.21, 256 MiB 68.6 -> 42.5
-//	Filter HasHash k=16:  16 KiB 14.1 -> 4.52, 1 MiB 15.6 -> 5.77
-//	Filter AddHash k=8:   16 KiB 8.69 -> 4.14, 1 MiB 11.9 -> 5.14, 256 MiB 74.9 -> 44.1
-//	Filter AddHash k=16:  16 KiB 11.8 -> 4.25, 1 MiB 13.1 -> 5.29
-//	SplitBlock HasHash:   16 KiB 7.26 -> 4.14, 1 MiB 9.65 -> 5.06, 256 MiB 69.2 -> 36.7
-//	SplitBlock AddHash:   16 KiB 8.60 -> 4.13, 1 MiB 12.4 -> 4.74, 256 MiB 77.7 -> 37.7
+// Before, the methods checked the level and k in Go and then called the
+// assembly: not inlinable (two or three calls), so every lookup paid the
+// method's frame on top of the assembly call. Measured on AMD EPYC Zen 4
+// (2 shared cores), blocked/bench_test.go and splitblock_bench_test.go,
+// benchstat medians of 8, ns/key, method calling AVX2 kernels ->
+// inlined method around this kernel, at the AVX2 level:
 //
-// The methods are not inlinable (two calls), so a lookup pays the method's
-// frame and the assembly call. AVX-512 one-key kernels (one zmm per line)
-// were tried and not kept: in the same run, no faster than AVX2 (Filter
-// HasHash k=8 at 16 KiB 6.19 against 6.29, k=16 7.14 against 6.66, within
-// the noise), so the AVX-512 level runs these AVX2 kernels.
+//	(measurements follow in the next commit)
 //
-// The arguments are read straight from the frame: the low half of h is
-// broadcast from memory, and all of h loaded for the block arithmetic.
+// AVX-512 one-key kernels (one zmm per line) were tried and not kept: no
+// faster than AVX2 (Filter HasHash k=8 at 16 KiB 6.19 against 6.29, k=16
+// 7.14 against 6.66, within the noise), so the AVX-512 level runs the AVX2
+// bodies.
+
+// levelAVX2 is cpu.AVX2 (blocked/kernels_amd64.go checks that at compile time).
+const levelAVX2 = 2
 
 const (
-	filterOneSig = "func(blocks *[8]uint64, nblocks uint64, h uint64)%s"
-	splitOneSig  = "func(blocks *[8]uint32, nblocks uint64, h uint64)%s"
+	filterOneSig = "func(blocks *[8]uint64, nblocks uint64, h uint64, k uint64, level uint64)%s"
+	splitOneSig  = "func(blocks *[8]uint32, nblocks uint64, h uint64, level uint64)%s"
 )
 
 func singleKernels() {
-	for _, k := range []int{8, 16} {
-		filterHasOne(avx2, k)
-		filterAddOne(avx2, k)
-	}
+	filterHasOne()
+	filterAddOne()
 	splitHasOne()
 	splitAddOne()
 }
 
-// oneKeyArgs loads the block of h (blocks of 1<<shift bytes) and returns it
-// and the memory operand of h.
-func oneKeyArgs(shift uint8) (blk, h Mem) {
+// oneKeyArgs loads the block of h (blocks of 1<<shift bytes) and returns it,
+// the memory operand of h, and a register holding the low half of h.
+func oneKeyArgs(shift uint8) (blk, h Mem, x GPVirtual) {
 	base := Load(Param("blocks"), GP64())
 	nb := Load(Param("nblocks"), GP64())
-	p, err := Param("h").Resolve()
-	if err != nil {
-		panic(err)
-	}
-	h = p.Addr
+	h = paramAddr("h")
 	// blockOffset's 32-bit load of the upper half at h+20(FP) would fail
 	// go vet's asmdecl check, so load all of h and shift.
+	x = GP64()
+	MOVQ(h, x)
 	t := GP64()
-	MOVQ(h, t)
+	MOVQ(x, t)
 	SHRQ(U8(32), t)
 	IMULQ(nb, t)
 	SHRQ(U8(32), t)
 	SHLQ(U8(shift), t)
-	return Mem{Base: base, Index: t, Scale: 1}, h
+	return Mem{Base: base, Index: t, Scale: 1}, h, x
+}
+
+// paramAddr returns the memory operand of the named argument.
+func paramAddr(name string) Mem {
+	p, err := Param(name).Resolve()
+	if err != nil {
+		panic(err)
+	}
+	return p.Addr
+}
+
+// branchLevel jumps to label scalar when the level argument is below AVX2.
+func branchLevel(scalar string) {
+	CMPQ(paramAddr("level"), U8(levelAVX2))
+	JB(LabelRef(scalar))
+}
+
+// branchK jumps to label k16 when the k argument is not 8.
+func branchK(k16 string) {
+	CMPQ(paramAddr("k"), U8(8))
+	JNE(LabelRef(k16))
 }
 
 // oneIndexes returns, per salt set and register part, the bit indexes of the
@@ -86,80 +105,132 @@ func oneIndexes(v vecISA, k int, hm Mem) [][]VecVirtual {
 	return idx
 }
 
-func filterHasOne(v vecISA, k int) {
-	name := fmt.Sprintf("filterHasOne%d%s", k, v.name)
+// scalarIndex returns a register holding (x*salt)>>shift, x the low half of h.
+func scalarIndex(x GPVirtual, salt uint32, shift uint8) GPVirtual {
+	r := GP32()
+	IMUL3L(U32(salt), x.As32(), r)
+	SHRL(U8(shift), r)
+	return r
+}
+
+func filterHasOne() {
+	name := "filterHasOne"
 	TEXT(name, NOSPLIT, fmt.Sprintf(filterOneSig, " bool"))
 	Pragma("noescape")
-	Doc(fmt.Sprintf("%s reports whether every bit of h is set (k = %d). nblocks must be > 0.", name, k))
-	blk, hm := oneKeyArgs(6)
+	Doc(name + " reports whether every bit of h is set: with AVX2 at level >= AVX2, else scalar. k must be 8 or 16, nblocks > 0.")
+	blk, hm, x := oneKeyArgs(6)
+	branchLevel("scalar")
+	branchK("avx2k16")
+	filterHasAVX2Body(8, blk, hm)
+	Label("avx2k16")
+	filterHasAVX2Body(16, blk, hm)
+	Label("scalar")
+	branchK("scalark16")
+	filterHasScalarBody(8, blk, x)
+	Label("scalark16")
+	filterHasScalarBody(16, blk, x)
+}
+
+func filterHasAVX2Body(k int, blk, hm Mem) {
+	v := avx2
 	idx := oneIndexes(v, k, hm)
 	var all VecVirtual
 	for p := 0; p < v.parts(); p++ {
 		b := v.reg()
-		vmovdqu(v, blk.Offset(32*p), b)
+		VMOVDQU(blk.Offset(32*p), b)
 		for s := range idx {
 			r := v.reg()
 			VPSRLVQ(idx[s][p], b, r)
 			if all == nil {
 				all = r
-			} else if v.lanes == 8 {
-				VPANDQ(r, all, all)
 			} else {
 				VPAND(r, all, all)
 			}
 		}
 	}
-	if v.lanes == 8 {
-		m := K()
-		VPTESTMQ(tables.ones, all, m)
-		KORTESTB(m, m) // CF = every lane has bit 0 set
-	} else {
-		VPTEST(tables.ones, all) // CF = every lane has bit 0 set
-	}
+	VPTEST(tables.ones, all) // CF = every lane has bit 0 set
 	SETCS(retAddr())
 	VZEROUPPER()
 	RET()
 }
 
-func filterAddOne(v vecISA, k int) {
-	name := fmt.Sprintf("filterAddOne%d%s", k, v.name)
+// filterHasScalarBody counts the set bits with BT (CF = the bit) and ADC,
+// without branches, like hasHashGo.
+func filterHasScalarBody(k int, blk Mem, x GPVirtual) {
+	n := GP32()
+	XORL(n, n)
+	for j := 0; j < 8; j++ {
+		w := GP64()
+		MOVQ(blk.Offset(8*j), w)
+		for s := 0; s < k/8; s++ {
+			i := scalarIndex(x, filterSalts[j+8*s], 26)
+			BTQ(i.As64(), w) // the register form takes the index mod 64
+			ADCL(U8(0), n)
+		}
+	}
+	CMPL(n, U8(k))
+	SETEQ(retAddr())
+	RET()
+}
+
+func filterAddOne() {
+	name := "filterAddOne"
 	TEXT(name, NOSPLIT, fmt.Sprintf(filterOneSig, ""))
 	Pragma("noescape")
-	Doc(fmt.Sprintf("%s sets the bits of h (k = %d). nblocks must be > 0.", name, k))
-	blk, hm := oneKeyArgs(6)
+	Doc(name + " sets the bits of h: with AVX2 at level >= AVX2, else scalar. k must be 8 or 16, nblocks > 0.")
+	blk, hm, x := oneKeyArgs(6)
+	branchLevel("scalar")
+	branchK("avx2k16")
+	filterAddAVX2Body(8, blk, hm)
+	Label("avx2k16")
+	filterAddAVX2Body(16, blk, hm)
+	Label("scalar")
+	branchK("scalark16")
+	filterAddScalarBody(8, blk, x)
+	Label("scalark16")
+	filterAddScalarBody(16, blk, x)
+}
+
+func filterAddAVX2Body(k int, blk, hm Mem) {
+	v := avx2
 	idx := oneIndexes(v, k, hm)
 	ones := v.reg()
-	vmovdqu(v, tables.ones, ones)
+	VMOVDQU(tables.ones, ones)
 	for p := 0; p < v.parts(); p++ {
 		m := v.reg()
 		VPSLLVQ(idx[0][p], ones, m)
 		for s := 1; s < len(idx); s++ {
 			m2 := v.reg()
 			VPSLLVQ(idx[s][p], ones, m2)
-			if v.lanes == 8 {
-				VPORQ(m2, m, m)
-			} else {
-				VPOR(m2, m, m)
-			}
+			VPOR(m2, m, m)
 		}
-		if v.lanes == 8 {
-			VPORQ(blk.Offset(32*p), m, m)
-			VMOVDQU64(m, blk.Offset(32*p))
-		} else {
-			VPOR(blk.Offset(32*p), m, m)
-			VMOVDQU(m, blk.Offset(32*p))
-		}
+		VPOR(blk.Offset(32*p), m, m)
+		VMOVDQU(m, blk.Offset(32*p))
 	}
 	VZEROUPPER()
 	RET()
 }
 
+// filterAddScalarBody sets each word's bits with BTS, like addHashGo.
+func filterAddScalarBody(k int, blk Mem, x GPVirtual) {
+	for j := 0; j < 8; j++ {
+		w := GP64()
+		MOVQ(blk.Offset(8*j), w)
+		for s := 0; s < k/8; s++ {
+			BTSQ(scalarIndex(x, filterSalts[j+8*s], 26).As64(), w)
+		}
+		MOVQ(w, blk.Offset(8*j))
+	}
+	RET()
+}
+
 func splitHasOne() {
-	name := "splitHasOneAVX2"
+	name := "splitHasOne"
 	TEXT(name, NOSPLIT, fmt.Sprintf(splitOneSig, " bool"))
 	Pragma("noescape")
-	Doc(name + " reports whether every bit of h is set in its split block. nblocks must be > 0.")
-	blk, hm := oneKeyArgs(5)
+	Doc(name + " reports whether every bit of h is set in its split block: with AVX2 at level >= AVX2, else scalar. nblocks must be > 0.")
+	blk, hm, x := oneKeyArgs(5)
+	branchLevel("scalar")
 	idx := splitIndexesMem(hm)
 	b := YMM()
 	VMOVDQU(blk, b)
@@ -168,14 +239,27 @@ func splitHasOne() {
 	SETCS(retAddr())
 	VZEROUPPER()
 	RET()
+	Label("scalar")
+	n := GP32()
+	XORL(n, n)
+	for j := 0; j < 8; j++ {
+		w := GP32()
+		MOVL(blk.Offset(4*j), w)
+		BTL(scalarIndex(x, splitSalts[j], 27), w) // index mod 32
+		ADCL(U8(0), n)
+	}
+	CMPL(n, U8(8))
+	SETEQ(retAddr())
+	RET()
 }
 
 func splitAddOne() {
-	name := "splitAddOneAVX2"
+	name := "splitAddOne"
 	TEXT(name, NOSPLIT, fmt.Sprintf(splitOneSig, ""))
 	Pragma("noescape")
-	Doc(name + " sets the bits of h in its split block. nblocks must be > 0.")
-	blk, hm := oneKeyArgs(5)
+	Doc(name + " sets the bits of h in its split block: with AVX2 at level >= AVX2, else scalar. nblocks must be > 0.")
+	blk, hm, x := oneKeyArgs(5)
+	branchLevel("scalar")
 	m := splitIndexesMem(hm)
 	ones := YMM()
 	VMOVDQU(splitTables[1], ones)
@@ -183,6 +267,14 @@ func splitAddOne() {
 	VPOR(blk, m, m)
 	VMOVDQU(m, blk)
 	VZEROUPPER()
+	RET()
+	Label("scalar")
+	for j := 0; j < 8; j++ {
+		w := GP32()
+		MOVL(blk.Offset(4*j), w)
+		BTSL(scalarIndex(x, splitSalts[j], 27), w)
+		MOVL(w, blk.Offset(4*j))
+	}
 	RET()
 }
 

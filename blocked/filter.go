@@ -95,17 +95,13 @@ func (f *Filter) blockAt(h uint64) *block {
 
 // AddHash adds the hash h. It is not safe for concurrent use.
 //
-// At the AVX2 and AVX-512 levels AddHash and HasHash run one-key assembly
-// kernels (measured faster than the pure-Go bodies even with the cost of the
-// call; see asm/single.go); otherwise the pure-Go addHashGo and hasHashGo.
+// On amd64 AddHash and HasHash are one call each to an assembly kernel
+// (filterAddOne, filterHasOne) that Go inlines into the caller: it runs the
+// AVX2 probe at the AVX2 and AVX-512 levels and a scalar one below, both
+// equal to the pure-Go addHashGo and hasHashGo, which run elsewhere.
 func (f *Filter) AddHash(h uint64) {
-	if oneKeyAsm && cpu.Active >= cpu.AVX2 {
-		b, nb := (*[8]uint64)(unsafe.Pointer(unsafe.SliceData(f.blocks))), uint64(len(f.blocks))
-		if f.k == 8 {
-			filterAddOne8AVX2(b, nb, h)
-		} else {
-			filterAddOne16AVX2(b, nb, h)
-		}
+	if oneKeyAsm {
+		filterAddOne((*[8]uint64)(unsafe.Pointer(unsafe.SliceData(f.blocks))), uint64(len(f.blocks)), h, uint64(f.k), uint64(cpu.Active))
 		return
 	}
 	f.addHashGo(h)
@@ -114,12 +110,8 @@ func (f *Filter) AddHash(h uint64) {
 // HasHash reports whether h may have been added: false means it certainly
 // was not; true is wrong with probability about the filter's FPR.
 func (f *Filter) HasHash(h uint64) bool {
-	if oneKeyAsm && cpu.Active >= cpu.AVX2 {
-		b, nb := (*[8]uint64)(unsafe.Pointer(unsafe.SliceData(f.blocks))), uint64(len(f.blocks))
-		if f.k == 8 {
-			return filterHasOne8AVX2(b, nb, h)
-		}
-		return filterHasOne16AVX2(b, nb, h)
+	if oneKeyAsm {
+		return filterHasOne((*[8]uint64)(unsafe.Pointer(unsafe.SliceData(f.blocks))), uint64(len(f.blocks)), h, uint64(f.k), uint64(cpu.Active))
 	}
 	return f.hasHashGo(h)
 }

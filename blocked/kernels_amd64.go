@@ -12,10 +12,18 @@ import (
 // kernels_amd64.s and kernels_stubs_amd64.go. Each loops over the whole batch
 // in assembly; the Go code here checks every length first.
 
-// oneKeyAsm is true where the one-key kernels (filterHasOne8AVX2 and the
-// others) exist: Filter and SplitBlock AddHash/HasHash call them at the AVX2
-// and AVX-512 levels.
+// oneKeyAsm is true where the one-key kernels exist: Filter and SplitBlock
+// AddHash/HasHash are then one call each to filterAddOne, filterHasOne,
+// splitAddOne or splitHasOne, which choose AVX2 or scalar code from the level
+// passed in (see ../asm/single.go).
 const oneKeyAsm = true
+
+// The one-key kernels compare the level argument with 2, the value of
+// cpu.AVX2: these fail to compile if it ever changes.
+const (
+	_ = uint(cpu.AVX2 - 2)
+	_ = uint(2 - cpu.AVX2)
+)
 
 // prefetchDistance is how many keys ahead the batch kernels prefetch
 // (PREFETCHT0 of the block of hs[i+prefetchDistance]). Measured on AMD Zen 4

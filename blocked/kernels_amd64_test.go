@@ -260,10 +260,11 @@ func touchLinesAsm(f *Filter, hs []uint64) uint64 {
 	return touchLines((*[8]uint64)(&f.blocks[0]), uint64(len(f.blocks)), hs, pf, npf)
 }
 
-// The one-key assembly (AddHash and HasHash at the AVX2 and AVX-512 levels)
-// against the pure-Go bodies addHashGo and hasHashGo: random and adversarial
-// hashes, a hash in every block, the first and last block, one-block filters
-// and 3,000,001 blocks.
+// The one-key assembly (AddHash and HasHash: the AVX2 bodies at the AVX2 and
+// AVX-512 levels, the scalar bodies at the generic level) against the pure-Go
+// bodies addHashGo and hasHashGo: random and adversarial hashes, a hash in
+// every block, the first and last block, one-block filters and 3,000,001
+// blocks.
 
 // single is the one-key API of Filter and SplitBlock, with its pure-Go body.
 type single interface {
@@ -320,9 +321,9 @@ func checkSingle(t *testing.T, l cpu.Level, f, ref single, equal func() bool, hs
 }
 
 func TestAsmSingleEqualsGo(t *testing.T) {
-	ls := asmLevels()
-	if len(ls) == 0 {
-		t.Skip("no assembly kernels on this processor")
+	ls := cpu.Usable()
+	if ls[0] != cpu.Generic {
+		t.Fatalf("usable levels %v do not start with generic: the scalar one-key assembly would go untested", ls)
 	}
 	sizes := []uint64{1, 2, 3, 7, 64, 1000, 1001}
 	if !testing.Short() {
@@ -336,25 +337,39 @@ func TestAsmSingleEqualsGo(t *testing.T) {
 			for i := range 2000 { // neighbours of added hashes: same block, other bits
 				probe = append(probe, hs[i]^1, hs[i]^(1<<31))
 			}
-			for _, k := range []int{8, 16} {
-				f, guard := guardedFilter(nb, k)
-				ref := newFilter(nb, k)
-				desc := fmt.Sprintf("Filter k=%d blocks=%d", k, nb)
-				checkSingle(t, l, f, ref, func() bool { return f.Equal(ref) }, hs, probe, desc)
-				if *guard != (block{}) {
-					t.Fatalf("%v %s: AddHash wrote past the last block", l, desc)
-				}
-				if !reachesEnds(f, nb) {
-					t.Fatalf("%s: the hashes did not reach the first and last blocks", desc)
-				}
-			}
-			p := splitPair(nb)
-			s, ref := p.f.(*SplitBlock), p.ref.(*SplitBlock)
-			checkSingle(t, l, s, ref, p.equal, hs, probe, p.desc)
-			if !p.intact() {
-				t.Fatalf("%v %s: AddHash wrote past the last block", l, p.desc)
+			// A sparse filter first (about two keys per block, so that most
+			// probes miss), then the dense one (3000+ keys: small filters
+			// saturate, every probe hits).
+			for _, n := range []int{min(len(hs), 2*int(nb)+3), len(hs)} {
+				checkSingleAll(t, l, nb, hs[:n], probe, n == len(hs))
 			}
 		}
+	}
+}
+
+// checkSingleAll runs checkSingle on Filters with k = 8 and 16 and on a
+// SplitBlock of nb blocks, checks the guard block after each and, if ends,
+// that hs reached the first and last blocks.
+func checkSingleAll(t *testing.T, l cpu.Level, nb uint64, hs, probe []uint64, ends bool) {
+	t.Helper()
+	for _, k := range []int{8, 16} {
+		f, guard := guardedFilter(nb, k)
+		ref := newFilter(nb, k)
+		desc := fmt.Sprintf("Filter k=%d blocks=%d keys=%d", k, nb, len(hs))
+		checkSingle(t, l, f, ref, func() bool { return f.Equal(ref) }, hs, probe, desc)
+		if *guard != (block{}) {
+			t.Fatalf("%v %s: AddHash wrote past the last block", l, desc)
+		}
+		if ends && !reachesEnds(f, nb) {
+			t.Fatalf("%s: the hashes did not reach the first and last blocks", desc)
+		}
+	}
+	p := splitPair(nb)
+	s, ref := p.f.(*SplitBlock), p.ref.(*SplitBlock)
+	desc := fmt.Sprintf("%s keys=%d", p.desc, len(hs))
+	checkSingle(t, l, s, ref, p.equal, hs, probe, desc)
+	if !p.intact() {
+		t.Fatalf("%v %s: AddHash wrote past the last block", l, desc)
 	}
 }
 

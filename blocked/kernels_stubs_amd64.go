@@ -74,35 +74,25 @@ func splitHasAVX512(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool, 
 //go:noescape
 func splitAddAVX2(blocks *[8]uint32, nblocks uint64, hs []uint64, pf int, npf int)
 
-// filterHasOne8AVX2 reports whether every bit of h is set (k = 8). nblocks must be > 0.
+// filterHasOne reports whether every bit of h is set: with AVX2 at level >= AVX2, else scalar. k must be 8 or 16, nblocks > 0.
 //
 //go:noescape
-func filterHasOne8AVX2(blocks *[8]uint64, nblocks uint64, h uint64) bool
+func filterHasOne(blocks *[8]uint64, nblocks uint64, h uint64, k uint64, level uint64) bool
 
-// filterAddOne8AVX2 sets the bits of h (k = 8). nblocks must be > 0.
+// filterAddOne sets the bits of h: with AVX2 at level >= AVX2, else scalar. k must be 8 or 16, nblocks > 0.
 //
 //go:noescape
-func filterAddOne8AVX2(blocks *[8]uint64, nblocks uint64, h uint64)
+func filterAddOne(blocks *[8]uint64, nblocks uint64, h uint64, k uint64, level uint64)
 
-// filterHasOne16AVX2 reports whether every bit of h is set (k = 16). nblocks must be > 0.
+// splitHasOne reports whether every bit of h is set in its split block: with AVX2 at level >= AVX2, else scalar. nblocks must be > 0.
 //
 //go:noescape
-func filterHasOne16AVX2(blocks *[8]uint64, nblocks uint64, h uint64) bool
+func splitHasOne(blocks *[8]uint32, nblocks uint64, h uint64, level uint64) bool
 
-// filterAddOne16AVX2 sets the bits of h (k = 16). nblocks must be > 0.
+// splitAddOne sets the bits of h in its split block: with AVX2 at level >= AVX2, else scalar. nblocks must be > 0.
 //
 //go:noescape
-func filterAddOne16AVX2(blocks *[8]uint64, nblocks uint64, h uint64)
-
-// splitHasOneAVX2 reports whether every bit of h is set in its split block. nblocks must be > 0.
-//
-//go:noescape
-func splitHasOneAVX2(blocks *[8]uint32, nblocks uint64, h uint64) bool
-
-// splitAddOneAVX2 sets the bits of h in its split block. nblocks must be > 0.
-//
-//go:noescape
-func splitAddOneAVX2(blocks *[8]uint32, nblocks uint64, h uint64)
+func splitAddOne(blocks *[8]uint32, nblocks uint64, h uint64, level uint64)
 
 // countingHasAVX512 sets out[i] to whether the 8 counters of hs[i] are all non-zero and returns
 // how many are, eight keys at a time. len(out) must be len(hs) and nblocks > 0.

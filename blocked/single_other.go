@@ -8,9 +8,9 @@ package blocked
 
 const oneKeyAsm = false
 
-func filterHasOne8AVX2(*[8]uint64, uint64, uint64) bool  { panic("blocked: no one-key assembly") }
-func filterHasOne16AVX2(*[8]uint64, uint64, uint64) bool { panic("blocked: no one-key assembly") }
-func filterAddOne8AVX2(*[8]uint64, uint64, uint64)       { panic("blocked: no one-key assembly") }
-func filterAddOne16AVX2(*[8]uint64, uint64, uint64)      { panic("blocked: no one-key assembly") }
-func splitHasOneAVX2(*[8]uint32, uint64, uint64) bool    { panic("blocked: no one-key assembly") }
-func splitAddOneAVX2(*[8]uint32, uint64, uint64)         { panic("blocked: no one-key assembly") }
+func filterHasOne(*[8]uint64, uint64, uint64, uint64, uint64) bool {
+	panic("blocked: no one-key assembly")
+}
+func filterAddOne(*[8]uint64, uint64, uint64, uint64, uint64) { panic("blocked: no one-key assembly") }
+func splitHasOne(*[8]uint32, uint64, uint64, uint64) bool     { panic("blocked: no one-key assembly") }
+func splitAddOne(*[8]uint32, uint64, uint64, uint64)          { panic("blocked: no one-key assembly") }

@@ -144,12 +144,13 @@ func (s *SplitBlock) blockAt(h uint64) *splitBlock {
 
 // AddHash adds the hash h. It is not safe for concurrent use.
 //
-// At the AVX2 and AVX-512 levels AddHash and HasHash run one-key assembly
-// kernels (measured faster than pure Go even with the cost of the call; see
-// asm/single.go); otherwise the pure-Go addHashGo and hasHashGo.
+// On amd64 AddHash and HasHash are one call each to an assembly kernel
+// (splitAddOne, splitHasOne) that Go inlines into the caller: it runs the
+// AVX2 probe at the AVX2 and AVX-512 levels and a scalar one below, both
+// equal to the pure-Go addHashGo and hasHashGo, which run elsewhere.
 func (s *SplitBlock) AddHash(h uint64) {
-	if oneKeyAsm && cpu.Active >= cpu.AVX2 {
-		splitAddOneAVX2((*[8]uint32)(unsafe.Pointer(unsafe.SliceData(s.blocks))), uint64(len(s.blocks)), h)
+	if oneKeyAsm {
+		splitAddOne((*[8]uint32)(unsafe.Pointer(unsafe.SliceData(s.blocks))), uint64(len(s.blocks)), h, uint64(cpu.Active))
 		return
 	}
 	s.addHashGo(h)
@@ -158,8 +159,8 @@ func (s *SplitBlock) AddHash(h uint64) {
 // HasHash reports whether h may have been added: false means it certainly
 // was not; true is wrong with probability about the filter's FPR.
 func (s *SplitBlock) HasHash(h uint64) bool {
-	if oneKeyAsm && cpu.Active >= cpu.AVX2 {
-		return splitHasOneAVX2((*[8]uint32)(unsafe.Pointer(unsafe.SliceData(s.blocks))), uint64(len(s.blocks)), h)
+	if oneKeyAsm {
+		return splitHasOne((*[8]uint32)(unsafe.Pointer(unsafe.SliceData(s.blocks))), uint64(len(s.blocks)), h, uint64(cpu.Active))
 	}
 	return s.hasHashGo(h)
 }
