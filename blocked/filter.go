@@ -16,6 +16,12 @@
 // Concurrency: lookups (HasHash, HasHashes and the read-only methods) are safe
 // from many goroutines at once. AddHash, AddHashes, Union, Intersect and Clear
 // are not safe concurrently with anything else on the same filter.
+// AddHashAtomic and AddHashesAtomic (atomic.go) may run from many goroutines
+// at once, alongside HasHashAtomic and HasHashesAtomic.
+//
+// Filters are saved and loaded with MarshalBinary, WriteTo, UnmarshalBinary
+// and ReadFrom, and used in place over memory-mapped bytes with View; the
+// format is in FORMAT.md at the repository root.
 package blocked
 
 import (
