@@ -158,7 +158,7 @@ func TestHugeSplitBlock(t *testing.T) {
 		s.AddHashes(hs)
 		for _, h := range hs {
 			i := (h >> 32) * nb >> 32
-			if !splitHas(&s.blocks[i], uint32(h)) {
+			if s.blockAt(h) != &s.blocks[i] || !s.hasHashGo(h) {
 				t.Fatalf("hash %#x is not in block %d of %d", h, i, nb)
 			}
 		}

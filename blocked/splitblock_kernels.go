@@ -41,33 +41,6 @@ func splitHasHashes(s *SplitBlock, hs []uint64, out []bool) int {
 	return splitHasHashesGeneric(s, hs, out)
 }
 
-// splitAdd sets one bit in each word of b for the in-block hash x (the body
-// of SplitBlock.AddHash, for tests and references).
-func splitAdd(b *splitBlock, x uint32) {
-	b[0] |= 1 << ((x * splitSalt0) >> 27)
-	b[1] |= 1 << ((x * splitSalt1) >> 27)
-	b[2] |= 1 << ((x * splitSalt2) >> 27)
-	b[3] |= 1 << ((x * splitSalt3) >> 27)
-	b[4] |= 1 << ((x * splitSalt4) >> 27)
-	b[5] |= 1 << ((x * splitSalt5) >> 27)
-	b[6] |= 1 << ((x * splitSalt6) >> 27)
-	b[7] |= 1 << ((x * splitSalt7) >> 27)
-}
-
-// splitHas reports whether all eight bits of x are set in b, without
-// branches (the body of SplitBlock.HasHash, for tests and references).
-func splitHas(b *splitBlock, x uint32) bool {
-	v := b[0] >> ((x * splitSalt0) >> 27)
-	v &= b[1] >> ((x * splitSalt1) >> 27)
-	v &= b[2] >> ((x * splitSalt2) >> 27)
-	v &= b[3] >> ((x * splitSalt3) >> 27)
-	v &= b[4] >> ((x * splitSalt4) >> 27)
-	v &= b[5] >> ((x * splitSalt5) >> 27)
-	v &= b[6] >> ((x * splitSalt6) >> 27)
-	v &= b[7] >> ((x * splitSalt7) >> 27)
-	return v&1 != 0
-}
-
 // splitAddHashesGeneric adds every hash of hs to s.
 func splitAddHashesGeneric(s *SplitBlock, hs []uint64) {
 	for _, h := range hs {
