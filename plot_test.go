@@ -37,7 +37,8 @@ func TestPlotLookup(t *testing.T) {
 			series[c.lib].Points = append(series[c.lib].Points, plot.Point{X: float64(size), Y: ns})
 		}
 	}
-	chart := plot.Chart{Title: "Lookup cost against filter size (10 bits/key, half present)", XLabel: "filter size (bytes)", YLabel: "ns per key"}
+	chart := plot.Chart{Title: "Lookup cost against filter size (10 bits/key, half present)", XLabel: "filter size (bytes)",
+		YLabel: "ns per key (log scale)", LogY: true}
 	for _, name := range order {
 		chart.Series = append(chart.Series, *series[name])
 	}

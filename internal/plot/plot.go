@@ -7,6 +7,8 @@ import (
 	"html"
 	"io"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -19,11 +21,13 @@ type Series struct {
 	Points []Point
 }
 
-// Chart describes a chart: a logarithmic x axis (sizes) and a linear y axis.
+// Chart describes a chart: a logarithmic x axis (sizes) and a linear y
+// axis, or a logarithmic one with LogY (for values spanning decades).
 type Chart struct {
 	Title  string
 	XLabel string
 	YLabel string
+	LogY   bool
 	Series []Series
 }
 
@@ -44,15 +48,18 @@ func SizeLabel(b float64) string {
 
 // WriteSVG writes the chart as an SVG document.
 func (c Chart) WriteSVG(w io.Writer) error {
-	const W, H = 760, 440
-	const left, right, top, bottom = 60, 220, 40, 50
-	xmin, xmax, ymax := math.Inf(1), math.Inf(-1), 0.0
+	const W, H = 860, 440
+	const left, right, top, bottom = 60, 280, 40, 50
+	xmin, xmax, ymin, ymax := math.Inf(1), math.Inf(-1), math.Inf(1), 0.0
 	for _, s := range c.Series {
 		for _, p := range s.Points {
 			if p.X <= 0 || math.IsNaN(p.Y) || math.IsInf(p.Y, 0) {
 				continue
 			}
 			xmin, xmax, ymax = math.Min(xmin, p.X), math.Max(xmax, p.X), math.Max(ymax, p.Y)
+			if p.Y > 0 {
+				ymin = math.Min(ymin, p.Y)
+			}
 		}
 	}
 	if math.IsInf(xmin, 0) {
@@ -66,6 +73,23 @@ func (c Chart) WriteSVG(w io.Writer) error {
 		return left + (math.Log2(x)-math.Log2(xmin))/(math.Log2(xmax)-math.Log2(xmin))*(W-left-right)
 	}
 	py := func(y float64) float64 { return H - bottom - y/ymax*(H-top-bottom) }
+	var yticks []float64
+	for i := 0; i <= 5; i++ {
+		yticks = append(yticks, ymax*float64(i)/5)
+	}
+	if c.LogY && !math.IsInf(ymin, 0) {
+		lo := math.Pow(10, math.Floor(math.Log10(ymin)))
+		hi := math.Pow(10, math.Ceil(math.Log10(ymax)))
+		py = func(y float64) float64 {
+			y = math.Max(y, lo)
+			return H - bottom - (math.Log10(y)-math.Log10(lo))/(math.Log10(hi)-math.Log10(lo))*(H-top-bottom)
+		}
+		yticks = nil
+		for d := lo; d <= hi*1.0001; d *= 10 {
+			yticks = append(yticks, d, 2*d, 5*d)
+		}
+		yticks = slices.DeleteFunc(yticks, func(y float64) bool { return y > hi*1.0001 })
+	}
 
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">`+"\n", W, H)
@@ -74,10 +98,9 @@ func (c Chart) WriteSVG(w io.Writer) error {
 	// Axes and grid.
 	fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>`+"\n", left, H-bottom, W-right, H-bottom)
 	fmt.Fprintf(&b, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="black"/>`+"\n", left, top, left, H-bottom)
-	for i := 0; i <= 5; i++ {
-		y := ymax * float64(i) / 5
+	for _, y := range yticks {
 		fmt.Fprintf(&b, `<line x1="%d" y1="%.1f" x2="%d" y2="%.1f" stroke="#ddd"/>`, left, py(y), W-right, py(y))
-		fmt.Fprintf(&b, `<text x="%d" y="%.1f" text-anchor="end">%.3g</text>`+"\n", left-6, py(y)+4, y)
+		fmt.Fprintf(&b, `<text x="%d" y="%.1f" text-anchor="end">%s</text>`+"\n", left-6, py(y)+4, tickLabel(y))
 	}
 	for x := xmin; x <= xmax*1.0001; x *= 4 {
 		fmt.Fprintf(&b, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ddd"/>`, px(x), top, px(x), H-bottom)
@@ -106,6 +129,15 @@ func (c Chart) WriteSVG(w io.Writer) error {
 	b.WriteString("</svg>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// tickLabel formats an axis value: whole numbers in full (1000, not 1e+03),
+// others to three significant digits.
+func tickLabel(y float64) string {
+	if y >= 1 && y == math.Trunc(y) && y < 1e9 {
+		return strconv.FormatFloat(y, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(y, 'g', 3, 64)
 }
 
 // niceCeil rounds y up to 1, 2 or 5 times a power of ten.

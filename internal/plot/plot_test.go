@@ -34,6 +34,11 @@ func TestWriteSVGIsWellFormed(t *testing.T) {
 			t.Errorf("SVG lacks %q", want)
 		}
 	}
+	c.LogY = true
+	b.Reset()
+	if err := c.WriteSVG(&b); err != nil || !strings.Contains(b.String(), ">0.5<") || !strings.Contains(b.String(), ">50<") {
+		t.Errorf("log-scale chart: %v, ticks missing:\n%s", err, b.String())
+	}
 	if err := (Chart{}).WriteSVG(&b); err == nil {
 		t.Error("an empty chart should be an error")
 	}
