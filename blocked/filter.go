@@ -38,6 +38,10 @@ type block [8]uint64
 
 // Filter is a cache-line blocked Bloom filter over 64-bit hashes.
 // The zero value is not usable; create filters with New or NewBytes.
+//
+// The one-key assembly (filterAddOne, filterHasOne) reads these fields at
+// fixed offsets: blocks' data pointer at 0, its length at 8, k at 24
+// (checked at compile time in kernels_amd64.go). Keep the layout.
 type Filter struct {
 	blocks []block // 64-byte aligned
 	k      int     // 8 or 16
@@ -107,7 +111,7 @@ func (f *Filter) blockAt(h uint64) *block {
 // equal to the pure-Go addHashGo and hasHashGo, which run elsewhere.
 func (f *Filter) AddHash(h uint64) {
 	if oneKeyAsm {
-		filterAddOne((*[8]uint64)(unsafe.Pointer(unsafe.SliceData(f.blocks))), uint64(len(f.blocks)), h, uint64(f.k), uint64(cpu.Active))
+		filterAddOne((*[4]uint64)(unsafe.Pointer(f)), h, uint64(cpu.Active))
 		return
 	}
 	f.addHashGo(h)
@@ -117,7 +121,7 @@ func (f *Filter) AddHash(h uint64) {
 // was not; true is wrong with probability about the filter's FPR.
 func (f *Filter) HasHash(h uint64) bool {
 	if oneKeyAsm {
-		return filterHasOne((*[8]uint64)(unsafe.Pointer(unsafe.SliceData(f.blocks))), uint64(len(f.blocks)), h, uint64(f.k), uint64(cpu.Active))
+		return filterHasOne((*[4]uint64)(unsafe.Pointer(f)), h, uint64(cpu.Active))
 	}
 	return f.hasHashGo(h)
 }

@@ -3024,38 +3024,39 @@ splitAddAVX2_rest_end:
 	VZEROUPPER
 	RET
 
-// func filterHasOne(blocks *[8]uint64, nblocks uint64, h uint64, k uint64, level uint64) bool
+// func filterHasOne(f *[4]uint64, h uint64, level uint64) bool
 // Requires: AVX, AVX2
-TEXT ·filterHasOne(SB), NOSPLIT, $0-41
-	MOVQ         blocks+0(FP), AX
-	MOVQ         nblocks+8(FP), CX
-	MOVQ         h+16(FP), DX
-	MOVQ         DX, BX
-	SHRQ         $0x20, BX
-	IMULQ        CX, BX
-	SHRQ         $0x20, BX
-	SHLQ         $0x06, BX
-	CMPQ         level+32(FP), $0x02
+TEXT ·filterHasOne(SB), NOSPLIT, $0-25
+	MOVQ         f+0(FP), AX
+	MOVQ         (AX), CX
+	MOVQ         8(AX), DX
+	MOVQ         h+8(FP), BX
+	MOVQ         BX, SI
+	SHRQ         $0x20, SI
+	IMULQ        DX, SI
+	SHRQ         $0x20, SI
+	SHLQ         $0x06, SI
+	CMPQ         level+16(FP), $0x02
 	JB           scalar
-	CMPQ         k+24(FP), $0x08
+	CMPQ         24(AX), $0x08
 	JNE          avx2k16
-	VPBROADCASTD h+16(FP), Y0
+	VPBROADCASTD h+8(FP), Y0
 	VPMULLD      filterSalts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
 	VPMULLD      filterSalts<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
-	VMOVDQU      (AX)(BX*1), Y2
+	VMOVDQU      (CX)(SI*1), Y2
 	VPSRLVQ      Y1, Y2, Y1
-	VMOVDQU      32(AX)(BX*1), Y2
+	VMOVDQU      32(CX)(SI*1), Y2
 	VPSRLVQ      Y0, Y2, Y0
 	VPAND        Y0, Y1, Y1
 	VPTEST       qwordOnes<>+0(SB), Y1
-	SETCS        ret+40(FP)
+	SETCS        ret+24(FP)
 	VZEROUPPER
 	RET
 
 avx2k16:
-	VPBROADCASTD h+16(FP), Y0
+	VPBROADCASTD h+8(FP), Y0
 	VPMULLD      filterSalts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
 	VPMULLD      filterSalts<>+32(SB), Y0, Y2
@@ -3064,178 +3065,179 @@ avx2k16:
 	VPSRLQ       $0x3a, Y3, Y3
 	VPMULLD      filterSalts16<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
-	VMOVDQU      (AX)(BX*1), Y4
+	VMOVDQU      (CX)(SI*1), Y4
 	VPSRLVQ      Y1, Y4, Y1
 	VPSRLVQ      Y3, Y4, Y3
 	VPAND        Y3, Y1, Y1
-	VMOVDQU      32(AX)(BX*1), Y3
+	VMOVDQU      32(CX)(SI*1), Y3
 	VPSRLVQ      Y2, Y3, Y2
 	VPAND        Y2, Y1, Y1
 	VPSRLVQ      Y0, Y3, Y0
 	VPAND        Y0, Y1, Y1
 	VPTEST       qwordOnes<>+0(SB), Y1
-	SETCS        ret+40(FP)
+	SETCS        ret+24(FP)
 	VZEROUPPER
 	RET
 
 scalar:
-	CMPQ   k+24(FP), $0x08
+	CMPQ   24(AX), $0x08
 	JNE    scalark16
-	XORL   CX, CX
-	MOVQ   (AX)(BX*1), SI
-	IMUL3L $0x6a09e667, DX, DI
+	XORL   AX, AX
+	MOVQ   (CX)(SI*1), DX
+	IMUL3L $0x6a09e667, BX, DI
 	SHRL   $0x1a, DI
-	BTQ    DI, SI
-	ADCL   $0x00, CX
-	MOVQ   8(AX)(BX*1), SI
-	IMUL3L $0xbb67ae85, DX, DI
+	BTQ    DI, DX
+	ADCL   $0x00, AX
+	MOVQ   8(CX)(SI*1), DX
+	IMUL3L $0xbb67ae85, BX, DI
 	SHRL   $0x1a, DI
-	BTQ    DI, SI
-	ADCL   $0x00, CX
-	MOVQ   16(AX)(BX*1), SI
-	IMUL3L $0x3c6ef373, DX, DI
+	BTQ    DI, DX
+	ADCL   $0x00, AX
+	MOVQ   16(CX)(SI*1), DX
+	IMUL3L $0x3c6ef373, BX, DI
 	SHRL   $0x1a, DI
-	BTQ    DI, SI
-	ADCL   $0x00, CX
-	MOVQ   24(AX)(BX*1), SI
-	IMUL3L $0xa54ff53b, DX, DI
+	BTQ    DI, DX
+	ADCL   $0x00, AX
+	MOVQ   24(CX)(SI*1), DX
+	IMUL3L $0xa54ff53b, BX, DI
 	SHRL   $0x1a, DI
-	BTQ    DI, SI
-	ADCL   $0x00, CX
-	MOVQ   32(AX)(BX*1), SI
-	IMUL3L $0x510e527f, DX, DI
+	BTQ    DI, DX
+	ADCL   $0x00, AX
+	MOVQ   32(CX)(SI*1), DX
+	IMUL3L $0x510e527f, BX, DI
 	SHRL   $0x1a, DI
-	BTQ    DI, SI
-	ADCL   $0x00, CX
-	MOVQ   40(AX)(BX*1), SI
-	IMUL3L $0x9b05688d, DX, DI
+	BTQ    DI, DX
+	ADCL   $0x00, AX
+	MOVQ   40(CX)(SI*1), DX
+	IMUL3L $0x9b05688d, BX, DI
 	SHRL   $0x1a, DI
-	BTQ    DI, SI
-	ADCL   $0x00, CX
-	MOVQ   48(AX)(BX*1), SI
-	IMUL3L $0x1f83d9ab, DX, DI
+	BTQ    DI, DX
+	ADCL   $0x00, AX
+	MOVQ   48(CX)(SI*1), DX
+	IMUL3L $0x1f83d9ab, BX, DI
 	SHRL   $0x1a, DI
-	BTQ    DI, SI
-	ADCL   $0x00, CX
-	MOVQ   56(AX)(BX*1), AX
-	IMUL3L $0x5be0cd19, DX, DX
+	BTQ    DI, DX
+	ADCL   $0x00, AX
+	MOVQ   56(CX)(SI*1), CX
+	IMUL3L $0x5be0cd19, BX, DX
 	SHRL   $0x1a, DX
-	BTQ    DX, AX
-	ADCL   $0x00, CX
-	CMPL   CX, $0x08
-	SETEQ  ret+40(FP)
+	BTQ    DX, CX
+	ADCL   $0x00, AX
+	CMPL   AX, $0x08
+	SETEQ  ret+24(FP)
 	RET
 
 scalark16:
-	XORL   CX, CX
-	MOVQ   (AX)(BX*1), SI
-	IMUL3L $0x6a09e667, DX, DI
+	XORL   AX, AX
+	MOVQ   (CX)(SI*1), DX
+	IMUL3L $0x6a09e667, BX, DI
 	SHRL   $0x1a, DI
-	BTQ    DI, SI
-	ADCL   $0x00, CX
-	IMUL3L $0xcbbb9d5d, DX, DI
+	BTQ    DI, DX
+	ADCL   $0x00, AX
+	IMUL3L $0xcbbb9d5d, BX, DI
 	SHRL   $0x1a, DI
-	BTQ    DI, SI
-	ADCL   $0x00, CX
-	MOVQ   8(AX)(BX*1), SI
-	IMUL3L $0xbb67ae85, DX, DI
+	BTQ    DI, DX
+	ADCL   $0x00, AX
+	MOVQ   8(CX)(SI*1), DX
+	IMUL3L $0xbb67ae85, BX, DI
 	SHRL   $0x1a, DI
-	BTQ    DI, SI
-	ADCL   $0x00, CX
-	IMUL3L $0x629a292b, DX, DI
+	BTQ    DI, DX
+	ADCL   $0x00, AX
+	IMUL3L $0x629a292b, BX, DI
 	SHRL   $0x1a, DI
-	BTQ    DI, SI
-	ADCL   $0x00, CX
-	MOVQ   16(AX)(BX*1), SI
-	IMUL3L $0x3c6ef373, DX, DI
+	BTQ    DI, DX
+	ADCL   $0x00, AX
+	MOVQ   16(CX)(SI*1), DX
+	IMUL3L $0x3c6ef373, BX, DI
 	SHRL   $0x1a, DI
-	BTQ    DI, SI
-	ADCL   $0x00, CX
-	IMUL3L $0x9159015b, DX, DI
+	BTQ    DI, DX
+	ADCL   $0x00, AX
+	IMUL3L $0x9159015b, BX, DI
 	SHRL   $0x1a, DI
-	BTQ    DI, SI
-	ADCL   $0x00, CX
-	MOVQ   24(AX)(BX*1), SI
-	IMUL3L $0xa54ff53b, DX, DI
+	BTQ    DI, DX
+	ADCL   $0x00, AX
+	MOVQ   24(CX)(SI*1), DX
+	IMUL3L $0xa54ff53b, BX, DI
 	SHRL   $0x1a, DI
-	BTQ    DI, SI
-	ADCL   $0x00, CX
-	IMUL3L $0x152fecd9, DX, DI
+	BTQ    DI, DX
+	ADCL   $0x00, AX
+	IMUL3L $0x152fecd9, BX, DI
 	SHRL   $0x1a, DI
-	BTQ    DI, SI
-	ADCL   $0x00, CX
-	MOVQ   32(AX)(BX*1), SI
-	IMUL3L $0x510e527f, DX, DI
+	BTQ    DI, DX
+	ADCL   $0x00, AX
+	MOVQ   32(CX)(SI*1), DX
+	IMUL3L $0x510e527f, BX, DI
 	SHRL   $0x1a, DI
-	BTQ    DI, SI
-	ADCL   $0x00, CX
-	IMUL3L $0x67332667, DX, DI
+	BTQ    DI, DX
+	ADCL   $0x00, AX
+	IMUL3L $0x67332667, BX, DI
 	SHRL   $0x1a, DI
-	BTQ    DI, SI
-	ADCL   $0x00, CX
-	MOVQ   40(AX)(BX*1), SI
-	IMUL3L $0x9b05688d, DX, DI
+	BTQ    DI, DX
+	ADCL   $0x00, AX
+	MOVQ   40(CX)(SI*1), DX
+	IMUL3L $0x9b05688d, BX, DI
 	SHRL   $0x1a, DI
-	BTQ    DI, SI
-	ADCL   $0x00, CX
-	IMUL3L $0x8eb44a87, DX, DI
+	BTQ    DI, DX
+	ADCL   $0x00, AX
+	IMUL3L $0x8eb44a87, BX, DI
 	SHRL   $0x1a, DI
-	BTQ    DI, SI
-	ADCL   $0x00, CX
-	MOVQ   48(AX)(BX*1), SI
-	IMUL3L $0x1f83d9ab, DX, DI
+	BTQ    DI, DX
+	ADCL   $0x00, AX
+	MOVQ   48(CX)(SI*1), DX
+	IMUL3L $0x1f83d9ab, BX, DI
 	SHRL   $0x1a, DI
-	BTQ    DI, SI
-	ADCL   $0x00, CX
-	IMUL3L $0xdb0c2e0d, DX, DI
+	BTQ    DI, DX
+	ADCL   $0x00, AX
+	IMUL3L $0xdb0c2e0d, BX, DI
 	SHRL   $0x1a, DI
-	BTQ    DI, SI
-	ADCL   $0x00, CX
-	MOVQ   56(AX)(BX*1), AX
-	IMUL3L $0x5be0cd19, DX, BX
-	SHRL   $0x1a, BX
-	BTQ    BX, AX
-	ADCL   $0x00, CX
-	IMUL3L $0x47b5481d, DX, DX
+	BTQ    DI, DX
+	ADCL   $0x00, AX
+	MOVQ   56(CX)(SI*1), CX
+	IMUL3L $0x5be0cd19, BX, DX
 	SHRL   $0x1a, DX
-	BTQ    DX, AX
-	ADCL   $0x00, CX
-	CMPL   CX, $0x10
-	SETEQ  ret+40(FP)
+	BTQ    DX, CX
+	ADCL   $0x00, AX
+	IMUL3L $0x47b5481d, BX, DX
+	SHRL   $0x1a, DX
+	BTQ    DX, CX
+	ADCL   $0x00, AX
+	CMPL   AX, $0x10
+	SETEQ  ret+24(FP)
 	RET
 
-// func filterAddOne(blocks *[8]uint64, nblocks uint64, h uint64, k uint64, level uint64)
+// func filterAddOne(f *[4]uint64, h uint64, level uint64)
 // Requires: AVX, AVX2
-TEXT ·filterAddOne(SB), NOSPLIT, $0-40
-	MOVQ         blocks+0(FP), AX
-	MOVQ         nblocks+8(FP), CX
-	MOVQ         h+16(FP), DX
-	MOVQ         DX, BX
-	SHRQ         $0x20, BX
-	IMULQ        CX, BX
-	SHRQ         $0x20, BX
-	SHLQ         $0x06, BX
-	CMPQ         level+32(FP), $0x02
+TEXT ·filterAddOne(SB), NOSPLIT, $0-24
+	MOVQ         f+0(FP), AX
+	MOVQ         (AX), CX
+	MOVQ         8(AX), DX
+	MOVQ         h+8(FP), BX
+	MOVQ         BX, SI
+	SHRQ         $0x20, SI
+	IMULQ        DX, SI
+	SHRQ         $0x20, SI
+	SHLQ         $0x06, SI
+	CMPQ         level+16(FP), $0x02
 	JB           scalar
-	CMPQ         k+24(FP), $0x08
+	CMPQ         24(AX), $0x08
 	JNE          avx2k16
-	VPBROADCASTD h+16(FP), Y0
+	VPBROADCASTD h+8(FP), Y0
 	VPMULLD      filterSalts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
 	VPMULLD      filterSalts<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
 	VMOVDQU      qwordOnes<>+0(SB), Y2
 	VPSLLVQ      Y1, Y2, Y1
-	VPOR         (AX)(BX*1), Y1, Y1
-	VMOVDQU      Y1, (AX)(BX*1)
+	VPOR         (CX)(SI*1), Y1, Y1
+	VMOVDQU      Y1, (CX)(SI*1)
 	VPSLLVQ      Y0, Y2, Y0
-	VPOR         32(AX)(BX*1), Y0, Y0
-	VMOVDQU      Y0, 32(AX)(BX*1)
+	VPOR         32(CX)(SI*1), Y0, Y0
+	VMOVDQU      Y0, 32(CX)(SI*1)
 	VZEROUPPER
 	RET
 
 avx2k16:
-	VPBROADCASTD h+16(FP), Y0
+	VPBROADCASTD h+8(FP), Y0
 	VPMULLD      filterSalts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
 	VPMULLD      filterSalts<>+32(SB), Y0, Y2
@@ -3248,261 +3250,263 @@ avx2k16:
 	VPSLLVQ      Y1, Y4, Y1
 	VPSLLVQ      Y3, Y4, Y3
 	VPOR         Y3, Y1, Y1
-	VPOR         (AX)(BX*1), Y1, Y1
-	VMOVDQU      Y1, (AX)(BX*1)
+	VPOR         (CX)(SI*1), Y1, Y1
+	VMOVDQU      Y1, (CX)(SI*1)
 	VPSLLVQ      Y2, Y4, Y1
 	VPSLLVQ      Y0, Y4, Y0
 	VPOR         Y0, Y1, Y1
-	VPOR         32(AX)(BX*1), Y1, Y1
-	VMOVDQU      Y1, 32(AX)(BX*1)
+	VPOR         32(CX)(SI*1), Y1, Y1
+	VMOVDQU      Y1, 32(CX)(SI*1)
 	VZEROUPPER
 	RET
 
 scalar:
-	CMPQ   k+24(FP), $0x08
+	CMPQ   24(AX), $0x08
 	JNE    scalark16
-	MOVQ   (AX)(BX*1), CX
-	IMUL3L $0x6a09e667, DX, SI
-	SHRL   $0x1a, SI
-	BTSQ   SI, CX
-	MOVQ   CX, (AX)(BX*1)
-	MOVQ   8(AX)(BX*1), CX
-	IMUL3L $0xbb67ae85, DX, SI
-	SHRL   $0x1a, SI
-	BTSQ   SI, CX
-	MOVQ   CX, 8(AX)(BX*1)
-	MOVQ   16(AX)(BX*1), CX
-	IMUL3L $0x3c6ef373, DX, SI
-	SHRL   $0x1a, SI
-	BTSQ   SI, CX
-	MOVQ   CX, 16(AX)(BX*1)
-	MOVQ   24(AX)(BX*1), CX
-	IMUL3L $0xa54ff53b, DX, SI
-	SHRL   $0x1a, SI
-	BTSQ   SI, CX
-	MOVQ   CX, 24(AX)(BX*1)
-	MOVQ   32(AX)(BX*1), CX
-	IMUL3L $0x510e527f, DX, SI
-	SHRL   $0x1a, SI
-	BTSQ   SI, CX
-	MOVQ   CX, 32(AX)(BX*1)
-	MOVQ   40(AX)(BX*1), CX
-	IMUL3L $0x9b05688d, DX, SI
-	SHRL   $0x1a, SI
-	BTSQ   SI, CX
-	MOVQ   CX, 40(AX)(BX*1)
-	MOVQ   48(AX)(BX*1), CX
-	IMUL3L $0x1f83d9ab, DX, SI
-	SHRL   $0x1a, SI
-	BTSQ   SI, CX
-	MOVQ   CX, 48(AX)(BX*1)
-	MOVQ   56(AX)(BX*1), CX
-	IMUL3L $0x5be0cd19, DX, DX
+	MOVQ   (CX)(SI*1), AX
+	IMUL3L $0x6a09e667, BX, DX
 	SHRL   $0x1a, DX
-	BTSQ   DX, CX
-	MOVQ   CX, 56(AX)(BX*1)
+	BTSQ   DX, AX
+	MOVQ   AX, (CX)(SI*1)
+	MOVQ   8(CX)(SI*1), AX
+	IMUL3L $0xbb67ae85, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, 8(CX)(SI*1)
+	MOVQ   16(CX)(SI*1), AX
+	IMUL3L $0x3c6ef373, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, 16(CX)(SI*1)
+	MOVQ   24(CX)(SI*1), AX
+	IMUL3L $0xa54ff53b, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, 24(CX)(SI*1)
+	MOVQ   32(CX)(SI*1), AX
+	IMUL3L $0x510e527f, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, 32(CX)(SI*1)
+	MOVQ   40(CX)(SI*1), AX
+	IMUL3L $0x9b05688d, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, 40(CX)(SI*1)
+	MOVQ   48(CX)(SI*1), AX
+	IMUL3L $0x1f83d9ab, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, 48(CX)(SI*1)
+	MOVQ   56(CX)(SI*1), AX
+	IMUL3L $0x5be0cd19, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, 56(CX)(SI*1)
 	RET
 
 scalark16:
-	MOVQ   (AX)(BX*1), CX
-	IMUL3L $0x6a09e667, DX, SI
-	SHRL   $0x1a, SI
-	BTSQ   SI, CX
-	IMUL3L $0xcbbb9d5d, DX, SI
-	SHRL   $0x1a, SI
-	BTSQ   SI, CX
-	MOVQ   CX, (AX)(BX*1)
-	MOVQ   8(AX)(BX*1), CX
-	IMUL3L $0xbb67ae85, DX, SI
-	SHRL   $0x1a, SI
-	BTSQ   SI, CX
-	IMUL3L $0x629a292b, DX, SI
-	SHRL   $0x1a, SI
-	BTSQ   SI, CX
-	MOVQ   CX, 8(AX)(BX*1)
-	MOVQ   16(AX)(BX*1), CX
-	IMUL3L $0x3c6ef373, DX, SI
-	SHRL   $0x1a, SI
-	BTSQ   SI, CX
-	IMUL3L $0x9159015b, DX, SI
-	SHRL   $0x1a, SI
-	BTSQ   SI, CX
-	MOVQ   CX, 16(AX)(BX*1)
-	MOVQ   24(AX)(BX*1), CX
-	IMUL3L $0xa54ff53b, DX, SI
-	SHRL   $0x1a, SI
-	BTSQ   SI, CX
-	IMUL3L $0x152fecd9, DX, SI
-	SHRL   $0x1a, SI
-	BTSQ   SI, CX
-	MOVQ   CX, 24(AX)(BX*1)
-	MOVQ   32(AX)(BX*1), CX
-	IMUL3L $0x510e527f, DX, SI
-	SHRL   $0x1a, SI
-	BTSQ   SI, CX
-	IMUL3L $0x67332667, DX, SI
-	SHRL   $0x1a, SI
-	BTSQ   SI, CX
-	MOVQ   CX, 32(AX)(BX*1)
-	MOVQ   40(AX)(BX*1), CX
-	IMUL3L $0x9b05688d, DX, SI
-	SHRL   $0x1a, SI
-	BTSQ   SI, CX
-	IMUL3L $0x8eb44a87, DX, SI
-	SHRL   $0x1a, SI
-	BTSQ   SI, CX
-	MOVQ   CX, 40(AX)(BX*1)
-	MOVQ   48(AX)(BX*1), CX
-	IMUL3L $0x1f83d9ab, DX, SI
-	SHRL   $0x1a, SI
-	BTSQ   SI, CX
-	IMUL3L $0xdb0c2e0d, DX, SI
-	SHRL   $0x1a, SI
-	BTSQ   SI, CX
-	MOVQ   CX, 48(AX)(BX*1)
-	MOVQ   56(AX)(BX*1), CX
-	IMUL3L $0x5be0cd19, DX, SI
-	SHRL   $0x1a, SI
-	BTSQ   SI, CX
-	IMUL3L $0x47b5481d, DX, DX
+	MOVQ   (CX)(SI*1), AX
+	IMUL3L $0x6a09e667, BX, DX
 	SHRL   $0x1a, DX
-	BTSQ   DX, CX
-	MOVQ   CX, 56(AX)(BX*1)
+	BTSQ   DX, AX
+	IMUL3L $0xcbbb9d5d, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, (CX)(SI*1)
+	MOVQ   8(CX)(SI*1), AX
+	IMUL3L $0xbb67ae85, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	IMUL3L $0x629a292b, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, 8(CX)(SI*1)
+	MOVQ   16(CX)(SI*1), AX
+	IMUL3L $0x3c6ef373, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	IMUL3L $0x9159015b, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, 16(CX)(SI*1)
+	MOVQ   24(CX)(SI*1), AX
+	IMUL3L $0xa54ff53b, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	IMUL3L $0x152fecd9, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, 24(CX)(SI*1)
+	MOVQ   32(CX)(SI*1), AX
+	IMUL3L $0x510e527f, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	IMUL3L $0x67332667, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, 32(CX)(SI*1)
+	MOVQ   40(CX)(SI*1), AX
+	IMUL3L $0x9b05688d, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	IMUL3L $0x8eb44a87, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, 40(CX)(SI*1)
+	MOVQ   48(CX)(SI*1), AX
+	IMUL3L $0x1f83d9ab, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	IMUL3L $0xdb0c2e0d, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, 48(CX)(SI*1)
+	MOVQ   56(CX)(SI*1), AX
+	IMUL3L $0x5be0cd19, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	IMUL3L $0x47b5481d, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, 56(CX)(SI*1)
 	RET
 
-// func splitHasOne(blocks *[8]uint32, nblocks uint64, h uint64, level uint64) bool
+// func splitHasOne(s *[3]uint64, h uint64, level uint64) bool
 // Requires: AVX, AVX2
-TEXT ·splitHasOne(SB), NOSPLIT, $0-33
-	MOVQ         blocks+0(FP), AX
-	MOVQ         nblocks+8(FP), CX
-	MOVQ         h+16(FP), DX
+TEXT ·splitHasOne(SB), NOSPLIT, $0-25
+	MOVQ         s+0(FP), AX
+	MOVQ         (AX), CX
+	MOVQ         8(AX), AX
+	MOVQ         h+8(FP), DX
 	MOVQ         DX, BX
 	SHRQ         $0x20, BX
-	IMULQ        CX, BX
+	IMULQ        AX, BX
 	SHRQ         $0x20, BX
 	SHLQ         $0x05, BX
-	CMPQ         level+24(FP), $0x02
+	CMPQ         level+16(FP), $0x02
 	JB           scalar
-	VPBROADCASTD h+16(FP), Y0
+	VPBROADCASTD h+8(FP), Y0
 	VPMULLD      splitSalts<>+0(SB), Y0, Y0
 	VPSRLD       $0x1b, Y0, Y0
-	VMOVDQU      (AX)(BX*1), Y1
+	VMOVDQU      (CX)(BX*1), Y1
 	VPSRLVD      Y0, Y1, Y1
 	VPTEST       dwordOnes<>+0(SB), Y1
-	SETCS        ret+32(FP)
+	SETCS        ret+24(FP)
 	VZEROUPPER
 	RET
 
 scalar:
-	XORL   CX, CX
-	MOVL   (AX)(BX*1), SI
+	XORL   AX, AX
+	MOVL   (CX)(BX*1), SI
 	IMUL3L $0x47b6137b, DX, DI
 	SHRL   $0x1b, DI
 	BTL    DI, SI
-	ADCL   $0x00, CX
-	MOVL   4(AX)(BX*1), SI
+	ADCL   $0x00, AX
+	MOVL   4(CX)(BX*1), SI
 	IMUL3L $0x44974d91, DX, DI
 	SHRL   $0x1b, DI
 	BTL    DI, SI
-	ADCL   $0x00, CX
-	MOVL   8(AX)(BX*1), SI
+	ADCL   $0x00, AX
+	MOVL   8(CX)(BX*1), SI
 	IMUL3L $0x8824ad5b, DX, DI
 	SHRL   $0x1b, DI
 	BTL    DI, SI
-	ADCL   $0x00, CX
-	MOVL   12(AX)(BX*1), SI
+	ADCL   $0x00, AX
+	MOVL   12(CX)(BX*1), SI
 	IMUL3L $0xa2b7289d, DX, DI
 	SHRL   $0x1b, DI
 	BTL    DI, SI
-	ADCL   $0x00, CX
-	MOVL   16(AX)(BX*1), SI
+	ADCL   $0x00, AX
+	MOVL   16(CX)(BX*1), SI
 	IMUL3L $0x705495c7, DX, DI
 	SHRL   $0x1b, DI
 	BTL    DI, SI
-	ADCL   $0x00, CX
-	MOVL   20(AX)(BX*1), SI
+	ADCL   $0x00, AX
+	MOVL   20(CX)(BX*1), SI
 	IMUL3L $0x2df1424b, DX, DI
 	SHRL   $0x1b, DI
 	BTL    DI, SI
-	ADCL   $0x00, CX
-	MOVL   24(AX)(BX*1), SI
+	ADCL   $0x00, AX
+	MOVL   24(CX)(BX*1), SI
 	IMUL3L $0x9efc4947, DX, DI
 	SHRL   $0x1b, DI
 	BTL    DI, SI
-	ADCL   $0x00, CX
-	MOVL   28(AX)(BX*1), AX
+	ADCL   $0x00, AX
+	MOVL   28(CX)(BX*1), CX
 	IMUL3L $0x5c6bfb31, DX, DX
 	SHRL   $0x1b, DX
-	BTL    DX, AX
-	ADCL   $0x00, CX
-	CMPL   CX, $0x08
-	SETEQ  ret+32(FP)
+	BTL    DX, CX
+	ADCL   $0x00, AX
+	CMPL   AX, $0x08
+	SETEQ  ret+24(FP)
 	RET
 
-// func splitAddOne(blocks *[8]uint32, nblocks uint64, h uint64, level uint64)
+// func splitAddOne(s *[3]uint64, h uint64, level uint64)
 // Requires: AVX, AVX2
-TEXT ·splitAddOne(SB), NOSPLIT, $0-32
-	MOVQ         blocks+0(FP), AX
-	MOVQ         nblocks+8(FP), CX
-	MOVQ         h+16(FP), DX
+TEXT ·splitAddOne(SB), NOSPLIT, $0-24
+	MOVQ         s+0(FP), AX
+	MOVQ         (AX), CX
+	MOVQ         8(AX), AX
+	MOVQ         h+8(FP), DX
 	MOVQ         DX, BX
 	SHRQ         $0x20, BX
-	IMULQ        CX, BX
+	IMULQ        AX, BX
 	SHRQ         $0x20, BX
 	SHLQ         $0x05, BX
-	CMPQ         level+24(FP), $0x02
+	CMPQ         level+16(FP), $0x02
 	JB           scalar
-	VPBROADCASTD h+16(FP), Y0
+	VPBROADCASTD h+8(FP), Y0
 	VPMULLD      splitSalts<>+0(SB), Y0, Y0
 	VPSRLD       $0x1b, Y0, Y0
 	VMOVDQU      dwordOnes<>+0(SB), Y1
 	VPSLLVD      Y0, Y1, Y0
-	VPOR         (AX)(BX*1), Y0, Y0
-	VMOVDQU      Y0, (AX)(BX*1)
+	VPOR         (CX)(BX*1), Y0, Y0
+	VMOVDQU      Y0, (CX)(BX*1)
 	VZEROUPPER
 	RET
 
 scalar:
-	MOVL   (AX)(BX*1), CX
+	MOVL   (CX)(BX*1), AX
 	IMUL3L $0x47b6137b, DX, SI
 	SHRL   $0x1b, SI
-	BTSL   SI, CX
-	MOVL   CX, (AX)(BX*1)
-	MOVL   4(AX)(BX*1), CX
+	BTSL   SI, AX
+	MOVL   AX, (CX)(BX*1)
+	MOVL   4(CX)(BX*1), AX
 	IMUL3L $0x44974d91, DX, SI
 	SHRL   $0x1b, SI
-	BTSL   SI, CX
-	MOVL   CX, 4(AX)(BX*1)
-	MOVL   8(AX)(BX*1), CX
+	BTSL   SI, AX
+	MOVL   AX, 4(CX)(BX*1)
+	MOVL   8(CX)(BX*1), AX
 	IMUL3L $0x8824ad5b, DX, SI
 	SHRL   $0x1b, SI
-	BTSL   SI, CX
-	MOVL   CX, 8(AX)(BX*1)
-	MOVL   12(AX)(BX*1), CX
+	BTSL   SI, AX
+	MOVL   AX, 8(CX)(BX*1)
+	MOVL   12(CX)(BX*1), AX
 	IMUL3L $0xa2b7289d, DX, SI
 	SHRL   $0x1b, SI
-	BTSL   SI, CX
-	MOVL   CX, 12(AX)(BX*1)
-	MOVL   16(AX)(BX*1), CX
+	BTSL   SI, AX
+	MOVL   AX, 12(CX)(BX*1)
+	MOVL   16(CX)(BX*1), AX
 	IMUL3L $0x705495c7, DX, SI
 	SHRL   $0x1b, SI
-	BTSL   SI, CX
-	MOVL   CX, 16(AX)(BX*1)
-	MOVL   20(AX)(BX*1), CX
+	BTSL   SI, AX
+	MOVL   AX, 16(CX)(BX*1)
+	MOVL   20(CX)(BX*1), AX
 	IMUL3L $0x2df1424b, DX, SI
 	SHRL   $0x1b, SI
-	BTSL   SI, CX
-	MOVL   CX, 20(AX)(BX*1)
-	MOVL   24(AX)(BX*1), CX
+	BTSL   SI, AX
+	MOVL   AX, 20(CX)(BX*1)
+	MOVL   24(CX)(BX*1), AX
 	IMUL3L $0x9efc4947, DX, SI
 	SHRL   $0x1b, SI
-	BTSL   SI, CX
-	MOVL   CX, 24(AX)(BX*1)
-	MOVL   28(AX)(BX*1), CX
+	BTSL   SI, AX
+	MOVL   AX, 24(CX)(BX*1)
+	MOVL   28(CX)(BX*1), AX
 	IMUL3L $0x5c6bfb31, DX, DX
 	SHRL   $0x1b, DX
-	BTSL   DX, CX
-	MOVL   CX, 28(AX)(BX*1)
+	BTSL   DX, AX
+	MOVL   AX, 28(CX)(BX*1)
 	RET
 
 DATA qwordFifteens<>+0(SB)/8, $0x000000000000000f

@@ -38,6 +38,10 @@ type splitBlock [8]uint32
 // The zero value is not usable; create filters with NewSplitBlock,
 // NewSplitBlockBytes or SplitBlockFromBitset. Concurrency is as for Filter:
 // lookups may run from many goroutines at once, changes may not.
+//
+// The one-key assembly (splitAddOne, splitHasOne) reads blocks' data pointer
+// at offset 0 and its length at 8 (checked at compile time in
+// kernels_amd64.go). Keep the layout.
 type SplitBlock struct {
 	blocks []splitBlock // 64-byte aligned, so no block straddles a cache line
 }
@@ -150,7 +154,7 @@ func (s *SplitBlock) blockAt(h uint64) *splitBlock {
 // equal to the pure-Go addHashGo and hasHashGo, which run elsewhere.
 func (s *SplitBlock) AddHash(h uint64) {
 	if oneKeyAsm {
-		splitAddOne((*[8]uint32)(unsafe.Pointer(unsafe.SliceData(s.blocks))), uint64(len(s.blocks)), h, uint64(cpu.Active))
+		splitAddOne((*[3]uint64)(unsafe.Pointer(s)), h, uint64(cpu.Active))
 		return
 	}
 	s.addHashGo(h)
@@ -160,7 +164,7 @@ func (s *SplitBlock) AddHash(h uint64) {
 // was not; true is wrong with probability about the filter's FPR.
 func (s *SplitBlock) HasHash(h uint64) bool {
 	if oneKeyAsm {
-		return splitHasOne((*[8]uint32)(unsafe.Pointer(unsafe.SliceData(s.blocks))), uint64(len(s.blocks)), h, uint64(cpu.Active))
+		return splitHasOne((*[3]uint64)(unsafe.Pointer(s)), h, uint64(cpu.Active))
 	}
 	return s.hasHashGo(h)
 }
