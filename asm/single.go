@@ -41,28 +41,49 @@ import (
 // registers and stores its arguments, and the kernel reloads them.
 //
 // The kernels first took five arguments (blocks pointer, nblocks, h, k,
-// level); they now take three (the filter pointer, h, level) and read the
-// blocks pointer, length and k from the struct. Measured as above, old ->
-// new, benchstat medians of 6 alternated runs, three rounds (the machine
-// shared; the middle-round values), ns/key at 16 KiB: Filter HasHash k=8
-// AVX2 3.93 -> 3.65, AVX-512 3.94 -> 3.58 (first round 4.28 -> 3.63, 4.25
-// -> 3.52); k=16 AVX2 4.24 -> 3.80; at 1 MiB k=16 AVX2 5.21 -> 4.80.
-// AddHash and SplitBlock HasHash: the same or faster (-0 to -13%, mostly
-// within the noise); nothing measured slower.
-//
-// AVX-512 one-key kernels (one zmm per line) were tried and not kept: no
-// faster than AVX2 (Filter HasHash k=8 at 16 KiB 6.19 against 6.29, k=16
-// 7.14 against 6.66, within the noise), so the AVX-512 level runs the AVX2
-// bodies.
+// level), then three (the filter pointer, h, level), reading the blocks
+// pointer, length and k from the struct: Filter HasHash k=8 at 16 KiB AVX2
+// 3.93 -> 3.65 ns, AVX-512 3.94 -> 3.58; k=16 AVX2 4.24 -> 3.80. An AVX-512
+// body tried with five arguments measured no faster than AVX2; with the two
+// arguments below it is.
 
-// levelAVX2 is cpu.AVX2 (blocked/kernels_amd64.go checks that at compile time).
-const levelAVX2 = 2
+// The kernels read the level from cpu.Active itself (a global, as tests and
+// SIMDBLOOM_CPU change it) rather than taking it as an argument, and take
+// two arguments: the filter and h. At the AVX-512 level the Filter kernels
+// probe the line as one zmm register (one VPMULLD per salt set, VPSRLVQ,
+// VPTESTNMQ); the SplitBlock kernels, whose block is one ymm, run the AVX2
+// body at both vector levels.
+//
+// Measured on AMD EPYC Zen 4 (a scratch copy of the kernel, the loop of
+// BenchmarkHasHash, 16 KiB, k = 8, benchstat medians of 8, ns/key): three
+// arguments with the AVX2 body 3.47; two arguments, level from a global,
+// AVX2 body 3.17-3.25; the same with the AVX-512 body 3.01-3.09; the
+// AVX-512 body without the level and k branches 2.86-2.92 (each branch
+// costs about 0.07 ns: the loop is bound by the six macro-ops a cycle Zen 4
+// dispatches, half of them the caller's ABI0 spills and reloads).
+// Broadcasting h from its argument slot instead of from a register measured
+// slower (3.19-3.22: the store-to-load forward into a vector load is slow).
+
+// levelAVX2 and levelAVX512 are cpu.AVX2 and cpu.AVX512
+// (blocked/kernels_amd64.go checks them at compile time).
+const (
+	levelAVX2   = 2
+	levelAVX512 = 3
+)
+
+// activeLevel is cpu.Active, a Level (an int): the assembler spells
+// "github.com/simdbloom/bloom/internal/cpu.Active" with a middle dot for each
+// dot and a division slash for each slash.
+var activeLevel = Mem{
+	Symbol: Symbol{Name: "github·com∕simdbloom∕bloom∕internal∕cpu·Active"},
+	Base:   StaticBase,
+}
 
 // The one-key kernels take the filter itself (a *Filter as a *[4]uint64, a
 // *SplitBlock as a *[3]uint64: avo parses signatures without package
 // context, so neither the filter types nor unsafe.Pointer can be named) and
-// read its fields, so that the inlined call stores three
-// arguments instead of five. The offsets are those of
+// read its fields, so that the inlined call stores two arguments.
+// The offsets are those of
 // Filter{blocks []block; k int} and SplitBlock{blocks []splitBlock}:
 // blocked/kernels_amd64.go checks them (and the sizes) at compile time.
 const (
@@ -72,8 +93,8 @@ const (
 )
 
 const (
-	filterOneSig = "func(f *[4]uint64, h uint64, level uint64)%s"
-	splitOneSig  = "func(s *[3]uint64, h uint64, level uint64)%s"
+	filterOneSig = "func(f *[4]uint64, h uint64)%s"
+	splitOneSig  = "func(s *[3]uint64, h uint64)%s"
 )
 
 func singleKernels() {
@@ -84,42 +105,29 @@ func singleKernels() {
 }
 
 // oneKeyArgs loads the block of h (blocks of 1<<shift bytes) of the filter
-// in argument fname and returns it, the memory operand of h, a register
-// holding the low half of h, and the filter pointer.
-func oneKeyArgs(fname string, shift uint8) (blk, h Mem, x, f GPVirtual) {
+// in argument fname and returns it, a register holding h, and the filter
+// pointer.
+func oneKeyArgs(fname string, shift uint8) (blk Mem, x, f GPVirtual) {
 	f = GP64()
 	Load(Param(fname), f)
-	base := GP64()
-	MOVQ(Mem{Base: f, Disp: offBlocks}, base)
-	nb := GP64()
-	MOVQ(Mem{Base: f, Disp: offNblocks}, nb)
-	h = paramAddr("h")
-	// blockOffset's 32-bit load of the upper half at h+20(FP) would fail
-	// go vet's asmdecl check, so load all of h and shift.
 	x = GP64()
-	MOVQ(h, x)
+	Load(Param("h"), x)
+	// blockOffset's 32-bit load of the upper half at h+12(FP) would fail
+	// go vet's asmdecl check, so copy h and shift.
 	t := GP64()
 	MOVQ(x, t)
 	SHRQ(U8(32), t)
-	IMULQ(nb, t)
+	IMULQ(Mem{Base: f, Disp: offNblocks}, t)
 	SHRQ(U8(32), t)
 	SHLQ(U8(shift), t)
-	return Mem{Base: base, Index: t, Scale: 1}, h, x, f
+	ADDQ(Mem{Base: f, Disp: offBlocks}, t)
+	return Mem{Base: t}, x, f
 }
 
-// paramAddr returns the memory operand of the named argument.
-func paramAddr(name string) Mem {
-	p, err := Param(name).Resolve()
-	if err != nil {
-		panic(err)
-	}
-	return p.Addr
-}
-
-// branchLevel jumps to label scalar when the level argument is below AVX2.
-func branchLevel(scalar string) {
-	CMPQ(paramAddr("level"), U8(levelAVX2))
-	JB(LabelRef(scalar))
+// branchLevel jumps to label lower when cpu.Active is below level.
+func branchLevel(level uint8, lower string) {
+	CMPQ(activeLevel, U8(level))
+	JB(LabelRef(lower))
 }
 
 // branchK jumps to label k16 when the k of the Filter at f is not 8.
@@ -128,12 +136,24 @@ func branchK(f GPVirtual, k16 string) {
 	JNE(LabelRef(k16))
 }
 
-// oneIndexes returns, per salt set and register part, the bit indexes of the
-// hash whose low half is at hm: VPMULLD of the broadcast by the salt table
-// in memory, shifted right by 58 (see filter.go).
-func oneIndexes(v vecISA, k int, hm Mem) [][]VecVirtual {
+// broadcastLow returns a vector register of v holding the low 32 bits of
+// the register x in every 32-bit lane.
+func broadcastLow(v vecISA, x GPVirtual) VecVirtual {
 	xb := v.reg()
-	VPBROADCASTD(hm, xb)
+	if v.lanes == 8 {
+		VPBROADCASTD(x.As32(), xb) // AVX-512 broadcasts from a general register
+		return xb
+	}
+	VMOVD(x.As32(), xb.AsX())
+	VPBROADCASTD(xb.AsX(), xb)
+	return xb
+}
+
+// oneIndexes returns, per salt set and register part, the bit indexes of
+// hash x: VPMULLD of the broadcast by the salt table in memory, shifted
+// right by 58 (see filter.go).
+func oneIndexes(v vecISA, k int, x GPVirtual) [][]VecVirtual {
+	xb := broadcastLow(v, x)
 	idx := make([][]VecVirtual, k/8)
 	for s := range idx {
 		for p := 0; p < v.parts(); p++ {
@@ -158,13 +178,19 @@ func filterHasOne() {
 	name := "filterHasOne"
 	TEXT(name, NOSPLIT, fmt.Sprintf(filterOneSig, " bool"))
 	Pragma("noescape")
-	Doc(name + " reports whether every bit of h is set in the *Filter f: with AVX2 at level >= AVX2, else scalar. f.k must be 8 or 16, len(f.blocks) > 0.")
-	blk, hm, x, f := oneKeyArgs("f", 6)
-	branchLevel("scalar")
+	Doc(name + " reports whether every bit of h is set in the *Filter f: with AVX-512 or AVX2 as cpu.Active allows, else scalar. f.k must be 8 or 16, len(f.blocks) > 0.")
+	blk, x, f := oneKeyArgs("f", 6)
+	branchLevel(levelAVX512, "lower")
+	branchK(f, "avx512k16")
+	filterHasVecBody(avx512, 8, blk, x)
+	Label("avx512k16")
+	filterHasVecBody(avx512, 16, blk, x)
+	Label("lower")
+	branchLevel(levelAVX2, "scalar")
 	branchK(f, "avx2k16")
-	filterHasAVX2Body(8, blk, hm)
+	filterHasVecBody(avx2, 8, blk, x)
 	Label("avx2k16")
-	filterHasAVX2Body(16, blk, hm)
+	filterHasVecBody(avx2, 16, blk, x)
 	Label("scalar")
 	branchK(f, "scalark16")
 	filterHasScalarBody(8, blk, x)
@@ -172,25 +198,36 @@ func filterHasOne() {
 	filterHasScalarBody(16, blk, x)
 }
 
-func filterHasAVX2Body(k int, blk, hm Mem) {
-	v := avx2
-	idx := oneIndexes(v, k, hm)
+// filterHasVecBody shifts each word of the line right by its bit indexes
+// and tests bit 0 of every lane: VPTEST (CF) for AVX2, VPTESTNMQ and
+// KORTESTB (ZF) for AVX-512.
+func filterHasVecBody(v vecISA, k int, blk Mem, x GPVirtual) {
+	idx := oneIndexes(v, k, x)
 	var all VecVirtual
 	for p := 0; p < v.parts(); p++ {
 		b := v.reg()
-		VMOVDQU(blk.Offset(32*p), b)
+		vmovdqu(v, blk.Offset(32*p), b)
 		for s := range idx {
 			r := v.reg()
 			VPSRLVQ(idx[s][p], b, r)
 			if all == nil {
 				all = r
+			} else if v.lanes == 8 {
+				VPANDQ(r, all, all)
 			} else {
 				VPAND(r, all, all)
 			}
 		}
 	}
-	VPTEST(tables.ones, all) // CF = every lane has bit 0 set
-	SETCS(retAddr())
+	if v.lanes == 8 {
+		m := K()
+		VPTESTNMQ_BCST(tables.ones, all, m) // lanes whose bit 0 is clear
+		KORTESTB(m, m)
+		SETEQ(retAddr())
+	} else {
+		VPTEST(tables.ones, all) // CF = every lane has bit 0 set
+		SETCS(retAddr())
+	}
 	VZEROUPPER()
 	RET()
 }
@@ -218,13 +255,19 @@ func filterAddOne() {
 	name := "filterAddOne"
 	TEXT(name, NOSPLIT, fmt.Sprintf(filterOneSig, ""))
 	Pragma("noescape")
-	Doc(name + " sets the bits of h in the *Filter f: with AVX2 at level >= AVX2, else scalar. f.k must be 8 or 16, len(f.blocks) > 0.")
-	blk, hm, x, f := oneKeyArgs("f", 6)
-	branchLevel("scalar")
+	Doc(name + " sets the bits of h in the *Filter f: with AVX-512 or AVX2 as cpu.Active allows, else scalar. f.k must be 8 or 16, len(f.blocks) > 0.")
+	blk, x, f := oneKeyArgs("f", 6)
+	branchLevel(levelAVX512, "lower")
+	branchK(f, "avx512k16")
+	filterAddVecBody(avx512, 8, blk, x)
+	Label("avx512k16")
+	filterAddVecBody(avx512, 16, blk, x)
+	Label("lower")
+	branchLevel(levelAVX2, "scalar")
 	branchK(f, "avx2k16")
-	filterAddAVX2Body(8, blk, hm)
+	filterAddVecBody(avx2, 8, blk, x)
 	Label("avx2k16")
-	filterAddAVX2Body(16, blk, hm)
+	filterAddVecBody(avx2, 16, blk, x)
 	Label("scalar")
 	branchK(f, "scalark16")
 	filterAddScalarBody(8, blk, x)
@@ -232,21 +275,25 @@ func filterAddOne() {
 	filterAddScalarBody(16, blk, x)
 }
 
-func filterAddAVX2Body(k int, blk, hm Mem) {
-	v := avx2
-	idx := oneIndexes(v, k, hm)
+// filterAddVecBody ORs ones shifted left by the bit indexes into the line.
+func filterAddVecBody(v vecISA, k int, blk Mem, x GPVirtual) {
+	idx := oneIndexes(v, k, x)
 	ones := v.reg()
-	VMOVDQU(tables.ones, ones)
+	vmovdqu(v, tables.ones, ones)
+	or := func(a, b, c Op) { VPOR(a, b, c) }
+	if v.lanes == 8 {
+		or = func(a, b, c Op) { VPORQ(a, b, c) }
+	}
 	for p := 0; p < v.parts(); p++ {
 		m := v.reg()
 		VPSLLVQ(idx[0][p], ones, m)
 		for s := 1; s < len(idx); s++ {
 			m2 := v.reg()
 			VPSLLVQ(idx[s][p], ones, m2)
-			VPOR(m2, m, m)
+			or(m2, m, m)
 		}
-		VPOR(blk.Offset(32*p), m, m)
-		VMOVDQU(m, blk.Offset(32*p))
+		or(blk.Offset(32*p), m, m)
+		vmovdqu(v, m, blk.Offset(32*p))
 	}
 	VZEROUPPER()
 	RET()
@@ -269,10 +316,10 @@ func splitHasOne() {
 	name := "splitHasOne"
 	TEXT(name, NOSPLIT, fmt.Sprintf(splitOneSig, " bool"))
 	Pragma("noescape")
-	Doc(name + " reports whether every bit of h is set in its split block of the *SplitBlock s: with AVX2 at level >= AVX2, else scalar. len(s.blocks) must be > 0.")
-	blk, hm, x, _ := oneKeyArgs("s", 5)
-	branchLevel("scalar")
-	idx := splitIndexesMem(hm)
+	Doc(name + " reports whether every bit of h is set in its split block of the *SplitBlock s: with AVX2 when cpu.Active allows, else scalar. len(s.blocks) must be > 0.")
+	blk, x, _ := oneKeyArgs("s", 5)
+	branchLevel(levelAVX2, "scalar")
+	idx := splitIndexesReg(x)
 	b := YMM()
 	VMOVDQU(blk, b)
 	VPSRLVD(idx, b, b)
@@ -298,10 +345,10 @@ func splitAddOne() {
 	name := "splitAddOne"
 	TEXT(name, NOSPLIT, fmt.Sprintf(splitOneSig, ""))
 	Pragma("noescape")
-	Doc(name + " sets the bits of h in its split block of the *SplitBlock s: with AVX2 at level >= AVX2, else scalar. len(s.blocks) must be > 0.")
-	blk, hm, x, _ := oneKeyArgs("s", 5)
-	branchLevel("scalar")
-	m := splitIndexesMem(hm)
+	Doc(name + " sets the bits of h in its split block of the *SplitBlock s: with AVX2 when cpu.Active allows, else scalar. len(s.blocks) must be > 0.")
+	blk, x, _ := oneKeyArgs("s", 5)
+	branchLevel(levelAVX2, "scalar")
+	m := splitIndexesReg(x)
 	ones := YMM()
 	VMOVDQU(splitTables[1], ones)
 	VPSLLVD(m, ones, m)
@@ -319,10 +366,10 @@ func splitAddOne() {
 	RET()
 }
 
-// splitIndexesMem is splitBitIndexes with the salts read from memory.
-func splitIndexesMem(hm Mem) VecVirtual {
-	r := YMM()
-	VPBROADCASTD(hm, r)
+// splitIndexesReg is splitBitIndexes of the hash in register x, with the
+// salts read from memory.
+func splitIndexesReg(x GPVirtual) VecVirtual {
+	r := broadcastLow(avx2, x)
 	VPMULLD(splitTables[0], r, r)
 	VPSRLD(U8(27), r, r)
 	return r

@@ -29,8 +29,6 @@ import (
 	"math"
 	"math/bits"
 	"unsafe"
-
-	"github.com/simdbloom/bloom/internal/cpu"
 )
 
 // block is one cache line: eight 64-bit words.
@@ -106,12 +104,12 @@ func (f *Filter) blockAt(h uint64) *block {
 // AddHash adds the hash h. It is not safe for concurrent use.
 //
 // On amd64 AddHash and HasHash are one call each to an assembly kernel
-// (filterAddOne, filterHasOne) that Go inlines into the caller: it runs the
-// AVX2 probe at the AVX2 and AVX-512 levels and a scalar one below, both
-// equal to the pure-Go addHashGo and hasHashGo, which run elsewhere.
+// (filterAddOne, filterHasOne) that Go inlines into the caller: it reads
+// cpu.Active and runs the AVX-512, AVX2 or scalar probe, each equal to the
+// pure-Go addHashGo and hasHashGo, which run elsewhere.
 func (f *Filter) AddHash(h uint64) {
 	if oneKeyAsm {
-		filterAddOne((*[4]uint64)(unsafe.Pointer(f)), h, uint64(cpu.Active))
+		filterAddOne((*[4]uint64)(unsafe.Pointer(f)), h)
 		return
 	}
 	f.addHashGo(h)
@@ -121,7 +119,7 @@ func (f *Filter) AddHash(h uint64) {
 // was not; true is wrong with probability about the filter's FPR.
 func (f *Filter) HasHash(h uint64) bool {
 	if oneKeyAsm {
-		return filterHasOne((*[4]uint64)(unsafe.Pointer(f)), h, uint64(cpu.Active))
+		return filterHasOne((*[4]uint64)(unsafe.Pointer(f)), h)
 	}
 	return f.hasHashGo(h)
 }

@@ -16,15 +16,20 @@ import (
 
 // oneKeyAsm is true where the one-key kernels exist: Filter and SplitBlock
 // AddHash/HasHash are then one call each to filterAddOne, filterHasOne,
-// splitAddOne or splitHasOne, which choose AVX2 or scalar code from the level
-// passed in (see ../asm/single.go).
+// splitAddOne or splitHasOne, which choose AVX-512, AVX2 or scalar code from
+// cpu.Active, read in the assembly (see ../asm/single.go).
 const oneKeyAsm = true
 
-// The one-key kernels compare the level argument with 2, the value of
-// cpu.AVX2: these fail to compile if it ever changes.
+// The one-key kernels compare cpu.Active, read as a 64-bit word, with 2 and
+// 3, the values of cpu.AVX2 and cpu.AVX512: these fail to compile if either
+// value or the size of a Level ever changes.
 const (
 	_ = uint(cpu.AVX2 - 2)
 	_ = uint(2 - cpu.AVX2)
+	_ = uint(cpu.AVX512 - 3)
+	_ = uint(3 - cpu.AVX512)
+	_ = uint(unsafe.Sizeof(cpu.Active) - 8)
+	_ = uint(8 - unsafe.Sizeof(cpu.Active))
 )
 
 // The one-key kernels take a *Filter as a *[4]uint64 and a *SplitBlock as a

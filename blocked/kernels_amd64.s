@@ -3024,39 +3024,72 @@ splitAddAVX2_rest_end:
 	VZEROUPPER
 	RET
 
-// func filterHasOne(f *[4]uint64, h uint64, level uint64) bool
-// Requires: AVX, AVX2
-TEXT ·filterHasOne(SB), NOSPLIT, $0-25
-	MOVQ         f+0(FP), AX
-	MOVQ         (AX), CX
-	MOVQ         8(AX), DX
-	MOVQ         h+8(FP), BX
-	MOVQ         BX, SI
-	SHRQ         $0x20, SI
-	IMULQ        DX, SI
-	SHRQ         $0x20, SI
-	SHLQ         $0x06, SI
-	CMPQ         level+16(FP), $0x02
+// func filterHasOne(f *[4]uint64, h uint64) bool
+// Requires: AVX, AVX2, AVX512DQ, AVX512F
+TEXT ·filterHasOne(SB), NOSPLIT, $0-17
+	MOVQ           f+0(FP), AX
+	MOVQ           h+8(FP), CX
+	MOVQ           CX, DX
+	SHRQ           $0x20, DX
+	IMULQ          8(AX), DX
+	SHRQ           $0x20, DX
+	SHLQ           $0x06, DX
+	ADDQ           (AX), DX
+	CMPQ           github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x03
+	JB             lower
+	CMPQ           24(AX), $0x08
+	JNE            avx512k16
+	VPBROADCASTD   CX, Z0
+	VPMULLD        filterSalts<>+0(SB), Z0, Z0
+	VPSRLQ         $0x3a, Z0, Z0
+	VMOVDQU64      (DX), Z1
+	VPSRLVQ        Z0, Z1, Z0
+	VPTESTNMQ.BCST qwordOnes<>+0(SB), Z0, K1
+	KORTESTB       K1, K1
+	SETEQ          ret+16(FP)
+	VZEROUPPER
+	RET
+
+avx512k16:
+	VPBROADCASTD   CX, Z0
+	VPMULLD        filterSalts<>+0(SB), Z0, Z1
+	VPSRLQ         $0x3a, Z1, Z1
+	VPMULLD        filterSalts16<>+0(SB), Z0, Z0
+	VPSRLQ         $0x3a, Z0, Z0
+	VMOVDQU64      (DX), Z2
+	VPSRLVQ        Z1, Z2, Z1
+	VPSRLVQ        Z0, Z2, Z0
+	VPANDQ         Z0, Z1, Z1
+	VPTESTNMQ.BCST qwordOnes<>+0(SB), Z1, K1
+	KORTESTB       K1, K1
+	SETEQ          ret+16(FP)
+	VZEROUPPER
+	RET
+
+lower:
+	CMPQ         github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x02
 	JB           scalar
 	CMPQ         24(AX), $0x08
 	JNE          avx2k16
-	VPBROADCASTD h+8(FP), Y0
+	VMOVD        CX, X0
+	VPBROADCASTD X0, Y0
 	VPMULLD      filterSalts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
 	VPMULLD      filterSalts<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
-	VMOVDQU      (CX)(SI*1), Y2
+	VMOVDQU      (DX), Y2
 	VPSRLVQ      Y1, Y2, Y1
-	VMOVDQU      32(CX)(SI*1), Y2
+	VMOVDQU      32(DX), Y2
 	VPSRLVQ      Y0, Y2, Y0
 	VPAND        Y0, Y1, Y1
 	VPTEST       qwordOnes<>+0(SB), Y1
-	SETCS        ret+24(FP)
+	SETCS        ret+16(FP)
 	VZEROUPPER
 	RET
 
 avx2k16:
-	VPBROADCASTD h+8(FP), Y0
+	VMOVD        CX, X0
+	VPBROADCASTD X0, Y0
 	VPMULLD      filterSalts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
 	VPMULLD      filterSalts<>+32(SB), Y0, Y2
@@ -3065,17 +3098,17 @@ avx2k16:
 	VPSRLQ       $0x3a, Y3, Y3
 	VPMULLD      filterSalts16<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
-	VMOVDQU      (CX)(SI*1), Y4
+	VMOVDQU      (DX), Y4
 	VPSRLVQ      Y1, Y4, Y1
 	VPSRLVQ      Y3, Y4, Y3
 	VPAND        Y3, Y1, Y1
-	VMOVDQU      32(CX)(SI*1), Y3
+	VMOVDQU      32(DX), Y3
 	VPSRLVQ      Y2, Y3, Y2
 	VPAND        Y2, Y1, Y1
 	VPSRLVQ      Y0, Y3, Y0
 	VPAND        Y0, Y1, Y1
 	VPTEST       qwordOnes<>+0(SB), Y1
-	SETCS        ret+24(FP)
+	SETCS        ret+16(FP)
 	VZEROUPPER
 	RET
 
@@ -3083,161 +3116,192 @@ scalar:
 	CMPQ   24(AX), $0x08
 	JNE    scalark16
 	XORL   AX, AX
-	MOVQ   (CX)(SI*1), DX
-	IMUL3L $0x6a09e667, BX, DI
-	SHRL   $0x1a, DI
-	BTQ    DI, DX
+	MOVQ   (DX), BX
+	IMUL3L $0x6a09e667, CX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, BX
 	ADCL   $0x00, AX
-	MOVQ   8(CX)(SI*1), DX
-	IMUL3L $0xbb67ae85, BX, DI
-	SHRL   $0x1a, DI
-	BTQ    DI, DX
+	MOVQ   8(DX), BX
+	IMUL3L $0xbb67ae85, CX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, BX
 	ADCL   $0x00, AX
-	MOVQ   16(CX)(SI*1), DX
-	IMUL3L $0x3c6ef373, BX, DI
-	SHRL   $0x1a, DI
-	BTQ    DI, DX
+	MOVQ   16(DX), BX
+	IMUL3L $0x3c6ef373, CX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, BX
 	ADCL   $0x00, AX
-	MOVQ   24(CX)(SI*1), DX
-	IMUL3L $0xa54ff53b, BX, DI
-	SHRL   $0x1a, DI
-	BTQ    DI, DX
+	MOVQ   24(DX), BX
+	IMUL3L $0xa54ff53b, CX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, BX
 	ADCL   $0x00, AX
-	MOVQ   32(CX)(SI*1), DX
-	IMUL3L $0x510e527f, BX, DI
-	SHRL   $0x1a, DI
-	BTQ    DI, DX
+	MOVQ   32(DX), BX
+	IMUL3L $0x510e527f, CX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, BX
 	ADCL   $0x00, AX
-	MOVQ   40(CX)(SI*1), DX
-	IMUL3L $0x9b05688d, BX, DI
-	SHRL   $0x1a, DI
-	BTQ    DI, DX
+	MOVQ   40(DX), BX
+	IMUL3L $0x9b05688d, CX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, BX
 	ADCL   $0x00, AX
-	MOVQ   48(CX)(SI*1), DX
-	IMUL3L $0x1f83d9ab, BX, DI
-	SHRL   $0x1a, DI
-	BTQ    DI, DX
+	MOVQ   48(DX), BX
+	IMUL3L $0x1f83d9ab, CX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, BX
 	ADCL   $0x00, AX
-	MOVQ   56(CX)(SI*1), CX
-	IMUL3L $0x5be0cd19, BX, DX
-	SHRL   $0x1a, DX
-	BTQ    DX, CX
+	MOVQ   56(DX), DX
+	IMUL3L $0x5be0cd19, CX, CX
+	SHRL   $0x1a, CX
+	BTQ    CX, DX
 	ADCL   $0x00, AX
 	CMPL   AX, $0x08
-	SETEQ  ret+24(FP)
+	SETEQ  ret+16(FP)
 	RET
 
 scalark16:
 	XORL   AX, AX
-	MOVQ   (CX)(SI*1), DX
-	IMUL3L $0x6a09e667, BX, DI
-	SHRL   $0x1a, DI
-	BTQ    DI, DX
+	MOVQ   (DX), BX
+	IMUL3L $0x6a09e667, CX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, BX
 	ADCL   $0x00, AX
-	IMUL3L $0xcbbb9d5d, BX, DI
-	SHRL   $0x1a, DI
-	BTQ    DI, DX
+	IMUL3L $0xcbbb9d5d, CX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, BX
 	ADCL   $0x00, AX
-	MOVQ   8(CX)(SI*1), DX
-	IMUL3L $0xbb67ae85, BX, DI
-	SHRL   $0x1a, DI
-	BTQ    DI, DX
+	MOVQ   8(DX), BX
+	IMUL3L $0xbb67ae85, CX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, BX
 	ADCL   $0x00, AX
-	IMUL3L $0x629a292b, BX, DI
-	SHRL   $0x1a, DI
-	BTQ    DI, DX
+	IMUL3L $0x629a292b, CX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, BX
 	ADCL   $0x00, AX
-	MOVQ   16(CX)(SI*1), DX
-	IMUL3L $0x3c6ef373, BX, DI
-	SHRL   $0x1a, DI
-	BTQ    DI, DX
+	MOVQ   16(DX), BX
+	IMUL3L $0x3c6ef373, CX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, BX
 	ADCL   $0x00, AX
-	IMUL3L $0x9159015b, BX, DI
-	SHRL   $0x1a, DI
-	BTQ    DI, DX
+	IMUL3L $0x9159015b, CX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, BX
 	ADCL   $0x00, AX
-	MOVQ   24(CX)(SI*1), DX
-	IMUL3L $0xa54ff53b, BX, DI
-	SHRL   $0x1a, DI
-	BTQ    DI, DX
+	MOVQ   24(DX), BX
+	IMUL3L $0xa54ff53b, CX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, BX
 	ADCL   $0x00, AX
-	IMUL3L $0x152fecd9, BX, DI
-	SHRL   $0x1a, DI
-	BTQ    DI, DX
+	IMUL3L $0x152fecd9, CX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, BX
 	ADCL   $0x00, AX
-	MOVQ   32(CX)(SI*1), DX
-	IMUL3L $0x510e527f, BX, DI
-	SHRL   $0x1a, DI
-	BTQ    DI, DX
+	MOVQ   32(DX), BX
+	IMUL3L $0x510e527f, CX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, BX
 	ADCL   $0x00, AX
-	IMUL3L $0x67332667, BX, DI
-	SHRL   $0x1a, DI
-	BTQ    DI, DX
+	IMUL3L $0x67332667, CX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, BX
 	ADCL   $0x00, AX
-	MOVQ   40(CX)(SI*1), DX
-	IMUL3L $0x9b05688d, BX, DI
-	SHRL   $0x1a, DI
-	BTQ    DI, DX
+	MOVQ   40(DX), BX
+	IMUL3L $0x9b05688d, CX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, BX
 	ADCL   $0x00, AX
-	IMUL3L $0x8eb44a87, BX, DI
-	SHRL   $0x1a, DI
-	BTQ    DI, DX
+	IMUL3L $0x8eb44a87, CX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, BX
 	ADCL   $0x00, AX
-	MOVQ   48(CX)(SI*1), DX
-	IMUL3L $0x1f83d9ab, BX, DI
-	SHRL   $0x1a, DI
-	BTQ    DI, DX
+	MOVQ   48(DX), BX
+	IMUL3L $0x1f83d9ab, CX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, BX
 	ADCL   $0x00, AX
-	IMUL3L $0xdb0c2e0d, BX, DI
-	SHRL   $0x1a, DI
-	BTQ    DI, DX
+	IMUL3L $0xdb0c2e0d, CX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, BX
 	ADCL   $0x00, AX
-	MOVQ   56(CX)(SI*1), CX
-	IMUL3L $0x5be0cd19, BX, DX
-	SHRL   $0x1a, DX
-	BTQ    DX, CX
+	MOVQ   56(DX), DX
+	IMUL3L $0x5be0cd19, CX, BX
+	SHRL   $0x1a, BX
+	BTQ    BX, DX
 	ADCL   $0x00, AX
-	IMUL3L $0x47b5481d, BX, DX
-	SHRL   $0x1a, DX
-	BTQ    DX, CX
+	IMUL3L $0x47b5481d, CX, CX
+	SHRL   $0x1a, CX
+	BTQ    CX, DX
 	ADCL   $0x00, AX
 	CMPL   AX, $0x10
-	SETEQ  ret+24(FP)
+	SETEQ  ret+16(FP)
 	RET
 
-// func filterAddOne(f *[4]uint64, h uint64, level uint64)
-// Requires: AVX, AVX2
-TEXT ·filterAddOne(SB), NOSPLIT, $0-24
+// func filterAddOne(f *[4]uint64, h uint64)
+// Requires: AVX, AVX2, AVX512F
+TEXT ·filterAddOne(SB), NOSPLIT, $0-16
 	MOVQ         f+0(FP), AX
-	MOVQ         (AX), CX
-	MOVQ         8(AX), DX
-	MOVQ         h+8(FP), BX
-	MOVQ         BX, SI
-	SHRQ         $0x20, SI
-	IMULQ        DX, SI
-	SHRQ         $0x20, SI
-	SHLQ         $0x06, SI
-	CMPQ         level+16(FP), $0x02
+	MOVQ         h+8(FP), CX
+	MOVQ         CX, DX
+	SHRQ         $0x20, DX
+	IMULQ        8(AX), DX
+	SHRQ         $0x20, DX
+	SHLQ         $0x06, DX
+	ADDQ         (AX), DX
+	CMPQ         github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x03
+	JB           lower
+	CMPQ         24(AX), $0x08
+	JNE          avx512k16
+	VPBROADCASTD CX, Z0
+	VPMULLD      filterSalts<>+0(SB), Z0, Z0
+	VPSRLQ       $0x3a, Z0, Z0
+	VMOVDQU64    qwordOnes<>+0(SB), Z1
+	VPSLLVQ      Z0, Z1, Z0
+	VPORQ        (DX), Z0, Z0
+	VMOVDQU64    Z0, (DX)
+	VZEROUPPER
+	RET
+
+avx512k16:
+	VPBROADCASTD CX, Z0
+	VPMULLD      filterSalts<>+0(SB), Z0, Z1
+	VPSRLQ       $0x3a, Z1, Z1
+	VPMULLD      filterSalts16<>+0(SB), Z0, Z0
+	VPSRLQ       $0x3a, Z0, Z0
+	VMOVDQU64    qwordOnes<>+0(SB), Z2
+	VPSLLVQ      Z1, Z2, Z1
+	VPSLLVQ      Z0, Z2, Z0
+	VPORQ        Z0, Z1, Z1
+	VPORQ        (DX), Z1, Z1
+	VMOVDQU64    Z1, (DX)
+	VZEROUPPER
+	RET
+
+lower:
+	CMPQ         github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x02
 	JB           scalar
 	CMPQ         24(AX), $0x08
 	JNE          avx2k16
-	VPBROADCASTD h+8(FP), Y0
+	VMOVD        CX, X0
+	VPBROADCASTD X0, Y0
 	VPMULLD      filterSalts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
 	VPMULLD      filterSalts<>+32(SB), Y0, Y0
 	VPSRLQ       $0x3a, Y0, Y0
 	VMOVDQU      qwordOnes<>+0(SB), Y2
 	VPSLLVQ      Y1, Y2, Y1
-	VPOR         (CX)(SI*1), Y1, Y1
-	VMOVDQU      Y1, (CX)(SI*1)
+	VPOR         (DX), Y1, Y1
+	VMOVDQU      Y1, (DX)
 	VPSLLVQ      Y0, Y2, Y0
-	VPOR         32(CX)(SI*1), Y0, Y0
-	VMOVDQU      Y0, 32(CX)(SI*1)
+	VPOR         32(DX), Y0, Y0
+	VMOVDQU      Y0, 32(DX)
 	VZEROUPPER
 	RET
 
 avx2k16:
-	VPBROADCASTD h+8(FP), Y0
+	VMOVD        CX, X0
+	VPBROADCASTD X0, Y0
 	VPMULLD      filterSalts<>+0(SB), Y0, Y1
 	VPSRLQ       $0x3a, Y1, Y1
 	VPMULLD      filterSalts<>+32(SB), Y0, Y2
@@ -3250,263 +3314,263 @@ avx2k16:
 	VPSLLVQ      Y1, Y4, Y1
 	VPSLLVQ      Y3, Y4, Y3
 	VPOR         Y3, Y1, Y1
-	VPOR         (CX)(SI*1), Y1, Y1
-	VMOVDQU      Y1, (CX)(SI*1)
+	VPOR         (DX), Y1, Y1
+	VMOVDQU      Y1, (DX)
 	VPSLLVQ      Y2, Y4, Y1
 	VPSLLVQ      Y0, Y4, Y0
 	VPOR         Y0, Y1, Y1
-	VPOR         32(CX)(SI*1), Y1, Y1
-	VMOVDQU      Y1, 32(CX)(SI*1)
+	VPOR         32(DX), Y1, Y1
+	VMOVDQU      Y1, 32(DX)
 	VZEROUPPER
 	RET
 
 scalar:
 	CMPQ   24(AX), $0x08
 	JNE    scalark16
-	MOVQ   (CX)(SI*1), AX
-	IMUL3L $0x6a09e667, BX, DX
-	SHRL   $0x1a, DX
-	BTSQ   DX, AX
-	MOVQ   AX, (CX)(SI*1)
-	MOVQ   8(CX)(SI*1), AX
-	IMUL3L $0xbb67ae85, BX, DX
-	SHRL   $0x1a, DX
-	BTSQ   DX, AX
-	MOVQ   AX, 8(CX)(SI*1)
-	MOVQ   16(CX)(SI*1), AX
-	IMUL3L $0x3c6ef373, BX, DX
-	SHRL   $0x1a, DX
-	BTSQ   DX, AX
-	MOVQ   AX, 16(CX)(SI*1)
-	MOVQ   24(CX)(SI*1), AX
-	IMUL3L $0xa54ff53b, BX, DX
-	SHRL   $0x1a, DX
-	BTSQ   DX, AX
-	MOVQ   AX, 24(CX)(SI*1)
-	MOVQ   32(CX)(SI*1), AX
-	IMUL3L $0x510e527f, BX, DX
-	SHRL   $0x1a, DX
-	BTSQ   DX, AX
-	MOVQ   AX, 32(CX)(SI*1)
-	MOVQ   40(CX)(SI*1), AX
-	IMUL3L $0x9b05688d, BX, DX
-	SHRL   $0x1a, DX
-	BTSQ   DX, AX
-	MOVQ   AX, 40(CX)(SI*1)
-	MOVQ   48(CX)(SI*1), AX
-	IMUL3L $0x1f83d9ab, BX, DX
-	SHRL   $0x1a, DX
-	BTSQ   DX, AX
-	MOVQ   AX, 48(CX)(SI*1)
-	MOVQ   56(CX)(SI*1), AX
-	IMUL3L $0x5be0cd19, BX, DX
-	SHRL   $0x1a, DX
-	BTSQ   DX, AX
-	MOVQ   AX, 56(CX)(SI*1)
+	MOVQ   (DX), AX
+	IMUL3L $0x6a09e667, CX, BX
+	SHRL   $0x1a, BX
+	BTSQ   BX, AX
+	MOVQ   AX, (DX)
+	MOVQ   8(DX), AX
+	IMUL3L $0xbb67ae85, CX, BX
+	SHRL   $0x1a, BX
+	BTSQ   BX, AX
+	MOVQ   AX, 8(DX)
+	MOVQ   16(DX), AX
+	IMUL3L $0x3c6ef373, CX, BX
+	SHRL   $0x1a, BX
+	BTSQ   BX, AX
+	MOVQ   AX, 16(DX)
+	MOVQ   24(DX), AX
+	IMUL3L $0xa54ff53b, CX, BX
+	SHRL   $0x1a, BX
+	BTSQ   BX, AX
+	MOVQ   AX, 24(DX)
+	MOVQ   32(DX), AX
+	IMUL3L $0x510e527f, CX, BX
+	SHRL   $0x1a, BX
+	BTSQ   BX, AX
+	MOVQ   AX, 32(DX)
+	MOVQ   40(DX), AX
+	IMUL3L $0x9b05688d, CX, BX
+	SHRL   $0x1a, BX
+	BTSQ   BX, AX
+	MOVQ   AX, 40(DX)
+	MOVQ   48(DX), AX
+	IMUL3L $0x1f83d9ab, CX, BX
+	SHRL   $0x1a, BX
+	BTSQ   BX, AX
+	MOVQ   AX, 48(DX)
+	MOVQ   56(DX), AX
+	IMUL3L $0x5be0cd19, CX, CX
+	SHRL   $0x1a, CX
+	BTSQ   CX, AX
+	MOVQ   AX, 56(DX)
 	RET
 
 scalark16:
-	MOVQ   (CX)(SI*1), AX
-	IMUL3L $0x6a09e667, BX, DX
-	SHRL   $0x1a, DX
-	BTSQ   DX, AX
-	IMUL3L $0xcbbb9d5d, BX, DX
-	SHRL   $0x1a, DX
-	BTSQ   DX, AX
-	MOVQ   AX, (CX)(SI*1)
-	MOVQ   8(CX)(SI*1), AX
-	IMUL3L $0xbb67ae85, BX, DX
-	SHRL   $0x1a, DX
-	BTSQ   DX, AX
-	IMUL3L $0x629a292b, BX, DX
-	SHRL   $0x1a, DX
-	BTSQ   DX, AX
-	MOVQ   AX, 8(CX)(SI*1)
-	MOVQ   16(CX)(SI*1), AX
-	IMUL3L $0x3c6ef373, BX, DX
-	SHRL   $0x1a, DX
-	BTSQ   DX, AX
-	IMUL3L $0x9159015b, BX, DX
-	SHRL   $0x1a, DX
-	BTSQ   DX, AX
-	MOVQ   AX, 16(CX)(SI*1)
-	MOVQ   24(CX)(SI*1), AX
-	IMUL3L $0xa54ff53b, BX, DX
-	SHRL   $0x1a, DX
-	BTSQ   DX, AX
-	IMUL3L $0x152fecd9, BX, DX
-	SHRL   $0x1a, DX
-	BTSQ   DX, AX
-	MOVQ   AX, 24(CX)(SI*1)
-	MOVQ   32(CX)(SI*1), AX
-	IMUL3L $0x510e527f, BX, DX
-	SHRL   $0x1a, DX
-	BTSQ   DX, AX
-	IMUL3L $0x67332667, BX, DX
-	SHRL   $0x1a, DX
-	BTSQ   DX, AX
-	MOVQ   AX, 32(CX)(SI*1)
-	MOVQ   40(CX)(SI*1), AX
-	IMUL3L $0x9b05688d, BX, DX
-	SHRL   $0x1a, DX
-	BTSQ   DX, AX
-	IMUL3L $0x8eb44a87, BX, DX
-	SHRL   $0x1a, DX
-	BTSQ   DX, AX
-	MOVQ   AX, 40(CX)(SI*1)
-	MOVQ   48(CX)(SI*1), AX
-	IMUL3L $0x1f83d9ab, BX, DX
-	SHRL   $0x1a, DX
-	BTSQ   DX, AX
-	IMUL3L $0xdb0c2e0d, BX, DX
-	SHRL   $0x1a, DX
-	BTSQ   DX, AX
-	MOVQ   AX, 48(CX)(SI*1)
-	MOVQ   56(CX)(SI*1), AX
-	IMUL3L $0x5be0cd19, BX, DX
-	SHRL   $0x1a, DX
-	BTSQ   DX, AX
-	IMUL3L $0x47b5481d, BX, DX
-	SHRL   $0x1a, DX
-	BTSQ   DX, AX
-	MOVQ   AX, 56(CX)(SI*1)
+	MOVQ   (DX), AX
+	IMUL3L $0x6a09e667, CX, BX
+	SHRL   $0x1a, BX
+	BTSQ   BX, AX
+	IMUL3L $0xcbbb9d5d, CX, BX
+	SHRL   $0x1a, BX
+	BTSQ   BX, AX
+	MOVQ   AX, (DX)
+	MOVQ   8(DX), AX
+	IMUL3L $0xbb67ae85, CX, BX
+	SHRL   $0x1a, BX
+	BTSQ   BX, AX
+	IMUL3L $0x629a292b, CX, BX
+	SHRL   $0x1a, BX
+	BTSQ   BX, AX
+	MOVQ   AX, 8(DX)
+	MOVQ   16(DX), AX
+	IMUL3L $0x3c6ef373, CX, BX
+	SHRL   $0x1a, BX
+	BTSQ   BX, AX
+	IMUL3L $0x9159015b, CX, BX
+	SHRL   $0x1a, BX
+	BTSQ   BX, AX
+	MOVQ   AX, 16(DX)
+	MOVQ   24(DX), AX
+	IMUL3L $0xa54ff53b, CX, BX
+	SHRL   $0x1a, BX
+	BTSQ   BX, AX
+	IMUL3L $0x152fecd9, CX, BX
+	SHRL   $0x1a, BX
+	BTSQ   BX, AX
+	MOVQ   AX, 24(DX)
+	MOVQ   32(DX), AX
+	IMUL3L $0x510e527f, CX, BX
+	SHRL   $0x1a, BX
+	BTSQ   BX, AX
+	IMUL3L $0x67332667, CX, BX
+	SHRL   $0x1a, BX
+	BTSQ   BX, AX
+	MOVQ   AX, 32(DX)
+	MOVQ   40(DX), AX
+	IMUL3L $0x9b05688d, CX, BX
+	SHRL   $0x1a, BX
+	BTSQ   BX, AX
+	IMUL3L $0x8eb44a87, CX, BX
+	SHRL   $0x1a, BX
+	BTSQ   BX, AX
+	MOVQ   AX, 40(DX)
+	MOVQ   48(DX), AX
+	IMUL3L $0x1f83d9ab, CX, BX
+	SHRL   $0x1a, BX
+	BTSQ   BX, AX
+	IMUL3L $0xdb0c2e0d, CX, BX
+	SHRL   $0x1a, BX
+	BTSQ   BX, AX
+	MOVQ   AX, 48(DX)
+	MOVQ   56(DX), AX
+	IMUL3L $0x5be0cd19, CX, BX
+	SHRL   $0x1a, BX
+	BTSQ   BX, AX
+	IMUL3L $0x47b5481d, CX, CX
+	SHRL   $0x1a, CX
+	BTSQ   CX, AX
+	MOVQ   AX, 56(DX)
 	RET
 
-// func splitHasOne(s *[3]uint64, h uint64, level uint64) bool
+// func splitHasOne(s *[3]uint64, h uint64) bool
 // Requires: AVX, AVX2
-TEXT ·splitHasOne(SB), NOSPLIT, $0-25
+TEXT ·splitHasOne(SB), NOSPLIT, $0-17
 	MOVQ         s+0(FP), AX
-	MOVQ         (AX), CX
-	MOVQ         8(AX), AX
-	MOVQ         h+8(FP), DX
-	MOVQ         DX, BX
-	SHRQ         $0x20, BX
-	IMULQ        AX, BX
-	SHRQ         $0x20, BX
-	SHLQ         $0x05, BX
-	CMPQ         level+16(FP), $0x02
+	MOVQ         h+8(FP), CX
+	MOVQ         CX, DX
+	SHRQ         $0x20, DX
+	IMULQ        8(AX), DX
+	SHRQ         $0x20, DX
+	SHLQ         $0x05, DX
+	ADDQ         (AX), DX
+	CMPQ         github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x02
 	JB           scalar
-	VPBROADCASTD h+8(FP), Y0
+	VMOVD        CX, X0
+	VPBROADCASTD X0, Y0
 	VPMULLD      splitSalts<>+0(SB), Y0, Y0
 	VPSRLD       $0x1b, Y0, Y0
-	VMOVDQU      (CX)(BX*1), Y1
+	VMOVDQU      (DX), Y1
 	VPSRLVD      Y0, Y1, Y1
 	VPTEST       dwordOnes<>+0(SB), Y1
-	SETCS        ret+24(FP)
+	SETCS        ret+16(FP)
 	VZEROUPPER
 	RET
 
 scalar:
 	XORL   AX, AX
-	MOVL   (CX)(BX*1), SI
-	IMUL3L $0x47b6137b, DX, DI
-	SHRL   $0x1b, DI
-	BTL    DI, SI
+	MOVL   (DX), BX
+	IMUL3L $0x47b6137b, CX, SI
+	SHRL   $0x1b, SI
+	BTL    SI, BX
 	ADCL   $0x00, AX
-	MOVL   4(CX)(BX*1), SI
-	IMUL3L $0x44974d91, DX, DI
-	SHRL   $0x1b, DI
-	BTL    DI, SI
+	MOVL   4(DX), BX
+	IMUL3L $0x44974d91, CX, SI
+	SHRL   $0x1b, SI
+	BTL    SI, BX
 	ADCL   $0x00, AX
-	MOVL   8(CX)(BX*1), SI
-	IMUL3L $0x8824ad5b, DX, DI
-	SHRL   $0x1b, DI
-	BTL    DI, SI
+	MOVL   8(DX), BX
+	IMUL3L $0x8824ad5b, CX, SI
+	SHRL   $0x1b, SI
+	BTL    SI, BX
 	ADCL   $0x00, AX
-	MOVL   12(CX)(BX*1), SI
-	IMUL3L $0xa2b7289d, DX, DI
-	SHRL   $0x1b, DI
-	BTL    DI, SI
+	MOVL   12(DX), BX
+	IMUL3L $0xa2b7289d, CX, SI
+	SHRL   $0x1b, SI
+	BTL    SI, BX
 	ADCL   $0x00, AX
-	MOVL   16(CX)(BX*1), SI
-	IMUL3L $0x705495c7, DX, DI
-	SHRL   $0x1b, DI
-	BTL    DI, SI
+	MOVL   16(DX), BX
+	IMUL3L $0x705495c7, CX, SI
+	SHRL   $0x1b, SI
+	BTL    SI, BX
 	ADCL   $0x00, AX
-	MOVL   20(CX)(BX*1), SI
-	IMUL3L $0x2df1424b, DX, DI
-	SHRL   $0x1b, DI
-	BTL    DI, SI
+	MOVL   20(DX), BX
+	IMUL3L $0x2df1424b, CX, SI
+	SHRL   $0x1b, SI
+	BTL    SI, BX
 	ADCL   $0x00, AX
-	MOVL   24(CX)(BX*1), SI
-	IMUL3L $0x9efc4947, DX, DI
-	SHRL   $0x1b, DI
-	BTL    DI, SI
+	MOVL   24(DX), BX
+	IMUL3L $0x9efc4947, CX, SI
+	SHRL   $0x1b, SI
+	BTL    SI, BX
 	ADCL   $0x00, AX
-	MOVL   28(CX)(BX*1), CX
-	IMUL3L $0x5c6bfb31, DX, DX
-	SHRL   $0x1b, DX
-	BTL    DX, CX
+	MOVL   28(DX), DX
+	IMUL3L $0x5c6bfb31, CX, CX
+	SHRL   $0x1b, CX
+	BTL    CX, DX
 	ADCL   $0x00, AX
 	CMPL   AX, $0x08
-	SETEQ  ret+24(FP)
+	SETEQ  ret+16(FP)
 	RET
 
-// func splitAddOne(s *[3]uint64, h uint64, level uint64)
+// func splitAddOne(s *[3]uint64, h uint64)
 // Requires: AVX, AVX2
-TEXT ·splitAddOne(SB), NOSPLIT, $0-24
+TEXT ·splitAddOne(SB), NOSPLIT, $0-16
 	MOVQ         s+0(FP), AX
-	MOVQ         (AX), CX
-	MOVQ         8(AX), AX
-	MOVQ         h+8(FP), DX
-	MOVQ         DX, BX
-	SHRQ         $0x20, BX
-	IMULQ        AX, BX
-	SHRQ         $0x20, BX
-	SHLQ         $0x05, BX
-	CMPQ         level+16(FP), $0x02
+	MOVQ         h+8(FP), CX
+	MOVQ         CX, DX
+	SHRQ         $0x20, DX
+	IMULQ        8(AX), DX
+	SHRQ         $0x20, DX
+	SHLQ         $0x05, DX
+	ADDQ         (AX), DX
+	CMPQ         github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x02
 	JB           scalar
-	VPBROADCASTD h+8(FP), Y0
+	VMOVD        CX, X0
+	VPBROADCASTD X0, Y0
 	VPMULLD      splitSalts<>+0(SB), Y0, Y0
 	VPSRLD       $0x1b, Y0, Y0
 	VMOVDQU      dwordOnes<>+0(SB), Y1
 	VPSLLVD      Y0, Y1, Y0
-	VPOR         (CX)(BX*1), Y0, Y0
-	VMOVDQU      Y0, (CX)(BX*1)
+	VPOR         (DX), Y0, Y0
+	VMOVDQU      Y0, (DX)
 	VZEROUPPER
 	RET
 
 scalar:
-	MOVL   (CX)(BX*1), AX
-	IMUL3L $0x47b6137b, DX, SI
-	SHRL   $0x1b, SI
-	BTSL   SI, AX
-	MOVL   AX, (CX)(BX*1)
-	MOVL   4(CX)(BX*1), AX
-	IMUL3L $0x44974d91, DX, SI
-	SHRL   $0x1b, SI
-	BTSL   SI, AX
-	MOVL   AX, 4(CX)(BX*1)
-	MOVL   8(CX)(BX*1), AX
-	IMUL3L $0x8824ad5b, DX, SI
-	SHRL   $0x1b, SI
-	BTSL   SI, AX
-	MOVL   AX, 8(CX)(BX*1)
-	MOVL   12(CX)(BX*1), AX
-	IMUL3L $0xa2b7289d, DX, SI
-	SHRL   $0x1b, SI
-	BTSL   SI, AX
-	MOVL   AX, 12(CX)(BX*1)
-	MOVL   16(CX)(BX*1), AX
-	IMUL3L $0x705495c7, DX, SI
-	SHRL   $0x1b, SI
-	BTSL   SI, AX
-	MOVL   AX, 16(CX)(BX*1)
-	MOVL   20(CX)(BX*1), AX
-	IMUL3L $0x2df1424b, DX, SI
-	SHRL   $0x1b, SI
-	BTSL   SI, AX
-	MOVL   AX, 20(CX)(BX*1)
-	MOVL   24(CX)(BX*1), AX
-	IMUL3L $0x9efc4947, DX, SI
-	SHRL   $0x1b, SI
-	BTSL   SI, AX
-	MOVL   AX, 24(CX)(BX*1)
-	MOVL   28(CX)(BX*1), AX
-	IMUL3L $0x5c6bfb31, DX, DX
-	SHRL   $0x1b, DX
-	BTSL   DX, AX
-	MOVL   AX, 28(CX)(BX*1)
+	MOVL   (DX), AX
+	IMUL3L $0x47b6137b, CX, BX
+	SHRL   $0x1b, BX
+	BTSL   BX, AX
+	MOVL   AX, (DX)
+	MOVL   4(DX), AX
+	IMUL3L $0x44974d91, CX, BX
+	SHRL   $0x1b, BX
+	BTSL   BX, AX
+	MOVL   AX, 4(DX)
+	MOVL   8(DX), AX
+	IMUL3L $0x8824ad5b, CX, BX
+	SHRL   $0x1b, BX
+	BTSL   BX, AX
+	MOVL   AX, 8(DX)
+	MOVL   12(DX), AX
+	IMUL3L $0xa2b7289d, CX, BX
+	SHRL   $0x1b, BX
+	BTSL   BX, AX
+	MOVL   AX, 12(DX)
+	MOVL   16(DX), AX
+	IMUL3L $0x705495c7, CX, BX
+	SHRL   $0x1b, BX
+	BTSL   BX, AX
+	MOVL   AX, 16(DX)
+	MOVL   20(DX), AX
+	IMUL3L $0x2df1424b, CX, BX
+	SHRL   $0x1b, BX
+	BTSL   BX, AX
+	MOVL   AX, 20(DX)
+	MOVL   24(DX), AX
+	IMUL3L $0x9efc4947, CX, BX
+	SHRL   $0x1b, BX
+	BTSL   BX, AX
+	MOVL   AX, 24(DX)
+	MOVL   28(DX), AX
+	IMUL3L $0x5c6bfb31, CX, CX
+	SHRL   $0x1b, CX
+	BTSL   CX, AX
+	MOVL   AX, 28(DX)
 	RET
 
 DATA qwordFifteens<>+0(SB)/8, $0x000000000000000f

@@ -260,8 +260,8 @@ func touchLinesAsm(f *Filter, hs []uint64) uint64 {
 	return touchLines((*[8]uint64)(&f.blocks[0]), uint64(len(f.blocks)), hs, pf, npf)
 }
 
-// The one-key assembly (AddHash and HasHash: the AVX2 bodies at the AVX2 and
-// AVX-512 levels, the scalar bodies at the generic level) against the pure-Go
+// The one-key assembly (AddHash and HasHash: the AVX-512 or AVX2 bodies at
+// those levels, the scalar bodies at the generic level) against the pure-Go
 // bodies addHashGo and hasHashGo: random and adversarial hashes, a hash in
 // every block, the first and last block, one-block filters and 3,000,001
 // blocks.

@@ -74,25 +74,25 @@ func splitHasAVX512(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool, 
 //go:noescape
 func splitAddAVX2(blocks *[8]uint32, nblocks uint64, hs []uint64, pf int, npf int)
 
-// filterHasOne reports whether every bit of h is set in the *Filter f: with AVX2 at level >= AVX2, else scalar. f.k must be 8 or 16, len(f.blocks) > 0.
+// filterHasOne reports whether every bit of h is set in the *Filter f: with AVX-512 or AVX2 as cpu.Active allows, else scalar. f.k must be 8 or 16, len(f.blocks) > 0.
 //
 //go:noescape
-func filterHasOne(f *[4]uint64, h uint64, level uint64) bool
+func filterHasOne(f *[4]uint64, h uint64) bool
 
-// filterAddOne sets the bits of h in the *Filter f: with AVX2 at level >= AVX2, else scalar. f.k must be 8 or 16, len(f.blocks) > 0.
+// filterAddOne sets the bits of h in the *Filter f: with AVX-512 or AVX2 as cpu.Active allows, else scalar. f.k must be 8 or 16, len(f.blocks) > 0.
 //
 //go:noescape
-func filterAddOne(f *[4]uint64, h uint64, level uint64)
+func filterAddOne(f *[4]uint64, h uint64)
 
-// splitHasOne reports whether every bit of h is set in its split block of the *SplitBlock s: with AVX2 at level >= AVX2, else scalar. len(s.blocks) must be > 0.
+// splitHasOne reports whether every bit of h is set in its split block of the *SplitBlock s: with AVX2 when cpu.Active allows, else scalar. len(s.blocks) must be > 0.
 //
 //go:noescape
-func splitHasOne(s *[3]uint64, h uint64, level uint64) bool
+func splitHasOne(s *[3]uint64, h uint64) bool
 
-// splitAddOne sets the bits of h in its split block of the *SplitBlock s: with AVX2 at level >= AVX2, else scalar. len(s.blocks) must be > 0.
+// splitAddOne sets the bits of h in its split block of the *SplitBlock s: with AVX2 when cpu.Active allows, else scalar. len(s.blocks) must be > 0.
 //
 //go:noescape
-func splitAddOne(s *[3]uint64, h uint64, level uint64)
+func splitAddOne(s *[3]uint64, h uint64)
 
 // countingHasAVX512 sets out[i] to whether the 8 counters of hs[i] are all non-zero and returns
 // how many are, eight keys at a time. len(out) must be len(hs) and nblocks > 0.

@@ -8,7 +8,7 @@ package blocked
 
 const oneKeyAsm = false
 
-func filterHasOne(*[4]uint64, uint64, uint64) bool { panic("blocked: no one-key assembly") }
-func filterAddOne(*[4]uint64, uint64, uint64)      { panic("blocked: no one-key assembly") }
-func splitHasOne(*[3]uint64, uint64, uint64) bool  { panic("blocked: no one-key assembly") }
-func splitAddOne(*[3]uint64, uint64, uint64)       { panic("blocked: no one-key assembly") }
+func filterHasOne(*[4]uint64, uint64) bool { panic("blocked: no one-key assembly") }
+func filterAddOne(*[4]uint64, uint64)      { panic("blocked: no one-key assembly") }
+func splitHasOne(*[3]uint64, uint64) bool  { panic("blocked: no one-key assembly") }
+func splitAddOne(*[3]uint64, uint64)       { panic("blocked: no one-key assembly") }

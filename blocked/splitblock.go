@@ -7,8 +7,6 @@ import (
 	"math"
 	"math/bits"
 	"unsafe"
-
-	"github.com/simdbloom/bloom/internal/cpu"
 )
 
 // SplitBlockBytes is the size of one SplitBlock block: 256 bits.
@@ -149,12 +147,13 @@ func (s *SplitBlock) blockAt(h uint64) *splitBlock {
 // AddHash adds the hash h. It is not safe for concurrent use.
 //
 // On amd64 AddHash and HasHash are one call each to an assembly kernel
-// (splitAddOne, splitHasOne) that Go inlines into the caller: it runs the
-// AVX2 probe at the AVX2 and AVX-512 levels and a scalar one below, both
+// (splitAddOne, splitHasOne) that Go inlines into the caller: it reads
+// cpu.Active and runs the AVX2 probe at the AVX2 and AVX-512 levels and a
+// scalar one below, both
 // equal to the pure-Go addHashGo and hasHashGo, which run elsewhere.
 func (s *SplitBlock) AddHash(h uint64) {
 	if oneKeyAsm {
-		splitAddOne((*[3]uint64)(unsafe.Pointer(s)), h, uint64(cpu.Active))
+		splitAddOne((*[3]uint64)(unsafe.Pointer(s)), h)
 		return
 	}
 	s.addHashGo(h)
@@ -164,7 +163,7 @@ func (s *SplitBlock) AddHash(h uint64) {
 // was not; true is wrong with probability about the filter's FPR.
 func (s *SplitBlock) HasHash(h uint64) bool {
 	if oneKeyAsm {
-		return splitHasOne((*[3]uint64)(unsafe.Pointer(s)), h, uint64(cpu.Active))
+		return splitHasOne((*[3]uint64)(unsafe.Pointer(s)), h)
 	}
 	return s.hasHashGo(h)
 }
