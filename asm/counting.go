@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -42,7 +44,7 @@ func counterShifts(v vecISA, xm Mem, p int) VecVirtual {
 
 func countingHasAVX512(fifteens Mem) {
 	name := "countingHasAVX512"
-	TEXT(name, NOSPLIT, "func(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int")
+	TEXT(name, NOSPLIT, fmt.Sprintf(groupedSig, "*[8]uint64"))
 	Pragma("noescape")
 	Doc(name+" sets out[i] to whether the 8 counters of hs[i] are all non-zero and returns",
 		"how many are, eight keys at a time. len(out) must be len(hs) and nblocks > 0.",

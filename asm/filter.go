@@ -47,19 +47,23 @@ var (
 func (v vecISA) parts() int { return 8 / v.lanes }
 
 func filterKernels() {
-	var hi8, hi16 [8]uint64
+	var hi8, hi16, b8, b16 [8]uint64
 	for j := range hi8 {
 		hi8[j] = uint64(filterSalts[j]) << 32
 		hi16[j] = uint64(filterSalts[j+8]) << 32
+		b8[j] = uint64(filterSalts[j]) << 6
+		b16[j] = uint64(filterSalts[j+8]) << 6
 	}
 	tables = filterTables{
-		salts: [2]Mem{qwordTable("filterSalts", hi8[:]), qwordTable("filterSalts16", hi16[:])},
-		ones:  qwordTable("qwordOnes", []uint64{1, 1, 1, 1, 1, 1, 1, 1}),
+		salts:      [2]Mem{qwordTable("filterSalts", hi8[:]), qwordTable("filterSalts16", hi16[:])},
+		ones:       qwordTable("qwordOnes", []uint64{1, 1, 1, 1, 1, 1, 1, 1}),
+		saltsByte4: [2]Mem{qwordTable("filterSaltsByte4", b8[:]), qwordTable("filterSaltsByte4x16", b16[:])},
 	}
 	for _, k := range []int{8, 16} {
 		filterHas(k, tables)
 		filterAdd(avx2, k, tables)
 		groupedHas(k, tables)
+		groupedHasBitalg(k, tables)
 		filterAdd(avx512, k, tables)
 	}
 }
@@ -71,6 +75,10 @@ var tables filterTables
 type filterTables struct {
 	salts [2]Mem // salts 0-7 and 8-15, each in the upper half of a 64-bit word
 	ones  Mem    // eight 64-bit ones
+	// saltsByte4 are the salts shifted left by 6: multiplying a whole hash
+	// by salt<<6 (VPMULLQ) leaves (uint32(h)*salt)>>26 in bits 32-37, the
+	// low bits of byte 4, where VPSHUFBITQMB reads a bit index.
+	saltsByte4 [2]Mem
 }
 
 const filterSig = "func(blocks *[8]uint64, nblocks uint64, hs []uint64, %spf int, npf int)%s"

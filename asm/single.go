@@ -383,3 +383,12 @@ func retAddr() Mem {
 	}
 	return r.Addr
 }
+
+// paramAddr returns the memory operand of the named argument.
+func paramAddr(name string) Mem {
+	p, err := Param(name).Resolve()
+	if err != nil {
+		panic(err)
+	}
+	return p.Addr
+}

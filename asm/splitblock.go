@@ -85,7 +85,7 @@ func splitHas(saltTable, onesTable Mem) {
 
 func splitHasGrouped(saltTable, onesTable Mem) {
 	name := "splitHasAVX512"
-	TEXT(name, NOSPLIT, fmt.Sprintf(splitSig, "out []bool, ", " int"))
+	TEXT(name, NOSPLIT, fmt.Sprintf(groupedSig, "*[8]uint32"))
 	Pragma("noescape")
 	Doc(name+" is splitHasAVX2 eight keys at a time; it also uses BMI2 (PDEPQ) and POPCNT.",
 		"len(out) must be len(hs) and nblocks > 0.")

@@ -90,7 +90,8 @@ func fillTenBitsPerKey(add func([]uint64), bits, seed uint64) []uint64 {
 	return stream
 }
 
-// forEachBenchLevel runs fn as a sub-benchmark at every usable level.
+// forEachBenchLevel runs fn as a sub-benchmark at every usable level, then
+// at each of the variants of benchVariants.
 func forEachBenchLevel(b *testing.B, fn func(b *testing.B)) {
 	saved := cpu.Active
 	defer func() { cpu.Active = saved }()
@@ -98,6 +99,23 @@ func forEachBenchLevel(b *testing.B, fn func(b *testing.B)) {
 		cpu.Active = l
 		b.Run("level="+l.String(), fn)
 	}
+	for _, v := range benchVariants {
+		if cpu.Supported(v.level) {
+			cpu.Active = v.level
+			restore := v.set()
+			b.Run("level="+v.name, fn)
+			restore()
+		}
+	}
+}
+
+// benchVariants are kernels a level falls back to on processors that lack
+// an extension this one has (kernels_amd64_test.go adds AVX-512 without
+// BITALG): set switches to the variant and returns what switches back.
+var benchVariants []struct {
+	name  string
+	level cpu.Level
+	set   func() (restore func())
 }
 
 func reportPerKey(b *testing.B) {

@@ -17,7 +17,7 @@ func countingHasHashesArch(c *Counting, hs []uint64, out []bool) (int, bool) {
 	switch cpu.Active {
 	case cpu.AVX512:
 		if hasBMI2 {
-			return countingHasAVX512(b, nb, hs, out, pf, npf), true
+			return countingHasAVX512(b, nb, hs, out, pf > 0), true
 		}
 		fallthrough
 	case cpu.AVX2:

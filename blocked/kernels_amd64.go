@@ -76,6 +76,11 @@ func l2Bytes() uint64 {
 // (BMI2) and POPCNT. Without them the AVX-512 level looks up with AVX2.
 var hasBMI2 = cpuid.CPU.Supports(cpuid.BMI2, cpuid.POPCNT)
 
+// hasBITALG reports whether the AVX-512 Filter lookups can test bits with
+// VPSHUFBITQMB (filterHas8BITALG, filterHas16BITALG: AVX-512 BITALG, on AMD
+// Zen 4 and Intel Ice Lake and later); without it they use VPSRLVQ.
+var hasBITALG = cpuid.CPU.Supports(cpuid.AVX512BITALG)
+
 // prefetchPlan returns, for a batch of n keys into a filter of size bytes,
 // the prefetch distance pf and the number npf of keys whose successor pf
 // places ahead exists: the kernels prefetch the block of hs[i+pf] only for
@@ -121,10 +126,15 @@ func hasHashesArch(f *Filter, hs []uint64, out []bool) (int, bool) {
 	switch cpu.Active {
 	case cpu.AVX512:
 		if hasBMI2 {
-			if f.k == 8 {
-				return filterHas8AVX512(b, nb, hs, out, pf, npf), true
+			switch {
+			case hasBITALG && f.k == 8:
+				return filterHas8BITALG(b, nb, hs, out, pf > 0), true
+			case hasBITALG:
+				return filterHas16BITALG(b, nb, hs, out, pf > 0), true
+			case f.k == 8:
+				return filterHas8AVX512(b, nb, hs, out, pf > 0), true
 			}
-			return filterHas16AVX512(b, nb, hs, out, pf, npf), true
+			return filterHas16AVX512(b, nb, hs, out, pf > 0), true
 		}
 		fallthrough
 	case cpu.AVX2:

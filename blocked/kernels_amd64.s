@@ -34,6 +34,26 @@ DATA qwordOnes<>+48(SB)/8, $0x0000000000000001
 DATA qwordOnes<>+56(SB)/8, $0x0000000000000001
 GLOBL qwordOnes<>(SB), RODATA|NOPTR, $64
 
+DATA filterSaltsByte4<>+0(SB)/8, $0x0000001a827999c0
+DATA filterSaltsByte4<>+8(SB)/8, $0x0000002ed9eba140
+DATA filterSaltsByte4<>+16(SB)/8, $0x0000000f1bbcdcc0
+DATA filterSaltsByte4<>+24(SB)/8, $0x0000002953fd4ec0
+DATA filterSaltsByte4<>+32(SB)/8, $0x0000001443949fc0
+DATA filterSaltsByte4<>+40(SB)/8, $0x00000026c15a2340
+DATA filterSaltsByte4<>+48(SB)/8, $0x00000007e0f66ac0
+DATA filterSaltsByte4<>+56(SB)/8, $0x00000016f8334640
+GLOBL filterSaltsByte4<>(SB), RODATA|NOPTR, $64
+
+DATA filterSaltsByte4x16<>+0(SB)/8, $0x00000032eee75740
+DATA filterSaltsByte4x16<>+8(SB)/8, $0x00000018a68a4ac0
+DATA filterSaltsByte4x16<>+16(SB)/8, $0x00000024564056c0
+DATA filterSaltsByte4x16<>+24(SB)/8, $0x000000054bfb3640
+DATA filterSaltsByte4x16<>+32(SB)/8, $0x00000019ccc999c0
+DATA filterSaltsByte4x16<>+40(SB)/8, $0x00000023ad12a1c0
+DATA filterSaltsByte4x16<>+48(SB)/8, $0x00000036c30b8340
+DATA filterSaltsByte4x16<>+56(SB)/8, $0x00000011ed520740
+GLOBL filterSaltsByte4x16<>(SB), RODATA|NOPTR, $64
+
 // func filterHas8AVX2(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
 // Requires: AVX, AVX2, MMX+
 TEXT ·filterHas8AVX2(SB), NOSPLIT, $0-88
@@ -515,293 +535,317 @@ filterAdd8AVX2_rest_end:
 	VZEROUPPER
 	RET
 
-// func filterHas8AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
+// func filterHas8AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
 // Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+, POPCNT
-TEXT ·filterHas8AVX512(SB), NOSPLIT, $0-88
-	VMOVDQU64 filterSalts<>+0(SB), Z0
-	VMOVDQU64 qwordOnes<>+0(SB), Z1
-	MOVQ      blocks+0(FP), AX
-	MOVQ      nblocks+8(FP), CX
-	MOVQ      hs_base+16(FP), DX
-	MOVQ      hs_len+24(FP), BX
-	MOVQ      out_base+40(FP), SI
-	MOVQ      pf+64(FP), DI
-	MOVQ      npf+72(FP), R8
-	LEAQ      (DX)(DI*8), DI
-	MOVQ      $0x0101010101010101, R9
-	XORQ      R10, R10
-	XORQ      R11, R11
-
-	// Prefetch the block of hs[i+pf] while i < npf.
-	// Groups of 8 keys (prefetch).
-filterHas8AVX512_prefetch:
-	LEAQ         8(R11), R12
-	CMPQ         R12, R8
-	JA           filterHas8AVX512_prefetch_end
+TEXT ·filterHas8AVX512(SB), NOSPLIT, $512-80
+	VMOVDQU64    filterSalts<>+0(SB), Z0
+	VMOVDQU64    qwordOnes<>+0(SB), Z1
+	MOVQ         blocks+0(FP), AX
+	MOVQ         nblocks+8(FP), CX
+	MOVQ         hs_base+16(FP), DX
+	MOVQ         hs_len+24(FP), BX
+	MOVQ         out_base+40(FP), SI
+	VPBROADCASTQ CX, Z2
+	MOVQ         BX, DI
+	ANDQ         $-8, DI
+	MOVQ         $0x0101010101010101, R8
+	XORQ         R9, R9
+	XORQ         R10, R10
+	XORQ         R11, R11
 	XORQ         R12, R12
-	MOVL         60(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         60(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	VPBROADCASTD 56(DX)(R11*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VMOVDQU64    (AX)(R13*1), Z3
-	VPSRLVQ      Z2, Z3, Z2
-	VPTESTMQ     Z1, Z2, K1
+	CMPB         prefetch+64(FP), $0x00
+	JE           filterHas8AVX512_plain_first
+
+	// Offsets of the first 5 groups (prefetch).
+filterHas8AVX512_prefetch_first:
+	CMPQ      R11, DI
+	JAE       filterHas8AVX512_prefetch_first_end
+	CMPQ      R11, $0x28
+	JAE       filterHas8AVX512_prefetch_first_end
+	VPSRLQ    $0x20, (DX)(R11*8), Z3
+	VPMULLQ   Z2, Z3, Z3
+	VPSRLQ    $0x20, Z3, Z3
+	VPSLLQ    $0x06, Z3, Z3
+	MOVQ      R11, R13
+	ANDQ      $0x3f, R13
+	VMOVDQU64 Z3, (SP)(R13*8)
+	ADDQ      $0x08, R11
+	JMP       filterHas8AVX512_prefetch_first
+
+filterHas8AVX512_prefetch_first_end:
+	// Prefetch the first 4 groups.
+filterHas8AVX512_prefetch_pf:
+	CMPQ       R12, DI
+	JAE        filterHas8AVX512_prefetch_pf_end
+	CMPQ       R12, $0x20
+	JAE        filterHas8AVX512_prefetch_pf_end
+	MOVQ       R12, R13
+	ANDQ       $0x3f, R13
+	MOVQ       (SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       8(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       16(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       24(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       32(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       40(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       48(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       56(SP)(R13*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	ADDQ       $0x08, R12
+	JMP        filterHas8AVX512_prefetch_pf
+
+filterHas8AVX512_prefetch_pf_end:
+	// Groups of 8 keys (prefetch): the offsets of group g+5, the prefetch of group g+4.
+filterHas8AVX512_prefetch:
+	CMPQ      R10, DI
+	JAE       filterHas8AVX512_tail
+	CMPQ      R11, DI
+	JAE       filterHas8AVX512_prefetch_next
+	VPSRLQ    $0x20, (DX)(R11*8), Z3
+	VPMULLQ   Z2, Z3, Z3
+	VPSRLQ    $0x20, Z3, Z3
+	VPSLLQ    $0x06, Z3, Z3
+	MOVQ      R11, R13
+	ANDQ      $0x3f, R13
+	VMOVDQU64 Z3, (SP)(R13*8)
+	ADDQ      $0x08, R11
+
+filterHas8AVX512_prefetch_next:
+	CMPQ       R12, DI
+	JAE        filterHas8AVX512_prefetch_look
+	MOVQ       R12, R13
+	ANDQ       $0x3f, R13
+	MOVQ       (SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       8(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       16(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       24(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       32(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       40(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       48(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       56(SP)(R13*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	ADDQ       $0x08, R12
+
+filterHas8AVX512_prefetch_look:
+	MOVQ         R10, R13
+	ANDQ         $0x3f, R13
+	XORQ         R14, R14
+	MOVQ         56(SP)(R13*8), R15
+	VPBROADCASTD 56(DX)(R10*8), Z3
+	VPMULLD      Z0, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (AX)(R15*1), Z4
+	VPSRLVQ      Z3, Z4, Z3
+	VPTESTMQ     Z1, Z3, K1
 	KORTESTB     K1, K1
-	ADCQ         R12, R12
-	MOVL         52(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         52(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	VPBROADCASTD 48(DX)(R11*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VMOVDQU64    (AX)(R13*1), Z3
-	VPSRLVQ      Z2, Z3, Z2
-	VPTESTMQ     Z1, Z2, K1
+	ADCQ         R14, R14
+	MOVQ         48(SP)(R13*8), R15
+	VPBROADCASTD 48(DX)(R10*8), Z3
+	VPMULLD      Z0, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (AX)(R15*1), Z4
+	VPSRLVQ      Z3, Z4, Z3
+	VPTESTMQ     Z1, Z3, K1
 	KORTESTB     K1, K1
-	ADCQ         R12, R12
-	MOVL         44(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         44(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	VPBROADCASTD 40(DX)(R11*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VMOVDQU64    (AX)(R13*1), Z3
-	VPSRLVQ      Z2, Z3, Z2
-	VPTESTMQ     Z1, Z2, K1
+	ADCQ         R14, R14
+	MOVQ         40(SP)(R13*8), R15
+	VPBROADCASTD 40(DX)(R10*8), Z3
+	VPMULLD      Z0, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (AX)(R15*1), Z4
+	VPSRLVQ      Z3, Z4, Z3
+	VPTESTMQ     Z1, Z3, K1
 	KORTESTB     K1, K1
-	ADCQ         R12, R12
-	MOVL         36(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         36(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	VPBROADCASTD 32(DX)(R11*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VMOVDQU64    (AX)(R13*1), Z3
-	VPSRLVQ      Z2, Z3, Z2
-	VPTESTMQ     Z1, Z2, K1
+	ADCQ         R14, R14
+	MOVQ         32(SP)(R13*8), R15
+	VPBROADCASTD 32(DX)(R10*8), Z3
+	VPMULLD      Z0, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (AX)(R15*1), Z4
+	VPSRLVQ      Z3, Z4, Z3
+	VPTESTMQ     Z1, Z3, K1
 	KORTESTB     K1, K1
-	ADCQ         R12, R12
-	MOVL         28(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         28(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	VPBROADCASTD 24(DX)(R11*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VMOVDQU64    (AX)(R13*1), Z3
-	VPSRLVQ      Z2, Z3, Z2
-	VPTESTMQ     Z1, Z2, K1
+	ADCQ         R14, R14
+	MOVQ         24(SP)(R13*8), R15
+	VPBROADCASTD 24(DX)(R10*8), Z3
+	VPMULLD      Z0, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (AX)(R15*1), Z4
+	VPSRLVQ      Z3, Z4, Z3
+	VPTESTMQ     Z1, Z3, K1
 	KORTESTB     K1, K1
-	ADCQ         R12, R12
-	MOVL         20(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         20(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	VPBROADCASTD 16(DX)(R11*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VMOVDQU64    (AX)(R13*1), Z3
-	VPSRLVQ      Z2, Z3, Z2
-	VPTESTMQ     Z1, Z2, K1
+	ADCQ         R14, R14
+	MOVQ         16(SP)(R13*8), R15
+	VPBROADCASTD 16(DX)(R10*8), Z3
+	VPMULLD      Z0, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (AX)(R15*1), Z4
+	VPSRLVQ      Z3, Z4, Z3
+	VPTESTMQ     Z1, Z3, K1
 	KORTESTB     K1, K1
-	ADCQ         R12, R12
-	MOVL         12(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         12(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	VPBROADCASTD 8(DX)(R11*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VMOVDQU64    (AX)(R13*1), Z3
-	VPSRLVQ      Z2, Z3, Z2
-	VPTESTMQ     Z1, Z2, K1
+	ADCQ         R14, R14
+	MOVQ         8(SP)(R13*8), R15
+	VPBROADCASTD 8(DX)(R10*8), Z3
+	VPMULLD      Z0, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (AX)(R15*1), Z4
+	VPSRLVQ      Z3, Z4, Z3
+	VPTESTMQ     Z1, Z3, K1
 	KORTESTB     K1, K1
-	ADCQ         R12, R12
-	MOVL         4(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         4(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	VPBROADCASTD (DX)(R11*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VMOVDQU64    (AX)(R13*1), Z3
-	VPSRLVQ      Z2, Z3, Z2
-	VPTESTMQ     Z1, Z2, K1
+	ADCQ         R14, R14
+	MOVQ         (SP)(R13*8), R13
+	VPBROADCASTD (DX)(R10*8), Z3
+	VPMULLD      Z0, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (AX)(R13*1), Z4
+	VPSRLVQ      Z3, Z4, Z3
+	VPTESTMQ     Z1, Z3, K1
 	KORTESTB     K1, K1
-	ADCQ         R12, R12
-	PDEPQ        R9, R12, R12
-	MOVQ         R12, (SI)(R11*1)
-	POPCNTQ      R12, R12
-	ADDQ         R12, R10
-	ADDQ         $0x08, R11
+	ADCQ         R14, R14
+	PDEPQ        R8, R14, R14
+	MOVQ         R14, (SI)(R10*1)
+	POPCNTQ      R14, R14
+	ADDQ         R14, R9
+	ADDQ         $0x08, R10
 	JMP          filterHas8AVX512_prefetch
 
-filterHas8AVX512_prefetch_end:
-	// Groups of 8 keys (rest).
-filterHas8AVX512_rest:
-	LEAQ         8(R11), DI
-	CMPQ         DI, BX
-	JA           filterHas8AVX512_rest_end
-	XORQ         DI, DI
-	MOVL         60(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x06, R8
-	VPBROADCASTD 56(DX)(R11*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VMOVDQU64    (AX)(R8*1), Z3
-	VPSRLVQ      Z2, Z3, Z2
-	VPTESTMQ     Z1, Z2, K1
-	KORTESTB     K1, K1
-	ADCQ         DI, DI
-	MOVL         52(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x06, R8
-	VPBROADCASTD 48(DX)(R11*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VMOVDQU64    (AX)(R8*1), Z3
-	VPSRLVQ      Z2, Z3, Z2
-	VPTESTMQ     Z1, Z2, K1
-	KORTESTB     K1, K1
-	ADCQ         DI, DI
-	MOVL         44(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x06, R8
-	VPBROADCASTD 40(DX)(R11*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VMOVDQU64    (AX)(R8*1), Z3
-	VPSRLVQ      Z2, Z3, Z2
-	VPTESTMQ     Z1, Z2, K1
-	KORTESTB     K1, K1
-	ADCQ         DI, DI
-	MOVL         36(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x06, R8
-	VPBROADCASTD 32(DX)(R11*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VMOVDQU64    (AX)(R8*1), Z3
-	VPSRLVQ      Z2, Z3, Z2
-	VPTESTMQ     Z1, Z2, K1
-	KORTESTB     K1, K1
-	ADCQ         DI, DI
-	MOVL         28(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x06, R8
-	VPBROADCASTD 24(DX)(R11*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VMOVDQU64    (AX)(R8*1), Z3
-	VPSRLVQ      Z2, Z3, Z2
-	VPTESTMQ     Z1, Z2, K1
-	KORTESTB     K1, K1
-	ADCQ         DI, DI
-	MOVL         20(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x06, R8
-	VPBROADCASTD 16(DX)(R11*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VMOVDQU64    (AX)(R8*1), Z3
-	VPSRLVQ      Z2, Z3, Z2
-	VPTESTMQ     Z1, Z2, K1
-	KORTESTB     K1, K1
-	ADCQ         DI, DI
-	MOVL         12(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x06, R8
-	VPBROADCASTD 8(DX)(R11*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VMOVDQU64    (AX)(R8*1), Z3
-	VPSRLVQ      Z2, Z3, Z2
-	VPTESTMQ     Z1, Z2, K1
-	KORTESTB     K1, K1
-	ADCQ         DI, DI
-	MOVL         4(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x06, R8
-	VPBROADCASTD (DX)(R11*8), Z2
-	VPMULLD      Z0, Z2, Z2
-	VPSRLQ       $0x3a, Z2, Z2
-	VMOVDQU64    (AX)(R8*1), Z3
-	VPSRLVQ      Z2, Z3, Z2
-	VPTESTMQ     Z1, Z2, K1
-	KORTESTB     K1, K1
-	ADCQ         DI, DI
-	PDEPQ        R9, DI, DI
-	MOVQ         DI, (SI)(R11*1)
-	POPCNTQ      DI, DI
-	ADDQ         DI, R10
-	ADDQ         $0x08, R11
-	JMP          filterHas8AVX512_rest
+	// Offsets of the first 5 groups (plain).
+filterHas8AVX512_plain_first:
+	CMPQ      R11, DI
+	JAE       filterHas8AVX512_plain_first_end
+	CMPQ      R11, $0x28
+	JAE       filterHas8AVX512_plain_first_end
+	VPSRLQ    $0x20, (DX)(R11*8), Z3
+	VPMULLQ   Z2, Z3, Z3
+	VPSRLQ    $0x20, Z3, Z3
+	VPSLLQ    $0x06, Z3, Z3
+	MOVQ      R11, R12
+	ANDQ      $0x3f, R12
+	VMOVDQU64 Z3, (SP)(R12*8)
+	ADDQ      $0x08, R11
+	JMP       filterHas8AVX512_plain_first
 
-filterHas8AVX512_rest_end:
+filterHas8AVX512_plain_first_end:
+	// Groups of 8 keys (plain): the offsets of group g+5, the prefetch of group g+4.
+filterHas8AVX512_plain:
+	CMPQ      R10, DI
+	JAE       filterHas8AVX512_tail
+	CMPQ      R11, DI
+	JAE       filterHas8AVX512_plain_next
+	VPSRLQ    $0x20, (DX)(R11*8), Z3
+	VPMULLQ   Z2, Z3, Z3
+	VPSRLQ    $0x20, Z3, Z3
+	VPSLLQ    $0x06, Z3, Z3
+	MOVQ      R11, R12
+	ANDQ      $0x3f, R12
+	VMOVDQU64 Z3, (SP)(R12*8)
+	ADDQ      $0x08, R11
+
+filterHas8AVX512_plain_next:
+	MOVQ         R10, R12
+	ANDQ         $0x3f, R12
+	XORQ         R13, R13
+	MOVQ         56(SP)(R12*8), R14
+	VPBROADCASTD 56(DX)(R10*8), Z3
+	VPMULLD      Z0, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (AX)(R14*1), Z4
+	VPSRLVQ      Z3, Z4, Z3
+	VPTESTMQ     Z1, Z3, K1
+	KORTESTB     K1, K1
+	ADCQ         R13, R13
+	MOVQ         48(SP)(R12*8), R14
+	VPBROADCASTD 48(DX)(R10*8), Z3
+	VPMULLD      Z0, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (AX)(R14*1), Z4
+	VPSRLVQ      Z3, Z4, Z3
+	VPTESTMQ     Z1, Z3, K1
+	KORTESTB     K1, K1
+	ADCQ         R13, R13
+	MOVQ         40(SP)(R12*8), R14
+	VPBROADCASTD 40(DX)(R10*8), Z3
+	VPMULLD      Z0, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (AX)(R14*1), Z4
+	VPSRLVQ      Z3, Z4, Z3
+	VPTESTMQ     Z1, Z3, K1
+	KORTESTB     K1, K1
+	ADCQ         R13, R13
+	MOVQ         32(SP)(R12*8), R14
+	VPBROADCASTD 32(DX)(R10*8), Z3
+	VPMULLD      Z0, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (AX)(R14*1), Z4
+	VPSRLVQ      Z3, Z4, Z3
+	VPTESTMQ     Z1, Z3, K1
+	KORTESTB     K1, K1
+	ADCQ         R13, R13
+	MOVQ         24(SP)(R12*8), R14
+	VPBROADCASTD 24(DX)(R10*8), Z3
+	VPMULLD      Z0, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (AX)(R14*1), Z4
+	VPSRLVQ      Z3, Z4, Z3
+	VPTESTMQ     Z1, Z3, K1
+	KORTESTB     K1, K1
+	ADCQ         R13, R13
+	MOVQ         16(SP)(R12*8), R14
+	VPBROADCASTD 16(DX)(R10*8), Z3
+	VPMULLD      Z0, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (AX)(R14*1), Z4
+	VPSRLVQ      Z3, Z4, Z3
+	VPTESTMQ     Z1, Z3, K1
+	KORTESTB     K1, K1
+	ADCQ         R13, R13
+	MOVQ         8(SP)(R12*8), R14
+	VPBROADCASTD 8(DX)(R10*8), Z3
+	VPMULLD      Z0, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (AX)(R14*1), Z4
+	VPSRLVQ      Z3, Z4, Z3
+	VPTESTMQ     Z1, Z3, K1
+	KORTESTB     K1, K1
+	ADCQ         R13, R13
+	MOVQ         (SP)(R12*8), R12
+	VPBROADCASTD (DX)(R10*8), Z3
+	VPMULLD      Z0, Z3, Z3
+	VPSRLQ       $0x3a, Z3, Z3
+	VMOVDQU64    (AX)(R12*1), Z4
+	VPSRLVQ      Z3, Z4, Z3
+	VPTESTMQ     Z1, Z3, K1
+	KORTESTB     K1, K1
+	ADCQ         R13, R13
+	PDEPQ        R8, R13, R13
+	MOVQ         R13, (SI)(R10*1)
+	POPCNTQ      R13, R13
+	ADDQ         R13, R9
+	ADDQ         $0x08, R10
+	JMP          filterHas8AVX512_plain
+
 	// The last keys one at a time.
 filterHas8AVX512_tail:
-	CMPQ         R11, BX
+	CMPQ         R10, BX
 	JAE          filterHas8AVX512_done
-	MOVL         4(DX)(R11*8), DI
+	MOVL         4(DX)(R10*8), DI
 	IMULQ        CX, DI
 	SHRQ         $0x20, DI
 	SHLQ         $0x06, DI
-	VPBROADCASTD (DX)(R11*8), Z2
+	VPBROADCASTD (DX)(R10*8), Z2
 	VPMULLD      Z0, Z2, Z2
 	VPSRLQ       $0x3a, Z2, Z2
 	VMOVDQU64    (AX)(DI*1), Z3
@@ -809,14 +853,309 @@ filterHas8AVX512_tail:
 	VPTESTMQ     Z1, Z2, K1
 	KORTESTB     K1, K1
 	SETCS        DI
-	MOVB         DI, (SI)(R11*1)
-	ADCQ         $0x00, R10
-	INCQ         R11
+	MOVB         DI, (SI)(R10*1)
+	ADCQ         $0x00, R9
+	INCQ         R10
 	JMP          filterHas8AVX512_tail
 
 filterHas8AVX512_done:
 	VZEROUPPER
-	MOVQ R10, ret+80(FP)
+	MOVQ R9, ret+72(FP)
+	RET
+
+// func filterHas8BITALG(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
+// Requires: AVX, AVX512BITALG, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+, POPCNT
+TEXT ·filterHas8BITALG(SB), NOSPLIT, $512-80
+	VMOVDQU64    filterSaltsByte4<>+0(SB), Z0
+	MOVQ         $0x1010101010101010, AX
+	KMOVQ        AX, K1
+	MOVQ         blocks+0(FP), AX
+	MOVQ         nblocks+8(FP), CX
+	MOVQ         hs_base+16(FP), DX
+	MOVQ         hs_len+24(FP), BX
+	MOVQ         out_base+40(FP), SI
+	VPBROADCASTQ CX, Z1
+	MOVQ         BX, DI
+	ANDQ         $-8, DI
+	MOVQ         $0x0101010101010101, R8
+	XORQ         R9, R9
+	XORQ         R10, R10
+	XORQ         R11, R11
+	XORQ         R12, R12
+	CMPB         prefetch+64(FP), $0x00
+	JE           filterHas8BITALG_plain_first
+
+	// Offsets of the first 5 groups (prefetch).
+filterHas8BITALG_prefetch_first:
+	CMPQ      R11, DI
+	JAE       filterHas8BITALG_prefetch_first_end
+	CMPQ      R11, $0x28
+	JAE       filterHas8BITALG_prefetch_first_end
+	VPSRLQ    $0x20, (DX)(R11*8), Z2
+	VPMULLQ   Z1, Z2, Z2
+	VPSRLQ    $0x20, Z2, Z2
+	VPSLLQ    $0x06, Z2, Z2
+	MOVQ      R11, R13
+	ANDQ      $0x3f, R13
+	VMOVDQU64 Z2, (SP)(R13*8)
+	ADDQ      $0x08, R11
+	JMP       filterHas8BITALG_prefetch_first
+
+filterHas8BITALG_prefetch_first_end:
+	// Prefetch the first 4 groups.
+filterHas8BITALG_prefetch_pf:
+	CMPQ       R12, DI
+	JAE        filterHas8BITALG_prefetch_pf_end
+	CMPQ       R12, $0x20
+	JAE        filterHas8BITALG_prefetch_pf_end
+	MOVQ       R12, R13
+	ANDQ       $0x3f, R13
+	MOVQ       (SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       8(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       16(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       24(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       32(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       40(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       48(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       56(SP)(R13*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	ADDQ       $0x08, R12
+	JMP        filterHas8BITALG_prefetch_pf
+
+filterHas8BITALG_prefetch_pf_end:
+	// Groups of 8 keys (prefetch): the offsets of group g+5, the prefetch of group g+4.
+filterHas8BITALG_prefetch:
+	CMPQ      R10, DI
+	JAE       filterHas8BITALG_tail
+	CMPQ      R11, DI
+	JAE       filterHas8BITALG_prefetch_next
+	VPSRLQ    $0x20, (DX)(R11*8), Z2
+	VPMULLQ   Z1, Z2, Z2
+	VPSRLQ    $0x20, Z2, Z2
+	VPSLLQ    $0x06, Z2, Z2
+	MOVQ      R11, R13
+	ANDQ      $0x3f, R13
+	VMOVDQU64 Z2, (SP)(R13*8)
+	ADDQ      $0x08, R11
+
+filterHas8BITALG_prefetch_next:
+	CMPQ       R12, DI
+	JAE        filterHas8BITALG_prefetch_look
+	MOVQ       R12, R13
+	ANDQ       $0x3f, R13
+	MOVQ       (SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       8(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       16(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       24(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       32(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       40(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       48(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       56(SP)(R13*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	ADDQ       $0x08, R12
+
+filterHas8BITALG_prefetch_look:
+	MOVQ         R10, R13
+	ANDQ         $0x3f, R13
+	XORQ         R14, R14
+	MOVQ         56(SP)(R13*8), R15
+	VPBROADCASTQ 56(DX)(R10*8), Z2
+	VMOVDQU64    (AX)(R15*1), Z3
+	VPMULLQ      Z0, Z2, Z2
+	VPSHUFBITQMB Z2, Z3, K2
+	KTESTQ       K1, K2
+	ADCQ         R14, R14
+	MOVQ         48(SP)(R13*8), R15
+	VPBROADCASTQ 48(DX)(R10*8), Z2
+	VMOVDQU64    (AX)(R15*1), Z3
+	VPMULLQ      Z0, Z2, Z2
+	VPSHUFBITQMB Z2, Z3, K2
+	KTESTQ       K1, K2
+	ADCQ         R14, R14
+	MOVQ         40(SP)(R13*8), R15
+	VPBROADCASTQ 40(DX)(R10*8), Z2
+	VMOVDQU64    (AX)(R15*1), Z3
+	VPMULLQ      Z0, Z2, Z2
+	VPSHUFBITQMB Z2, Z3, K2
+	KTESTQ       K1, K2
+	ADCQ         R14, R14
+	MOVQ         32(SP)(R13*8), R15
+	VPBROADCASTQ 32(DX)(R10*8), Z2
+	VMOVDQU64    (AX)(R15*1), Z3
+	VPMULLQ      Z0, Z2, Z2
+	VPSHUFBITQMB Z2, Z3, K2
+	KTESTQ       K1, K2
+	ADCQ         R14, R14
+	MOVQ         24(SP)(R13*8), R15
+	VPBROADCASTQ 24(DX)(R10*8), Z2
+	VMOVDQU64    (AX)(R15*1), Z3
+	VPMULLQ      Z0, Z2, Z2
+	VPSHUFBITQMB Z2, Z3, K2
+	KTESTQ       K1, K2
+	ADCQ         R14, R14
+	MOVQ         16(SP)(R13*8), R15
+	VPBROADCASTQ 16(DX)(R10*8), Z2
+	VMOVDQU64    (AX)(R15*1), Z3
+	VPMULLQ      Z0, Z2, Z2
+	VPSHUFBITQMB Z2, Z3, K2
+	KTESTQ       K1, K2
+	ADCQ         R14, R14
+	MOVQ         8(SP)(R13*8), R15
+	VPBROADCASTQ 8(DX)(R10*8), Z2
+	VMOVDQU64    (AX)(R15*1), Z3
+	VPMULLQ      Z0, Z2, Z2
+	VPSHUFBITQMB Z2, Z3, K2
+	KTESTQ       K1, K2
+	ADCQ         R14, R14
+	MOVQ         (SP)(R13*8), R13
+	VPBROADCASTQ (DX)(R10*8), Z2
+	VMOVDQU64    (AX)(R13*1), Z3
+	VPMULLQ      Z0, Z2, Z2
+	VPSHUFBITQMB Z2, Z3, K2
+	KTESTQ       K1, K2
+	ADCQ         R14, R14
+	PDEPQ        R8, R14, R14
+	MOVQ         R14, (SI)(R10*1)
+	POPCNTQ      R14, R14
+	ADDQ         R14, R9
+	ADDQ         $0x08, R10
+	JMP          filterHas8BITALG_prefetch
+
+	// Offsets of the first 5 groups (plain).
+filterHas8BITALG_plain_first:
+	CMPQ      R11, DI
+	JAE       filterHas8BITALG_plain_first_end
+	CMPQ      R11, $0x28
+	JAE       filterHas8BITALG_plain_first_end
+	VPSRLQ    $0x20, (DX)(R11*8), Z2
+	VPMULLQ   Z1, Z2, Z2
+	VPSRLQ    $0x20, Z2, Z2
+	VPSLLQ    $0x06, Z2, Z2
+	MOVQ      R11, R12
+	ANDQ      $0x3f, R12
+	VMOVDQU64 Z2, (SP)(R12*8)
+	ADDQ      $0x08, R11
+	JMP       filterHas8BITALG_plain_first
+
+filterHas8BITALG_plain_first_end:
+	// Groups of 8 keys (plain): the offsets of group g+5, the prefetch of group g+4.
+filterHas8BITALG_plain:
+	CMPQ      R10, DI
+	JAE       filterHas8BITALG_tail
+	CMPQ      R11, DI
+	JAE       filterHas8BITALG_plain_next
+	VPSRLQ    $0x20, (DX)(R11*8), Z2
+	VPMULLQ   Z1, Z2, Z2
+	VPSRLQ    $0x20, Z2, Z2
+	VPSLLQ    $0x06, Z2, Z2
+	MOVQ      R11, R12
+	ANDQ      $0x3f, R12
+	VMOVDQU64 Z2, (SP)(R12*8)
+	ADDQ      $0x08, R11
+
+filterHas8BITALG_plain_next:
+	MOVQ         R10, R12
+	ANDQ         $0x3f, R12
+	XORQ         R13, R13
+	MOVQ         56(SP)(R12*8), R14
+	VPBROADCASTQ 56(DX)(R10*8), Z2
+	VMOVDQU64    (AX)(R14*1), Z3
+	VPMULLQ      Z0, Z2, Z2
+	VPSHUFBITQMB Z2, Z3, K2
+	KTESTQ       K1, K2
+	ADCQ         R13, R13
+	MOVQ         48(SP)(R12*8), R14
+	VPBROADCASTQ 48(DX)(R10*8), Z2
+	VMOVDQU64    (AX)(R14*1), Z3
+	VPMULLQ      Z0, Z2, Z2
+	VPSHUFBITQMB Z2, Z3, K2
+	KTESTQ       K1, K2
+	ADCQ         R13, R13
+	MOVQ         40(SP)(R12*8), R14
+	VPBROADCASTQ 40(DX)(R10*8), Z2
+	VMOVDQU64    (AX)(R14*1), Z3
+	VPMULLQ      Z0, Z2, Z2
+	VPSHUFBITQMB Z2, Z3, K2
+	KTESTQ       K1, K2
+	ADCQ         R13, R13
+	MOVQ         32(SP)(R12*8), R14
+	VPBROADCASTQ 32(DX)(R10*8), Z2
+	VMOVDQU64    (AX)(R14*1), Z3
+	VPMULLQ      Z0, Z2, Z2
+	VPSHUFBITQMB Z2, Z3, K2
+	KTESTQ       K1, K2
+	ADCQ         R13, R13
+	MOVQ         24(SP)(R12*8), R14
+	VPBROADCASTQ 24(DX)(R10*8), Z2
+	VMOVDQU64    (AX)(R14*1), Z3
+	VPMULLQ      Z0, Z2, Z2
+	VPSHUFBITQMB Z2, Z3, K2
+	KTESTQ       K1, K2
+	ADCQ         R13, R13
+	MOVQ         16(SP)(R12*8), R14
+	VPBROADCASTQ 16(DX)(R10*8), Z2
+	VMOVDQU64    (AX)(R14*1), Z3
+	VPMULLQ      Z0, Z2, Z2
+	VPSHUFBITQMB Z2, Z3, K2
+	KTESTQ       K1, K2
+	ADCQ         R13, R13
+	MOVQ         8(SP)(R12*8), R14
+	VPBROADCASTQ 8(DX)(R10*8), Z2
+	VMOVDQU64    (AX)(R14*1), Z3
+	VPMULLQ      Z0, Z2, Z2
+	VPSHUFBITQMB Z2, Z3, K2
+	KTESTQ       K1, K2
+	ADCQ         R13, R13
+	MOVQ         (SP)(R12*8), R12
+	VPBROADCASTQ (DX)(R10*8), Z2
+	VMOVDQU64    (AX)(R12*1), Z3
+	VPMULLQ      Z0, Z2, Z2
+	VPSHUFBITQMB Z2, Z3, K2
+	KTESTQ       K1, K2
+	ADCQ         R13, R13
+	PDEPQ        R8, R13, R13
+	MOVQ         R13, (SI)(R10*1)
+	POPCNTQ      R13, R13
+	ADDQ         R13, R9
+	ADDQ         $0x08, R10
+	JMP          filterHas8BITALG_plain
+
+	// The last keys one at a time.
+filterHas8BITALG_tail:
+	CMPQ         R10, BX
+	JAE          filterHas8BITALG_done
+	MOVL         4(DX)(R10*8), DI
+	IMULQ        CX, DI
+	SHRQ         $0x20, DI
+	SHLQ         $0x06, DI
+	VPBROADCASTQ (DX)(R10*8), Z1
+	VMOVDQU64    (AX)(DI*1), Z2
+	VPMULLQ      Z0, Z1, Z1
+	VPSHUFBITQMB Z1, Z2, K2
+	KTESTQ       K1, K2
+	SETCS        DI
+	MOVB         DI, (SI)(R10*1)
+	ADCQ         $0x00, R9
+	INCQ         R10
+	JMP          filterHas8BITALG_tail
+
+filterHas8BITALG_done:
+	VZEROUPPER
+	MOVQ R9, ret+72(FP)
 	RET
 
 // func filterAdd8AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, npf int)
@@ -1637,358 +1976,382 @@ filterAdd16AVX2_rest_end:
 	VZEROUPPER
 	RET
 
-// func filterHas16AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
+// func filterHas16AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
 // Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+, POPCNT
-TEXT ·filterHas16AVX512(SB), NOSPLIT, $0-88
-	VMOVDQU64 filterSalts<>+0(SB), Z0
-	VMOVDQU64 filterSalts16<>+0(SB), Z1
-	VMOVDQU64 qwordOnes<>+0(SB), Z2
-	MOVQ      blocks+0(FP), AX
-	MOVQ      nblocks+8(FP), CX
-	MOVQ      hs_base+16(FP), DX
-	MOVQ      hs_len+24(FP), BX
-	MOVQ      out_base+40(FP), SI
-	MOVQ      pf+64(FP), DI
-	MOVQ      npf+72(FP), R8
-	LEAQ      (DX)(DI*8), DI
-	MOVQ      $0x0101010101010101, R9
-	XORQ      R10, R10
-	XORQ      R11, R11
-
-	// Prefetch the block of hs[i+pf] while i < npf.
-	// Groups of 8 keys (prefetch).
-filterHas16AVX512_prefetch:
-	LEAQ         8(R11), R12
-	CMPQ         R12, R8
-	JA           filterHas16AVX512_prefetch_end
+TEXT ·filterHas16AVX512(SB), NOSPLIT, $512-80
+	VMOVDQU64    filterSalts<>+0(SB), Z0
+	VMOVDQU64    filterSalts16<>+0(SB), Z1
+	VMOVDQU64    qwordOnes<>+0(SB), Z2
+	MOVQ         blocks+0(FP), AX
+	MOVQ         nblocks+8(FP), CX
+	MOVQ         hs_base+16(FP), DX
+	MOVQ         hs_len+24(FP), BX
+	MOVQ         out_base+40(FP), SI
+	VPBROADCASTQ CX, Z3
+	MOVQ         BX, DI
+	ANDQ         $-8, DI
+	MOVQ         $0x0101010101010101, R8
+	XORQ         R9, R9
+	XORQ         R10, R10
+	XORQ         R11, R11
 	XORQ         R12, R12
-	MOVL         60(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         60(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	VPBROADCASTD 56(DX)(R11*8), Z3
-	VPMULLD      Z0, Z3, Z4
+	CMPB         prefetch+64(FP), $0x00
+	JE           filterHas16AVX512_plain_first
+
+	// Offsets of the first 5 groups (prefetch).
+filterHas16AVX512_prefetch_first:
+	CMPQ      R11, DI
+	JAE       filterHas16AVX512_prefetch_first_end
+	CMPQ      R11, $0x28
+	JAE       filterHas16AVX512_prefetch_first_end
+	VPSRLQ    $0x20, (DX)(R11*8), Z4
+	VPMULLQ   Z3, Z4, Z4
+	VPSRLQ    $0x20, Z4, Z4
+	VPSLLQ    $0x06, Z4, Z4
+	MOVQ      R11, R13
+	ANDQ      $0x3f, R13
+	VMOVDQU64 Z4, (SP)(R13*8)
+	ADDQ      $0x08, R11
+	JMP       filterHas16AVX512_prefetch_first
+
+filterHas16AVX512_prefetch_first_end:
+	// Prefetch the first 4 groups.
+filterHas16AVX512_prefetch_pf:
+	CMPQ       R12, DI
+	JAE        filterHas16AVX512_prefetch_pf_end
+	CMPQ       R12, $0x20
+	JAE        filterHas16AVX512_prefetch_pf_end
+	MOVQ       R12, R13
+	ANDQ       $0x3f, R13
+	MOVQ       (SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       8(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       16(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       24(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       32(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       40(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       48(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       56(SP)(R13*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	ADDQ       $0x08, R12
+	JMP        filterHas16AVX512_prefetch_pf
+
+filterHas16AVX512_prefetch_pf_end:
+	// Groups of 8 keys (prefetch): the offsets of group g+5, the prefetch of group g+4.
+filterHas16AVX512_prefetch:
+	CMPQ      R10, DI
+	JAE       filterHas16AVX512_tail
+	CMPQ      R11, DI
+	JAE       filterHas16AVX512_prefetch_next
+	VPSRLQ    $0x20, (DX)(R11*8), Z4
+	VPMULLQ   Z3, Z4, Z4
+	VPSRLQ    $0x20, Z4, Z4
+	VPSLLQ    $0x06, Z4, Z4
+	MOVQ      R11, R13
+	ANDQ      $0x3f, R13
+	VMOVDQU64 Z4, (SP)(R13*8)
+	ADDQ      $0x08, R11
+
+filterHas16AVX512_prefetch_next:
+	CMPQ       R12, DI
+	JAE        filterHas16AVX512_prefetch_look
+	MOVQ       R12, R13
+	ANDQ       $0x3f, R13
+	MOVQ       (SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       8(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       16(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       24(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       32(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       40(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       48(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       56(SP)(R13*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	ADDQ       $0x08, R12
+
+filterHas16AVX512_prefetch_look:
+	MOVQ         R10, R13
+	ANDQ         $0x3f, R13
+	XORQ         R14, R14
+	MOVQ         56(SP)(R13*8), R15
+	VPBROADCASTD 56(DX)(R10*8), Z4
+	VPMULLD      Z0, Z4, Z5
+	VPSRLQ       $0x3a, Z5, Z5
+	VPMULLD      Z1, Z4, Z4
 	VPSRLQ       $0x3a, Z4, Z4
-	VPMULLD      Z1, Z3, Z3
-	VPSRLQ       $0x3a, Z3, Z3
-	VMOVDQU64    (AX)(R13*1), Z5
-	VPSRLVQ      Z4, Z5, Z4
-	VPSRLVQ      Z3, Z5, Z3
-	VPANDQ       Z3, Z4, Z4
-	VPTESTMQ     Z2, Z4, K1
+	VMOVDQU64    (AX)(R15*1), Z6
+	VPSRLVQ      Z5, Z6, Z5
+	VPSRLVQ      Z4, Z6, Z4
+	VPANDQ       Z4, Z5, Z5
+	VPTESTMQ     Z2, Z5, K1
 	KORTESTB     K1, K1
-	ADCQ         R12, R12
-	MOVL         52(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         52(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	VPBROADCASTD 48(DX)(R11*8), Z3
-	VPMULLD      Z0, Z3, Z4
+	ADCQ         R14, R14
+	MOVQ         48(SP)(R13*8), R15
+	VPBROADCASTD 48(DX)(R10*8), Z4
+	VPMULLD      Z0, Z4, Z5
+	VPSRLQ       $0x3a, Z5, Z5
+	VPMULLD      Z1, Z4, Z4
 	VPSRLQ       $0x3a, Z4, Z4
-	VPMULLD      Z1, Z3, Z3
-	VPSRLQ       $0x3a, Z3, Z3
-	VMOVDQU64    (AX)(R13*1), Z5
-	VPSRLVQ      Z4, Z5, Z4
-	VPSRLVQ      Z3, Z5, Z3
-	VPANDQ       Z3, Z4, Z4
-	VPTESTMQ     Z2, Z4, K1
+	VMOVDQU64    (AX)(R15*1), Z6
+	VPSRLVQ      Z5, Z6, Z5
+	VPSRLVQ      Z4, Z6, Z4
+	VPANDQ       Z4, Z5, Z5
+	VPTESTMQ     Z2, Z5, K1
 	KORTESTB     K1, K1
-	ADCQ         R12, R12
-	MOVL         44(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         44(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	VPBROADCASTD 40(DX)(R11*8), Z3
-	VPMULLD      Z0, Z3, Z4
+	ADCQ         R14, R14
+	MOVQ         40(SP)(R13*8), R15
+	VPBROADCASTD 40(DX)(R10*8), Z4
+	VPMULLD      Z0, Z4, Z5
+	VPSRLQ       $0x3a, Z5, Z5
+	VPMULLD      Z1, Z4, Z4
 	VPSRLQ       $0x3a, Z4, Z4
-	VPMULLD      Z1, Z3, Z3
-	VPSRLQ       $0x3a, Z3, Z3
-	VMOVDQU64    (AX)(R13*1), Z5
-	VPSRLVQ      Z4, Z5, Z4
-	VPSRLVQ      Z3, Z5, Z3
-	VPANDQ       Z3, Z4, Z4
-	VPTESTMQ     Z2, Z4, K1
+	VMOVDQU64    (AX)(R15*1), Z6
+	VPSRLVQ      Z5, Z6, Z5
+	VPSRLVQ      Z4, Z6, Z4
+	VPANDQ       Z4, Z5, Z5
+	VPTESTMQ     Z2, Z5, K1
 	KORTESTB     K1, K1
-	ADCQ         R12, R12
-	MOVL         36(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         36(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	VPBROADCASTD 32(DX)(R11*8), Z3
-	VPMULLD      Z0, Z3, Z4
+	ADCQ         R14, R14
+	MOVQ         32(SP)(R13*8), R15
+	VPBROADCASTD 32(DX)(R10*8), Z4
+	VPMULLD      Z0, Z4, Z5
+	VPSRLQ       $0x3a, Z5, Z5
+	VPMULLD      Z1, Z4, Z4
 	VPSRLQ       $0x3a, Z4, Z4
-	VPMULLD      Z1, Z3, Z3
-	VPSRLQ       $0x3a, Z3, Z3
-	VMOVDQU64    (AX)(R13*1), Z5
-	VPSRLVQ      Z4, Z5, Z4
-	VPSRLVQ      Z3, Z5, Z3
-	VPANDQ       Z3, Z4, Z4
-	VPTESTMQ     Z2, Z4, K1
+	VMOVDQU64    (AX)(R15*1), Z6
+	VPSRLVQ      Z5, Z6, Z5
+	VPSRLVQ      Z4, Z6, Z4
+	VPANDQ       Z4, Z5, Z5
+	VPTESTMQ     Z2, Z5, K1
 	KORTESTB     K1, K1
-	ADCQ         R12, R12
-	MOVL         28(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         28(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	VPBROADCASTD 24(DX)(R11*8), Z3
-	VPMULLD      Z0, Z3, Z4
+	ADCQ         R14, R14
+	MOVQ         24(SP)(R13*8), R15
+	VPBROADCASTD 24(DX)(R10*8), Z4
+	VPMULLD      Z0, Z4, Z5
+	VPSRLQ       $0x3a, Z5, Z5
+	VPMULLD      Z1, Z4, Z4
 	VPSRLQ       $0x3a, Z4, Z4
-	VPMULLD      Z1, Z3, Z3
-	VPSRLQ       $0x3a, Z3, Z3
-	VMOVDQU64    (AX)(R13*1), Z5
-	VPSRLVQ      Z4, Z5, Z4
-	VPSRLVQ      Z3, Z5, Z3
-	VPANDQ       Z3, Z4, Z4
-	VPTESTMQ     Z2, Z4, K1
+	VMOVDQU64    (AX)(R15*1), Z6
+	VPSRLVQ      Z5, Z6, Z5
+	VPSRLVQ      Z4, Z6, Z4
+	VPANDQ       Z4, Z5, Z5
+	VPTESTMQ     Z2, Z5, K1
 	KORTESTB     K1, K1
-	ADCQ         R12, R12
-	MOVL         20(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         20(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	VPBROADCASTD 16(DX)(R11*8), Z3
-	VPMULLD      Z0, Z3, Z4
+	ADCQ         R14, R14
+	MOVQ         16(SP)(R13*8), R15
+	VPBROADCASTD 16(DX)(R10*8), Z4
+	VPMULLD      Z0, Z4, Z5
+	VPSRLQ       $0x3a, Z5, Z5
+	VPMULLD      Z1, Z4, Z4
 	VPSRLQ       $0x3a, Z4, Z4
-	VPMULLD      Z1, Z3, Z3
-	VPSRLQ       $0x3a, Z3, Z3
-	VMOVDQU64    (AX)(R13*1), Z5
-	VPSRLVQ      Z4, Z5, Z4
-	VPSRLVQ      Z3, Z5, Z3
-	VPANDQ       Z3, Z4, Z4
-	VPTESTMQ     Z2, Z4, K1
+	VMOVDQU64    (AX)(R15*1), Z6
+	VPSRLVQ      Z5, Z6, Z5
+	VPSRLVQ      Z4, Z6, Z4
+	VPANDQ       Z4, Z5, Z5
+	VPTESTMQ     Z2, Z5, K1
 	KORTESTB     K1, K1
-	ADCQ         R12, R12
-	MOVL         12(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         12(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	VPBROADCASTD 8(DX)(R11*8), Z3
-	VPMULLD      Z0, Z3, Z4
+	ADCQ         R14, R14
+	MOVQ         8(SP)(R13*8), R15
+	VPBROADCASTD 8(DX)(R10*8), Z4
+	VPMULLD      Z0, Z4, Z5
+	VPSRLQ       $0x3a, Z5, Z5
+	VPMULLD      Z1, Z4, Z4
 	VPSRLQ       $0x3a, Z4, Z4
-	VPMULLD      Z1, Z3, Z3
-	VPSRLQ       $0x3a, Z3, Z3
-	VMOVDQU64    (AX)(R13*1), Z5
-	VPSRLVQ      Z4, Z5, Z4
-	VPSRLVQ      Z3, Z5, Z3
-	VPANDQ       Z3, Z4, Z4
-	VPTESTMQ     Z2, Z4, K1
+	VMOVDQU64    (AX)(R15*1), Z6
+	VPSRLVQ      Z5, Z6, Z5
+	VPSRLVQ      Z4, Z6, Z4
+	VPANDQ       Z4, Z5, Z5
+	VPTESTMQ     Z2, Z5, K1
 	KORTESTB     K1, K1
-	ADCQ         R12, R12
-	MOVL         4(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         4(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	VPBROADCASTD (DX)(R11*8), Z3
-	VPMULLD      Z0, Z3, Z4
+	ADCQ         R14, R14
+	MOVQ         (SP)(R13*8), R13
+	VPBROADCASTD (DX)(R10*8), Z4
+	VPMULLD      Z0, Z4, Z5
+	VPSRLQ       $0x3a, Z5, Z5
+	VPMULLD      Z1, Z4, Z4
 	VPSRLQ       $0x3a, Z4, Z4
-	VPMULLD      Z1, Z3, Z3
-	VPSRLQ       $0x3a, Z3, Z3
-	VMOVDQU64    (AX)(R13*1), Z5
-	VPSRLVQ      Z4, Z5, Z4
-	VPSRLVQ      Z3, Z5, Z3
-	VPANDQ       Z3, Z4, Z4
-	VPTESTMQ     Z2, Z4, K1
+	VMOVDQU64    (AX)(R13*1), Z6
+	VPSRLVQ      Z5, Z6, Z5
+	VPSRLVQ      Z4, Z6, Z4
+	VPANDQ       Z4, Z5, Z5
+	VPTESTMQ     Z2, Z5, K1
 	KORTESTB     K1, K1
-	ADCQ         R12, R12
-	PDEPQ        R9, R12, R12
-	MOVQ         R12, (SI)(R11*1)
-	POPCNTQ      R12, R12
-	ADDQ         R12, R10
-	ADDQ         $0x08, R11
+	ADCQ         R14, R14
+	PDEPQ        R8, R14, R14
+	MOVQ         R14, (SI)(R10*1)
+	POPCNTQ      R14, R14
+	ADDQ         R14, R9
+	ADDQ         $0x08, R10
 	JMP          filterHas16AVX512_prefetch
 
-filterHas16AVX512_prefetch_end:
-	// Groups of 8 keys (rest).
-filterHas16AVX512_rest:
-	LEAQ         8(R11), DI
-	CMPQ         DI, BX
-	JA           filterHas16AVX512_rest_end
-	XORQ         DI, DI
-	MOVL         60(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x06, R8
-	VPBROADCASTD 56(DX)(R11*8), Z3
-	VPMULLD      Z0, Z3, Z4
-	VPSRLQ       $0x3a, Z4, Z4
-	VPMULLD      Z1, Z3, Z3
-	VPSRLQ       $0x3a, Z3, Z3
-	VMOVDQU64    (AX)(R8*1), Z5
-	VPSRLVQ      Z4, Z5, Z4
-	VPSRLVQ      Z3, Z5, Z3
-	VPANDQ       Z3, Z4, Z4
-	VPTESTMQ     Z2, Z4, K1
-	KORTESTB     K1, K1
-	ADCQ         DI, DI
-	MOVL         52(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x06, R8
-	VPBROADCASTD 48(DX)(R11*8), Z3
-	VPMULLD      Z0, Z3, Z4
-	VPSRLQ       $0x3a, Z4, Z4
-	VPMULLD      Z1, Z3, Z3
-	VPSRLQ       $0x3a, Z3, Z3
-	VMOVDQU64    (AX)(R8*1), Z5
-	VPSRLVQ      Z4, Z5, Z4
-	VPSRLVQ      Z3, Z5, Z3
-	VPANDQ       Z3, Z4, Z4
-	VPTESTMQ     Z2, Z4, K1
-	KORTESTB     K1, K1
-	ADCQ         DI, DI
-	MOVL         44(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x06, R8
-	VPBROADCASTD 40(DX)(R11*8), Z3
-	VPMULLD      Z0, Z3, Z4
-	VPSRLQ       $0x3a, Z4, Z4
-	VPMULLD      Z1, Z3, Z3
-	VPSRLQ       $0x3a, Z3, Z3
-	VMOVDQU64    (AX)(R8*1), Z5
-	VPSRLVQ      Z4, Z5, Z4
-	VPSRLVQ      Z3, Z5, Z3
-	VPANDQ       Z3, Z4, Z4
-	VPTESTMQ     Z2, Z4, K1
-	KORTESTB     K1, K1
-	ADCQ         DI, DI
-	MOVL         36(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x06, R8
-	VPBROADCASTD 32(DX)(R11*8), Z3
-	VPMULLD      Z0, Z3, Z4
-	VPSRLQ       $0x3a, Z4, Z4
-	VPMULLD      Z1, Z3, Z3
-	VPSRLQ       $0x3a, Z3, Z3
-	VMOVDQU64    (AX)(R8*1), Z5
-	VPSRLVQ      Z4, Z5, Z4
-	VPSRLVQ      Z3, Z5, Z3
-	VPANDQ       Z3, Z4, Z4
-	VPTESTMQ     Z2, Z4, K1
-	KORTESTB     K1, K1
-	ADCQ         DI, DI
-	MOVL         28(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x06, R8
-	VPBROADCASTD 24(DX)(R11*8), Z3
-	VPMULLD      Z0, Z3, Z4
-	VPSRLQ       $0x3a, Z4, Z4
-	VPMULLD      Z1, Z3, Z3
-	VPSRLQ       $0x3a, Z3, Z3
-	VMOVDQU64    (AX)(R8*1), Z5
-	VPSRLVQ      Z4, Z5, Z4
-	VPSRLVQ      Z3, Z5, Z3
-	VPANDQ       Z3, Z4, Z4
-	VPTESTMQ     Z2, Z4, K1
-	KORTESTB     K1, K1
-	ADCQ         DI, DI
-	MOVL         20(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x06, R8
-	VPBROADCASTD 16(DX)(R11*8), Z3
-	VPMULLD      Z0, Z3, Z4
-	VPSRLQ       $0x3a, Z4, Z4
-	VPMULLD      Z1, Z3, Z3
-	VPSRLQ       $0x3a, Z3, Z3
-	VMOVDQU64    (AX)(R8*1), Z5
-	VPSRLVQ      Z4, Z5, Z4
-	VPSRLVQ      Z3, Z5, Z3
-	VPANDQ       Z3, Z4, Z4
-	VPTESTMQ     Z2, Z4, K1
-	KORTESTB     K1, K1
-	ADCQ         DI, DI
-	MOVL         12(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x06, R8
-	VPBROADCASTD 8(DX)(R11*8), Z3
-	VPMULLD      Z0, Z3, Z4
-	VPSRLQ       $0x3a, Z4, Z4
-	VPMULLD      Z1, Z3, Z3
-	VPSRLQ       $0x3a, Z3, Z3
-	VMOVDQU64    (AX)(R8*1), Z5
-	VPSRLVQ      Z4, Z5, Z4
-	VPSRLVQ      Z3, Z5, Z3
-	VPANDQ       Z3, Z4, Z4
-	VPTESTMQ     Z2, Z4, K1
-	KORTESTB     K1, K1
-	ADCQ         DI, DI
-	MOVL         4(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x06, R8
-	VPBROADCASTD (DX)(R11*8), Z3
-	VPMULLD      Z0, Z3, Z4
-	VPSRLQ       $0x3a, Z4, Z4
-	VPMULLD      Z1, Z3, Z3
-	VPSRLQ       $0x3a, Z3, Z3
-	VMOVDQU64    (AX)(R8*1), Z5
-	VPSRLVQ      Z4, Z5, Z4
-	VPSRLVQ      Z3, Z5, Z3
-	VPANDQ       Z3, Z4, Z4
-	VPTESTMQ     Z2, Z4, K1
-	KORTESTB     K1, K1
-	ADCQ         DI, DI
-	PDEPQ        R9, DI, DI
-	MOVQ         DI, (SI)(R11*1)
-	POPCNTQ      DI, DI
-	ADDQ         DI, R10
-	ADDQ         $0x08, R11
-	JMP          filterHas16AVX512_rest
+	// Offsets of the first 5 groups (plain).
+filterHas16AVX512_plain_first:
+	CMPQ      R11, DI
+	JAE       filterHas16AVX512_plain_first_end
+	CMPQ      R11, $0x28
+	JAE       filterHas16AVX512_plain_first_end
+	VPSRLQ    $0x20, (DX)(R11*8), Z4
+	VPMULLQ   Z3, Z4, Z4
+	VPSRLQ    $0x20, Z4, Z4
+	VPSLLQ    $0x06, Z4, Z4
+	MOVQ      R11, R12
+	ANDQ      $0x3f, R12
+	VMOVDQU64 Z4, (SP)(R12*8)
+	ADDQ      $0x08, R11
+	JMP       filterHas16AVX512_plain_first
 
-filterHas16AVX512_rest_end:
+filterHas16AVX512_plain_first_end:
+	// Groups of 8 keys (plain): the offsets of group g+5, the prefetch of group g+4.
+filterHas16AVX512_plain:
+	CMPQ      R10, DI
+	JAE       filterHas16AVX512_tail
+	CMPQ      R11, DI
+	JAE       filterHas16AVX512_plain_next
+	VPSRLQ    $0x20, (DX)(R11*8), Z4
+	VPMULLQ   Z3, Z4, Z4
+	VPSRLQ    $0x20, Z4, Z4
+	VPSLLQ    $0x06, Z4, Z4
+	MOVQ      R11, R12
+	ANDQ      $0x3f, R12
+	VMOVDQU64 Z4, (SP)(R12*8)
+	ADDQ      $0x08, R11
+
+filterHas16AVX512_plain_next:
+	MOVQ         R10, R12
+	ANDQ         $0x3f, R12
+	XORQ         R13, R13
+	MOVQ         56(SP)(R12*8), R14
+	VPBROADCASTD 56(DX)(R10*8), Z4
+	VPMULLD      Z0, Z4, Z5
+	VPSRLQ       $0x3a, Z5, Z5
+	VPMULLD      Z1, Z4, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VMOVDQU64    (AX)(R14*1), Z6
+	VPSRLVQ      Z5, Z6, Z5
+	VPSRLVQ      Z4, Z6, Z4
+	VPANDQ       Z4, Z5, Z5
+	VPTESTMQ     Z2, Z5, K1
+	KORTESTB     K1, K1
+	ADCQ         R13, R13
+	MOVQ         48(SP)(R12*8), R14
+	VPBROADCASTD 48(DX)(R10*8), Z4
+	VPMULLD      Z0, Z4, Z5
+	VPSRLQ       $0x3a, Z5, Z5
+	VPMULLD      Z1, Z4, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VMOVDQU64    (AX)(R14*1), Z6
+	VPSRLVQ      Z5, Z6, Z5
+	VPSRLVQ      Z4, Z6, Z4
+	VPANDQ       Z4, Z5, Z5
+	VPTESTMQ     Z2, Z5, K1
+	KORTESTB     K1, K1
+	ADCQ         R13, R13
+	MOVQ         40(SP)(R12*8), R14
+	VPBROADCASTD 40(DX)(R10*8), Z4
+	VPMULLD      Z0, Z4, Z5
+	VPSRLQ       $0x3a, Z5, Z5
+	VPMULLD      Z1, Z4, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VMOVDQU64    (AX)(R14*1), Z6
+	VPSRLVQ      Z5, Z6, Z5
+	VPSRLVQ      Z4, Z6, Z4
+	VPANDQ       Z4, Z5, Z5
+	VPTESTMQ     Z2, Z5, K1
+	KORTESTB     K1, K1
+	ADCQ         R13, R13
+	MOVQ         32(SP)(R12*8), R14
+	VPBROADCASTD 32(DX)(R10*8), Z4
+	VPMULLD      Z0, Z4, Z5
+	VPSRLQ       $0x3a, Z5, Z5
+	VPMULLD      Z1, Z4, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VMOVDQU64    (AX)(R14*1), Z6
+	VPSRLVQ      Z5, Z6, Z5
+	VPSRLVQ      Z4, Z6, Z4
+	VPANDQ       Z4, Z5, Z5
+	VPTESTMQ     Z2, Z5, K1
+	KORTESTB     K1, K1
+	ADCQ         R13, R13
+	MOVQ         24(SP)(R12*8), R14
+	VPBROADCASTD 24(DX)(R10*8), Z4
+	VPMULLD      Z0, Z4, Z5
+	VPSRLQ       $0x3a, Z5, Z5
+	VPMULLD      Z1, Z4, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VMOVDQU64    (AX)(R14*1), Z6
+	VPSRLVQ      Z5, Z6, Z5
+	VPSRLVQ      Z4, Z6, Z4
+	VPANDQ       Z4, Z5, Z5
+	VPTESTMQ     Z2, Z5, K1
+	KORTESTB     K1, K1
+	ADCQ         R13, R13
+	MOVQ         16(SP)(R12*8), R14
+	VPBROADCASTD 16(DX)(R10*8), Z4
+	VPMULLD      Z0, Z4, Z5
+	VPSRLQ       $0x3a, Z5, Z5
+	VPMULLD      Z1, Z4, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VMOVDQU64    (AX)(R14*1), Z6
+	VPSRLVQ      Z5, Z6, Z5
+	VPSRLVQ      Z4, Z6, Z4
+	VPANDQ       Z4, Z5, Z5
+	VPTESTMQ     Z2, Z5, K1
+	KORTESTB     K1, K1
+	ADCQ         R13, R13
+	MOVQ         8(SP)(R12*8), R14
+	VPBROADCASTD 8(DX)(R10*8), Z4
+	VPMULLD      Z0, Z4, Z5
+	VPSRLQ       $0x3a, Z5, Z5
+	VPMULLD      Z1, Z4, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VMOVDQU64    (AX)(R14*1), Z6
+	VPSRLVQ      Z5, Z6, Z5
+	VPSRLVQ      Z4, Z6, Z4
+	VPANDQ       Z4, Z5, Z5
+	VPTESTMQ     Z2, Z5, K1
+	KORTESTB     K1, K1
+	ADCQ         R13, R13
+	MOVQ         (SP)(R12*8), R12
+	VPBROADCASTD (DX)(R10*8), Z4
+	VPMULLD      Z0, Z4, Z5
+	VPSRLQ       $0x3a, Z5, Z5
+	VPMULLD      Z1, Z4, Z4
+	VPSRLQ       $0x3a, Z4, Z4
+	VMOVDQU64    (AX)(R12*1), Z6
+	VPSRLVQ      Z5, Z6, Z5
+	VPSRLVQ      Z4, Z6, Z4
+	VPANDQ       Z4, Z5, Z5
+	VPTESTMQ     Z2, Z5, K1
+	KORTESTB     K1, K1
+	ADCQ         R13, R13
+	PDEPQ        R8, R13, R13
+	MOVQ         R13, (SI)(R10*1)
+	POPCNTQ      R13, R13
+	ADDQ         R13, R9
+	ADDQ         $0x08, R10
+	JMP          filterHas16AVX512_plain
+
 	// The last keys one at a time.
 filterHas16AVX512_tail:
-	CMPQ         R11, BX
+	CMPQ         R10, BX
 	JAE          filterHas16AVX512_done
-	MOVL         4(DX)(R11*8), DI
+	MOVL         4(DX)(R10*8), DI
 	IMULQ        CX, DI
 	SHRQ         $0x20, DI
 	SHLQ         $0x06, DI
-	VPBROADCASTD (DX)(R11*8), Z3
+	VPBROADCASTD (DX)(R10*8), Z3
 	VPMULLD      Z0, Z3, Z4
 	VPSRLQ       $0x3a, Z4, Z4
 	VPMULLD      Z1, Z3, Z3
@@ -2000,14 +2363,361 @@ filterHas16AVX512_tail:
 	VPTESTMQ     Z2, Z4, K1
 	KORTESTB     K1, K1
 	SETCS        DI
-	MOVB         DI, (SI)(R11*1)
-	ADCQ         $0x00, R10
-	INCQ         R11
+	MOVB         DI, (SI)(R10*1)
+	ADCQ         $0x00, R9
+	INCQ         R10
 	JMP          filterHas16AVX512_tail
 
 filterHas16AVX512_done:
 	VZEROUPPER
-	MOVQ R10, ret+80(FP)
+	MOVQ R9, ret+72(FP)
+	RET
+
+// func filterHas16BITALG(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
+// Requires: AVX, AVX512BITALG, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+, POPCNT
+TEXT ·filterHas16BITALG(SB), NOSPLIT, $512-80
+	VMOVDQU64    filterSaltsByte4<>+0(SB), Z0
+	VMOVDQU64    filterSaltsByte4x16<>+0(SB), Z1
+	MOVQ         $0x1010101010101010, AX
+	KMOVQ        AX, K1
+	MOVQ         blocks+0(FP), AX
+	MOVQ         nblocks+8(FP), CX
+	MOVQ         hs_base+16(FP), DX
+	MOVQ         hs_len+24(FP), BX
+	MOVQ         out_base+40(FP), SI
+	VPBROADCASTQ CX, Z2
+	MOVQ         BX, DI
+	ANDQ         $-8, DI
+	MOVQ         $0x0101010101010101, R8
+	XORQ         R9, R9
+	XORQ         R10, R10
+	XORQ         R11, R11
+	XORQ         R12, R12
+	CMPB         prefetch+64(FP), $0x00
+	JE           filterHas16BITALG_plain_first
+
+	// Offsets of the first 5 groups (prefetch).
+filterHas16BITALG_prefetch_first:
+	CMPQ      R11, DI
+	JAE       filterHas16BITALG_prefetch_first_end
+	CMPQ      R11, $0x28
+	JAE       filterHas16BITALG_prefetch_first_end
+	VPSRLQ    $0x20, (DX)(R11*8), Z3
+	VPMULLQ   Z2, Z3, Z3
+	VPSRLQ    $0x20, Z3, Z3
+	VPSLLQ    $0x06, Z3, Z3
+	MOVQ      R11, R13
+	ANDQ      $0x3f, R13
+	VMOVDQU64 Z3, (SP)(R13*8)
+	ADDQ      $0x08, R11
+	JMP       filterHas16BITALG_prefetch_first
+
+filterHas16BITALG_prefetch_first_end:
+	// Prefetch the first 4 groups.
+filterHas16BITALG_prefetch_pf:
+	CMPQ       R12, DI
+	JAE        filterHas16BITALG_prefetch_pf_end
+	CMPQ       R12, $0x20
+	JAE        filterHas16BITALG_prefetch_pf_end
+	MOVQ       R12, R13
+	ANDQ       $0x3f, R13
+	MOVQ       (SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       8(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       16(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       24(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       32(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       40(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       48(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       56(SP)(R13*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	ADDQ       $0x08, R12
+	JMP        filterHas16BITALG_prefetch_pf
+
+filterHas16BITALG_prefetch_pf_end:
+	// Groups of 8 keys (prefetch): the offsets of group g+5, the prefetch of group g+4.
+filterHas16BITALG_prefetch:
+	CMPQ      R10, DI
+	JAE       filterHas16BITALG_tail
+	CMPQ      R11, DI
+	JAE       filterHas16BITALG_prefetch_next
+	VPSRLQ    $0x20, (DX)(R11*8), Z3
+	VPMULLQ   Z2, Z3, Z3
+	VPSRLQ    $0x20, Z3, Z3
+	VPSLLQ    $0x06, Z3, Z3
+	MOVQ      R11, R13
+	ANDQ      $0x3f, R13
+	VMOVDQU64 Z3, (SP)(R13*8)
+	ADDQ      $0x08, R11
+
+filterHas16BITALG_prefetch_next:
+	CMPQ       R12, DI
+	JAE        filterHas16BITALG_prefetch_look
+	MOVQ       R12, R13
+	ANDQ       $0x3f, R13
+	MOVQ       (SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       8(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       16(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       24(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       32(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       40(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       48(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       56(SP)(R13*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	ADDQ       $0x08, R12
+
+filterHas16BITALG_prefetch_look:
+	MOVQ         R10, R13
+	ANDQ         $0x3f, R13
+	XORQ         R14, R14
+	MOVQ         56(SP)(R13*8), R15
+	VPBROADCASTQ 56(DX)(R10*8), Z3
+	VMOVDQU64    (AX)(R15*1), Z4
+	VPMULLQ      Z0, Z3, Z5
+	VPSHUFBITQMB Z5, Z4, K2
+	VPMULLQ      Z1, Z3, Z3
+	VPSHUFBITQMB Z3, Z4, K3
+	KANDQ        K2, K3, K3
+	KTESTQ       K1, K3
+	ADCQ         R14, R14
+	MOVQ         48(SP)(R13*8), R15
+	VPBROADCASTQ 48(DX)(R10*8), Z3
+	VMOVDQU64    (AX)(R15*1), Z4
+	VPMULLQ      Z0, Z3, Z5
+	VPSHUFBITQMB Z5, Z4, K2
+	VPMULLQ      Z1, Z3, Z3
+	VPSHUFBITQMB Z3, Z4, K3
+	KANDQ        K2, K3, K3
+	KTESTQ       K1, K3
+	ADCQ         R14, R14
+	MOVQ         40(SP)(R13*8), R15
+	VPBROADCASTQ 40(DX)(R10*8), Z3
+	VMOVDQU64    (AX)(R15*1), Z4
+	VPMULLQ      Z0, Z3, Z5
+	VPSHUFBITQMB Z5, Z4, K2
+	VPMULLQ      Z1, Z3, Z3
+	VPSHUFBITQMB Z3, Z4, K3
+	KANDQ        K2, K3, K3
+	KTESTQ       K1, K3
+	ADCQ         R14, R14
+	MOVQ         32(SP)(R13*8), R15
+	VPBROADCASTQ 32(DX)(R10*8), Z3
+	VMOVDQU64    (AX)(R15*1), Z4
+	VPMULLQ      Z0, Z3, Z5
+	VPSHUFBITQMB Z5, Z4, K2
+	VPMULLQ      Z1, Z3, Z3
+	VPSHUFBITQMB Z3, Z4, K3
+	KANDQ        K2, K3, K3
+	KTESTQ       K1, K3
+	ADCQ         R14, R14
+	MOVQ         24(SP)(R13*8), R15
+	VPBROADCASTQ 24(DX)(R10*8), Z3
+	VMOVDQU64    (AX)(R15*1), Z4
+	VPMULLQ      Z0, Z3, Z5
+	VPSHUFBITQMB Z5, Z4, K2
+	VPMULLQ      Z1, Z3, Z3
+	VPSHUFBITQMB Z3, Z4, K3
+	KANDQ        K2, K3, K3
+	KTESTQ       K1, K3
+	ADCQ         R14, R14
+	MOVQ         16(SP)(R13*8), R15
+	VPBROADCASTQ 16(DX)(R10*8), Z3
+	VMOVDQU64    (AX)(R15*1), Z4
+	VPMULLQ      Z0, Z3, Z5
+	VPSHUFBITQMB Z5, Z4, K2
+	VPMULLQ      Z1, Z3, Z3
+	VPSHUFBITQMB Z3, Z4, K3
+	KANDQ        K2, K3, K3
+	KTESTQ       K1, K3
+	ADCQ         R14, R14
+	MOVQ         8(SP)(R13*8), R15
+	VPBROADCASTQ 8(DX)(R10*8), Z3
+	VMOVDQU64    (AX)(R15*1), Z4
+	VPMULLQ      Z0, Z3, Z5
+	VPSHUFBITQMB Z5, Z4, K2
+	VPMULLQ      Z1, Z3, Z3
+	VPSHUFBITQMB Z3, Z4, K3
+	KANDQ        K2, K3, K3
+	KTESTQ       K1, K3
+	ADCQ         R14, R14
+	MOVQ         (SP)(R13*8), R13
+	VPBROADCASTQ (DX)(R10*8), Z3
+	VMOVDQU64    (AX)(R13*1), Z4
+	VPMULLQ      Z0, Z3, Z5
+	VPSHUFBITQMB Z5, Z4, K2
+	VPMULLQ      Z1, Z3, Z3
+	VPSHUFBITQMB Z3, Z4, K3
+	KANDQ        K2, K3, K3
+	KTESTQ       K1, K3
+	ADCQ         R14, R14
+	PDEPQ        R8, R14, R14
+	MOVQ         R14, (SI)(R10*1)
+	POPCNTQ      R14, R14
+	ADDQ         R14, R9
+	ADDQ         $0x08, R10
+	JMP          filterHas16BITALG_prefetch
+
+	// Offsets of the first 5 groups (plain).
+filterHas16BITALG_plain_first:
+	CMPQ      R11, DI
+	JAE       filterHas16BITALG_plain_first_end
+	CMPQ      R11, $0x28
+	JAE       filterHas16BITALG_plain_first_end
+	VPSRLQ    $0x20, (DX)(R11*8), Z3
+	VPMULLQ   Z2, Z3, Z3
+	VPSRLQ    $0x20, Z3, Z3
+	VPSLLQ    $0x06, Z3, Z3
+	MOVQ      R11, R12
+	ANDQ      $0x3f, R12
+	VMOVDQU64 Z3, (SP)(R12*8)
+	ADDQ      $0x08, R11
+	JMP       filterHas16BITALG_plain_first
+
+filterHas16BITALG_plain_first_end:
+	// Groups of 8 keys (plain): the offsets of group g+5, the prefetch of group g+4.
+filterHas16BITALG_plain:
+	CMPQ      R10, DI
+	JAE       filterHas16BITALG_tail
+	CMPQ      R11, DI
+	JAE       filterHas16BITALG_plain_next
+	VPSRLQ    $0x20, (DX)(R11*8), Z3
+	VPMULLQ   Z2, Z3, Z3
+	VPSRLQ    $0x20, Z3, Z3
+	VPSLLQ    $0x06, Z3, Z3
+	MOVQ      R11, R12
+	ANDQ      $0x3f, R12
+	VMOVDQU64 Z3, (SP)(R12*8)
+	ADDQ      $0x08, R11
+
+filterHas16BITALG_plain_next:
+	MOVQ         R10, R12
+	ANDQ         $0x3f, R12
+	XORQ         R13, R13
+	MOVQ         56(SP)(R12*8), R14
+	VPBROADCASTQ 56(DX)(R10*8), Z3
+	VMOVDQU64    (AX)(R14*1), Z4
+	VPMULLQ      Z0, Z3, Z5
+	VPSHUFBITQMB Z5, Z4, K2
+	VPMULLQ      Z1, Z3, Z3
+	VPSHUFBITQMB Z3, Z4, K3
+	KANDQ        K2, K3, K3
+	KTESTQ       K1, K3
+	ADCQ         R13, R13
+	MOVQ         48(SP)(R12*8), R14
+	VPBROADCASTQ 48(DX)(R10*8), Z3
+	VMOVDQU64    (AX)(R14*1), Z4
+	VPMULLQ      Z0, Z3, Z5
+	VPSHUFBITQMB Z5, Z4, K2
+	VPMULLQ      Z1, Z3, Z3
+	VPSHUFBITQMB Z3, Z4, K3
+	KANDQ        K2, K3, K3
+	KTESTQ       K1, K3
+	ADCQ         R13, R13
+	MOVQ         40(SP)(R12*8), R14
+	VPBROADCASTQ 40(DX)(R10*8), Z3
+	VMOVDQU64    (AX)(R14*1), Z4
+	VPMULLQ      Z0, Z3, Z5
+	VPSHUFBITQMB Z5, Z4, K2
+	VPMULLQ      Z1, Z3, Z3
+	VPSHUFBITQMB Z3, Z4, K3
+	KANDQ        K2, K3, K3
+	KTESTQ       K1, K3
+	ADCQ         R13, R13
+	MOVQ         32(SP)(R12*8), R14
+	VPBROADCASTQ 32(DX)(R10*8), Z3
+	VMOVDQU64    (AX)(R14*1), Z4
+	VPMULLQ      Z0, Z3, Z5
+	VPSHUFBITQMB Z5, Z4, K2
+	VPMULLQ      Z1, Z3, Z3
+	VPSHUFBITQMB Z3, Z4, K3
+	KANDQ        K2, K3, K3
+	KTESTQ       K1, K3
+	ADCQ         R13, R13
+	MOVQ         24(SP)(R12*8), R14
+	VPBROADCASTQ 24(DX)(R10*8), Z3
+	VMOVDQU64    (AX)(R14*1), Z4
+	VPMULLQ      Z0, Z3, Z5
+	VPSHUFBITQMB Z5, Z4, K2
+	VPMULLQ      Z1, Z3, Z3
+	VPSHUFBITQMB Z3, Z4, K3
+	KANDQ        K2, K3, K3
+	KTESTQ       K1, K3
+	ADCQ         R13, R13
+	MOVQ         16(SP)(R12*8), R14
+	VPBROADCASTQ 16(DX)(R10*8), Z3
+	VMOVDQU64    (AX)(R14*1), Z4
+	VPMULLQ      Z0, Z3, Z5
+	VPSHUFBITQMB Z5, Z4, K2
+	VPMULLQ      Z1, Z3, Z3
+	VPSHUFBITQMB Z3, Z4, K3
+	KANDQ        K2, K3, K3
+	KTESTQ       K1, K3
+	ADCQ         R13, R13
+	MOVQ         8(SP)(R12*8), R14
+	VPBROADCASTQ 8(DX)(R10*8), Z3
+	VMOVDQU64    (AX)(R14*1), Z4
+	VPMULLQ      Z0, Z3, Z5
+	VPSHUFBITQMB Z5, Z4, K2
+	VPMULLQ      Z1, Z3, Z3
+	VPSHUFBITQMB Z3, Z4, K3
+	KANDQ        K2, K3, K3
+	KTESTQ       K1, K3
+	ADCQ         R13, R13
+	MOVQ         (SP)(R12*8), R12
+	VPBROADCASTQ (DX)(R10*8), Z3
+	VMOVDQU64    (AX)(R12*1), Z4
+	VPMULLQ      Z0, Z3, Z5
+	VPSHUFBITQMB Z5, Z4, K2
+	VPMULLQ      Z1, Z3, Z3
+	VPSHUFBITQMB Z3, Z4, K3
+	KANDQ        K2, K3, K3
+	KTESTQ       K1, K3
+	ADCQ         R13, R13
+	PDEPQ        R8, R13, R13
+	MOVQ         R13, (SI)(R10*1)
+	POPCNTQ      R13, R13
+	ADDQ         R13, R9
+	ADDQ         $0x08, R10
+	JMP          filterHas16BITALG_plain
+
+	// The last keys one at a time.
+filterHas16BITALG_tail:
+	CMPQ         R10, BX
+	JAE          filterHas16BITALG_done
+	MOVL         4(DX)(R10*8), DI
+	IMULQ        CX, DI
+	SHRQ         $0x20, DI
+	SHLQ         $0x06, DI
+	VPBROADCASTQ (DX)(R10*8), Z2
+	VMOVDQU64    (AX)(DI*1), Z3
+	VPMULLQ      Z0, Z2, Z4
+	VPSHUFBITQMB Z4, Z3, K2
+	VPMULLQ      Z1, Z2, Z2
+	VPSHUFBITQMB Z2, Z3, K3
+	KANDQ        K2, K3, K3
+	KTESTQ       K1, K3
+	SETCS        DI
+	MOVB         DI, (SI)(R10*1)
+	ADCQ         $0x00, R9
+	INCQ         R10
+	JMP          filterHas16BITALG_tail
+
+filterHas16BITALG_done:
+	VZEROUPPER
+	MOVQ R9, ret+72(FP)
 	RET
 
 // func filterAdd16AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, npf int)
@@ -2564,291 +3274,315 @@ splitHasAVX2_rest_end:
 	MOVQ CX, ret+80(FP)
 	RET
 
-// func splitHasAVX512(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
-// Requires: AVX, AVX2, BMI2, MMX+, POPCNT
-TEXT ·splitHasAVX512(SB), NOSPLIT, $0-88
-	VMOVDQU splitSalts<>+0(SB), Y0
-	VMOVDQU dwordOnes<>+0(SB), Y1
-	MOVQ    blocks+0(FP), AX
-	MOVQ    nblocks+8(FP), CX
-	MOVQ    hs_base+16(FP), DX
-	MOVQ    hs_len+24(FP), BX
-	MOVQ    out_base+40(FP), SI
-	MOVQ    pf+64(FP), DI
-	MOVQ    npf+72(FP), R8
-	LEAQ    (DX)(DI*8), DI
-	MOVQ    $0x0101010101010101, R9
-	XORQ    R10, R10
-	XORQ    R11, R11
-
-	// Prefetch the block of hs[i+pf] while i < npf.
-	// Groups of 8 keys (prefetch).
-splitHasAVX512_prefetch:
-	LEAQ         8(R11), R12
-	CMPQ         R12, R8
-	JA           splitHasAVX512_prefetch_end
+// func splitHasAVX512(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
+// Requires: AVX, AVX2, AVX512DQ, AVX512F, BMI2, MMX+, POPCNT
+TEXT ·splitHasAVX512(SB), NOSPLIT, $512-80
+	VMOVDQU      splitSalts<>+0(SB), Y0
+	VMOVDQU      dwordOnes<>+0(SB), Y1
+	MOVQ         blocks+0(FP), AX
+	MOVQ         nblocks+8(FP), CX
+	MOVQ         hs_base+16(FP), DX
+	MOVQ         hs_len+24(FP), BX
+	MOVQ         out_base+40(FP), SI
+	VPBROADCASTQ CX, Z2
+	MOVQ         BX, DI
+	ANDQ         $-8, DI
+	MOVQ         $0x0101010101010101, R8
+	XORQ         R9, R9
+	XORQ         R10, R10
+	XORQ         R11, R11
 	XORQ         R12, R12
-	MOVL         60(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x05, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         60(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x05, R13
-	VPBROADCASTD 56(DX)(R11*8), Y2
-	VPMULLD      Y0, Y2, Y2
-	VPSRLD       $0x1b, Y2, Y2
-	VMOVDQU      (AX)(R13*1), Y3
-	VPSRLVD      Y2, Y3, Y3
-	VPTEST       Y1, Y3
-	ADCQ         R12, R12
-	MOVL         52(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x05, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         52(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x05, R13
-	VPBROADCASTD 48(DX)(R11*8), Y2
-	VPMULLD      Y0, Y2, Y2
-	VPSRLD       $0x1b, Y2, Y2
-	VMOVDQU      (AX)(R13*1), Y3
-	VPSRLVD      Y2, Y3, Y3
-	VPTEST       Y1, Y3
-	ADCQ         R12, R12
-	MOVL         44(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x05, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         44(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x05, R13
-	VPBROADCASTD 40(DX)(R11*8), Y2
-	VPMULLD      Y0, Y2, Y2
-	VPSRLD       $0x1b, Y2, Y2
-	VMOVDQU      (AX)(R13*1), Y3
-	VPSRLVD      Y2, Y3, Y3
-	VPTEST       Y1, Y3
-	ADCQ         R12, R12
-	MOVL         36(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x05, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         36(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x05, R13
-	VPBROADCASTD 32(DX)(R11*8), Y2
-	VPMULLD      Y0, Y2, Y2
-	VPSRLD       $0x1b, Y2, Y2
-	VMOVDQU      (AX)(R13*1), Y3
-	VPSRLVD      Y2, Y3, Y3
-	VPTEST       Y1, Y3
-	ADCQ         R12, R12
-	MOVL         28(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x05, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         28(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x05, R13
-	VPBROADCASTD 24(DX)(R11*8), Y2
-	VPMULLD      Y0, Y2, Y2
-	VPSRLD       $0x1b, Y2, Y2
-	VMOVDQU      (AX)(R13*1), Y3
-	VPSRLVD      Y2, Y3, Y3
-	VPTEST       Y1, Y3
-	ADCQ         R12, R12
-	MOVL         20(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x05, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         20(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x05, R13
-	VPBROADCASTD 16(DX)(R11*8), Y2
-	VPMULLD      Y0, Y2, Y2
-	VPSRLD       $0x1b, Y2, Y2
-	VMOVDQU      (AX)(R13*1), Y3
-	VPSRLVD      Y2, Y3, Y3
-	VPTEST       Y1, Y3
-	ADCQ         R12, R12
-	MOVL         12(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x05, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         12(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x05, R13
-	VPBROADCASTD 8(DX)(R11*8), Y2
-	VPMULLD      Y0, Y2, Y2
-	VPSRLD       $0x1b, Y2, Y2
-	VMOVDQU      (AX)(R13*1), Y3
-	VPSRLVD      Y2, Y3, Y3
-	VPTEST       Y1, Y3
-	ADCQ         R12, R12
-	MOVL         4(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x05, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         4(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x05, R13
-	VPBROADCASTD (DX)(R11*8), Y2
-	VPMULLD      Y0, Y2, Y2
-	VPSRLD       $0x1b, Y2, Y2
-	VMOVDQU      (AX)(R13*1), Y3
-	VPSRLVD      Y2, Y3, Y3
-	VPTEST       Y1, Y3
-	ADCQ         R12, R12
-	PDEPQ        R9, R12, R12
-	MOVQ         R12, (SI)(R11*1)
-	POPCNTQ      R12, R12
-	ADDQ         R12, R10
-	ADDQ         $0x08, R11
+	CMPB         prefetch+64(FP), $0x00
+	JE           splitHasAVX512_plain_first
+
+	// Offsets of the first 5 groups (prefetch).
+splitHasAVX512_prefetch_first:
+	CMPQ      R11, DI
+	JAE       splitHasAVX512_prefetch_first_end
+	CMPQ      R11, $0x28
+	JAE       splitHasAVX512_prefetch_first_end
+	VPSRLQ    $0x20, (DX)(R11*8), Z3
+	VPMULLQ   Z2, Z3, Z3
+	VPSRLQ    $0x20, Z3, Z3
+	VPSLLQ    $0x05, Z3, Z3
+	MOVQ      R11, R13
+	ANDQ      $0x3f, R13
+	VMOVDQU64 Z3, (SP)(R13*8)
+	ADDQ      $0x08, R11
+	JMP       splitHasAVX512_prefetch_first
+
+splitHasAVX512_prefetch_first_end:
+	// Prefetch the first 4 groups.
+splitHasAVX512_prefetch_pf:
+	CMPQ       R12, DI
+	JAE        splitHasAVX512_prefetch_pf_end
+	CMPQ       R12, $0x20
+	JAE        splitHasAVX512_prefetch_pf_end
+	MOVQ       R12, R13
+	ANDQ       $0x3f, R13
+	MOVQ       (SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       8(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       16(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       24(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       32(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       40(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       48(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       56(SP)(R13*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	ADDQ       $0x08, R12
+	JMP        splitHasAVX512_prefetch_pf
+
+splitHasAVX512_prefetch_pf_end:
+	// Groups of 8 keys (prefetch): the offsets of group g+5, the prefetch of group g+4.
+splitHasAVX512_prefetch:
+	CMPQ      R10, DI
+	JAE       splitHasAVX512_tail
+	CMPQ      R11, DI
+	JAE       splitHasAVX512_prefetch_next
+	VPSRLQ    $0x20, (DX)(R11*8), Z3
+	VPMULLQ   Z2, Z3, Z3
+	VPSRLQ    $0x20, Z3, Z3
+	VPSLLQ    $0x05, Z3, Z3
+	MOVQ      R11, R13
+	ANDQ      $0x3f, R13
+	VMOVDQU64 Z3, (SP)(R13*8)
+	ADDQ      $0x08, R11
+
+splitHasAVX512_prefetch_next:
+	CMPQ       R12, DI
+	JAE        splitHasAVX512_prefetch_look
+	MOVQ       R12, R13
+	ANDQ       $0x3f, R13
+	MOVQ       (SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       8(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       16(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       24(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       32(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       40(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       48(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       56(SP)(R13*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	ADDQ       $0x08, R12
+
+splitHasAVX512_prefetch_look:
+	MOVQ         R10, R13
+	ANDQ         $0x3f, R13
+	XORQ         R14, R14
+	MOVQ         56(SP)(R13*8), R15
+	VPBROADCASTD 56(DX)(R10*8), Y3
+	VPMULLD      Y0, Y3, Y3
+	VPSRLD       $0x1b, Y3, Y3
+	VMOVDQU      (AX)(R15*1), Y4
+	VPSRLVD      Y3, Y4, Y4
+	VPTEST       Y1, Y4
+	ADCQ         R14, R14
+	MOVQ         48(SP)(R13*8), R15
+	VPBROADCASTD 48(DX)(R10*8), Y3
+	VPMULLD      Y0, Y3, Y3
+	VPSRLD       $0x1b, Y3, Y3
+	VMOVDQU      (AX)(R15*1), Y4
+	VPSRLVD      Y3, Y4, Y4
+	VPTEST       Y1, Y4
+	ADCQ         R14, R14
+	MOVQ         40(SP)(R13*8), R15
+	VPBROADCASTD 40(DX)(R10*8), Y3
+	VPMULLD      Y0, Y3, Y3
+	VPSRLD       $0x1b, Y3, Y3
+	VMOVDQU      (AX)(R15*1), Y4
+	VPSRLVD      Y3, Y4, Y4
+	VPTEST       Y1, Y4
+	ADCQ         R14, R14
+	MOVQ         32(SP)(R13*8), R15
+	VPBROADCASTD 32(DX)(R10*8), Y3
+	VPMULLD      Y0, Y3, Y3
+	VPSRLD       $0x1b, Y3, Y3
+	VMOVDQU      (AX)(R15*1), Y4
+	VPSRLVD      Y3, Y4, Y4
+	VPTEST       Y1, Y4
+	ADCQ         R14, R14
+	MOVQ         24(SP)(R13*8), R15
+	VPBROADCASTD 24(DX)(R10*8), Y3
+	VPMULLD      Y0, Y3, Y3
+	VPSRLD       $0x1b, Y3, Y3
+	VMOVDQU      (AX)(R15*1), Y4
+	VPSRLVD      Y3, Y4, Y4
+	VPTEST       Y1, Y4
+	ADCQ         R14, R14
+	MOVQ         16(SP)(R13*8), R15
+	VPBROADCASTD 16(DX)(R10*8), Y3
+	VPMULLD      Y0, Y3, Y3
+	VPSRLD       $0x1b, Y3, Y3
+	VMOVDQU      (AX)(R15*1), Y4
+	VPSRLVD      Y3, Y4, Y4
+	VPTEST       Y1, Y4
+	ADCQ         R14, R14
+	MOVQ         8(SP)(R13*8), R15
+	VPBROADCASTD 8(DX)(R10*8), Y3
+	VPMULLD      Y0, Y3, Y3
+	VPSRLD       $0x1b, Y3, Y3
+	VMOVDQU      (AX)(R15*1), Y4
+	VPSRLVD      Y3, Y4, Y4
+	VPTEST       Y1, Y4
+	ADCQ         R14, R14
+	MOVQ         (SP)(R13*8), R13
+	VPBROADCASTD (DX)(R10*8), Y3
+	VPMULLD      Y0, Y3, Y3
+	VPSRLD       $0x1b, Y3, Y3
+	VMOVDQU      (AX)(R13*1), Y4
+	VPSRLVD      Y3, Y4, Y4
+	VPTEST       Y1, Y4
+	ADCQ         R14, R14
+	PDEPQ        R8, R14, R14
+	MOVQ         R14, (SI)(R10*1)
+	POPCNTQ      R14, R14
+	ADDQ         R14, R9
+	ADDQ         $0x08, R10
 	JMP          splitHasAVX512_prefetch
 
-splitHasAVX512_prefetch_end:
-	// Groups of 8 keys (rest).
-splitHasAVX512_rest:
-	LEAQ         8(R11), DI
-	CMPQ         DI, BX
-	JA           splitHasAVX512_rest_end
-	XORQ         DI, DI
-	MOVL         60(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x05, R8
-	VPBROADCASTD 56(DX)(R11*8), Y2
-	VPMULLD      Y0, Y2, Y2
-	VPSRLD       $0x1b, Y2, Y2
-	VMOVDQU      (AX)(R8*1), Y3
-	VPSRLVD      Y2, Y3, Y3
-	VPTEST       Y1, Y3
-	ADCQ         DI, DI
-	MOVL         52(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x05, R8
-	VPBROADCASTD 48(DX)(R11*8), Y2
-	VPMULLD      Y0, Y2, Y2
-	VPSRLD       $0x1b, Y2, Y2
-	VMOVDQU      (AX)(R8*1), Y3
-	VPSRLVD      Y2, Y3, Y3
-	VPTEST       Y1, Y3
-	ADCQ         DI, DI
-	MOVL         44(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x05, R8
-	VPBROADCASTD 40(DX)(R11*8), Y2
-	VPMULLD      Y0, Y2, Y2
-	VPSRLD       $0x1b, Y2, Y2
-	VMOVDQU      (AX)(R8*1), Y3
-	VPSRLVD      Y2, Y3, Y3
-	VPTEST       Y1, Y3
-	ADCQ         DI, DI
-	MOVL         36(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x05, R8
-	VPBROADCASTD 32(DX)(R11*8), Y2
-	VPMULLD      Y0, Y2, Y2
-	VPSRLD       $0x1b, Y2, Y2
-	VMOVDQU      (AX)(R8*1), Y3
-	VPSRLVD      Y2, Y3, Y3
-	VPTEST       Y1, Y3
-	ADCQ         DI, DI
-	MOVL         28(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x05, R8
-	VPBROADCASTD 24(DX)(R11*8), Y2
-	VPMULLD      Y0, Y2, Y2
-	VPSRLD       $0x1b, Y2, Y2
-	VMOVDQU      (AX)(R8*1), Y3
-	VPSRLVD      Y2, Y3, Y3
-	VPTEST       Y1, Y3
-	ADCQ         DI, DI
-	MOVL         20(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x05, R8
-	VPBROADCASTD 16(DX)(R11*8), Y2
-	VPMULLD      Y0, Y2, Y2
-	VPSRLD       $0x1b, Y2, Y2
-	VMOVDQU      (AX)(R8*1), Y3
-	VPSRLVD      Y2, Y3, Y3
-	VPTEST       Y1, Y3
-	ADCQ         DI, DI
-	MOVL         12(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x05, R8
-	VPBROADCASTD 8(DX)(R11*8), Y2
-	VPMULLD      Y0, Y2, Y2
-	VPSRLD       $0x1b, Y2, Y2
-	VMOVDQU      (AX)(R8*1), Y3
-	VPSRLVD      Y2, Y3, Y3
-	VPTEST       Y1, Y3
-	ADCQ         DI, DI
-	MOVL         4(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x05, R8
-	VPBROADCASTD (DX)(R11*8), Y2
-	VPMULLD      Y0, Y2, Y2
-	VPSRLD       $0x1b, Y2, Y2
-	VMOVDQU      (AX)(R8*1), Y3
-	VPSRLVD      Y2, Y3, Y3
-	VPTEST       Y1, Y3
-	ADCQ         DI, DI
-	PDEPQ        R9, DI, DI
-	MOVQ         DI, (SI)(R11*1)
-	POPCNTQ      DI, DI
-	ADDQ         DI, R10
-	ADDQ         $0x08, R11
-	JMP          splitHasAVX512_rest
+	// Offsets of the first 5 groups (plain).
+splitHasAVX512_plain_first:
+	CMPQ      R11, DI
+	JAE       splitHasAVX512_plain_first_end
+	CMPQ      R11, $0x28
+	JAE       splitHasAVX512_plain_first_end
+	VPSRLQ    $0x20, (DX)(R11*8), Z3
+	VPMULLQ   Z2, Z3, Z3
+	VPSRLQ    $0x20, Z3, Z3
+	VPSLLQ    $0x05, Z3, Z3
+	MOVQ      R11, R12
+	ANDQ      $0x3f, R12
+	VMOVDQU64 Z3, (SP)(R12*8)
+	ADDQ      $0x08, R11
+	JMP       splitHasAVX512_plain_first
 
-splitHasAVX512_rest_end:
+splitHasAVX512_plain_first_end:
+	// Groups of 8 keys (plain): the offsets of group g+5, the prefetch of group g+4.
+splitHasAVX512_plain:
+	CMPQ      R10, DI
+	JAE       splitHasAVX512_tail
+	CMPQ      R11, DI
+	JAE       splitHasAVX512_plain_next
+	VPSRLQ    $0x20, (DX)(R11*8), Z3
+	VPMULLQ   Z2, Z3, Z3
+	VPSRLQ    $0x20, Z3, Z3
+	VPSLLQ    $0x05, Z3, Z3
+	MOVQ      R11, R12
+	ANDQ      $0x3f, R12
+	VMOVDQU64 Z3, (SP)(R12*8)
+	ADDQ      $0x08, R11
+
+splitHasAVX512_plain_next:
+	MOVQ         R10, R12
+	ANDQ         $0x3f, R12
+	XORQ         R13, R13
+	MOVQ         56(SP)(R12*8), R14
+	VPBROADCASTD 56(DX)(R10*8), Y3
+	VPMULLD      Y0, Y3, Y3
+	VPSRLD       $0x1b, Y3, Y3
+	VMOVDQU      (AX)(R14*1), Y4
+	VPSRLVD      Y3, Y4, Y4
+	VPTEST       Y1, Y4
+	ADCQ         R13, R13
+	MOVQ         48(SP)(R12*8), R14
+	VPBROADCASTD 48(DX)(R10*8), Y3
+	VPMULLD      Y0, Y3, Y3
+	VPSRLD       $0x1b, Y3, Y3
+	VMOVDQU      (AX)(R14*1), Y4
+	VPSRLVD      Y3, Y4, Y4
+	VPTEST       Y1, Y4
+	ADCQ         R13, R13
+	MOVQ         40(SP)(R12*8), R14
+	VPBROADCASTD 40(DX)(R10*8), Y3
+	VPMULLD      Y0, Y3, Y3
+	VPSRLD       $0x1b, Y3, Y3
+	VMOVDQU      (AX)(R14*1), Y4
+	VPSRLVD      Y3, Y4, Y4
+	VPTEST       Y1, Y4
+	ADCQ         R13, R13
+	MOVQ         32(SP)(R12*8), R14
+	VPBROADCASTD 32(DX)(R10*8), Y3
+	VPMULLD      Y0, Y3, Y3
+	VPSRLD       $0x1b, Y3, Y3
+	VMOVDQU      (AX)(R14*1), Y4
+	VPSRLVD      Y3, Y4, Y4
+	VPTEST       Y1, Y4
+	ADCQ         R13, R13
+	MOVQ         24(SP)(R12*8), R14
+	VPBROADCASTD 24(DX)(R10*8), Y3
+	VPMULLD      Y0, Y3, Y3
+	VPSRLD       $0x1b, Y3, Y3
+	VMOVDQU      (AX)(R14*1), Y4
+	VPSRLVD      Y3, Y4, Y4
+	VPTEST       Y1, Y4
+	ADCQ         R13, R13
+	MOVQ         16(SP)(R12*8), R14
+	VPBROADCASTD 16(DX)(R10*8), Y3
+	VPMULLD      Y0, Y3, Y3
+	VPSRLD       $0x1b, Y3, Y3
+	VMOVDQU      (AX)(R14*1), Y4
+	VPSRLVD      Y3, Y4, Y4
+	VPTEST       Y1, Y4
+	ADCQ         R13, R13
+	MOVQ         8(SP)(R12*8), R14
+	VPBROADCASTD 8(DX)(R10*8), Y3
+	VPMULLD      Y0, Y3, Y3
+	VPSRLD       $0x1b, Y3, Y3
+	VMOVDQU      (AX)(R14*1), Y4
+	VPSRLVD      Y3, Y4, Y4
+	VPTEST       Y1, Y4
+	ADCQ         R13, R13
+	MOVQ         (SP)(R12*8), R12
+	VPBROADCASTD (DX)(R10*8), Y3
+	VPMULLD      Y0, Y3, Y3
+	VPSRLD       $0x1b, Y3, Y3
+	VMOVDQU      (AX)(R12*1), Y4
+	VPSRLVD      Y3, Y4, Y4
+	VPTEST       Y1, Y4
+	ADCQ         R13, R13
+	PDEPQ        R8, R13, R13
+	MOVQ         R13, (SI)(R10*1)
+	POPCNTQ      R13, R13
+	ADDQ         R13, R9
+	ADDQ         $0x08, R10
+	JMP          splitHasAVX512_plain
+
 	// The last keys one at a time.
 splitHasAVX512_tail:
-	CMPQ         R11, BX
+	CMPQ         R10, BX
 	JAE          splitHasAVX512_done
-	MOVL         4(DX)(R11*8), DI
+	MOVL         4(DX)(R10*8), DI
 	IMULQ        CX, DI
 	SHRQ         $0x20, DI
 	SHLQ         $0x05, DI
-	VPBROADCASTD (DX)(R11*8), Y2
+	VPBROADCASTD (DX)(R10*8), Y2
 	VPMULLD      Y0, Y2, Y2
 	VPSRLD       $0x1b, Y2, Y2
 	VMOVDQU      (AX)(DI*1), Y3
 	VPSRLVD      Y2, Y3, Y3
 	VPTEST       Y1, Y3
 	SETCS        DI
-	MOVB         DI, (SI)(R11*1)
-	ADCQ         $0x00, R10
-	INCQ         R11
+	MOVB         DI, (SI)(R10*1)
+	ADCQ         $0x00, R9
+	INCQ         R10
 	JMP          splitHasAVX512_tail
 
 splitHasAVX512_done:
 	VZEROUPPER
-	MOVQ R10, ret+80(FP)
+	MOVQ R9, ret+72(FP)
 	RET
 
 // func splitAddAVX2(blocks *[8]uint32, nblocks uint64, hs []uint64, pf int, npf int)
@@ -3583,308 +4317,332 @@ DATA qwordFifteens<>+48(SB)/8, $0x000000000000000f
 DATA qwordFifteens<>+56(SB)/8, $0x000000000000000f
 GLOBL qwordFifteens<>(SB), RODATA|NOPTR, $64
 
-// func countingHasAVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
+// func countingHasAVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
 // Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+, POPCNT
-TEXT ·countingHasAVX512(SB), NOSPLIT, $0-88
-	VMOVDQU64 qwordFifteens<>+0(SB), Z0
-	MOVQ      blocks+0(FP), AX
-	MOVQ      nblocks+8(FP), CX
-	MOVQ      hs_base+16(FP), DX
-	MOVQ      hs_len+24(FP), BX
-	MOVQ      out_base+40(FP), SI
-	MOVQ      pf+64(FP), DI
-	MOVQ      npf+72(FP), R8
-	LEAQ      (DX)(DI*8), DI
-	MOVQ      $0x0101010101010101, R9
-	XORQ      R10, R10
-	XORQ      R11, R11
-
-	// Prefetch the block of hs[i+pf] while i < npf.
-	// Groups of 8 keys (prefetch).
-countingHasAVX512_prefetch:
-	LEAQ         8(R11), R12
-	CMPQ         R12, R8
-	JA           countingHasAVX512_prefetch_end
+TEXT ·countingHasAVX512(SB), NOSPLIT, $512-80
+	VMOVDQU64    qwordFifteens<>+0(SB), Z0
+	MOVQ         blocks+0(FP), AX
+	MOVQ         nblocks+8(FP), CX
+	MOVQ         hs_base+16(FP), DX
+	MOVQ         hs_len+24(FP), BX
+	MOVQ         out_base+40(FP), SI
+	VPBROADCASTQ CX, Z1
+	MOVQ         BX, DI
+	ANDQ         $-8, DI
+	MOVQ         $0x0101010101010101, R8
+	XORQ         R9, R9
+	XORQ         R10, R10
+	XORQ         R11, R11
 	XORQ         R12, R12
-	MOVL         60(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         60(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	VPBROADCASTD 56(DX)(R11*8), Z1
-	VPMULLD      filterSalts<>+0(SB), Z1, Z1
-	VPSRLQ       $0x3c, Z1, Z1
-	VPSLLQ       $0x02, Z1, Z1
-	VMOVDQU64    (AX)(R13*1), Z2
-	VPSRLVQ      Z1, Z2, Z2
-	VPTESTMQ     Z0, Z2, K1
+	CMPB         prefetch+64(FP), $0x00
+	JE           countingHasAVX512_plain_first
+
+	// Offsets of the first 5 groups (prefetch).
+countingHasAVX512_prefetch_first:
+	CMPQ      R11, DI
+	JAE       countingHasAVX512_prefetch_first_end
+	CMPQ      R11, $0x28
+	JAE       countingHasAVX512_prefetch_first_end
+	VPSRLQ    $0x20, (DX)(R11*8), Z2
+	VPMULLQ   Z1, Z2, Z2
+	VPSRLQ    $0x20, Z2, Z2
+	VPSLLQ    $0x06, Z2, Z2
+	MOVQ      R11, R13
+	ANDQ      $0x3f, R13
+	VMOVDQU64 Z2, (SP)(R13*8)
+	ADDQ      $0x08, R11
+	JMP       countingHasAVX512_prefetch_first
+
+countingHasAVX512_prefetch_first_end:
+	// Prefetch the first 4 groups.
+countingHasAVX512_prefetch_pf:
+	CMPQ       R12, DI
+	JAE        countingHasAVX512_prefetch_pf_end
+	CMPQ       R12, $0x20
+	JAE        countingHasAVX512_prefetch_pf_end
+	MOVQ       R12, R13
+	ANDQ       $0x3f, R13
+	MOVQ       (SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       8(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       16(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       24(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       32(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       40(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       48(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       56(SP)(R13*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	ADDQ       $0x08, R12
+	JMP        countingHasAVX512_prefetch_pf
+
+countingHasAVX512_prefetch_pf_end:
+	// Groups of 8 keys (prefetch): the offsets of group g+5, the prefetch of group g+4.
+countingHasAVX512_prefetch:
+	CMPQ      R10, DI
+	JAE       countingHasAVX512_tail
+	CMPQ      R11, DI
+	JAE       countingHasAVX512_prefetch_next
+	VPSRLQ    $0x20, (DX)(R11*8), Z2
+	VPMULLQ   Z1, Z2, Z2
+	VPSRLQ    $0x20, Z2, Z2
+	VPSLLQ    $0x06, Z2, Z2
+	MOVQ      R11, R13
+	ANDQ      $0x3f, R13
+	VMOVDQU64 Z2, (SP)(R13*8)
+	ADDQ      $0x08, R11
+
+countingHasAVX512_prefetch_next:
+	CMPQ       R12, DI
+	JAE        countingHasAVX512_prefetch_look
+	MOVQ       R12, R13
+	ANDQ       $0x3f, R13
+	MOVQ       (SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       8(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       16(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       24(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       32(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       40(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       48(SP)(R13*8), R14
+	PREFETCHT0 (AX)(R14*1)
+	MOVQ       56(SP)(R13*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	ADDQ       $0x08, R12
+
+countingHasAVX512_prefetch_look:
+	MOVQ         R10, R13
+	ANDQ         $0x3f, R13
+	XORQ         R14, R14
+	MOVQ         56(SP)(R13*8), R15
+	VPBROADCASTD 56(DX)(R10*8), Z2
+	VPMULLD      filterSalts<>+0(SB), Z2, Z2
+	VPSRLQ       $0x3c, Z2, Z2
+	VPSLLQ       $0x02, Z2, Z2
+	VMOVDQU64    (AX)(R15*1), Z3
+	VPSRLVQ      Z2, Z3, Z3
+	VPTESTMQ     Z0, Z3, K1
 	KORTESTB     K1, K1
-	ADCQ         R12, R12
-	MOVL         52(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         52(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	VPBROADCASTD 48(DX)(R11*8), Z1
-	VPMULLD      filterSalts<>+0(SB), Z1, Z1
-	VPSRLQ       $0x3c, Z1, Z1
-	VPSLLQ       $0x02, Z1, Z1
-	VMOVDQU64    (AX)(R13*1), Z2
-	VPSRLVQ      Z1, Z2, Z2
-	VPTESTMQ     Z0, Z2, K1
+	ADCQ         R14, R14
+	MOVQ         48(SP)(R13*8), R15
+	VPBROADCASTD 48(DX)(R10*8), Z2
+	VPMULLD      filterSalts<>+0(SB), Z2, Z2
+	VPSRLQ       $0x3c, Z2, Z2
+	VPSLLQ       $0x02, Z2, Z2
+	VMOVDQU64    (AX)(R15*1), Z3
+	VPSRLVQ      Z2, Z3, Z3
+	VPTESTMQ     Z0, Z3, K1
 	KORTESTB     K1, K1
-	ADCQ         R12, R12
-	MOVL         44(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         44(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	VPBROADCASTD 40(DX)(R11*8), Z1
-	VPMULLD      filterSalts<>+0(SB), Z1, Z1
-	VPSRLQ       $0x3c, Z1, Z1
-	VPSLLQ       $0x02, Z1, Z1
-	VMOVDQU64    (AX)(R13*1), Z2
-	VPSRLVQ      Z1, Z2, Z2
-	VPTESTMQ     Z0, Z2, K1
+	ADCQ         R14, R14
+	MOVQ         40(SP)(R13*8), R15
+	VPBROADCASTD 40(DX)(R10*8), Z2
+	VPMULLD      filterSalts<>+0(SB), Z2, Z2
+	VPSRLQ       $0x3c, Z2, Z2
+	VPSLLQ       $0x02, Z2, Z2
+	VMOVDQU64    (AX)(R15*1), Z3
+	VPSRLVQ      Z2, Z3, Z3
+	VPTESTMQ     Z0, Z3, K1
 	KORTESTB     K1, K1
-	ADCQ         R12, R12
-	MOVL         36(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         36(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	VPBROADCASTD 32(DX)(R11*8), Z1
-	VPMULLD      filterSalts<>+0(SB), Z1, Z1
-	VPSRLQ       $0x3c, Z1, Z1
-	VPSLLQ       $0x02, Z1, Z1
-	VMOVDQU64    (AX)(R13*1), Z2
-	VPSRLVQ      Z1, Z2, Z2
-	VPTESTMQ     Z0, Z2, K1
+	ADCQ         R14, R14
+	MOVQ         32(SP)(R13*8), R15
+	VPBROADCASTD 32(DX)(R10*8), Z2
+	VPMULLD      filterSalts<>+0(SB), Z2, Z2
+	VPSRLQ       $0x3c, Z2, Z2
+	VPSLLQ       $0x02, Z2, Z2
+	VMOVDQU64    (AX)(R15*1), Z3
+	VPSRLVQ      Z2, Z3, Z3
+	VPTESTMQ     Z0, Z3, K1
 	KORTESTB     K1, K1
-	ADCQ         R12, R12
-	MOVL         28(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         28(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	VPBROADCASTD 24(DX)(R11*8), Z1
-	VPMULLD      filterSalts<>+0(SB), Z1, Z1
-	VPSRLQ       $0x3c, Z1, Z1
-	VPSLLQ       $0x02, Z1, Z1
-	VMOVDQU64    (AX)(R13*1), Z2
-	VPSRLVQ      Z1, Z2, Z2
-	VPTESTMQ     Z0, Z2, K1
+	ADCQ         R14, R14
+	MOVQ         24(SP)(R13*8), R15
+	VPBROADCASTD 24(DX)(R10*8), Z2
+	VPMULLD      filterSalts<>+0(SB), Z2, Z2
+	VPSRLQ       $0x3c, Z2, Z2
+	VPSLLQ       $0x02, Z2, Z2
+	VMOVDQU64    (AX)(R15*1), Z3
+	VPSRLVQ      Z2, Z3, Z3
+	VPTESTMQ     Z0, Z3, K1
 	KORTESTB     K1, K1
-	ADCQ         R12, R12
-	MOVL         20(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         20(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	VPBROADCASTD 16(DX)(R11*8), Z1
-	VPMULLD      filterSalts<>+0(SB), Z1, Z1
-	VPSRLQ       $0x3c, Z1, Z1
-	VPSLLQ       $0x02, Z1, Z1
-	VMOVDQU64    (AX)(R13*1), Z2
-	VPSRLVQ      Z1, Z2, Z2
-	VPTESTMQ     Z0, Z2, K1
+	ADCQ         R14, R14
+	MOVQ         16(SP)(R13*8), R15
+	VPBROADCASTD 16(DX)(R10*8), Z2
+	VPMULLD      filterSalts<>+0(SB), Z2, Z2
+	VPSRLQ       $0x3c, Z2, Z2
+	VPSLLQ       $0x02, Z2, Z2
+	VMOVDQU64    (AX)(R15*1), Z3
+	VPSRLVQ      Z2, Z3, Z3
+	VPTESTMQ     Z0, Z3, K1
 	KORTESTB     K1, K1
-	ADCQ         R12, R12
-	MOVL         12(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         12(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	VPBROADCASTD 8(DX)(R11*8), Z1
-	VPMULLD      filterSalts<>+0(SB), Z1, Z1
-	VPSRLQ       $0x3c, Z1, Z1
-	VPSLLQ       $0x02, Z1, Z1
-	VMOVDQU64    (AX)(R13*1), Z2
-	VPSRLVQ      Z1, Z2, Z2
-	VPTESTMQ     Z0, Z2, K1
+	ADCQ         R14, R14
+	MOVQ         8(SP)(R13*8), R15
+	VPBROADCASTD 8(DX)(R10*8), Z2
+	VPMULLD      filterSalts<>+0(SB), Z2, Z2
+	VPSRLQ       $0x3c, Z2, Z2
+	VPSLLQ       $0x02, Z2, Z2
+	VMOVDQU64    (AX)(R15*1), Z3
+	VPSRLVQ      Z2, Z3, Z3
+	VPTESTMQ     Z0, Z3, K1
 	KORTESTB     K1, K1
-	ADCQ         R12, R12
-	MOVL         4(DI)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	PREFETCHT0   (AX)(R13*1)
-	MOVL         4(DX)(R11*8), R13
-	IMULQ        CX, R13
-	SHRQ         $0x20, R13
-	SHLQ         $0x06, R13
-	VPBROADCASTD (DX)(R11*8), Z1
-	VPMULLD      filterSalts<>+0(SB), Z1, Z1
-	VPSRLQ       $0x3c, Z1, Z1
-	VPSLLQ       $0x02, Z1, Z1
-	VMOVDQU64    (AX)(R13*1), Z2
-	VPSRLVQ      Z1, Z2, Z2
-	VPTESTMQ     Z0, Z2, K1
+	ADCQ         R14, R14
+	MOVQ         (SP)(R13*8), R13
+	VPBROADCASTD (DX)(R10*8), Z2
+	VPMULLD      filterSalts<>+0(SB), Z2, Z2
+	VPSRLQ       $0x3c, Z2, Z2
+	VPSLLQ       $0x02, Z2, Z2
+	VMOVDQU64    (AX)(R13*1), Z3
+	VPSRLVQ      Z2, Z3, Z3
+	VPTESTMQ     Z0, Z3, K1
 	KORTESTB     K1, K1
-	ADCQ         R12, R12
-	PDEPQ        R9, R12, R12
-	MOVQ         R12, (SI)(R11*1)
-	POPCNTQ      R12, R12
-	ADDQ         R12, R10
-	ADDQ         $0x08, R11
+	ADCQ         R14, R14
+	PDEPQ        R8, R14, R14
+	MOVQ         R14, (SI)(R10*1)
+	POPCNTQ      R14, R14
+	ADDQ         R14, R9
+	ADDQ         $0x08, R10
 	JMP          countingHasAVX512_prefetch
 
-countingHasAVX512_prefetch_end:
-	// Groups of 8 keys (rest).
-countingHasAVX512_rest:
-	LEAQ         8(R11), DI
-	CMPQ         DI, BX
-	JA           countingHasAVX512_rest_end
-	XORQ         DI, DI
-	MOVL         60(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x06, R8
-	VPBROADCASTD 56(DX)(R11*8), Z1
-	VPMULLD      filterSalts<>+0(SB), Z1, Z1
-	VPSRLQ       $0x3c, Z1, Z1
-	VPSLLQ       $0x02, Z1, Z1
-	VMOVDQU64    (AX)(R8*1), Z2
-	VPSRLVQ      Z1, Z2, Z2
-	VPTESTMQ     Z0, Z2, K1
-	KORTESTB     K1, K1
-	ADCQ         DI, DI
-	MOVL         52(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x06, R8
-	VPBROADCASTD 48(DX)(R11*8), Z1
-	VPMULLD      filterSalts<>+0(SB), Z1, Z1
-	VPSRLQ       $0x3c, Z1, Z1
-	VPSLLQ       $0x02, Z1, Z1
-	VMOVDQU64    (AX)(R8*1), Z2
-	VPSRLVQ      Z1, Z2, Z2
-	VPTESTMQ     Z0, Z2, K1
-	KORTESTB     K1, K1
-	ADCQ         DI, DI
-	MOVL         44(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x06, R8
-	VPBROADCASTD 40(DX)(R11*8), Z1
-	VPMULLD      filterSalts<>+0(SB), Z1, Z1
-	VPSRLQ       $0x3c, Z1, Z1
-	VPSLLQ       $0x02, Z1, Z1
-	VMOVDQU64    (AX)(R8*1), Z2
-	VPSRLVQ      Z1, Z2, Z2
-	VPTESTMQ     Z0, Z2, K1
-	KORTESTB     K1, K1
-	ADCQ         DI, DI
-	MOVL         36(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x06, R8
-	VPBROADCASTD 32(DX)(R11*8), Z1
-	VPMULLD      filterSalts<>+0(SB), Z1, Z1
-	VPSRLQ       $0x3c, Z1, Z1
-	VPSLLQ       $0x02, Z1, Z1
-	VMOVDQU64    (AX)(R8*1), Z2
-	VPSRLVQ      Z1, Z2, Z2
-	VPTESTMQ     Z0, Z2, K1
-	KORTESTB     K1, K1
-	ADCQ         DI, DI
-	MOVL         28(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x06, R8
-	VPBROADCASTD 24(DX)(R11*8), Z1
-	VPMULLD      filterSalts<>+0(SB), Z1, Z1
-	VPSRLQ       $0x3c, Z1, Z1
-	VPSLLQ       $0x02, Z1, Z1
-	VMOVDQU64    (AX)(R8*1), Z2
-	VPSRLVQ      Z1, Z2, Z2
-	VPTESTMQ     Z0, Z2, K1
-	KORTESTB     K1, K1
-	ADCQ         DI, DI
-	MOVL         20(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x06, R8
-	VPBROADCASTD 16(DX)(R11*8), Z1
-	VPMULLD      filterSalts<>+0(SB), Z1, Z1
-	VPSRLQ       $0x3c, Z1, Z1
-	VPSLLQ       $0x02, Z1, Z1
-	VMOVDQU64    (AX)(R8*1), Z2
-	VPSRLVQ      Z1, Z2, Z2
-	VPTESTMQ     Z0, Z2, K1
-	KORTESTB     K1, K1
-	ADCQ         DI, DI
-	MOVL         12(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x06, R8
-	VPBROADCASTD 8(DX)(R11*8), Z1
-	VPMULLD      filterSalts<>+0(SB), Z1, Z1
-	VPSRLQ       $0x3c, Z1, Z1
-	VPSLLQ       $0x02, Z1, Z1
-	VMOVDQU64    (AX)(R8*1), Z2
-	VPSRLVQ      Z1, Z2, Z2
-	VPTESTMQ     Z0, Z2, K1
-	KORTESTB     K1, K1
-	ADCQ         DI, DI
-	MOVL         4(DX)(R11*8), R8
-	IMULQ        CX, R8
-	SHRQ         $0x20, R8
-	SHLQ         $0x06, R8
-	VPBROADCASTD (DX)(R11*8), Z1
-	VPMULLD      filterSalts<>+0(SB), Z1, Z1
-	VPSRLQ       $0x3c, Z1, Z1
-	VPSLLQ       $0x02, Z1, Z1
-	VMOVDQU64    (AX)(R8*1), Z2
-	VPSRLVQ      Z1, Z2, Z2
-	VPTESTMQ     Z0, Z2, K1
-	KORTESTB     K1, K1
-	ADCQ         DI, DI
-	PDEPQ        R9, DI, DI
-	MOVQ         DI, (SI)(R11*1)
-	POPCNTQ      DI, DI
-	ADDQ         DI, R10
-	ADDQ         $0x08, R11
-	JMP          countingHasAVX512_rest
+	// Offsets of the first 5 groups (plain).
+countingHasAVX512_plain_first:
+	CMPQ      R11, DI
+	JAE       countingHasAVX512_plain_first_end
+	CMPQ      R11, $0x28
+	JAE       countingHasAVX512_plain_first_end
+	VPSRLQ    $0x20, (DX)(R11*8), Z2
+	VPMULLQ   Z1, Z2, Z2
+	VPSRLQ    $0x20, Z2, Z2
+	VPSLLQ    $0x06, Z2, Z2
+	MOVQ      R11, R12
+	ANDQ      $0x3f, R12
+	VMOVDQU64 Z2, (SP)(R12*8)
+	ADDQ      $0x08, R11
+	JMP       countingHasAVX512_plain_first
 
-countingHasAVX512_rest_end:
+countingHasAVX512_plain_first_end:
+	// Groups of 8 keys (plain): the offsets of group g+5, the prefetch of group g+4.
+countingHasAVX512_plain:
+	CMPQ      R10, DI
+	JAE       countingHasAVX512_tail
+	CMPQ      R11, DI
+	JAE       countingHasAVX512_plain_next
+	VPSRLQ    $0x20, (DX)(R11*8), Z2
+	VPMULLQ   Z1, Z2, Z2
+	VPSRLQ    $0x20, Z2, Z2
+	VPSLLQ    $0x06, Z2, Z2
+	MOVQ      R11, R12
+	ANDQ      $0x3f, R12
+	VMOVDQU64 Z2, (SP)(R12*8)
+	ADDQ      $0x08, R11
+
+countingHasAVX512_plain_next:
+	MOVQ         R10, R12
+	ANDQ         $0x3f, R12
+	XORQ         R13, R13
+	MOVQ         56(SP)(R12*8), R14
+	VPBROADCASTD 56(DX)(R10*8), Z2
+	VPMULLD      filterSalts<>+0(SB), Z2, Z2
+	VPSRLQ       $0x3c, Z2, Z2
+	VPSLLQ       $0x02, Z2, Z2
+	VMOVDQU64    (AX)(R14*1), Z3
+	VPSRLVQ      Z2, Z3, Z3
+	VPTESTMQ     Z0, Z3, K1
+	KORTESTB     K1, K1
+	ADCQ         R13, R13
+	MOVQ         48(SP)(R12*8), R14
+	VPBROADCASTD 48(DX)(R10*8), Z2
+	VPMULLD      filterSalts<>+0(SB), Z2, Z2
+	VPSRLQ       $0x3c, Z2, Z2
+	VPSLLQ       $0x02, Z2, Z2
+	VMOVDQU64    (AX)(R14*1), Z3
+	VPSRLVQ      Z2, Z3, Z3
+	VPTESTMQ     Z0, Z3, K1
+	KORTESTB     K1, K1
+	ADCQ         R13, R13
+	MOVQ         40(SP)(R12*8), R14
+	VPBROADCASTD 40(DX)(R10*8), Z2
+	VPMULLD      filterSalts<>+0(SB), Z2, Z2
+	VPSRLQ       $0x3c, Z2, Z2
+	VPSLLQ       $0x02, Z2, Z2
+	VMOVDQU64    (AX)(R14*1), Z3
+	VPSRLVQ      Z2, Z3, Z3
+	VPTESTMQ     Z0, Z3, K1
+	KORTESTB     K1, K1
+	ADCQ         R13, R13
+	MOVQ         32(SP)(R12*8), R14
+	VPBROADCASTD 32(DX)(R10*8), Z2
+	VPMULLD      filterSalts<>+0(SB), Z2, Z2
+	VPSRLQ       $0x3c, Z2, Z2
+	VPSLLQ       $0x02, Z2, Z2
+	VMOVDQU64    (AX)(R14*1), Z3
+	VPSRLVQ      Z2, Z3, Z3
+	VPTESTMQ     Z0, Z3, K1
+	KORTESTB     K1, K1
+	ADCQ         R13, R13
+	MOVQ         24(SP)(R12*8), R14
+	VPBROADCASTD 24(DX)(R10*8), Z2
+	VPMULLD      filterSalts<>+0(SB), Z2, Z2
+	VPSRLQ       $0x3c, Z2, Z2
+	VPSLLQ       $0x02, Z2, Z2
+	VMOVDQU64    (AX)(R14*1), Z3
+	VPSRLVQ      Z2, Z3, Z3
+	VPTESTMQ     Z0, Z3, K1
+	KORTESTB     K1, K1
+	ADCQ         R13, R13
+	MOVQ         16(SP)(R12*8), R14
+	VPBROADCASTD 16(DX)(R10*8), Z2
+	VPMULLD      filterSalts<>+0(SB), Z2, Z2
+	VPSRLQ       $0x3c, Z2, Z2
+	VPSLLQ       $0x02, Z2, Z2
+	VMOVDQU64    (AX)(R14*1), Z3
+	VPSRLVQ      Z2, Z3, Z3
+	VPTESTMQ     Z0, Z3, K1
+	KORTESTB     K1, K1
+	ADCQ         R13, R13
+	MOVQ         8(SP)(R12*8), R14
+	VPBROADCASTD 8(DX)(R10*8), Z2
+	VPMULLD      filterSalts<>+0(SB), Z2, Z2
+	VPSRLQ       $0x3c, Z2, Z2
+	VPSLLQ       $0x02, Z2, Z2
+	VMOVDQU64    (AX)(R14*1), Z3
+	VPSRLVQ      Z2, Z3, Z3
+	VPTESTMQ     Z0, Z3, K1
+	KORTESTB     K1, K1
+	ADCQ         R13, R13
+	MOVQ         (SP)(R12*8), R12
+	VPBROADCASTD (DX)(R10*8), Z2
+	VPMULLD      filterSalts<>+0(SB), Z2, Z2
+	VPSRLQ       $0x3c, Z2, Z2
+	VPSLLQ       $0x02, Z2, Z2
+	VMOVDQU64    (AX)(R12*1), Z3
+	VPSRLVQ      Z2, Z3, Z3
+	VPTESTMQ     Z0, Z3, K1
+	KORTESTB     K1, K1
+	ADCQ         R13, R13
+	PDEPQ        R8, R13, R13
+	MOVQ         R13, (SI)(R10*1)
+	POPCNTQ      R13, R13
+	ADDQ         R13, R9
+	ADDQ         $0x08, R10
+	JMP          countingHasAVX512_plain
+
 	// The last keys one at a time.
 countingHasAVX512_tail:
-	CMPQ         R11, BX
+	CMPQ         R10, BX
 	JAE          countingHasAVX512_done
-	MOVL         4(DX)(R11*8), DI
+	MOVL         4(DX)(R10*8), DI
 	IMULQ        CX, DI
 	SHRQ         $0x20, DI
 	SHLQ         $0x06, DI
-	VPBROADCASTD (DX)(R11*8), Z1
+	VPBROADCASTD (DX)(R10*8), Z1
 	VPMULLD      filterSalts<>+0(SB), Z1, Z1
 	VPSRLQ       $0x3c, Z1, Z1
 	VPSLLQ       $0x02, Z1, Z1
@@ -3893,14 +4651,14 @@ countingHasAVX512_tail:
 	VPTESTMQ     Z0, Z2, K1
 	KORTESTB     K1, K1
 	SETCS        DI
-	MOVB         DI, (SI)(R11*1)
-	ADCQ         $0x00, R10
-	INCQ         R11
+	MOVB         DI, (SI)(R10*1)
+	ADCQ         $0x00, R9
+	INCQ         R10
 	JMP          countingHasAVX512_tail
 
 countingHasAVX512_done:
 	VZEROUPPER
-	MOVQ R10, ret+80(FP)
+	MOVQ R9, ret+72(FP)
 	RET
 
 // func countingHasAVX2(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int

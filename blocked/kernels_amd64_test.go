@@ -143,14 +143,25 @@ func forEachAsm(t *testing.T, fn func(t *testing.T, l cpu.Level, newPair func(nb
 
 // withPrefetch runs fn with the real prefetch threshold, with prefetching
 // forced on for every filter (so small filters exercise the prefetching loop
-// and its end), and that again without BMI2.
+// and its end), each again without BITALG, and then without BMI2.
 func withPrefetch(fn func()) {
 	saved := prefetchFrom
 	defer func() { prefetchFrom = saved }()
 	fn()
+	withoutBITALG(fn)
 	prefetchFrom = 0
 	fn()
+	withoutBITALG(fn)
 	withoutBMI2(fn)
+}
+
+// withoutBITALG runs fn as on an AVX-512 processor without BITALG, where the
+// Filter lookups use the VPSRLVQ kernels (filterHas8AVX512, filterHas16AVX512).
+func withoutBITALG(fn func()) {
+	saved := hasBITALG
+	defer func() { hasBITALG = saved }()
+	hasBITALG = false
+	fn()
 }
 
 // withoutBMI2 runs fn as on a processor without BMI2, where the AVX-512
@@ -244,10 +255,21 @@ func TestAsmLargeBlockCount(t *testing.T) {
 		}
 		hs := randomHashes(100_000, 77)
 		checkBatch(t, l, p, hs, mixed(hs, 78))
+		withoutBITALG(func() { checkBatch(t, l, p, hs, mixed(hs, 79)) })
 	})
 }
 
 func init() {
+	if hasBITALG {
+		benchVariants = append(benchVariants, struct {
+			name  string
+			level cpu.Level
+			set   func() (restore func())
+		}{"avx512-nobitalg", cpu.AVX512, func() func() {
+			hasBITALG = false
+			return func() { hasBITALG = true }
+		}})
+	}
 	floorKernels = append(floorKernels, struct {
 		name string
 		fn   func(f *Filter, hs []uint64) uint64

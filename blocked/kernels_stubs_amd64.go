@@ -20,7 +20,13 @@ func filterAdd8AVX2(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, npf 
 // It uses BMI2 (PDEPQ) and POPCNT besides AVX-512 F, DQ and BW.
 //
 //go:noescape
-func filterHas8AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
+func filterHas8AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
+
+// filterHas8BITALG is filterHas8AVX512 with the bit test of AVX-512 BITALG (VPSHUFBITQMB).
+// len(out) must be len(hs) and nblocks > 0.
+//
+//go:noescape
+func filterHas8BITALG(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
 
 // filterAdd8AVX512 sets the bits of every hash of hs (k = 8), in order. nblocks must be > 0.
 //
@@ -43,7 +49,13 @@ func filterAdd16AVX2(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, npf
 // It uses BMI2 (PDEPQ) and POPCNT besides AVX-512 F, DQ and BW.
 //
 //go:noescape
-func filterHas16AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
+func filterHas16AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
+
+// filterHas16BITALG is filterHas16AVX512 with the bit test of AVX-512 BITALG (VPSHUFBITQMB).
+// len(out) must be len(hs) and nblocks > 0.
+//
+//go:noescape
+func filterHas16BITALG(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
 
 // filterAdd16AVX512 sets the bits of every hash of hs (k = 16), in order. nblocks must be > 0.
 //
@@ -67,7 +79,7 @@ func splitHasAVX2(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool, pf
 // len(out) must be len(hs) and nblocks > 0.
 //
 //go:noescape
-func splitHasAVX512(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
+func splitHasAVX512(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
 
 // splitAddAVX2 sets the bits of every hash of hs in its split block, in order. nblocks must be > 0.
 //
@@ -99,7 +111,7 @@ func splitAddOne(s *[3]uint64, h uint64)
 // It uses BMI2 (PDEPQ) and POPCNT besides AVX-512 F and DQ.
 //
 //go:noescape
-func countingHasAVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
+func countingHasAVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
 
 // countingHasAVX2 sets out[i] to whether the 8 counters of hs[i] are all non-zero and returns
 // how many are. len(out) must be len(hs) and nblocks > 0.

@@ -25,7 +25,7 @@ func splitHasHashesArch(s *SplitBlock, hs []uint64, out []bool) (int, bool) {
 	b, nb := (*[8]uint32)(&s.blocks[0]), uint64(len(s.blocks))
 	pf, npf := prefetchPlan(s.SizeBytes(), len(hs))
 	if cpu.Active == cpu.AVX512 && hasBMI2 {
-		return splitHasAVX512(b, nb, hs, out, pf, npf), true
+		return splitHasAVX512(b, nb, hs, out, pf > 0), true
 	}
 	return splitHasAVX2(b, nb, hs, out, pf, npf), true
 }
