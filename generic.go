@@ -17,6 +17,7 @@ package bloom
 
 import (
 	"github.com/simdbloom/bloom/blocked"
+	"unsafe"
 )
 
 // chunk is how many keys the batch methods hash before calling a kernel:
@@ -56,10 +57,26 @@ func (f *Filter[K]) Blocked() *blocked.Filter { return f.f }
 func (f *Filter[K]) hash(k *K) uint64 { return hashKind(f.kind, k) }
 
 // Add adds key k.
-func (f *Filter[K]) Add(k K) { f.f.AddHash(f.hash(&k)) }
+func (f *Filter[K]) Add(k K) {
+	if f.kind == kindUint64 || f.kind == kindInt64 {
+		f.f.AddHash(HashUint64(*(*uint64)(unsafe.Pointer(&k))))
+		return
+	}
+	f.f.AddHash(f.hash(&k))
+}
 
 // Has reports whether k may have been added: false means certainly not.
-func (f *Filter[K]) Has(k K) bool { return f.f.HasHash(f.hash(&k)) }
+//
+// Has and Add hash 64-bit integer keys in place (HashUint64, inlined)
+// rather than through hashKind: one call fewer per key. Measured on AMD
+// EPYC Zen 4 (BenchmarkLookup, Filter[uint64] single at 16 KiB, benchstat
+// medians of 6 alternated runs): 7.95 -> 6.32 ns.
+func (f *Filter[K]) Has(k K) bool {
+	if f.kind == kindUint64 || f.kind == kindInt64 {
+		return f.f.HasHash(HashUint64(*(*uint64)(unsafe.Pointer(&k))))
+	}
+	return f.f.HasHash(f.hash(&k))
+}
 
 // AddAll adds every key of keys.
 func (f *Filter[K]) AddAll(keys []K) {
