@@ -220,15 +220,18 @@ func touchLinesGo(f *Filter, hs []uint64) uint64 {
 	return s
 }
 
-// BenchmarkFloor is the hardware floor of a lookup: one random cache line
-// per key from the 256 MiB filter of BenchmarkHasHashes, nothing else.
+// BenchmarkFloor is the hardware floor of a batch lookup: one random cache
+// line per key from a filter of each benchmark size, nothing else (the go
+// loop without prefetch, the asm loop prefetching as the lookups do).
 func BenchmarkFloor(b *testing.B) {
-	bf := filled(b, 256<<20, 8)
-	for _, fk := range floorKernels {
-		b.Run("size=256MiB/touch="+fk.name, func(b *testing.B) {
-			var s uint64
-			batches(b, bf.stream, func(hs []uint64) { s += fk.fn(bf.f, hs) })
-			sink += int(s)
-		})
+	for _, s := range benchSizes {
+		bf := filled(b, s.bytes, 8)
+		for _, fk := range floorKernels {
+			b.Run("size="+s.name+"/touch="+fk.name, func(b *testing.B) {
+				var sum uint64
+				batches(b, bf.stream, func(hs []uint64) { sum += fk.fn(bf.f, hs) })
+				sink += int(sum)
+			})
+		}
 	}
 }

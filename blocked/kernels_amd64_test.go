@@ -273,7 +273,15 @@ func init() {
 	floorKernels = append(floorKernels, struct {
 		name string
 		fn   func(f *Filter, hs []uint64) uint64
-	}{"asm", touchLinesAsm})
+	}{"asm", touchLinesAsm}, struct {
+		name string
+		fn   func(f *Filter, hs []uint64) uint64
+	}{"asm-noprefetch", touchLinesAsmNoPrefetch})
+}
+
+// touchLinesAsmNoPrefetch is the assembly floor without prefetch.
+func touchLinesAsmNoPrefetch(f *Filter, hs []uint64) uint64 {
+	return touchLines((*[8]uint64)(&f.blocks[0]), uint64(len(f.blocks)), hs, 0, 0)
 }
 
 // touchLinesAsm is the assembly floor, prefetching as the lookups do.
