@@ -175,27 +175,32 @@ func scalarIndex(x GPVirtual, salt uint32, shift uint8) GPVirtual {
 }
 
 func filterHasOne() {
-	name := "filterHasOne"
-	TEXT(name, NOSPLIT, fmt.Sprintf(filterOneSig, " bool"))
+	filterOne("filterHasOne", " bool", "reports whether every bit of h is set in", filterHasVecBody, filterHasScalarBody)
+}
+
+// filterOne emits a one-key Filter kernel: the block of h, then the body
+// for cpu.Active's level (AVX-512, AVX2, else scalar) and the filter's k.
+func filterOne(name, result, does string, vec func(v vecISA, k int, blk Mem, x GPVirtual), scalar func(k int, blk Mem, x GPVirtual)) {
+	TEXT(name, NOSPLIT, fmt.Sprintf(filterOneSig, result))
 	Pragma("noescape")
-	Doc(name + " reports whether every bit of h is set in the *Filter f: with AVX-512 or AVX2 as cpu.Active allows, else scalar. f.k must be 8 or 16, len(f.blocks) > 0.")
+	Doc(name + " " + does + " the *Filter f: with AVX-512 or AVX2 as cpu.Active allows, else scalar. f.k must be 8 or 16, len(f.blocks) > 0.")
 	blk, x, f := oneKeyArgs("f", 6)
 	branchLevel(levelAVX512, "lower")
 	branchK(f, "avx512k16")
-	filterHasVecBody(avx512, 8, blk, x)
+	vec(avx512, 8, blk, x)
 	Label("avx512k16")
-	filterHasVecBody(avx512, 16, blk, x)
+	vec(avx512, 16, blk, x)
 	Label("lower")
 	branchLevel(levelAVX2, "scalar")
 	branchK(f, "avx2k16")
-	filterHasVecBody(avx2, 8, blk, x)
+	vec(avx2, 8, blk, x)
 	Label("avx2k16")
-	filterHasVecBody(avx2, 16, blk, x)
+	vec(avx2, 16, blk, x)
 	Label("scalar")
 	branchK(f, "scalark16")
-	filterHasScalarBody(8, blk, x)
+	scalar(8, blk, x)
 	Label("scalark16")
-	filterHasScalarBody(16, blk, x)
+	scalar(16, blk, x)
 }
 
 // filterHasVecBody shifts each word of the line right by its bit indexes
@@ -252,27 +257,7 @@ func filterHasScalarBody(k int, blk Mem, x GPVirtual) {
 }
 
 func filterAddOne() {
-	name := "filterAddOne"
-	TEXT(name, NOSPLIT, fmt.Sprintf(filterOneSig, ""))
-	Pragma("noescape")
-	Doc(name + " sets the bits of h in the *Filter f: with AVX-512 or AVX2 as cpu.Active allows, else scalar. f.k must be 8 or 16, len(f.blocks) > 0.")
-	blk, x, f := oneKeyArgs("f", 6)
-	branchLevel(levelAVX512, "lower")
-	branchK(f, "avx512k16")
-	filterAddVecBody(avx512, 8, blk, x)
-	Label("avx512k16")
-	filterAddVecBody(avx512, 16, blk, x)
-	Label("lower")
-	branchLevel(levelAVX2, "scalar")
-	branchK(f, "avx2k16")
-	filterAddVecBody(avx2, 8, blk, x)
-	Label("avx2k16")
-	filterAddVecBody(avx2, 16, blk, x)
-	Label("scalar")
-	branchK(f, "scalark16")
-	filterAddScalarBody(8, blk, x)
-	Label("scalark16")
-	filterAddScalarBody(16, blk, x)
+	filterOne("filterAddOne", "", "sets the bits of h in", filterAddVecBody, filterAddScalarBody)
 }
 
 // filterAddVecBody ORs ones shifted left by the bit indexes into the line.
