@@ -90,8 +90,7 @@ func fillTenBitsPerKey(add func([]uint64), bits, seed uint64) []uint64 {
 	return stream
 }
 
-// forEachBenchLevel runs fn as a sub-benchmark at every usable level, then
-// at each of the variants of benchVariants.
+// forEachBenchLevel runs fn as a sub-benchmark at every usable level.
 func forEachBenchLevel(b *testing.B, fn func(b *testing.B)) {
 	saved := cpu.Active
 	defer func() { cpu.Active = saved }()
@@ -99,6 +98,14 @@ func forEachBenchLevel(b *testing.B, fn func(b *testing.B)) {
 		cpu.Active = l
 		b.Run("level="+l.String(), fn)
 	}
+}
+
+// forEachBenchKernel is forEachBenchLevel followed by the supported
+// variants of benchVariants, for the benchmarks whose kernel they change.
+func forEachBenchKernel(b *testing.B, fn func(b *testing.B)) {
+	forEachBenchLevel(b, fn)
+	saved := cpu.Active
+	defer func() { cpu.Active = saved }()
 	for _, v := range benchVariants {
 		if cpu.Supported(v.level) {
 			cpu.Active = v.level
@@ -109,14 +116,17 @@ func forEachBenchLevel(b *testing.B, fn func(b *testing.B)) {
 	}
 }
 
-// benchVariants are kernels a level falls back to on processors that lack
-// an extension this one has (kernels_amd64_test.go adds AVX-512 without
-// BITALG): set switches to the variant and returns what switches back.
-var benchVariants []struct {
+// benchVariant is a kernel a level falls back to on processors that lack an
+// extension this one has: set switches to it and returns what switches back.
+type benchVariant struct {
 	name  string
 	level cpu.Level
 	set   func() (restore func())
 }
+
+// benchVariants are the Filter lookups' variants (kernels_amd64_test.go
+// adds AVX-512 without BITALG).
+var benchVariants []benchVariant
 
 func reportPerKey(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/key")
@@ -153,7 +163,7 @@ func BenchmarkHasHashes(b *testing.B) {
 	benchSizesK(b, func(b *testing.B, bytes uint64, k int) {
 		bf := filled(b, bytes, k)
 		out := make([]bool, benchBatch)
-		forEachBenchLevel(b, func(b *testing.B) {
+		forEachBenchKernel(b, func(b *testing.B) {
 			c := 0
 			batches(b, bf.stream, func(hs []uint64) { c += bf.f.HasHashes(hs, out) })
 			sink += c
@@ -206,10 +216,13 @@ func BenchmarkAddHash(b *testing.B) {
 
 // floorKernels touch one cache line per key; kernels_amd64_test.go adds the
 // assembly one, with the lookup kernels' loop and prefetch distance.
-var floorKernels = []struct {
+var floorKernels = []floorKernel{{"go", touchLinesGo}}
+
+// floorKernel is one way of touching the block of every hash.
+type floorKernel struct {
 	name string
 	fn   func(f *Filter, hs []uint64) uint64
-}{{"go", touchLinesGo}}
+}
 
 // touchLinesGo loads the first word of the block of every hash (no prefetch).
 func touchLinesGo(f *Filter, hs []uint64) uint64 {

@@ -261,22 +261,14 @@ func TestAsmLargeBlockCount(t *testing.T) {
 
 func init() {
 	if hasBITALG {
-		benchVariants = append(benchVariants, struct {
-			name  string
-			level cpu.Level
-			set   func() (restore func())
-		}{"avx512-nobitalg", cpu.AVX512, func() func() {
+		benchVariants = append(benchVariants, benchVariant{"avx512-nobitalg", cpu.AVX512, func() func() {
 			hasBITALG = false
 			return func() { hasBITALG = true }
 		}})
 	}
-	floorKernels = append(floorKernels, struct {
-		name string
-		fn   func(f *Filter, hs []uint64) uint64
-	}{"asm", touchLinesAsm}, struct {
-		name string
-		fn   func(f *Filter, hs []uint64) uint64
-	}{"asm-noprefetch", touchLinesAsmNoPrefetch})
+	floorKernels = append(floorKernels,
+		floorKernel{"asm", touchLinesAsm},
+		floorKernel{"asm-noprefetch", touchLinesAsmNoPrefetch})
 }
 
 // touchLinesAsmNoPrefetch is the assembly floor without prefetch.
