@@ -1,21 +1,24 @@
 package bloom_test
 
-// Side-by-side benchmarks: simdbloom against its Go peers and against the
-// hardware floor, in one run, at filters of 16 KiB, 1 MiB, 8 MiB and 256 MiB
-// holding about 10 bits per key. Every benchmark reports ns/op per KEY (b.N
-// counts keys), so benchstat compares them directly:
+// The library's own benchmarks: hash-level and typed lookups and adds, single
+// and batch, against the hardware floor, in one run, at filters of 16 KiB,
+// 1 MiB, 8 MiB and 256 MiB holding about 10 bits per key. Every benchmark
+// reports ns/op per KEY (b.N counts keys), so benchstat compares them directly:
 //
 //	go test -run '^$' -bench . -count 6 -timeout 60m . | tee bench.txt
 //	benchstat -col /lib bench.txt
 //
-// Lookup streams hold 2^20 keys, half present and half absent, shuffled (the
-// branch predictor learns shorter streams). Filters are filled before the
-// timer starts (no first-touch page faults are timed). Accuracy is printed
-// by TestPeerAccuracy (go test -run PeerAccuracy -v): speed is never shown
-// without the FPR and bits per key it buys.
+// SIMDBLOOM_CPU=generic|avx2|avx512|neon measures a lower kernel level on the
+// same machine. Lookup streams hold 2^20 keys, half present and half absent,
+// shuffled (the branch predictor learns shorter streams). Filters are filled
+// before the timer starts (no first-touch page faults are timed).
+//
+// The comparisons against other Go Bloom filters (same benchmark names, plus
+// the peers' rows) live in the nested module bench/, so that the peers never
+// enter this module's go.mod: cd bench && go test -run '^$' -bench .
 //
 // Set -bench.sizes=16K,1M to limit the sizes (256 MiB needs several GiB of
-// memory and minutes of set-up for the peers).
+// memory); -short defaults them to 16K.
 
 import (
 	"encoding/binary"
@@ -26,17 +29,13 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/FastFilter/xorfilter"
-	bitsbloom "github.com/bits-and-blooms/bloom/v3"
-	holiman "github.com/holiman/bloomfilter/v2"
-	parquetbloom "github.com/parquet-go/parquet-go/bloom"
 	"github.com/zeebo/xxh3"
 
 	"github.com/simdbloom/bloom"
 	"github.com/simdbloom/bloom/blocked"
 )
 
-var benchSizes = flag.String("bench.sizes", "16K,1M,8M,256M", "filter sizes for the peer benchmarks")
+var benchSizes = flag.String("bench.sizes", "", "filter sizes for the benchmarks (default 16K,1M,8M,256M; 16K with -short)")
 
 const (
 	streamLen  = 1 << 20
@@ -44,7 +43,7 @@ const (
 	batch      = 1024 // keys per batch call
 )
 
-// fixture holds every library's filter of one size, filled with the same keys.
+// fixture holds simdbloom's filters of one size, filled with the same keys.
 type fixture struct {
 	size   uint64
 	keys   []uint64 // the added keys
@@ -55,15 +54,9 @@ type fixture struct {
 	strStream  []string // 16-byte keys
 	strKeys    []string
 
-	ours      *blocked.Filter
-	typed     *bloom.Filter[uint64]
-	typedStr  *bloom.Filter[string]
-	bits      *bitsbloom.BloomFilter
-	bitsStr   *bitsbloom.BloomFilter
-	hol       *holiman.Filter
-	parquet   parquetbloom.SplitBlockFilter
-	fuse      *xorfilter.BinaryFuse8
-	fuseBytes uint64
+	ours     *blocked.Filter
+	typed    *bloom.Filter[uint64]
+	typedStr *bloom.Filter[string]
 }
 
 var (
@@ -81,8 +74,15 @@ func sizeLabel(b uint64) string {
 }
 
 func parseSizes(tb testing.TB) []uint64 {
+	sizes := *benchSizes
+	if sizes == "" {
+		sizes = "16K,1M,8M,256M"
+		if testing.Short() {
+			sizes = "16K"
+		}
+	}
 	var out []uint64
-	for _, s := range strings.Split(*benchSizes, ",") {
+	for _, s := range strings.Split(sizes, ",") {
 		var v uint64
 		var unit string
 		if _, err := fmt.Sscanf(strings.TrimSpace(s), "%d%s", &v, &unit); err != nil {
@@ -102,8 +102,6 @@ func parseSizes(tb testing.TB) []uint64 {
 	}
 	return out
 }
-
-func le64(x uint64) []byte { return binary.LittleEndian.AppendUint64(nil, x) }
 
 // getFixture builds (once per process) the filters of one size.
 func getFixture(tb testing.TB, size uint64) *fixture {
@@ -127,27 +125,6 @@ func getFixture(tb testing.TB, size uint64) *fixture {
 	fx.ours.AddHashes(fx.hashes)
 	fx.typed = bloom.FromBlocked[uint64](fx.ours)
 
-	mbits := size * 8
-	k := uint(bloom.OptimalKInt(mbits, n))
-	fx.bits = bitsbloom.New(uint(mbits), k)
-	for _, x := range fx.keys {
-		fx.bits.Add(le64(x))
-	}
-	fx.hol, err = holiman.New(mbits, uint64(k))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for _, h := range fx.hashes {
-		fx.hol.AddHash(h)
-	}
-	fx.parquet = parquetbloom.MakeSplitBlockFilter(make([]byte, size))
-	fx.parquet.InsertBulk(fx.hashes)
-	fx.fuse, err = xorfilter.PopulateBinaryFuse8(fx.keys)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	fx.fuseBytes = uint64(len(fx.fuse.Fingerprints))
-
 	// String keys: 16 bytes each, a separate (smaller) set so the set-up stays quick.
 	ns := min(n, streamLen)
 	fx.strKeys = make([]string, ns)
@@ -160,10 +137,6 @@ func getFixture(tb testing.TB, size uint64) *fixture {
 	}
 	fx.typedStr = bloom.FromBlocked[string](strFilter)
 	fx.typedStr.AddAll(fx.strKeys)
-	fx.bitsStr = bitsbloom.New(uint(mbits), k)
-	for _, s := range fx.strKeys {
-		fx.bitsStr.AddString(s)
-	}
 
 	// Streams: the i-th present key is keys[i mod n]; absent keys come from
 	// another generator (absent with overwhelming probability).
@@ -231,35 +204,25 @@ func batched[T any](b *testing.B, stream []T, has func([]T, []bool) int) {
 	sink += n
 }
 
-// benchCase is one library's lookup benchmark on one fixture.
+// benchCase is one lookup benchmark on one fixture.
 type benchCase struct {
 	lib string
 	fn  func(b *testing.B)
 }
 
-// lookupCases lists every library's lookup over fx's streams.
+// lookupCases lists simdbloom's lookups over fx's streams. The names are
+// those of the same rows in bench/, so one benchstat lines up both.
 func lookupCases(fx *fixture) []benchCase {
 	return []benchCase{
 		// Hash level: the caller has 64-bit hashes.
 		{"simdbloom-batch", func(b *testing.B) { batched(b, fx.hashStream, fx.ours.HasHashes) }},
 		{"simdbloom-single", func(b *testing.B) { single(b, fx.hashStream, fx.ours.HasHash) }},
-		{"parquet-go-single", func(b *testing.B) { single(b, fx.hashStream, fx.parquet.Check) }},
-		{"holiman-single", func(b *testing.B) { single(b, fx.hashStream, fx.hol.ContainsHash) }},
 		// Key level: uint64 keys, hashing included.
 		{"simdbloom-typed-uint64-batch", func(b *testing.B) { batched(b, fx.keyStream, fx.typed.HasAll) }},
 		{"simdbloom-typed-uint64-single", func(b *testing.B) { single(b, fx.keyStream, fx.typed.Has) }},
-		{"bits-and-blooms-uint64-single", func(b *testing.B) {
-			var buf [8]byte
-			single(b, fx.keyStream, func(x uint64) bool {
-				binary.LittleEndian.PutUint64(buf[:], x)
-				return fx.bits.Test(buf[:])
-			})
-		}},
-		{"xorfilter-fuse8-uint64-single", func(b *testing.B) { single(b, fx.keyStream, fx.fuse.Contains) }},
 		// Key level: 16-byte string keys.
 		{"simdbloom-typed-string-batch", func(b *testing.B) { batched(b, fx.strStream, fx.typedStr.HasAll) }},
 		{"simdbloom-typed-string-single", func(b *testing.B) { single(b, fx.strStream, fx.typedStr.Has) }},
-		{"bits-and-blooms-string-single", func(b *testing.B) { single(b, fx.strStream, fx.bitsStr.TestString) }},
 	}
 }
 
@@ -298,32 +261,6 @@ func BenchmarkAdd(b *testing.B) {
 			for i := 0; i < b.N; i += batch {
 				j := i & streamMask
 				typed.AddAll(fx.keyStream[j : j+batch])
-			}
-		})
-		pq := parquetbloom.MakeSplitBlockFilter(append([]byte(nil), fx.parquet.Bytes()...))
-		run("parquet-go-single", func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				pq.Insert(fx.hashStream[i&streamMask])
-			}
-		})
-		run("parquet-go-bulk", func(b *testing.B) {
-			for i := 0; i < b.N; i += batch {
-				j := i & streamMask
-				pq.InsertBulk(fx.hashStream[j : j+batch])
-			}
-		})
-		hol, _ := fx.hol.Copy()
-		run("holiman-single", func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				hol.AddHash(fx.hashStream[i&streamMask])
-			}
-		})
-		bb := fx.bits.Copy()
-		run("bits-and-blooms-uint64-single", func(b *testing.B) {
-			var buf [8]byte
-			for i := 0; i < b.N; i++ {
-				binary.LittleEndian.PutUint64(buf[:], fx.keyStream[i&streamMask])
-				bb.Add(buf[:])
 			}
 		})
 	}

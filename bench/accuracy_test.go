@@ -1,4 +1,4 @@
-package bloom_test
+package bench
 
 import (
 	"encoding/binary"
@@ -14,7 +14,7 @@ import (
 // false-positive rate and bits per key at the benchmarks' load (a 1 MiB
 // filter, 10 bits per key), so that speed is never shown without accuracy:
 //
-//	go test -run PeerAccuracy -v .
+//	cd bench && go test -run PeerAccuracy -v .
 //
 // It fails if simdbloom's measured FPR is more than 4 sigma from its exact
 // formula, or if any library answers false for a key it holds.

@@ -1,4 +1,4 @@
-package bloom_test
+package bench
 
 import (
 	"flag"
@@ -15,7 +15,7 @@ var plotOut = flag.String("plot.out", "", "TestPlotLookup writes its SVG here (t
 // lookups against filter size, measured with testing.Benchmark in this
 // process, as an SVG for the README:
 //
-//	go test -run PlotLookup -plot.out docs/lookup.svg -bench.sizes 16K,1M,8M,256M .
+//	cd bench && go test -run PlotLookup -plot.out ../docs/lookup.svg -bench.sizes 16K,1M,8M,256M .
 func TestPlotLookup(t *testing.T) {
 	if *plotOut == "" {
 		t.Skip("no -plot.out")
