@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# What a user's module gains from importing simdbloom: a throwaway consumer at
+# `go 1.24.0` imports bloom, blocked, cuckoo and parquet, runs `go mod tidy`
+# against this checkout, and fails if its go.sum holds any module beyond the
+# library's own dependencies or if its go line was raised. Benchmark peers
+# live in the nested bench/ module and must never show up here.
+# Run from anywhere: bash .ci/consumer.sh [checkout, default this one]
+set -euo pipefail
+root=$(cd "${1:-$(dirname "$0")/..}" && pwd)
+
+# The library's requirements and what they need. github.com/zeebo/assert is
+# required by zeebo/xxh3's own go.mod (for xxh3's tests; v1.1.0 is the latest
+# xxh3): every user of xxh3 records its checksum, never builds it.
+allowed='github.com/klauspost/cpuid/v2
+github.com/zeebo/xxh3
+github.com/cespare/xxhash/v2
+golang.org/x/sys
+github.com/zeebo/assert'
+want_go='1.24.0'
+
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+cat >"$dir/go.mod" <<EOF
+module example.com/consumer
+
+go $want_go
+
+require github.com/simdbloom/bloom v0.0.0
+
+replace github.com/simdbloom/bloom => $root
+EOF
+
+cat >"$dir/main.go" <<'EOF'
+package main
+
+import (
+	"fmt"
+
+	"github.com/simdbloom/bloom"
+	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/cuckoo"
+	"github.com/simdbloom/bloom/parquet"
+)
+
+func main() {
+	f, _ := bloom.New[string](1000, 0.01)
+	f.Add("a")
+	b, _ := blocked.New(1000, 0.01)
+	b.AddHash(bloom.Hash("b"))
+	c, _ := cuckoo.New(1000, 0.01)
+	s, _ := parquet.NewFilter(1000, 0.01)
+	s.AddHash(parquet.HashString("d"))
+	fmt.Println(f.Has("a"), b.HasHash(bloom.Hash("b")), c != nil, s.HasHash(parquet.HashString("d")))
+}
+EOF
+
+cd "$dir"
+# GOTOOLCHAIN=local: tidy must not switch toolchains to satisfy a raised go line.
+GOTOOLCHAIN=local GOFLAGS=-mod=mod go mod tidy
+GOTOOLCHAIN=local go build -o /dev/null .
+
+fail=0
+found=$(awk '{print $1}' go.sum | sort -u)
+extra=$(comm -23 <(printf '%s\n' "$found") <(printf '%s\n' "$allowed" | sort -u))
+echo "consumer go.sum holds:"
+printf '  %s\n' $found
+if [ -n "$extra" ]; then
+  echo "FAIL: the consumer's go.sum holds modules beyond the library's own dependencies:"
+  printf '  %s\n' $extra
+  fail=1
+fi
+got_go=$(awk '$1 == "go" {print $2}' go.mod)
+echo "consumer go line: go $got_go"
+if [ "$got_go" != "$want_go" ]; then
+  echo "FAIL: go mod tidy raised the consumer's go line from $want_go to $got_go"
+  fail=1
+fi
+if grep -q '^toolchain' go.mod; then
+  echo "FAIL: go mod tidy added a toolchain line: $(grep '^toolchain' go.mod)"
+  fail=1
+fi
+if [ "$fail" = 0 ]; then echo "consumer module: ok"; fi
+exit "$fail"
