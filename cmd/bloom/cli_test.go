@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/simdbloom/bloom/internal/cpu"
 )
 
 // childEnv makes the test binary run the command line it is given as bloom
@@ -99,6 +102,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"bench", "-max-size", "0K"}, `size "0K"`},
 		{[]string{"bench", "-max-size", "2000G"}, "1024G"},
 		{[]string{"bench", "-max-size", "15.9K"}, "below 16K"},
+		{[]string{"version", "extra"}, `unexpected argument "extra"`},
 		{[]string{"nosuchcommand"}, `unknown command "nosuchcommand"`},
 		{[]string{"help", "nosuchcommand"}, `unknown command "nosuchcommand"`},
 		{nil, "Usage:"},
@@ -132,6 +136,7 @@ func TestHelpOnStdout(t *testing.T) {
 		{[]string{"size", "--help"}, "-n"},
 		{[]string{"experiment", "-h"}, "-scale-n"},
 		{[]string{"bench", "-h"}, "-seconds"},
+		{[]string{"version", "-h"}, "-json"},
 	} {
 		code, out, errs := runChild(t, c.args...)
 		if code != 0 || !strings.Contains(out, c.want) || errs != "" {
@@ -238,5 +243,25 @@ func TestParseSize(t *testing.T) {
 		if got, err := parseSize(s); err == nil {
 			t.Errorf("parseSize(%q) = %d; want an error", s, got)
 		}
+	}
+}
+
+func TestVersion(t *testing.T) {
+	code, out, errs := runChild(t, "version", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var v versionInfo
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Module != "github.com/simdbloom/bloom" || v.Version == "" || v.Go != runtime.Version() ||
+		v.Kernel != cpu.Active.String() || v.Platform != runtime.GOOS+"/"+runtime.GOARCH {
+		t.Errorf("version %+v; want the module, a version, %s, kernel %s", v, runtime.Version(), cpu.Active)
+	}
+	code, out, _ = runChild(t, "version")
+	if code != 0 || !strings.Contains(out, v.Version) || !strings.Contains(out, runtime.Version()) ||
+		!strings.Contains(out, "kernel in use: "+cpu.Active.String()) {
+		t.Errorf("version: exit %d, %q", code, out)
 	}
 }

@@ -4,6 +4,7 @@
 //	bloom size -n 1e9 -p 0.01         bits, bytes and k for each filter variant
 //	bloom experiment                   measured false-positive rates against the formulas
 //	bloom bench                        a 10-second benchmark, naming the kernel in use
+//	bloom version                      module and Go versions, and the kernel in use
 //
 // Every subcommand takes -h for its flags (printed on stdout) and --json for
 // machine-readable output. Exit codes: 0 success, 1 the command failed, 2 bad
@@ -26,6 +27,7 @@ Usage:
   bloom size -n N -p P [--json]        bits, bytes, k and bits/key for each variant
   bloom experiment [flags] [--json]    measured FPR and fill against the formulas
   bloom bench [flags] [--json]         a short benchmark on this machine
+  bloom version [--json]               module and Go versions, kernel in use
 
 Run "bloom <command> -h" for a command's flags.
 `
@@ -39,6 +41,7 @@ var commands = map[string]func(args []string, stdout, stderr io.Writer) error{
 	"size":       runSize,
 	"experiment": runExperiment,
 	"bench":      runBench,
+	"version":    runVersion,
 }
 
 // run executes one command line and returns the exit code: 0 on success,
