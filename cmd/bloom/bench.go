@@ -3,10 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
+	"math/big"
 	"math/rand/v2"
 	"os"
+	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -40,20 +43,21 @@ const streamLen = 1 << 20
 func runBench(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench", "bloom bench: a short benchmark of blocked.Filter on this machine (k=8, 10 bits/key),\n"+
 		"batch and single lookups, present and absent keys shuffled, with the kernel in use and the generic one,\n"+
-		"next to the floor (one random cache-line load per key).", stderr)
+		"next to the floor (one random cache-line load per key).")
 	seconds := fs.Float64("seconds", 10, "approximate total running time")
-	maxSize := fs.String("max-size", "256M", "largest filter size (16K, 1M, 8M, 256M, 1G)")
+	maxSize := fs.String("max-size", "256M", "largest filter size, of 16K, 1M, 8M, 256M, 1G: bytes, or a number with K, M or G\n"+
+		"(powers of 1024; a fraction such as 1.5M is rounded down to whole bytes)")
 	svg := fs.String("svg", "", "also write an SVG plot of ns/key against filter size to this file")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := parse(fs, args); err != nil {
+	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
 	limit, err := parseSize(*maxSize)
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	if *seconds <= 0 || *seconds > 3600 {
-		return usageError{"-seconds must be in (0, 3600]"}
+	if !(*seconds > 0 && *seconds <= 3600) { // also refuses NaN
+		return usagef("-seconds must be in (0, 3600], got %v", *seconds)
 	}
 	var sizes []uint64
 	for _, s := range []uint64{16 << 10, 1 << 20, 8 << 20, 256 << 20, 1 << 30} {
@@ -62,7 +66,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if len(sizes) == 0 {
-		return usageError{"-max-size is below 16K"}
+		return usagef("-max-size %s is below 16K, the smallest size measured", *maxSize)
 	}
 	res := benchResult{CPU: cpuid.CPU.BrandName, Kernel: cpu.Active.String(), GoArch: runtime.GOARCH}
 	ops := []string{"lookup batch", "lookup single", "add batch", "floor: random line"}
@@ -76,7 +80,10 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	defer prog.done()
 
 	for _, size := range sizes {
-		f, present := filledFilter(size)
+		f, present, err := filledFilter(size)
+		if err != nil {
+			return err
+		}
 		stream := lookupStream(present)
 		out := make([]bool, len(stream))
 		for _, l := range kernels {
@@ -127,8 +134,11 @@ func (r *benchResult) add(size uint64, op string, l cpu.Level, ns float64) {
 
 // filledFilter returns a k=8 filter of size bytes holding size*8/10 random
 // hashes (10 bits per key, every page touched), and 2^19 of those hashes.
-func filledFilter(size uint64) (*blocked.Filter, []uint64) {
-	f, _ := blocked.NewBytes(size, 8)
+func filledFilter(size uint64) (*blocked.Filter, []uint64, error) {
+	f, err := blocked.NewBytes(size, 8)
+	if err != nil {
+		return nil, nil, fmt.Errorf("a %s filter: %w", plot.SizeLabel(float64(size)), err)
+	}
 	r := rand.New(rand.NewPCG(size, 1))
 	n := size * 8 / 10
 	buf := make([]uint64, 1<<16)
@@ -143,7 +153,7 @@ func filledFilter(size uint64) (*blocked.Filter, []uint64) {
 			present = append(present, b[:min(len(b), streamLen/2-len(present))]...)
 		}
 	}
-	return f, present
+	return f, present, nil
 }
 
 // lookupStream returns streamLen hashes, the present ones (repeated as needed)
@@ -189,18 +199,47 @@ func measure(d time.Duration, keys int, fn func()) float64 {
 	return runs[len(runs)/2]
 }
 
+// sizeSyntax is a size: digits, an optional fraction, an optional K, M or G
+// (powers of 1024), and an optional B or iB ("16K", "16KiB", "1.5M", "4096").
+var sizeSyntax = regexp.MustCompile(`^([0-9]+)(?:\.([0-9]+))?(?:([KMGkmg])(?:i?[Bb])?|[Bb])?$`)
+
+// maxSizeBytes bounds -max-size (and keeps the arithmetic in range).
+const maxSizeBytes = 1 << 40
+
+// parseSize parses a byte size strictly: anything but sizeSyntax is refused,
+// and a fractional number of bytes (16.9K is 17305.6) is rounded down.
 func parseSize(s string) (uint64, error) {
-	mult := map[string]uint64{"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
-	u := strings.ToUpper(strings.TrimSuffix(strings.TrimSuffix(s, "iB"), "B"))
-	for suf, m := range mult {
-		if strings.HasSuffix(u, suf) {
-			var v uint64
-			if _, err := fmt.Sscanf(strings.TrimSuffix(u, suf), "%d", &v); err == nil && v > 0 && v <= 1<<40/m {
-				return v * m, nil
-			}
-		}
+	bad := fmt.Errorf("size %q: want bytes or a number with K, M or G, such as 256M or 1.5G", s)
+	m := sizeSyntax.FindStringSubmatch(s)
+	if m == nil || len(m[1]) > 13 || len(m[2]) > 30 {
+		return 0, bad
 	}
-	return 0, fmt.Errorf("size %q: want a number with K, M or G, such as 256M", s)
+	unit := uint64(1)
+	switch strings.ToUpper(m[3]) {
+	case "K":
+		unit = 1 << 10
+	case "M":
+		unit = 1 << 20
+	case "G":
+		unit = 1 << 30
+	}
+	whole, err := strconv.ParseUint(m[1], 10, 64)
+	if err != nil || whole > maxSizeBytes/unit {
+		return 0, fmt.Errorf("size %q: more than 1024G", s)
+	}
+	v := whole * unit
+	if m[2] != "" {
+		// floor(0.frac * unit), exactly: unit < 2^31 and the fraction has
+		// at most 30 digits, so the product fits in a big.Int.
+		frac, _ := new(big.Int).SetString(m[2], 10) // digits only: sizeSyntax
+		den := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(len(m[2]))), nil)
+		frac.Mul(frac, new(big.Int).SetUint64(unit)).Quo(frac, den)
+		v += frac.Uint64()
+	}
+	if v == 0 || v > maxSizeBytes {
+		return 0, fmt.Errorf("size %q: want from 1 byte to 1024G", s)
+	}
+	return v, nil
 }
 
 func writeBenchSVG(path string, r benchResult) error {

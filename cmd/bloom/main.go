@@ -4,8 +4,11 @@
 //	bloom size -n 1e9 -p 0.01         bits, bytes and k for each filter variant
 //	bloom experiment                   measured false-positive rates against the formulas
 //	bloom bench                        a 10-second benchmark, naming the kernel in use
+//	bloom version                      module and Go versions, and the kernel in use
 //
-// Every subcommand takes -h for its flags and --json for machine-readable output.
+// Every subcommand takes -h for its flags (printed on stdout) and --json for
+// machine-readable output. Exit codes: 0 success, 1 the command failed, 2 bad
+// usage (a bad flag value, an unknown command or argument).
 package main
 
 import (
@@ -15,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 )
 
 const usage = `bloom: size, test and benchmark Bloom filters (github.com/simdbloom/bloom)
@@ -23,12 +27,21 @@ Usage:
   bloom size -n N -p P [--json]        bits, bytes, k and bits/key for each variant
   bloom experiment [flags] [--json]    measured FPR and fill against the formulas
   bloom bench [flags] [--json]         a short benchmark on this machine
+  bloom version [--json]               module and Go versions, kernel in use
 
 Run "bloom <command> -h" for a command's flags.
 `
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// commands maps each subcommand to its function.
+var commands = map[string]func(args []string, stdout, stderr io.Writer) error{
+	"size":       runSize,
+	"experiment": runExperiment,
+	"bench":      runBench,
+	"version":    runVersion,
 }
 
 // run executes one command line and returns the exit code: 0 on success,
@@ -38,31 +51,36 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
-	var err error
-	switch args[0] {
-	case "size":
-		err = runSize(args[1:], stdout, stderr)
-	case "experiment":
-		err = runExperiment(args[1:], stdout, stderr)
-	case "bench":
-		err = runBench(args[1:], stdout, stderr)
+	name := args[0]
+	switch name {
 	case "help", "-h", "-help", "--help":
+		if len(args) > 1 && commands[args[1]] != nil {
+			// "bloom help size" is "bloom size -h".
+			return run([]string{args[1], "-h"}, stdout, stderr)
+		}
+		if len(args) > 1 {
+			fmt.Fprintf(stderr, "bloom: unknown command %q\n\n%s", args[1], usage)
+			return 2
+		}
 		fmt.Fprint(stdout, usage)
 		return 0
-	default:
-		fmt.Fprintf(stderr, "bloom: unknown command %q\n\n%s", args[0], usage)
+	}
+	cmd := commands[name]
+	if cmd == nil {
+		fmt.Fprintf(stderr, "bloom: unknown command %q\n\n%s", name, usage)
 		return 2
 	}
+	err := cmd(args[1:], stdout, stderr)
 	switch {
 	case err == nil:
 		return 0
 	case errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.As(err, new(usageError)):
-		fmt.Fprintf(stderr, "bloom %s: %v\n", args[0], err)
+		fmt.Fprintf(stderr, "bloom %s: %s\nRun \"bloom %s -h\" for its flags.\n", name, toolWords(err), name)
 		return 2
 	default:
-		fmt.Fprintf(stderr, "bloom %s: %v\n", args[0], err)
+		fmt.Fprintf(stderr, "bloom %s: %s\n", name, toolWords(err))
 		return 1
 	}
 }
@@ -72,27 +90,45 @@ type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
 
-// newFlags returns a flag set for a subcommand whose -h prints summary and the flags.
-func newFlags(name, summary string, stderr io.Writer) *flag.FlagSet {
+// usagef returns a usageError with a formatted message.
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// libPrefix matches the package prefixes of the library's error messages
+// ("blocked: ", "bloom: ", ...) at the start of a message or of a wrapped part.
+var libPrefix = regexp.MustCompile(`(^|: )(blocked|bloom|cuckoo|parquet): `)
+
+// toolWords returns err's message without the library's package prefixes,
+// which would read as the tool's own name or as noise after "bloom size: ".
+func toolWords(err error) string {
+	return libPrefix.ReplaceAllString(err.Error(), "$1")
+}
+
+// newFlags returns a flag set for a subcommand whose -h prints summary and
+// the flags. The flag package itself prints nothing: parse prints -h on
+// stdout, and run prints errors once, on stderr.
+func newFlags(name, summary string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "%s\n\nFlags:\n", summary)
+		fmt.Fprintf(fs.Output(), "%s\n\nFlags:\n", summary)
 		fs.PrintDefaults()
 	}
 	return fs
 }
 
-// parse parses args, turning flag errors into usage errors.
-func parse(fs *flag.FlagSet, args []string) error {
+// parse parses args, printing the usage on stdout for -h and turning flag
+// errors into usage errors.
+func parse(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stdout)
+			fs.Usage()
 			return err
 		}
 		return usageError{err.Error()}
 	}
 	if fs.NArg() > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q", fs.Arg(0))}
+		return usagef("unexpected argument %q", fs.Arg(0))
 	}
 	return nil
 }

@@ -57,8 +57,8 @@ func TestSizeBadInput(t *testing.T) {
 			t.Errorf("%q: exit %d, stderr %q; want an error", args, code, errs)
 		}
 	}
-	if code, _, errs := runArgs(t, "size", "-h"); code != 0 || !strings.Contains(errs, "-n") {
-		t.Errorf("size -h: exit %d, %q", code, errs)
+	if code, out, errs := runArgs(t, "size", "-h"); code != 0 || !strings.Contains(out, "-n") || errs != "" {
+		t.Errorf("size -h: exit %d, stdout %q, stderr %q; want the flags on stdout", code, out, errs)
 	}
 }
 

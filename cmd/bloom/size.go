@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -10,23 +11,30 @@ import (
 	"github.com/simdbloom/bloom"
 )
 
-// sizeRow is one line of "bloom size".
+// sizeRow is one line of "bloom size". A variant that cannot be sized has
+// only Variant and Error: no zero size is ever reported as a size.
 type sizeRow struct {
 	Variant    string  `json:"variant"`
-	Bits       uint64  `json:"bits"`
-	Bytes      uint64  `json:"bytes"`
-	K          int     `json:"k"`
-	BitsPerKey float64 `json:"bits_per_key"`
-	FPR        float64 `json:"fpr"`
+	Bits       uint64  `json:"bits,omitempty"`
+	Bytes      uint64  `json:"bytes,omitempty"`
+	K          int     `json:"k,omitempty"`
+	BitsPerKey float64 `json:"bits_per_key,omitempty"`
+	FPR        float64 `json:"fpr,omitempty"`
 	Error      string  `json:"error,omitempty"`
 }
 
-func runSize(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("size", "bloom size -n N -p P: the size of a filter for N keys at false-positive rate P, per variant.", stderr)
+// errNoVariant is returned when no variant can be sized (exit code 1): the
+// table with every variant's reason has been printed.
+var errNoVariant = errors.New("no variant can hold these keys at this false-positive rate")
+
+func runSize(args []string, stdout, _ io.Writer) error {
+	fs := newFlags("size", "bloom size -n N -p P: the size of a filter for N keys at false-positive rate P, per variant.\n"+
+		"A variant that cannot be sized (too large, or P too small for its formulas) is listed with the reason;\n"+
+		"the exit code is 1 when none can.")
 	nStr := fs.String("n", "", "number of keys (e.g. 1000000 or 1e9)")
-	p := fs.Float64("p", 0.01, "target false-positive rate, in (0, 1)")
+	pStr := fs.String("p", "0.01", "target false-positive rate, in (0, 1) (e.g. 0.01 or 1e-6)")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := parse(fs, args); err != nil {
+	if err := parse(fs, args, stdout); err != nil {
 		return err
 	}
 	if *nStr == "" {
@@ -36,32 +44,101 @@ func runSize(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError{err.Error()}
 	}
-	var rows []sizeRow
+	p, err := parseRate(*pStr)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	rows, ok := sizeRows(n, p)
+	if *asJSON {
+		if err := writeJSON(stdout, map[string]any{"n": n, "p": p, "variants": rows}); err != nil {
+			return err
+		}
+	} else if err := printSize(stdout, n, p, rows); err != nil {
+		return err
+	}
+	if !ok {
+		return errNoVariant
+	}
+	return nil
+}
+
+// sizeRows sizes every variant; ok says whether at least one could be sized.
+func sizeRows(n uint64, p float64) (rows []sizeRow, ok bool) {
 	for _, v := range bloom.Variants {
-		s, err := bloom.Bits(n, *p, v)
+		s, err := bloom.Bits(n, p, v)
+		if err == nil {
+			err = checkSize(s)
+		}
 		if err != nil {
-			if v == bloom.Classic {
-				return err // the inputs themselves are bad
-			}
-			rows = append(rows, sizeRow{Variant: v.String(), Error: err.Error()})
+			rows = append(rows, sizeRow{Variant: v.String(), Error: toolWords(err)})
 			continue
 		}
+		ok = true
 		rows = append(rows, sizeRow{Variant: v.String(), Bits: s.Bits, Bytes: s.Bytes(), K: s.K, BitsPerKey: s.BitsPerKey(n), FPR: s.FPR})
 	}
-	if *asJSON {
-		return writeJSON(stdout, map[string]any{"n": n, "p": *p, "variants": rows})
+	return rows, ok
+}
+
+// checkSize refuses a size the library returned without an error but that
+// is not one: no bits, no k, or a rate that is not a rate (for a p so small
+// that log2(1/p) overflows, the sizing formulas break down).
+func checkSize(s bloom.Size) error {
+	if s.Bits == 0 || s.K <= 0 || math.IsNaN(s.FPR) || s.FPR < 0 || s.FPR >= 1 {
+		return fmt.Errorf("no valid size (the formulas give %d bits, k = %d): the false-positive rate is too small to size", s.Bits, s.K)
 	}
-	fmt.Fprintf(stdout, "%d keys at false-positive rate %g\n\n", n, *p)
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	return nil
+}
+
+func printSize(w io.Writer, n uint64, p float64, rows []sizeRow) error {
+	keys := "keys"
+	if n == 1 {
+		keys = "key"
+	}
+	fmt.Fprintf(w, "%d %s at false-positive rate %g\n\n", n, keys, p)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "variant\tbits\tbytes\tk\tbits/key\tFPR\t")
+	var notes []string
 	for _, r := range rows {
 		if r.Error != "" {
-			fmt.Fprintf(tw, "%s\t%s\t\t\t\t\t\n", r.Variant, r.Error)
+			// The reason goes under the table: a long message in a cell
+			// would widen its column for every row.
+			fmt.Fprintf(tw, "%s\t-\t-\t-\t-\t-\t\n", r.Variant)
+			notes = append(notes, fmt.Sprintf("%s: %s", r.Variant, r.Error))
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%.2f\t%.4g\t\n", r.Variant, r.Bits, humanBytes(r.Bytes), r.K, r.BitsPerKey, r.FPR)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\t%.4g\t\n", r.Variant, r.Bits, humanBytes(r.Bytes), r.K, compact(r.BitsPerKey), r.FPR)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(notes) > 0 {
+		fmt.Fprintln(w)
+		for _, s := range notes {
+			fmt.Fprintln(w, s)
+		}
+	}
+	return nil
+}
+
+// compact formats x with two decimals while that stays short, and in
+// exponent form above 10^6, so one huge value does not widen a column.
+func compact(x float64) string {
+	if math.Abs(x) < 1e6 {
+		return strconv.FormatFloat(x, 'f', 2, 64)
+	}
+	return strconv.FormatFloat(x, 'g', 4, 64)
+}
+
+// parseRate parses a false-positive rate: a finite number strictly between 0 and 1.
+func parseRate(s string) (float64, error) {
+	p, err := strconv.ParseFloat(s, 64)
+	if errors.Is(err, strconv.ErrSyntax) {
+		return 0, fmt.Errorf("-p: %q is not a number", s)
+	}
+	if !(p > 0 && p < 1) { // also refuses NaN and ±Inf
+		return 0, fmt.Errorf("-p must be in (0, 1), got %s", s)
+	}
+	return p, nil
 }
 
 // parseCount parses a positive whole number, accepting 1e9-style notation.
