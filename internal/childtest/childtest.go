@@ -1,0 +1,43 @@
+// Package childtest runs part of a test in a child process, so that a fault
+// that recover cannot catch (a fatal signal in assembly, a runtime throw)
+// fails the test instead of killing the whole test binary.
+package childtest
+
+import (
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// envName holds, in the child, the full name of the test it was started for.
+const envName = "SIMDBLOOM_CHILDTEST"
+
+// Run runs fn in a child process: the test binary re-run with -test.run
+// matching exactly t's name. In the parent it waits for the child and fails t
+// with the child's output if the child failed, died, or did not run the test.
+// In the child it calls fn(t), so fn reports failures with t as usual.
+//
+// Call Run from a test or subtest whose name contains no '/' of its own, and
+// at most once per (sub)test.
+func Run(t *testing.T, fn func(t *testing.T)) {
+	t.Helper()
+	if os.Getenv(envName) == t.Name() {
+		fn(t)
+		return
+	}
+	parts := strings.Split(t.Name(), "/")
+	for i, p := range parts {
+		parts[i] = "^" + regexp.QuoteMeta(p) + "$"
+	}
+	cmd := exec.Command(os.Args[0], "-test.run="+strings.Join(parts, "/"), "-test.count=1", "-test.v")
+	cmd.Env = append(os.Environ(), envName+"="+t.Name())
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("child process for %s failed: %v\n%s", t.Name(), err, out)
+	}
+	if !strings.Contains(string(out), "--- PASS: "+t.Name()) {
+		t.Fatalf("child process did not run %s:\n%s", t.Name(), out)
+	}
+}
