@@ -117,7 +117,7 @@ func scaleRows(n uint64, bitsPerKey float64, probes int, base uint64) []scaleRow
 		f, _ := blocked.NewBytes(m/8, k)
 		rows = append(rows, measureBlocked(fmt.Sprintf("blocked-k%d", k), f, n, n, probes, base))
 	}
-	s, _ := blocked.NewSplitBlockBytes(int((m/8 + 31) / 32 * 32))
+	s, _ := blocked.NewSplitBlockBytes(m / 8)
 	rows = append(rows, measureSplit(s, n, n, probes, base))
 	return append(rows, measureCounting(n, probes, base), measureCuckoo(n, probes, base))
 }

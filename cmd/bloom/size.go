@@ -37,8 +37,8 @@ func runSize(args []string, stdout, stderr io.Writer) error {
 		return usageError{err.Error()}
 	}
 	var rows []sizeRow
-	for _, v := range bloom.Variants {
-		s, err := bloom.Bits(n, *p, v)
+	for _, v := range bloom.Variants() {
+		s, err := bloom.Size(n, *p, v)
 		if err != nil {
 			if v == bloom.Classic {
 				return err // the inputs themselves are bad
@@ -46,7 +46,7 @@ func runSize(args []string, stdout, stderr io.Writer) error {
 			rows = append(rows, sizeRow{Variant: v.String(), Error: err.Error()})
 			continue
 		}
-		rows = append(rows, sizeRow{Variant: v.String(), Bits: s.Bits, Bytes: s.Bytes(), K: s.K, BitsPerKey: s.BitsPerKey(n), FPR: s.FPR})
+		rows = append(rows, sizeRow{Variant: v.String(), Bits: s.Bits, Bytes: s.Bytes, K: s.K, BitsPerKey: s.BitsPerKey, FPR: s.FPR})
 	}
 	if *asJSON {
 		return writeJSON(stdout, map[string]any{"n": n, "p": *p, "variants": rows})
