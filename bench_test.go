@@ -123,7 +123,7 @@ func getFixture(tb testing.TB, size uint64) *fixture {
 		tb.Fatal(err)
 	}
 	fx.ours.AddHashes(fx.hashes)
-	fx.typed = bloom.FromBlocked[uint64](fx.ours)
+	fx.typed = bloom.FromEngine[uint64](fx.ours)
 
 	// String keys: 16 bytes each, a separate (smaller) set so the set-up stays quick.
 	ns := min(n, streamLen)
@@ -135,7 +135,7 @@ func getFixture(tb testing.TB, size uint64) *fixture {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	fx.typedStr = bloom.FromBlocked[string](strFilter)
+	fx.typedStr = bloom.FromEngine[string](strFilter)
 	fx.typedStr.AddAll(fx.strKeys)
 
 	// Streams: the i-th present key is keys[i mod n]; absent keys come from
@@ -256,7 +256,7 @@ func BenchmarkAdd(b *testing.B) {
 				ours.AddHash(fx.hashStream[i&streamMask])
 			}
 		})
-		typed := bloom.FromBlocked[uint64](ours)
+		typed := bloom.FromEngine[uint64](ours)
 		run("simdbloom-typed-uint64-batch", func(b *testing.B) {
 			for i := 0; i < b.N; i += batch {
 				j := i & streamMask

@@ -18,7 +18,10 @@ type Cuckoo[K Key] struct {
 	kind keyKind
 }
 
-// NewCuckoo returns a cuckoo filter sized for n keys at false-positive rate fpr.
+// NewCuckoo returns a cuckoo filter sized for n keys at false-positive rate
+// fpr; cuckoo.Size(n, fpr) gives its size. It returns ErrKeys for n = 0,
+// ErrFPR for fpr outside (0, 1) or below what cuckoo filters reach (about
+// 6.1e-5), and ErrTooLarge for a table too large to make.
 func NewCuckoo[K Key](n uint64, fpr float64) (*Cuckoo[K], error) {
 	f, err := cuckoo.New(n, fpr)
 	if err != nil {
@@ -27,10 +30,13 @@ func NewCuckoo[K Key](n uint64, fpr float64) (*Cuckoo[K], error) {
 	return &Cuckoo[K]{f: f, kind: kindOf[K]()}, nil
 }
 
-// Filter returns the hash-level cuckoo filter underneath.
-func (c *Cuckoo[K]) Filter() *cuckoo.Filter { return c.f }
+// Engine returns the hash-level cuckoo filter underneath, for AddHash,
+// HasHash and RemoveHash with hashes computed by Hash, and for the methods
+// this type does not repeat.
+func (c *Cuckoo[K]) Engine() *cuckoo.Filter { return c.f }
 
-// Add adds k, or returns cuckoo.ErrFull (leaving the filter unchanged).
+// Add adds k, or returns an error wrapping ErrFull (leaving the filter
+// unchanged).
 func (c *Cuckoo[K]) Add(k K) error { return c.f.AddHash(hashKind(c.kind, &k)) }
 
 // Has reports whether k may have been added: false means certainly not.
@@ -70,7 +76,10 @@ type Counting[K Key] struct {
 	kind keyKind
 }
 
-// NewCounting returns a counting filter sized for n keys at false-positive rate fpr.
+// NewCounting returns a counting filter sized for n keys at false-positive
+// rate fpr; blocked.SizeCounting(n, fpr) gives its size. It returns ErrKeys
+// for n = 0, ErrFPR for fpr outside (0, 1) or NaN, and ErrTooLarge for a
+// filter too large to make.
 func NewCounting[K Key](n uint64, fpr float64) (*Counting[K], error) {
 	c, err := blocked.NewCounting(n, fpr)
 	if err != nil {
@@ -79,8 +88,10 @@ func NewCounting[K Key](n uint64, fpr float64) (*Counting[K], error) {
 	return &Counting[K]{c: c, kind: kindOf[K]()}, nil
 }
 
-// Blocked returns the hash-level counting filter underneath.
-func (c *Counting[K]) Blocked() *blocked.Counting { return c.c }
+// Engine returns the hash-level counting filter underneath, for AddHash,
+// HasHash and RemoveHash with hashes computed by Hash, and for the methods
+// this type does not repeat.
+func (c *Counting[K]) Engine() *blocked.Counting { return c.c }
 
 // Add adds k.
 func (c *Counting[K]) Add(k K) { c.c.AddHash(hashKind(c.kind, &k)) }

@@ -48,7 +48,7 @@ func TestCuckooTyped(t *testing.T) {
 	if p := float64(still) / (n / 2); p > 0.01+4*math.Sqrt(0.01/(n/2)) {
 		t.Errorf("%.4f of removed keys still present", p)
 	}
-	if c.EstimatedFPR() <= 0 || c.EstimatedFPR() > 0.01 || c.Filter() == nil {
+	if c.EstimatedFPR() <= 0 || c.EstimatedFPR() > 0.01 || c.Engine() == nil {
 		t.Errorf("EstimatedFPR %v", c.EstimatedFPR())
 	}
 	if _, err := NewCuckoo[int](0, 0.01); !errors.Is(err, cuckoo.ErrKeys) {
@@ -81,7 +81,7 @@ func TestCountingTyped(t *testing.T) {
 			t.Fatalf("false negative for %d", i)
 		}
 	}
-	if c.Saturated() != 0 || c.NumBits() == 0 || c.EstimatedFPR() <= 0 || c.Blocked() == nil {
+	if c.Saturated() != 0 || c.NumBits() == 0 || c.EstimatedFPR() <= 0 || c.Engine() == nil {
 		t.Errorf("Saturated %d NumBits %d EstimatedFPR %v", c.Saturated(), c.NumBits(), c.EstimatedFPR())
 	}
 	if c.Remove(1<<60) && c.Remove(1<<60+1) && c.Remove(1<<60+2) {

@@ -28,7 +28,7 @@ func (f *Filter[K]) WriteTo(w io.Writer) (int64, error) {
 // checkHash refuses an encoding whose keys were not hashed with Hash.
 func checkHash(h blocked.Header) error {
 	if h.Hash != blocked.HashXXH3 {
-		return fmt.Errorf("%w: the encoding's key hash is %v, bloom.Filter reads only %v (for other hashes use blocked.Filter and FromBlocked)",
+		return fmt.Errorf("%w: the encoding's key hash is %v, bloom.Filter reads only %v (for other hashes use blocked.Filter and FromEngine)",
 			blocked.ErrHashMismatch, h.Hash, blocked.HashXXH3)
 	}
 	return nil
@@ -121,5 +121,5 @@ func View[K Key](b []byte) (*Filter[K], error) {
 	if err != nil {
 		return nil, err
 	}
-	return FromBlocked[K](g), nil
+	return FromEngine[K](g), nil
 }

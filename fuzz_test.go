@@ -98,7 +98,7 @@ func FuzzSplitBlockKernels(f *testing.F) {
 		var ref []byte
 		var refOut []bool
 		for _, l := range cpu.Usable() {
-			s, err := blocked.NewSplitBlockBytes(nb * 32)
+			s, err := blocked.NewSplitBlockBytes(uint64(nb * 32))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -155,7 +155,7 @@ func FuzzTypedHash(f *testing.F) {
 			t.Fatalf("HasAll found %d of %d", n, len(ints))
 		}
 		for _, s := range strs {
-			if !fs.Has(s) || !FromBlocked[[]byte](fs.Blocked()).Has([]byte(s)) {
+			if !fs.Has(s) || !FromEngine[[]byte](fs.Engine()).Has([]byte(s)) {
 				t.Fatalf("string key %q lost (or hashed differently as bytes)", s)
 			}
 		}

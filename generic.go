@@ -34,7 +34,9 @@ type Filter[K Key] struct {
 }
 
 // New returns a filter sized for n keys with a false-positive rate of at most
-// fpr (exact formula, see package blocked), or an error naming the bad input.
+// fpr (exact formula, see package blocked), or an error naming the bad input:
+// ErrKeys for n = 0, ErrFPR for fpr outside (0, 1) or NaN, ErrTooLarge for a
+// filter too large to make. Size(n, fpr, Blocked) gives its size.
 func New[K Key](n uint64, fpr float64) (*Filter[K], error) {
 	f, err := blocked.New(n, fpr)
 	if err != nil {
@@ -43,15 +45,16 @@ func New[K Key](n uint64, fpr float64) (*Filter[K], error) {
 	return &Filter[K]{f: f, kind: kindOf[K]()}, nil
 }
 
-// FromBlocked returns a typed filter over an existing hash-level filter. The
-// keys added through either view must be hashed with Hash.
-func FromBlocked[K Key](f *blocked.Filter) *Filter[K] {
+// FromEngine returns a typed filter over an existing hash-level filter (the
+// inverse of Engine); both share the bits. The keys added through either
+// must be hashed with Hash.
+func FromEngine[K Key](f *blocked.Filter) *Filter[K] {
 	return &Filter[K]{f: f, kind: kindOf[K]()}
 }
 
-// Blocked returns the hash-level filter underneath, for AddHash/HasHash with
+// Engine returns the hash-level filter underneath, for AddHash/HasHash with
 // hashes computed by Hash, and for the methods this type does not repeat.
-func (f *Filter[K]) Blocked() *blocked.Filter { return f.f }
+func (f *Filter[K]) Engine() *blocked.Filter { return f.f }
 
 // hash returns Hash(k), using the key kind found at construction.
 func (f *Filter[K]) hash(k *K) uint64 { return hashKind(f.kind, k) }

@@ -108,11 +108,11 @@ func TestTypedMatchesHashLevel(t *testing.T) {
 		f.Add(k)
 		g.AddHash(Hash(k))
 	}
-	if !f.Blocked().Equal(g) {
+	if !f.Engine().Equal(g) {
 		t.Fatal("typed Add differs from AddHash(Hash(k))")
 	}
-	if !FromBlocked[string](g).Has("k7") {
-		t.Fatal("FromBlocked view lost a key")
+	if !FromEngine[string](g).Has("k7") {
+		t.Fatal("FromEngine view lost a key")
 	}
 }
 

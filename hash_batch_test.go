@@ -257,7 +257,7 @@ func typedFixture(b *testing.B, size uint64) (*Filter[uint64], []uint64) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	f := FromBlocked[uint64](fb)
+	f := FromEngine[uint64](fb)
 	n := size * 8 / 10
 	var buf [4096]uint64
 	for i := uint64(0); i < n; i += uint64(len(buf)) {

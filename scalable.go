@@ -1,7 +1,6 @@
 package bloom
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -30,7 +29,8 @@ type Scalable[K Key] struct {
 	kind       keyKind
 }
 
-// ScalableOption configures NewScalable.
+// ScalableOption configures NewScalable: pass WithGrowth or WithTightening.
+// A bad value makes NewScalable return an error wrapping ErrOption.
 type ScalableOption func(*scalableConfig) error
 
 type scalableConfig struct{ growth, tightening float64 }
@@ -60,14 +60,16 @@ func WithTightening(r float64) ScalableOption {
 	}
 }
 
-// ErrOption is returned for a bad option value.
-var ErrOption = errors.New("bloom: bad option")
-
 // NewScalable returns a growing filter whose first stage is planned for
-// initial keys, with a total false-positive rate of at most fpr.
+// initial keys, with a total false-positive rate of at most fpr. It returns
+// ErrKeys for initial = 0, ErrFPR for fpr outside (0, 1) or NaN, ErrOption
+// for a bad option, and ErrTooLarge if the first stage cannot be made.
 func NewScalable[K Key](initial uint64, fpr float64, opts ...ScalableOption) (*Scalable[K], error) {
+	if initial == 0 {
+		return nil, ErrKeys
+	}
 	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
-		return nil, fmt.Errorf("%w: got %v", blocked.ErrFPR, fpr)
+		return nil, fmt.Errorf("%w: got %v", ErrFPR, fpr)
 	}
 	c := scalableConfig{growth: 2, tightening: 0.85}
 	for _, o := range opts {

@@ -1,7 +1,6 @@
 package bloom
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -12,31 +11,54 @@ import (
 // blocked layout pays a little above) and the exact blocked ones.
 
 // ClassicFPR returns the false-positive rate of a classic Bloom filter of m
-// bits holding n keys with k hash functions: (1 - e^(-kn/m))^k.
+// bits holding n keys with k hash functions: (1 - e^(-kn/m))^k. It is 0 for
+// n = 0. Like the functions of package math it returns NaN outside its
+// domain: m = 0 or k < 1.
 func ClassicFPR(m, n uint64, k int) float64 {
-	if m == 0 {
-		return 1
+	if m == 0 || k < 1 {
+		return math.NaN()
 	}
 	return math.Pow(-math.Expm1(-float64(k)*float64(n)/float64(m)), float64(k))
 }
 
 // ClassicFill returns the expected fraction of set bits of a classic Bloom
 // filter of m bits holding n keys with k hash functions: 1 - (1 - 1/m)^(kn).
+// It is 0 for n = 0 (no keys, no bits set), and NaN for m = 0 or k < 1.
 func ClassicFill(m, n uint64, k int) float64 {
-	if m == 0 {
-		return 1
+	if m == 0 || k < 1 {
+		return math.NaN()
+	}
+	if n == 0 {
+		return 0
+	}
+	if m == 1 {
+		return 1 // log1p(-1) is -Inf: the one bit is set by the first key
 	}
 	return -math.Expm1(float64(k) * float64(n) * math.Log1p(-1/float64(m)))
 }
 
 // OptimalK returns the number of hash functions that minimizes the classic
 // false-positive rate for m bits and n keys: (m/n) ln 2, as a real number.
-// Round it to a neighbouring integer (OptimalKInt picks the better one).
-func OptimalK(m, n uint64) float64 { return float64(m) / float64(n) * math.Ln2 }
+// Round it to a neighbouring integer (OptimalKInt picks the better one). It
+// returns NaN for m = 0 or n = 0.
+func OptimalK(m, n uint64) float64 {
+	if m == 0 || n == 0 {
+		return math.NaN()
+	}
+	return float64(m) / float64(n) * math.Ln2
+}
 
-// OptimalKInt returns the integer k (at least 1) with the lowest ClassicFPR.
+// maxOptimalK bounds OptimalKInt, so that the conversion to int is defined.
+const maxOptimalK = math.MaxInt32
+
+// OptimalKInt returns the integer k (at least 1, at most 2^31-1) with the
+// lowest ClassicFPR for m bits and n keys, or 0 for m = 0 or n = 0.
 func OptimalKInt(m, n uint64) int {
-	k := max(1, int(OptimalK(m, n)))
+	kf := OptimalK(m, n)
+	if math.IsNaN(kf) {
+		return 0
+	}
+	k := int(max(1, min(kf, maxOptimalK-1)))
 	if ClassicFPR(m, n, k+1) < ClassicFPR(m, n, k) {
 		return k + 1
 	}
@@ -44,10 +66,25 @@ func OptimalKInt(m, n uint64) int {
 }
 
 // ClassicBitsPerKey returns the bits per key a classic Bloom filter with the
-// optimal k needs for false-positive rate p: log2(1/p)/ln 2, about 1.44 log2(1/p).
-func ClassicBitsPerKey(p float64) float64 { return -math.Log(p) / (math.Ln2 * math.Ln2) }
+// optimal real k needs for false-positive rate p: log2(1/p)/ln 2, about
+// 1.44 log2(1/p). It is 0 for p = 1 and +Inf for p = 0, and NaN for p
+// outside [0, 1] or NaN.
+func ClassicBitsPerKey(p float64) float64 {
+	if !(p >= 0 && p <= 1) {
+		return math.NaN()
+	}
+	return -logRate(p) / (math.Ln2 * math.Ln2)
+}
 
-// Variant names a filter layout for Bits.
+// logRate returns ln(p) for p >= 0, exact to rounding for subnormal p too
+// (math.Log on amd64 is not: it is off by up to 35 for the smallest
+// subnormals, which matter to sizing for rates below 2.2e-308).
+func logRate(p float64) float64 {
+	frac, exp := math.Frexp(p)
+	return math.Log(frac) + float64(exp)*math.Ln2
+}
+
+// Variant names a filter layout for Size.
 type Variant int
 
 const (
@@ -65,8 +102,9 @@ const (
 	SplitBlock
 )
 
-// Variants lists every variant Bits knows, in the order reports show them.
-var Variants = []Variant{Classic, Blocked, Blocked8, Blocked16, SplitBlock}
+// Variants returns every variant Size knows, in the order reports show
+// them, in a new slice the caller may change.
+func Variants() []Variant { return []Variant{Classic, Blocked, Blocked8, Blocked16, SplitBlock} }
 
 // String returns the variant's name.
 func (v Variant) String() string {
@@ -85,66 +123,60 @@ func (v Variant) String() string {
 	return fmt.Sprintf("Variant(%d)", int(v))
 }
 
-// ErrVariant is returned by Bits for a variant it does not know.
-var ErrVariant = errors.New("bloom: unknown filter variant")
+// Sizing is the size of a filter for a number of keys and a target
+// false-positive rate: what Size returns, and the same type as
+// blocked.Sizing, cuckoo.Sizing and parquet.Sizing. Its fields are
+// documented at blocked.Sizing; fields that do not apply are zero (Blocks
+// for Classic, for one).
+type Sizing = blocked.Sizing
 
-// Size is the answer of Bits: how large a filter must be.
-type Size struct {
-	Variant Variant
-	Bits    uint64  // size in bits
-	K       int     // bits set per key (for Classic, the optimal integer k)
-	FPR     float64 // the false-positive rate at n keys, by the variant's formula
-}
-
-// Bytes returns the size in bytes, rounded up.
-func (s Size) Bytes() uint64 { return (s.Bits + 7) / 8 }
-
-// BitsPerKey returns Bits / n.
-func (s Size) BitsPerKey(n uint64) float64 { return float64(s.Bits) / float64(n) }
-
-// Bits solves for the size of a filter of the given variant that holds n
-// keys at a false-positive rate of at most fpr. Bad input (n = 0, fpr outside
-// (0, 1) or NaN, a size beyond what the variant can address) is an error.
-func Bits(n uint64, fpr float64, v Variant) (Size, error) {
+// Size returns the smallest filter of variant v that holds n keys at a
+// false-positive rate of at most fpr, by the variant's exact formula. It
+// returns ErrKeys for n = 0, ErrFPR for fpr outside (0, 1) or NaN,
+// ErrTooLarge for a size the variant cannot address (Classic: 2^63 bits;
+// the blocked variants: 2^32 blocks), and ErrOption for an unknown variant.
+// It is only arithmetic: it answers sizes this platform cannot allocate.
+//
+//	s, err := bloom.Size(1_000_000, 0.01, bloom.Blocked)
+//	// s.Bytes, s.K, s.BitsPerKey, s.FPR
+func Size(n uint64, fpr float64, v Variant) (Sizing, error) {
 	switch v {
 	case Classic:
-		if n == 0 {
-			return Size{}, blocked.ErrKeys
-		}
-		if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
-			return Size{}, fmt.Errorf("%w: got %v", blocked.ErrFPR, fpr)
-		}
-		// For each integer k near the optimum, the smallest m with
-		// (1-e^(-kn/m))^k <= fpr is -kn/ln(1-fpr^(1/k)); keep the smallest.
-		best := Size{Variant: v}
-		kopt := math.Log2(1 / fpr)
-		for k := max(1, int(kopt)-1); k <= int(kopt)+2; k++ {
-			bits := math.Ceil(-float64(k) * float64(n) / math.Log1p(-math.Pow(fpr, 1/float64(k))))
-			if bits >= 1<<63 {
-				return Size{}, fmt.Errorf("%w: %d keys at fpr %v", blocked.ErrTooLarge, n, fpr)
-			}
-			if m := uint64(bits); best.Bits == 0 || m < best.Bits {
-				best = Size{Variant: v, Bits: m, K: k, FPR: ClassicFPR(m, n, k)}
-			}
-		}
-		return best, nil
-	case Blocked, Blocked8, Blocked16, SplitBlock:
-		var s blocked.Sizing
-		var err error
-		switch v {
-		case Blocked:
-			s, err = blocked.SizeFilter(n, fpr)
-		case Blocked8:
-			s, err = blocked.SizeFilterK(n, fpr, 8)
-		case Blocked16:
-			s, err = blocked.SizeFilterK(n, fpr, 16)
-		default:
-			s, err = blocked.SizeSplitBlock(n, fpr)
-		}
-		if err != nil {
-			return Size{}, err
-		}
-		return Size{Variant: v, Bits: s.Bytes * 8, K: s.K, FPR: s.FPR}, nil
+		return classicSize(n, fpr)
+	case Blocked:
+		return blocked.SizeFilter(n, fpr)
+	case Blocked8:
+		return blocked.SizeFilterK(n, fpr, 8)
+	case Blocked16:
+		return blocked.SizeFilterK(n, fpr, 16)
+	case SplitBlock:
+		return blocked.SizeSplitBlock(n, fpr)
 	}
-	return Size{}, fmt.Errorf("%w: %d", ErrVariant, int(v))
+	return Sizing{}, fmt.Errorf("%w: unknown sizing variant %d", ErrOption, int(v))
+}
+
+// classicSize is Size for Classic.
+func classicSize(n uint64, fpr float64) (Sizing, error) {
+	if n == 0 {
+		return Sizing{}, ErrKeys
+	}
+	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
+		return Sizing{}, fmt.Errorf("%w: got %v", ErrFPR, fpr)
+	}
+	// For each integer k near the optimum log2(1/fpr) (at most 1075, for
+	// the smallest subnormal fpr), the smallest m with (1-e^(-kn/m))^k <= fpr
+	// is -kn/ln(1-fpr^(1/k)); keep the smallest.
+	var best Sizing
+	lnp := logRate(fpr)
+	kopt := -lnp / math.Ln2
+	for k := max(1, int(kopt)-1); k <= int(kopt)+2; k++ {
+		bits := math.Ceil(-float64(k) * float64(n) / math.Log1p(-math.Exp(lnp/float64(k))))
+		if !(bits >= 1 && bits < 1<<63) {
+			return Sizing{}, fmt.Errorf("%w: %d keys at fpr %v need more than 2^63 bits", ErrTooLarge, n, fpr)
+		}
+		if m := uint64(bits); best.Bits == 0 || m < best.Bits {
+			best = Sizing{Keys: n, Bits: m, Bytes: (m + 7) / 8, BitsPerKey: float64(m) / float64(n), K: k, FPR: ClassicFPR(m, n, k)}
+		}
+	}
+	return best, nil
 }

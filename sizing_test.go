@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/cuckoo"
 )
 
 // The seed lesson's table for m/n = 10.
@@ -32,12 +33,78 @@ func TestClassicSeedTable(t *testing.T) {
 	}
 }
 
-func TestBitsBillionKeys(t *testing.T) {
-	s, err := Bits(1e9, 0.01, Classic)
+// TestMathDomain: the classic helpers return NaN outside their domain, as
+// package math does, and the right value at the legitimate edges.
+func TestMathDomain(t *testing.T) {
+	nan := []struct {
+		name string
+		got  float64
+	}{
+		{"ClassicFPR(0, 10, 7)", ClassicFPR(0, 10, 7)},
+		{"ClassicFPR(100, 10, 0)", ClassicFPR(100, 10, 0)},
+		{"ClassicFPR(100, 10, -1)", ClassicFPR(100, 10, -1)},
+		{"ClassicFill(0, 10, 7)", ClassicFill(0, 10, 7)},
+		{"ClassicFill(100, 10, 0)", ClassicFill(100, 10, 0)},
+		{"OptimalK(0, 10)", OptimalK(0, 10)},
+		{"OptimalK(100, 0)", OptimalK(100, 0)},
+		{"ClassicBitsPerKey(2)", ClassicBitsPerKey(2)},
+		{"ClassicBitsPerKey(-0.1)", ClassicBitsPerKey(-0.1)},
+		{"ClassicBitsPerKey(NaN)", ClassicBitsPerKey(math.NaN())},
+		{"ClassicBitsPerKey(+Inf)", ClassicBitsPerKey(math.Inf(1))},
+	}
+	for _, c := range nan {
+		if !math.IsNaN(c.got) {
+			t.Errorf("%s = %v, want NaN", c.name, c.got)
+		}
+	}
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"ClassicFill(1, 0, 1)", ClassicFill(1, 0, 1), 0}, // no keys, no bits set
+		{"ClassicFill(1000, 0, 7)", ClassicFill(1000, 0, 7), 0},
+		{"ClassicFill(1, 1, 1)", ClassicFill(1, 1, 1), 1}, // the one bit is set
+		{"ClassicFill(2, 1, 1)", ClassicFill(2, 1, 1), 0.5},
+		{"ClassicFPR(1000, 0, 7)", ClassicFPR(1000, 0, 7), 0},
+		{"ClassicFPR(1, 1, 1)", ClassicFPR(1, 1, 1), -math.Expm1(-1)},
+		{"ClassicBitsPerKey(1)", ClassicBitsPerKey(1), 0},
+		{"ClassicBitsPerKey(0)", ClassicBitsPerKey(0), math.Inf(1)},
+		{"ClassicBitsPerKey(0.5)", ClassicBitsPerKey(0.5), 1 / math.Ln2},
+		// 2^-1074, the smallest subnormal: log2(1/p) = 1074 exactly.
+		{"ClassicBitsPerKey(2^-1074)", ClassicBitsPerKey(math.SmallestNonzeroFloat64), 1074 / math.Ln2},
+	} {
+		if c.got != c.want && math.Abs(c.got-c.want) > 1e-12 {
+			t.Errorf("%s = %v, want %v", c.name, c.got, c.want)
+		}
+	}
+	if k := OptimalKInt(0, 10); k != 0 {
+		t.Errorf("OptimalKInt(0, 10) = %d, want 0", k)
+	}
+	if k := OptimalKInt(100, 0); k != 0 {
+		t.Errorf("OptimalKInt(100, 0) = %d, want 0", k)
+	}
+	if k := OptimalKInt(1, 1000); k != 1 {
+		t.Errorf("OptimalKInt(1, 1000) = %d, want 1", k)
+	}
+	if k := OptimalKInt(math.MaxUint64, 1); k < 1<<30 || k > math.MaxInt32 {
+		t.Errorf("OptimalKInt(2^64-1, 1) = %d, want a large k that fits in 31 bits", k)
+	}
+	if p := blocked.FPR(1000, 100, 8); !(p > 0 && p < 1) {
+		t.Errorf("blocked.FPR k=8 = %v", p)
+	}
+	for _, k := range []int{0, 1, 7, 9, 15, 17, 32, -8} {
+		if p := blocked.FPR(1000, 100, k); !math.IsNaN(p) {
+			t.Errorf("blocked.FPR(1000, 100, %d) = %v, want NaN", k, p)
+		}
+	}
+}
+
+func TestSizeBillionKeys(t *testing.T) {
+	s, err := Size(1e9, 0.01, Classic)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if gb := float64(s.Bytes()) / 1e9; math.Abs(gb-1.2) > 0.01 || s.K != 7 || s.FPR > 0.01 {
+	if gb := float64(s.Bytes) / 1e9; math.Abs(gb-1.2) > 0.01 || s.K != 7 || s.FPR > 0.01 {
 		t.Errorf("a billion keys at 1%%: %.3f GB, k=%d, fpr %v; want 1.2 GB, k=7, <= 1%%", gb, s.K, s.FPR)
 	}
 	// DESIGN.md section 3's table, bits per key.
@@ -51,34 +118,133 @@ func TestBitsBillionKeys(t *testing.T) {
 		{Blocked, 0.01, 10.10}, {Blocked, 1e-4, 22.88},
 		{SplitBlock, 0.01, 10.53}, {SplitBlock, 1e-4, 26.34}, {SplitBlock, 1e-6, 64.66},
 	} {
-		s, err := Bits(10_000_000, c.p, c.v)
+		const n = 10_000_000
+		s, err := Size(n, c.p, c.v)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := s.BitsPerKey(10_000_000); math.Abs(got-c.want) > 0.02 {
+		if got := s.BitsPerKey; math.Abs(got-c.want) > 0.02 {
 			t.Errorf("%v at %v: %.2f bits/key, want %.2f", c.v, c.p, got, c.want)
 		}
 		if s.FPR > c.p {
 			t.Errorf("%v at %v: formula FPR %v above the target", c.v, c.p, s.FPR)
 		}
+		// One shape: the fields agree with each other for every variant.
+		if s.Keys != n || s.Bytes != (s.Bits+7)/8 || s.BitsPerKey != float64(s.Bits)/n || s.K < 1 {
+			t.Errorf("%v at %v: fields disagree: %+v", c.v, c.p, s)
+		}
+		blockBytes := map[Variant]uint64{Classic: 0, Blocked: 64, Blocked8: 64, Blocked16: 64, SplitBlock: 32}[c.v]
+		if c.v != Classic && s.Bits != s.Blocks*blockBytes*8 || (c.v != Classic) != (s.Blocks > 0) {
+			t.Errorf("%v at %v: Bits %d is not Blocks %d whole blocks", c.v, c.p, s.Bits, s.Blocks)
+		}
 	}
 }
 
-func TestBitsErrors(t *testing.T) {
-	for _, v := range Variants {
-		if _, err := Bits(0, 0.01, v); !errors.Is(err, blocked.ErrKeys) {
+// TestSizeTinyFPR: log2(1/p) is +Inf below about 5.6e-309; Classic must
+// still answer a real size (or an error), never a zero size and no error.
+func TestSizeTinyFPR(t *testing.T) {
+	for _, p := range []float64{1e-300, 5e-309, 1e-310, math.SmallestNonzeroFloat64} {
+		s, err := Size(1, p, Classic)
+		if err != nil {
+			t.Errorf("Size(1, %v, Classic): %v", p, err)
+			continue
+		}
+		if s.Bits == 0 || s.K < 1 || !(s.FPR <= p) || s.Bits != uint64(math.Ceil(float64(s.Bits))) {
+			t.Errorf("Size(1, %v, Classic) = %+v", p, s)
+		}
+		// About 1.44 log2(1/p) bits per key.
+		if want := ClassicBitsPerKey(p); math.Abs(s.BitsPerKey-want) > 0.05*want {
+			t.Errorf("Size(1, %v, Classic): %.1f bits/key, want about %.1f", p, s.BitsPerKey, want)
+		}
+		if _, err := Size(1e18, p, Classic); !errors.Is(err, ErrTooLarge) {
+			t.Errorf("Size(1e18, %v, Classic): %v, want ErrTooLarge", p, err)
+		}
+		for _, v := range []Variant{Blocked, Blocked8, Blocked16, SplitBlock} {
+			if _, err := Size(1, p, v); !errors.Is(err, ErrTooLarge) {
+				t.Errorf("Size(1, %v, %v): %v, want ErrTooLarge", p, v, err)
+			}
+		}
+	}
+}
+
+// TestSizeIsArithmetic: sizing answers sizes up to the format's limit on
+// every platform; only constructors refuse what the platform cannot
+// allocate. This runs under GOARCH=386 too.
+func TestSizeIsArithmetic(t *testing.T) {
+	const n = 3_000_000_000 // 3.6 to 3.9 GB at 1%
+	for _, v := range []Variant{Classic, Blocked, Blocked8, Blocked16, SplitBlock} {
+		s, err := Size(n, 0.01, v)
+		if err != nil || s.Bytes <= 1<<31 {
+			t.Errorf("Size(3e9, 1%%, %v) = %+v, %v; want more than 2 GiB", v, s, err)
+		}
+	}
+	if s, err := cuckoo.Size(n, 0.01); err != nil || s.Bytes <= 1<<31 {
+		t.Errorf("cuckoo.Size(3e9, 1%%) = %+v, %v", s, err)
+	}
+	if s, err := blocked.SizeCounting(n, 0.01); err != nil || s.Bytes <= 1<<31 {
+		t.Errorf("blocked.SizeCounting(3e9, 1%%) = %+v, %v", s, err)
+	}
+	if math.MaxInt != math.MaxInt32 {
+		return // allocating 4 GiB to see it work is not a unit test
+	}
+	if _, err := New[uint64](n, 0.01); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("New(3e9, 1%%) on 32-bit: %v, want ErrTooLarge", err)
+	}
+	if _, err := NewCounting[uint64](n/4, 0.01); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("NewCounting(7.5e8, 1%%) on 32-bit: %v, want ErrTooLarge", err)
+	}
+	if _, err := NewCuckoo[uint64](n, 0.01); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("NewCuckoo(3e9, 1%%) on 32-bit: %v, want ErrTooLarge", err)
+	}
+	if _, err := blocked.NewSplitBlock(n, 0.01); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("blocked.NewSplitBlock(3e9, 1%%) on 32-bit: %v, want ErrTooLarge", err)
+	}
+	for _, b := range []uint64{3 << 30, 1 << 32} {
+		if _, err := blocked.NewBytes(b, 8); !errors.Is(err, ErrTooLarge) {
+			t.Errorf("blocked.NewBytes(%d) on 32-bit: %v, want ErrTooLarge", b, err)
+		}
+		if _, err := blocked.NewSplitBlockBytes(b); !errors.Is(err, ErrTooLarge) {
+			t.Errorf("blocked.NewSplitBlockBytes(%d) on 32-bit: %v, want ErrTooLarge", b, err)
+		}
+		if _, err := blocked.NewCountingBytes(b); !errors.Is(err, ErrTooLarge) {
+			t.Errorf("blocked.NewCountingBytes(%d) on 32-bit: %v, want ErrTooLarge", b, err)
+		}
+	}
+}
+
+func TestSizeErrors(t *testing.T) {
+	for _, v := range Variants() {
+		if _, err := Size(0, 0.01, v); !errors.Is(err, ErrKeys) {
 			t.Errorf("%v n=0: %v", v, err)
 		}
-		for _, p := range []float64{0, 1, -0.5, math.NaN(), math.Inf(-1)} {
-			if _, err := Bits(100, p, v); !errors.Is(err, blocked.ErrFPR) {
+		for _, p := range []float64{0, 1, 2, -0.5, math.NaN(), math.Inf(-1), math.Inf(1)} {
+			if _, err := Size(100, p, v); !errors.Is(err, ErrFPR) {
 				t.Errorf("%v fpr=%v: %v", v, p, err)
 			}
 		}
 	}
-	if _, err := Bits(math.MaxUint64, 1e-300, Classic); !errors.Is(err, blocked.ErrTooLarge) {
+	if _, err := Size(math.MaxUint64, 1e-300, Classic); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("overflow: %v", err)
 	}
-	if _, err := Bits(10, 0.1, Variant(99)); !errors.Is(err, ErrVariant) {
-		t.Errorf("bad variant: %v", err)
+	for _, v := range []Variant{-1, 5, 99} {
+		if _, err := Size(10, 0.1, v); !errors.Is(err, ErrOption) {
+			t.Errorf("unknown variant %d: %v, want ErrOption", v, err)
+		}
+	}
+}
+
+func TestVariantsIsACopy(t *testing.T) {
+	a := Variants()
+	if len(a) != 5 || a[0] != Classic {
+		t.Fatalf("Variants() = %v", a)
+	}
+	a[0] = Variant(99)
+	if Variants()[0] != Classic {
+		t.Fatal("changing the slice Variants returned changed the next call's")
+	}
+	for _, v := range a[1:] {
+		if _, err := Size(100, 0.01, v); err != nil {
+			t.Errorf("Size(%v): %v", v, err)
+		}
 	}
 }

@@ -32,8 +32,8 @@ type Counting struct {
 	blocks []block // 64-byte aligned, 16 nibble counters per word
 }
 
-// CountingBlockCounters is the number of 4-bit counters in one Counting block.
-const CountingBlockCounters = 128
+// countingBlockCounters is the number of 4-bit counters in one Counting block.
+const countingBlockCounters = 128
 
 // Nibble masks for SWAR counter arithmetic on a word of 16 four-bit counters.
 const (
@@ -58,31 +58,28 @@ func CountingFPR(n, nblocks uint64) float64 {
 }
 
 // NewCounting returns the smallest Counting filter whose exact FPR for n
-// keys (CountingFPR) is at most fpr.
+// keys (CountingFPR) is at most fpr: the filter SizeCounting(n, fpr)
+// describes. It returns SizeCounting's errors, and ErrTooLarge for a filter
+// this platform cannot allocate.
 func NewCounting(n uint64, fpr float64) (*Counting, error) {
-	nb, err := blocksFor(n, fpr, maxCountingBlocks, CountingFPR)
+	s, err := SizeCounting(n, fpr)
 	if err != nil {
 		return nil, err
 	}
-	if nb > maxCountingBlocks {
-		return nil, fmt.Errorf("%w: %d keys at fpr %v need %d blocks of 64 bytes, more than this platform can allocate", ErrTooLarge, n, fpr, nb)
+	if err := checkAlloc(s.Blocks, 64); err != nil {
+		return nil, err
 	}
-	return &Counting{blocks: alignedBlocks(nb)}, nil
+	return &Counting{blocks: alignedBlocks(s.Blocks)}, nil
 }
 
-// maxCountingBlocks is the most blocks a Counting filter may have: MaxBlocks,
-// or less where an int cannot count the bytes (32-bit platforms).
-var maxCountingBlocks = maxBlocks(MaxBlocks, 64)
-
-// NewCountingBytes returns a Counting filter of numBytes bytes, rounded up to
-// a whole number of 64-byte blocks.
+// NewCountingBytes returns an empty Counting filter of numBytes bytes,
+// rounded up to a whole number of 64-byte blocks. It returns ErrGeometry if
+// numBytes is 0, and ErrTooLarge for more than MaxBlocks blocks or more than
+// this platform can allocate.
 func NewCountingBytes(numBytes uint64) (*Counting, error) {
-	if numBytes == 0 {
-		return nil, fmt.Errorf("%w: got 0 bytes", ErrSize)
-	}
-	nb := numBytes/64 + min(numBytes%64, 1)
-	if nb > maxCountingBlocks {
-		return nil, fmt.Errorf("%w: %d bytes is more than %d blocks of 64 bytes", ErrTooLarge, numBytes, uint64(maxCountingBlocks))
+	nb, err := blocksOfBytes(numBytes, 64, MaxBlocks)
+	if err != nil {
+		return nil, err
 	}
 	return &Counting{blocks: alignedBlocks(nb)}, nil
 }
@@ -234,7 +231,7 @@ func (c *Counting) FillRatio() float64 {
 	for _, w := range c.words() {
 		n += uint64(bits.OnesCount64(nonZeroNibbles(w)))
 	}
-	return float64(n) / float64(uint64(len(c.blocks))*CountingBlockCounters)
+	return float64(n) / float64(uint64(len(c.blocks))*countingBlockCounters)
 }
 
 // EstimatedFPR returns the false-positive rate of the filter as it is now:

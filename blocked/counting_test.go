@@ -354,7 +354,7 @@ func TestCountingBadInput(t *testing.T) {
 	for _, cs := range []struct {
 		bytes uint64
 		want  error
-	}{{0, ErrSize}, {MaxBlocks*64 + 1, ErrTooLarge}, {math.MaxUint64, ErrTooLarge}} {
+	}{{0, ErrGeometry}, {MaxBlocks*64 + 1, ErrTooLarge}, {math.MaxUint64, ErrTooLarge}} {
 		c, err := NewCountingBytes(cs.bytes)
 		if !errors.Is(err, cs.want) || c != nil {
 			t.Errorf("NewCountingBytes(%d) = %v, %v; want error %v", cs.bytes, c, err, cs.want)

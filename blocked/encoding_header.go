@@ -2,10 +2,11 @@ package blocked
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"hash/crc32"
 	"math"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // The binary format (FORMAT.md at the repository root has it byte by byte):
@@ -38,19 +39,30 @@ const (
 // castagnoli is the CRC-32C table (hardware accelerated on amd64 and arm64).
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// Errors returned when decoding. Each is wrapped with the details; test for
-// them with errors.Is. Size and k problems in a header wrap ErrCorrupt and
-// also ErrSize, ErrTooLarge or ErrK.
+// Errors returned when decoding, wrapped with the details; test for them
+// with errors.Is. Size and k problems in a header wrap ErrCorrupt and also
+// ErrGeometry or ErrTooLarge. They are the values of the same names in
+// packages bloom, cuckoo and parquet.
 var (
-	ErrMagic        = errors.New("blocked: not a simdbloom filter encoding (bad magic)")
-	ErrVersion      = errors.New("blocked: unsupported format version")
-	ErrVariant      = errors.New("blocked: wrong or unknown filter variant")
-	ErrChecksum     = errors.New("blocked: checksum mismatch")
-	ErrTruncated    = errors.New("blocked: encoding is truncated")
-	ErrCorrupt      = errors.New("blocked: corrupt header")
-	ErrAlignment    = errors.New("blocked: payload is not 64-byte aligned")
-	ErrByteOrder    = errors.New("blocked: View needs a little-endian machine; use UnmarshalBinary")
-	ErrHashMismatch = errors.New("blocked: filter was written with a different key hash")
+	// ErrMagic means the input is not a filter encoding of this module.
+	ErrMagic = errs.ErrMagic
+	// ErrVersion means the format version is not one this package reads.
+	ErrVersion = errs.ErrVersion
+	// ErrVariant means the encoding holds another kind of filter than the
+	// one asked for, or a kind this package does not know.
+	ErrVariant = errs.ErrVariant
+	// ErrChecksum means a CRC-32C does not match the bytes it covers.
+	ErrChecksum = errs.ErrChecksum
+	// ErrTruncated means the input ends before the encoding does.
+	ErrTruncated = errs.ErrTruncated
+	// ErrCorrupt means the header is malformed or inconsistent.
+	ErrCorrupt = errs.ErrCorrupt
+	// ErrAlignment means View was given a payload that is not aligned.
+	ErrAlignment = errs.ErrAlignment
+	// ErrByteOrder means View was called on a big-endian machine.
+	ErrByteOrder = errs.ErrByteOrder
+	// ErrHashMismatch means the filter was written with another key hash.
+	ErrHashMismatch = errs.ErrHashMismatch
 )
 
 // Variant says which kind of filter an encoding holds.
@@ -185,10 +197,10 @@ func (h Header) check() error {
 		return fmt.Errorf("%w: unknown variant %d", ErrVariant, uint8(h.Variant))
 	}
 	if h.K != 8 && !(h.K == 16 && h.Variant == VariantFilter) {
-		return fmt.Errorf("%w: %w: k = %d for a %v", ErrCorrupt, ErrK, h.K, h.Variant)
+		return fmt.Errorf("%w: %w: k = %d for a %v", ErrCorrupt, ErrGeometry, h.K, h.Variant)
 	}
 	if h.Blocks == 0 {
-		return fmt.Errorf("%w: %w: 0 blocks", ErrCorrupt, ErrSize)
+		return fmt.Errorf("%w: %w: 0 blocks", ErrCorrupt, ErrGeometry)
 	}
 	if h.Blocks > MaxBlocks {
 		return fmt.Errorf("%w: %w: %d blocks, the most is %d", ErrCorrupt, ErrTooLarge, h.Blocks, uint64(MaxBlocks))

@@ -237,8 +237,8 @@ func TestEncodingErrors(t *testing.T) {
 		{"header CRC", func(b []byte) []byte { b[offHeaderCRC] ^= 1; return b }, []error{ErrChecksum}, true},
 		{"unknown variant", setByte(offVariant, 9), []error{ErrVariant}, true},
 		{"variant zero", setByte(offVariant, 0), []error{ErrVariant}, true},
-		{"k", setByte(offK, 9), []error{ErrCorrupt, ErrK}, true},
-		{"zero blocks", put64(offBlocks, 0), []error{ErrCorrupt, ErrSize}, true},
+		{"k", setByte(offK, 9), []error{ErrCorrupt, ErrGeometry}, true},
+		{"zero blocks", put64(offBlocks, 0), []error{ErrCorrupt, ErrGeometry}, true},
 		{"2^40 blocks", func(b []byte) []byte {
 			binary.LittleEndian.PutUint64(b[offBlocks:], 1<<40)
 			binary.LittleEndian.PutUint64(b[offPayloadLen:], 64<<40)

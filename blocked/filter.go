@@ -47,26 +47,30 @@ type Filter struct {
 
 // New returns the smallest Filter whose exact false-positive rate for n keys
 // is at most fpr, with k = 8 or k = 16, whichever needs less memory.
+// It is the filter SizeFilter(n, fpr) describes, and returns its errors; it
+// also returns ErrTooLarge for a filter this platform cannot allocate.
 func New(n uint64, fpr float64) (*Filter, error) {
 	s, err := SizeFilter(n, fpr)
 	if err != nil {
 		return nil, err
 	}
+	if err := checkAlloc(s.Blocks, 64); err != nil {
+		return nil, err
+	}
 	return newFilter(s.Blocks, s.K), nil
 }
 
-// NewBytes returns a Filter of numBytes bytes (rounded up to a whole number of
-// 64-byte blocks) setting k bits per key; k must be 8 or 16.
+// NewBytes returns an empty Filter of numBytes bytes, rounded up to a whole
+// number of 64-byte blocks, setting k bits per key. It returns ErrGeometry
+// if k is not 8 or 16 or numBytes is 0, and ErrTooLarge for more than
+// MaxBlocks blocks or more than this platform can allocate.
 func NewBytes(numBytes uint64, k int) (*Filter, error) {
 	if k != 8 && k != 16 {
-		return nil, fmt.Errorf("%w: got %d", ErrK, k)
+		return nil, fmt.Errorf("%w: k must be 8 or 16, got %d", ErrGeometry, k)
 	}
-	if numBytes == 0 {
-		return nil, fmt.Errorf("%w: got 0 bytes", ErrSize)
-	}
-	nb := numBytes/64 + min(numBytes%64, 1)
-	if limit := maxBlocks(MaxBlocks, 64); nb > limit {
-		return nil, fmt.Errorf("%w: %d bytes is more than %d blocks of 64 bytes", ErrTooLarge, numBytes, limit)
+	nb, err := blocksOfBytes(numBytes, 64, MaxBlocks)
+	if err != nil {
+		return nil, err
 	}
 	return newFilter(nb, k), nil
 }

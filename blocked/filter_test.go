@@ -256,7 +256,7 @@ func TestBadInput(t *testing.T) {
 		k     int
 		want  error
 	}{
-		{0, 8, ErrSize}, {64, 0, ErrK}, {64, 7, ErrK}, {64, 32, ErrK}, {64, -8, ErrK},
+		{0, 8, ErrGeometry}, {64, 0, ErrGeometry}, {64, 7, ErrGeometry}, {64, 32, ErrGeometry}, {64, -8, ErrGeometry},
 		{MaxBlocks*64 + 1, 8, ErrTooLarge}, {math.MaxUint64, 16, ErrTooLarge},
 	} {
 		f, err := NewBytes(c.bytes, c.k)

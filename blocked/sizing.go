@@ -1,32 +1,69 @@
 package blocked
 
 import (
-	"errors"
 	"fmt"
 	"math"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // BlockBits is the number of bits in one Filter block (one 64-byte cache line).
 const BlockBits = 512
 
-// MaxBlocks is the largest number of blocks a Filter may have: block choice
-// maps the upper 32 bits of a hash onto the blocks, so at most 2^32 (256 GiB).
-const MaxBlocks = 1 << 32
+// MaxBlocks is the largest number of blocks a Filter or Counting filter may
+// have: block choice maps the upper 32 bits of a hash onto the blocks, so at
+// most 2^32 (256 GiB). The sizing functions and the format use this limit;
+// the constructors also refuse, with ErrTooLarge, what this platform cannot
+// allocate (on 32-bit platforms, about 2 GiB).
+const MaxBlocks uint64 = 1 << 32
 
 // maxBlocks returns the most blocks of blockBytes bytes a filter may have on
 // this platform: limit (what block choice can address), or fewer where an
-// int cannot count the bytes (32-bit platforms).
+// int cannot count the bytes (32-bit platforms). Only constructors and
+// decoders apply it; sizing is arithmetic and uses limit alone.
 func maxBlocks(limit, blockBytes uint64) uint64 { return min(limit, (math.MaxInt-64)/blockBytes) }
 
-// Errors returned for bad sizing input. They are wrapped with the offending
-// value; test for them with errors.Is.
+// checkAlloc returns ErrTooLarge if nblocks blocks of blockBytes bytes are
+// more than this platform can allocate.
+func checkAlloc(nblocks, blockBytes uint64) error {
+	if nblocks > maxBlocks(math.MaxUint64, blockBytes) {
+		return fmt.Errorf("%w: %d blocks of %d bytes, more than this platform can allocate", ErrTooLarge, nblocks, blockBytes)
+	}
+	return nil
+}
+
+// blocksOfBytes returns numBytes rounded up to whole blocks of blockBytes
+// bytes: ErrGeometry for 0 bytes, ErrTooLarge for more than limit blocks or
+// more than this platform can allocate.
+func blocksOfBytes(numBytes, blockBytes, limit uint64) (uint64, error) {
+	if numBytes == 0 {
+		return 0, fmt.Errorf("%w: size 0 bytes", ErrGeometry)
+	}
+	nb := numBytes/blockBytes + min(numBytes%blockBytes, 1)
+	if nb > limit {
+		return 0, fmt.Errorf("%w: %d bytes is more than %d blocks of %d bytes", ErrTooLarge, numBytes, limit, blockBytes)
+	}
+	if err := checkAlloc(nb, blockBytes); err != nil {
+		return 0, err
+	}
+	return nb, nil
+}
+
+// Errors returned by this package, wrapped with the details; test for them
+// with errors.Is. They are the values of the same names in packages bloom,
+// cuckoo and parquet.
 var (
-	ErrKeys     = errors.New("blocked: number of keys must be positive")
-	ErrFPR      = errors.New("blocked: false-positive rate must be in (0, 1)")
-	ErrK        = errors.New("blocked: k must be 8 or 16")
-	ErrSize     = errors.New("blocked: size must be positive")
-	ErrTooLarge = errors.New("blocked: filter would be too large")
-	ErrGeometry = errors.New("blocked: filters differ in geometry")
+	// ErrKeys means the number of keys to plan for is zero.
+	ErrKeys = errs.ErrKeys
+	// ErrFPR means a false-positive rate is outside (0, 1) or NaN.
+	ErrFPR = errs.ErrFPR
+	// ErrTooLarge means the filter would need more than MaxBlocks (or
+	// MaxSplitBlocks) blocks, or more memory than this platform can address.
+	ErrTooLarge = errs.ErrTooLarge
+	// ErrGeometry means k is not 8 or 16, a size is 0 or not whole blocks
+	// where whole blocks are required, or Union or Intersect was given
+	// filters of different geometry.
+	ErrGeometry = errs.ErrGeometry
 )
 
 // poissonMixture returns sum_i Poisson(i; lambda) * g(i), summing the terms
@@ -80,17 +117,25 @@ func wordFPR16(i int) float64 {
 }
 
 // FPR returns the exact false-positive rate of a Filter with nblocks blocks,
-// k bits per key (8 or 16) and n keys, under well-mixed hashes: a Poisson
-// mixture over the number of keys per block.
+// k bits per key and n keys, under well-mixed hashes: a Poisson mixture over
+// the number of keys per block. A filter of 0 blocks answers yes to
+// everything (1). FPR returns NaN for k other than 8 or 16, the only k a
+// Filter has.
 func FPR(n, nblocks uint64, k int) float64 {
+	var word func(int) float64
+	switch k {
+	case 8:
+		word = wordFPR8
+	case 16:
+		word = wordFPR16
+	default:
+		return math.NaN()
+	}
 	if nblocks == 0 {
 		return 1
 	}
 	lambda := float64(n) / float64(nblocks)
-	if k == 16 {
-		return poissonMixture(lambda, func(i int) float64 { return math.Pow(wordFPR16(i), 8) })
-	}
-	return poissonMixture(lambda, func(i int) float64 { return math.Pow(wordFPR8(i), 8) })
+	return poissonMixture(lambda, func(i int) float64 { return math.Pow(word(i), 8) })
 }
 
 // checkNFPR validates the (n, fpr) pair given to constructors.
@@ -126,33 +171,60 @@ func blocksFor(n uint64, fpr float64, max uint64, f func(n, nblocks uint64) floa
 	return hi, nil
 }
 
-// Sizing is a filter geometry chosen for a number of keys and a target FPR.
+// Sizing is the size of a filter chosen for a number of keys and a target
+// false-positive rate, as SizeFilter, SizeFilterK, SizeSplitBlock and
+// SizeCounting return it (and bloom.Size, cuckoo.Size and parquet.Size, whose
+// Sizing is this type). Every field is set by the function that returns it;
+// fields that do not apply to a kind of filter are zero.
 type Sizing struct {
-	Blocks uint64  // number of blocks
-	K      int     // bits per key
-	Bytes  uint64  // size of the bit array
-	FPR    float64 // exact expected false-positive rate at the planned keys
+	Keys       uint64  // keys planned for
+	FPR        float64 // expected false-positive rate at Keys keys, by the filter's exact formula
+	Bits       uint64  // size of the bit (or counter, or fingerprint) array in bits
+	Bytes      uint64  // size in bytes: Bits/8 rounded up
+	BitsPerKey float64 // Bits / Keys (0 if Keys is 0)
+
+	// Blocks is the number of blocks: 64-byte blocks for Filter and
+	// Counting, 32-byte blocks for SplitBlock, buckets of 4 fingerprints
+	// for a cuckoo filter; 0 for a classic Bloom filter.
+	Blocks uint64
+	// K is the number of bits (Counting: counters) set per key: 8 or 16
+	// for Filter, 8 for SplitBlock and Counting, the optimal integer k for
+	// a classic Bloom filter; 0 for a cuckoo filter.
+	K int
+
+	FingerprintBits int     // cuckoo filter: bits per fingerprint (8, 12 or 16); else 0
+	Load            float64 // cuckoo filter: fraction of slots in use at Keys keys; else 0
 }
 
-// BitsPerKey returns the size in bits divided by the number of keys n.
-func (s Sizing) BitsPerKey(n uint64) float64 { return float64(s.Bytes*8) / float64(n) }
+// blockSizing returns the Sizing of n keys in nblocks blocks of blockBytes
+// bytes with k bits per key and false-positive rate fpr.
+func blockSizing(n, nblocks, blockBytes uint64, k int, fpr float64) Sizing {
+	s := Sizing{Keys: n, FPR: fpr, Bits: nblocks * blockBytes * 8, Bytes: nblocks * blockBytes, Blocks: nblocks, K: k}
+	if n > 0 {
+		s.BitsPerKey = float64(s.Bits) / float64(n)
+	}
+	return s
+}
 
 // SizeFilter returns the smallest Filter geometry whose exact FPR for n keys
 // is at most fpr, choosing k = 8 or k = 16, whichever needs fewer blocks
-// (k = 8 on a tie: it is faster to probe).
+// (k = 8 on a tie: it is faster to probe). New(n, fpr) makes this filter.
+// It returns ErrKeys for n = 0, ErrFPR for fpr outside (0, 1), and
+// ErrTooLarge if more than MaxBlocks blocks would be needed. It is only
+// arithmetic: it answers sizes this platform cannot allocate.
 func SizeFilter(n uint64, fpr float64) (Sizing, error) {
 	var best Sizing
 	var firstErr error
 	for _, k := range []int{8, 16} {
-		b, err := blocksFor(n, fpr, maxBlocks(MaxBlocks, 64), func(n, nb uint64) float64 { return FPR(n, nb, k) })
+		s, err := SizeFilterK(n, fpr, k)
 		if err != nil {
 			if firstErr == nil {
 				firstErr = err
 			}
 			continue
 		}
-		if best.Blocks == 0 || b < best.Blocks {
-			best = Sizing{Blocks: b, K: k, Bytes: b * 64, FPR: FPR(n, b, k)}
+		if best.Blocks == 0 || s.Blocks < best.Blocks {
+			best = s
 		}
 	}
 	if best.Blocks == 0 {
@@ -161,26 +233,38 @@ func SizeFilter(n uint64, fpr float64) (Sizing, error) {
 	return best, nil
 }
 
-// SizeFilterK is SizeFilter with k fixed (8 or 16).
+// SizeFilterK is SizeFilter with k fixed; k other than 8 or 16 is ErrGeometry.
 func SizeFilterK(n uint64, fpr float64, k int) (Sizing, error) {
 	if k != 8 && k != 16 {
-		return Sizing{}, fmt.Errorf("%w: got %d", ErrK, k)
+		return Sizing{}, fmt.Errorf("%w: k must be 8 or 16, got %d", ErrGeometry, k)
 	}
-	b, err := blocksFor(n, fpr, maxBlocks(MaxBlocks, 64), func(n, nb uint64) float64 { return FPR(n, nb, k) })
+	b, err := blocksFor(n, fpr, MaxBlocks, func(n, nb uint64) float64 { return FPR(n, nb, k) })
 	if err != nil {
 		return Sizing{}, err
 	}
-	return Sizing{Blocks: b, K: k, Bytes: b * 64, FPR: FPR(n, b, k)}, nil
+	return blockSizing(n, b, 64, k, FPR(n, b, k)), nil
 }
 
 // SizeSplitBlock returns the smallest SplitBlock geometry (any number of
-// 32-byte blocks) whose exact FPR for n keys is at most fpr. For Parquet
-// files, use parquet.NewFilter, which rounds to the power-of-two sizes that
-// Parquet readers accept.
+// 32-byte blocks, up to MaxSplitBlocks) whose exact FPR for n keys is at most
+// fpr; NewSplitBlock(n, fpr) makes this filter. Errors are as for
+// SizeFilter. For Parquet files, use parquet.Size and parquet.NewFilter,
+// which round to the power-of-two sizes that Parquet readers accept.
 func SizeSplitBlock(n uint64, fpr float64) (Sizing, error) {
-	b, err := blocksFor(n, fpr, maxBlocks(MaxSplitBlocks, 32), SplitBlockFPR)
+	b, err := blocksFor(n, fpr, MaxSplitBlocks, SplitBlockFPR)
 	if err != nil {
 		return Sizing{}, err
 	}
-	return Sizing{Blocks: b, K: 8, Bytes: b * 32, FPR: SplitBlockFPR(n, b)}, nil
+	return blockSizing(n, b, SplitBlockBytes, 8, SplitBlockFPR(n, b)), nil
+}
+
+// SizeCounting returns the smallest Counting geometry whose exact FPR for n
+// keys (CountingFPR) is at most fpr; NewCounting(n, fpr) makes this filter.
+// Errors are as for SizeFilter.
+func SizeCounting(n uint64, fpr float64) (Sizing, error) {
+	b, err := blocksFor(n, fpr, MaxBlocks, CountingFPR)
+	if err != nil {
+		return Sizing{}, err
+	}
+	return blockSizing(n, b, 64, 8, CountingFPR(n, b)), nil
 }

@@ -15,7 +15,7 @@ const SplitBlockBytes = 32
 // MaxSplitBlocks is the largest number of blocks a SplitBlock may have: block
 // choice maps the upper 32 bits of a hash onto the blocks, so at most 2^32
 // (128 GiB). Parquet readers accept far less (128 MiB); see package parquet.
-const MaxSplitBlocks = 1 << 32
+const MaxSplitBlocks uint64 = 1 << 32
 
 // splitBlock is one Parquet block: eight 32-bit words, 32 bytes.
 type splitBlock [8]uint32
@@ -62,18 +62,26 @@ func SplitBlockFPR(n, nblocks uint64) float64 {
 // whose exact false-positive rate for n keys is at most fpr. Its size need
 // not be a power of two; package parquet sizes filters the way Parquet
 // readers require.
+//
+// It is the filter SizeSplitBlock(n, fpr) describes, and returns its errors;
+// it also returns ErrTooLarge for a filter this platform cannot allocate.
 func NewSplitBlock(n uint64, fpr float64) (*SplitBlock, error) {
-	nb, err := blocksFor(n, fpr, maxBlocks(MaxSplitBlocks, 32), SplitBlockFPR)
+	s, err := SizeSplitBlock(n, fpr)
 	if err != nil {
 		return nil, err
 	}
-	return newSplitBlock(nb), nil
+	if err := checkAlloc(s.Blocks, SplitBlockBytes); err != nil {
+		return nil, err
+	}
+	return newSplitBlock(s.Blocks), nil
 }
 
-// NewSplitBlockBytes returns an empty SplitBlock of numBytes bytes, which
-// must be a positive multiple of 32.
-func NewSplitBlockBytes(numBytes int) (*SplitBlock, error) {
-	nb, err := splitBlocksOf(numBytes)
+// NewSplitBlockBytes returns an empty SplitBlock of numBytes bytes, rounded
+// up to a whole number of 32-byte blocks. It returns ErrGeometry if numBytes
+// is 0, and ErrTooLarge for more than MaxSplitBlocks blocks or more than this
+// platform can allocate.
+func NewSplitBlockBytes(numBytes uint64) (*SplitBlock, error) {
+	nb, err := blocksOfBytes(numBytes, SplitBlockBytes, MaxSplitBlocks)
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +90,7 @@ func NewSplitBlockBytes(numBytes int) (*SplitBlock, error) {
 
 // SplitBlockFromBitset returns a SplitBlock holding a copy of the serialized
 // bitset b (as Bitset returns it, or as a Parquet file stores it), whose
-// length must be a positive multiple of 32.
+// length must be a positive multiple of 32 (else ErrGeometry).
 func SplitBlockFromBitset(b []byte) (*SplitBlock, error) {
 	nb, err := splitBlocksOf(len(b))
 	if err != nil {
@@ -104,13 +112,9 @@ func SplitBlockFromBitset(b []byte) (*SplitBlock, error) {
 // unless numBytes is a positive multiple of 32 and not too large.
 func splitBlocksOf(numBytes int) (uint64, error) {
 	if numBytes <= 0 || numBytes%SplitBlockBytes != 0 {
-		return 0, fmt.Errorf("%w: split block size must be a positive multiple of 32 bytes, got %d", ErrSize, numBytes)
+		return 0, fmt.Errorf("%w: split block size must be a positive multiple of 32 bytes, got %d", ErrGeometry, numBytes)
 	}
-	nb := uint64(numBytes) / SplitBlockBytes
-	if limit := maxBlocks(MaxSplitBlocks, 32); nb > limit {
-		return 0, fmt.Errorf("%w: %d bytes is more than %d blocks of 32 bytes", ErrTooLarge, numBytes, limit)
-	}
-	return nb, nil
+	return blocksOfBytes(uint64(numBytes), SplitBlockBytes, MaxSplitBlocks)
 }
 
 func newSplitBlock(nblocks uint64) *SplitBlock {

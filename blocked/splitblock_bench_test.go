@@ -34,7 +34,7 @@ var (
 // of keys (about 10.5 bits per key) and a shuffled lookup stream.
 func splitBenchFilter(b *testing.B, size int) *splitBench {
 	splitBenchOnce[size].Do(func() {
-		s, err := NewSplitBlockBytes(size)
+		s, err := NewSplitBlockBytes(uint64(size))
 		if err != nil {
 			b.Fatal(err)
 		}

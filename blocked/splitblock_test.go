@@ -12,9 +12,9 @@ import (
 	"github.com/simdbloom/bloom/internal/cpu"
 )
 
-func mustSplit(t testing.TB, numBytes int) *SplitBlock {
+func mustSplit[N ~int | ~uint64](t testing.TB, numBytes N) *SplitBlock {
 	t.Helper()
-	s, err := NewSplitBlockBytes(numBytes)
+	s, err := NewSplitBlockBytes(uint64(numBytes))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,22 +295,22 @@ func TestSplitBlockBadInput(t *testing.T) {
 			t.Errorf("NewSplitBlock(%d, %v) = %v, %v; want error %v", c.n, c.p, s, err, c.want)
 		}
 	}
-	bad := []int{0, -32, 1, 31, 33, 100}
-	if tooBig := uint64(MaxSplitBlocks+1) * 32; tooBig <= math.MaxInt {
-		bad = append(bad, int(tooBig)) // 64-bit platforms only
-	}
-	for _, nbytes := range bad {
-		want := ErrSize
-		if int64(nbytes) > MaxSplitBlocks*32 {
-			want = ErrTooLarge
+	for _, c := range []struct {
+		bytes uint64
+		want  error
+	}{{0, ErrGeometry}, {MaxSplitBlocks*32 + 1, ErrTooLarge}, {math.MaxUint64, ErrTooLarge}} {
+		if s, err := NewSplitBlockBytes(c.bytes); !errors.Is(err, c.want) || s != nil {
+			t.Errorf("NewSplitBlockBytes(%d) = %v, %v; want error %v", c.bytes, s, err, c.want)
 		}
-		if s, err := NewSplitBlockBytes(nbytes); !errors.Is(err, want) || s != nil {
-			t.Errorf("NewSplitBlockBytes(%d) = %v, %v; want error %v", nbytes, s, err, want)
+	}
+	for nbytes, want := range map[uint64]uint64{1: 1, 31: 1, 32: 1, 33: 2, 100: 4} {
+		if s := mustSplit(t, nbytes); s.NumBlocks() != want {
+			t.Errorf("NewSplitBlockBytes(%d) has %d blocks, want %d (rounded up)", nbytes, s.NumBlocks(), want)
 		}
 	}
 	for _, b := range [][]byte{nil, {}, make([]byte, 31), make([]byte, 33), make([]byte, 65)} {
-		if s, err := SplitBlockFromBitset(b); !errors.Is(err, ErrSize) || s != nil {
-			t.Errorf("SplitBlockFromBitset(%d bytes) = %v, %v; want ErrSize", len(b), s, err)
+		if s, err := SplitBlockFromBitset(b); !errors.Is(err, ErrGeometry) || s != nil {
+			t.Errorf("SplitBlockFromBitset(%d bytes) = %v, %v; want ErrGeometry", len(b), s, err)
 		}
 	}
 }

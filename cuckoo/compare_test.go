@@ -15,7 +15,7 @@ func idealBitsPerKey(fpr float64) (float64, int) {
 	best, bestF := math.Inf(1), 0
 	for _, f := range fpSizes {
 		load := min(MaxLoad, maxLoadFor(f, fpr))
-		if load < MinLoad {
+		if load < minLoad {
 			continue
 		}
 		if b := float64(f) / load; b <= best {
@@ -74,11 +74,11 @@ func TestBitsPerKeyTable(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			avg += float64(si.Bits()) / float64(m) / steps
+			avg += float64(si.Bits) / float64(m) / steps
 		}
 		fmt.Fprintf(&tab, "%-8v %8.2f %6.2f k%-2d %9.2f %10.2f f%-2d %8.2f f%-2d %5.1f%% %12.2f\n", p, classic,
-			bs.BitsPerKey(n), bs.K, float64(c.NumBits())/n, ideal, idealF,
-			float64(s.Bits())/n, s.FingerprintBits, 100*s.Load, avg)
+			bs.BitsPerKey, bs.K, float64(c.NumBits())/n, ideal, idealF,
+			float64(s.Bits)/n, s.FingerprintBits, 100*s.Load, avg)
 	}
 	t.Log(tab.String())
 }

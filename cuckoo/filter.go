@@ -39,8 +39,8 @@ import (
 	"math/bits"
 )
 
-// MaxKicks is the number of evictions an Add tries before it gives up.
-const MaxKicks = 500
+// maxKicks is the number of evictions an Add tries before it gives up.
+const maxKicks = 500
 
 // Filter is a cuckoo filter over 64-bit hashes. Create it with New or
 // NewBuckets.
@@ -65,29 +65,39 @@ type kick struct {
 }
 
 // New returns a filter for n keys with an expected false-positive rate of
-// at most fpr at n keys; see Size for the choice of fingerprint size and
-// number of buckets.
+// at most fpr at n keys: the filter Size(n, fpr) describes. It returns Size's
+// errors, and ErrTooLarge for a table this platform cannot allocate.
 func New(n uint64, fpr float64) (*Filter, error) {
 	s, err := Size(n, fpr)
 	if err != nil {
 		return nil, err
 	}
-	f := newFilter(s.Buckets, s.FingerprintBits)
+	if s.Blocks > platformBuckets(s.FingerprintBits) {
+		return nil, fmt.Errorf("%w: %d keys need %d buckets of %d-bit fingerprints, more than this platform can allocate",
+			ErrTooLarge, n, s.Blocks, s.FingerprintBits)
+	}
+	f := newFilter(s.Blocks, s.FingerprintBits)
 	f.planned = n
 	return f, nil
 }
 
-// NewBuckets returns a filter of exactly buckets buckets (a power of two up
-// to 2^32) of fingerprints of fpBits bits (8, 12 or 16). It is planned for
-// MaxLoad of its slots (see BitsPerKey).
+// NewBuckets returns an empty filter of exactly buckets buckets of
+// fingerprints of fpBits bits, planned for MaxLoad of its slots (see
+// BitsPerKey). The number of buckets is not rounded: the alternate bucket is
+// an XOR, so it must be a power of two. It returns ErrGeometry if fpBits is
+// not 8, 12 or 16 or buckets is 0 or not a power of two, and ErrTooLarge for
+// more than MaxBuckets buckets or more than this platform can allocate.
 func NewBuckets(buckets uint64, fpBits int) (*Filter, error) {
 	if fpBits != 8 && fpBits != 12 && fpBits != 16 {
-		return nil, fmt.Errorf("%w: got %d", ErrFingerprint, fpBits)
+		return nil, fmt.Errorf("%w: fingerprints must be 8, 12 or 16 bits, got %d", ErrGeometry, fpBits)
 	}
-	if buckets == 0 || buckets > MaxBuckets || buckets&(buckets-1) != 0 {
-		return nil, fmt.Errorf("%w: got %d", ErrBuckets, buckets)
+	if buckets == 0 || buckets&(buckets-1) != 0 {
+		return nil, fmt.Errorf("%w: the number of buckets must be a power of two, got %d", ErrGeometry, buckets)
 	}
-	if buckets > maxBuckets(fpBits) {
+	if buckets > MaxBuckets {
+		return nil, fmt.Errorf("%w: %d buckets, the most is %d", ErrTooLarge, buckets, MaxBuckets)
+	}
+	if buckets > platformBuckets(fpBits) {
 		return nil, fmt.Errorf("%w: %d buckets of %d-bit fingerprints is more than this platform can allocate", ErrTooLarge, buckets, fpBits)
 	}
 	f := newFilter(buckets, fpBits)
@@ -236,7 +246,7 @@ func (f *Filter) moveAside(i, fp uint64) bool {
 // AddHash adds the hash h. Adding a hash again stores another copy (each
 // copy needs its own RemoveHash); a hash added more than 8 times cannot fit.
 // When the two buckets of h are full it evicts stored fingerprints to their
-// other buckets (preferring one that has room there), up to MaxKicks times; if no place is found it undoes the
+// other buckets (preferring one that has room there), up to maxKicks times; if no place is found it undoes the
 // evictions and returns an error wrapping ErrFull: the filter is then exactly
 // as before the call. It is not safe for concurrent use.
 func (f *Filter) AddHash(h uint64) error {
@@ -246,7 +256,7 @@ func (f *Filter) AddHash(h uint64) error {
 		return nil
 	}
 	if f.path == nil {
-		f.path = make([]kick, MaxKicks)
+		f.path = make([]kick, maxKicks)
 	}
 	r := f.rng
 	if r>>63 != 0 {
@@ -277,7 +287,7 @@ func (f *Filter) AddHash(h uint64) error {
 		k := f.path[n]
 		fp = f.swap(uint64(k.bucket), uint(k.slot), fp)
 	}
-	return fmt.Errorf("%w: no room for hash %#x after %d evictions at load %.4f", ErrFull, h, MaxKicks, f.LoadFactor())
+	return fmt.Errorf("%w: no room for hash %#x after %d evictions at load %.4f", ErrFull, h, maxKicks, f.LoadFactor())
 }
 
 // RemoveHash removes one copy of the fingerprint of h from its buckets and

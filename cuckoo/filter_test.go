@@ -297,8 +297,8 @@ func TestNewSizing(t *testing.T) {
 			}
 			load := float64(n) / float64(f.NumBuckets()*BucketSize)
 			maxLoad := MaxLoad
-			if f.NumBuckets() < SmallBuckets {
-				maxLoad = SmallMaxLoad
+			if f.NumBuckets() < smallBuckets {
+				maxLoad = smallMaxLoad
 			}
 			if load > maxLoad || ExpectedFPR(f.FingerprintBits(), load) > c.p {
 				t.Fatalf("New(%d, %v): load %.3f, expected FPR %v", n, c.p, load, ExpectedFPR(f.FingerprintBits(), load))
@@ -315,7 +315,7 @@ func TestNewSizing(t *testing.T) {
 			// Halving the table would overflow the load or the FPR.
 			if nb := f.NumBuckets() / 2; nb > 0 {
 				l := float64(n) / float64(nb*BucketSize)
-				if l <= MaxLoad && (nb >= SmallBuckets || l <= SmallMaxLoad) && ExpectedFPR(f.FingerprintBits(), l) <= c.p {
+				if l <= MaxLoad && (nb >= smallBuckets || l <= smallMaxLoad) && ExpectedFPR(f.FingerprintBits(), l) <= c.p {
 					t.Fatalf("New(%d, %v): %d buckets is not the smallest", n, c.p, f.NumBuckets())
 				}
 			}
@@ -365,8 +365,8 @@ func TestBadInput(t *testing.T) {
 		fb      int
 		want    error
 	}{
-		{0, 8, ErrBuckets}, {3, 8, ErrBuckets}, {1000, 12, ErrBuckets}, {1 << 33, 16, ErrBuckets},
-		{16, 0, ErrFingerprint}, {16, 4, ErrFingerprint}, {16, 32, ErrFingerprint}, {16, -8, ErrFingerprint},
+		{0, 8, ErrGeometry}, {3, 8, ErrGeometry}, {1000, 12, ErrGeometry}, {1 << 33, 16, ErrTooLarge}, {1<<32 + 1, 8, ErrGeometry},
+		{16, 0, ErrGeometry}, {16, 4, ErrGeometry}, {16, 32, ErrGeometry}, {16, -8, ErrGeometry},
 	} {
 		f, err := NewBuckets(c.buckets, c.fb)
 		if !errors.Is(err, c.want) || f != nil {
@@ -386,6 +386,10 @@ func TestTooLargeFor32Bit(t *testing.T) {
 	}
 	if _, err := New(1<<31, 0.01); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("New(2^31, 0.01) on 32-bit: %v", err)
+	}
+	// Size is arithmetic: it answers what the format can address.
+	if s, err := Size(1<<31, 0.01); err != nil || s.Bytes <= 1<<31 {
+		t.Errorf("Size(2^31, 0.01) on 32-bit = %+v, %v; want a table over 2 GiB", s, err)
 	}
 }
 
@@ -444,6 +448,29 @@ func TestZeroAllocs(t *testing.T) {
 	} {
 		if a := testing.AllocsPerRun(100, fn); a != 0 {
 			t.Errorf("%s allocates %v times per call", name, a)
+		}
+	}
+}
+
+// TestSizingFields: Size's result is the shared Sizing shape, its fields
+// agree with each other and with the filter New makes.
+func TestSizingFields(t *testing.T) {
+	for _, n := range []uint64{1, 500, 100_000} {
+		for _, p := range []float64{0.03, 0.002, 1e-4} {
+			s, err := Size(n, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := New(n, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Keys != n || s.Blocks != f.NumBuckets() || s.FingerprintBits != f.FingerprintBits() ||
+				s.Bits != f.NumBits() || s.Bytes != (s.Bits+7)/8 || s.BitsPerKey != float64(s.Bits)/float64(n) ||
+				s.Load != float64(n)/float64(s.Blocks*BucketSize) || s.FPR != ExpectedFPR(s.FingerprintBits, s.Load) ||
+				s.FPR > p || s.K != 0 {
+				t.Errorf("Size(%d, %v) = %+v; filter has %d buckets of %d bits", n, p, s, f.NumBuckets(), f.FingerprintBits())
+			}
 		}
 	}
 }

@@ -1,10 +1,12 @@
 package cuckoo
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/bits"
+
+	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // BucketSize is the number of fingerprints in a bucket.
@@ -16,40 +18,50 @@ const BucketSize = 4
 // it; the power-of-two number of buckets usually leaves it lower.
 const MaxLoad = 0.95
 
-// SmallBuckets and SmallMaxLoad: small tables fill less reliably (the first
+// smallBuckets and smallMaxLoad: small tables fill less reliably (the first
 // failed Add came at a load as low as 0.5 with 2 to 8 buckets, 0.92 with 64,
-// over 200 seeds), so New plans tables under SmallBuckets buckets (up to
-// about 490 keys) for a load of at most SmallMaxLoad. It costs at most a few
+// over 200 seeds), so Size plans tables under smallBuckets buckets (up to
+// about 490 keys) for a load of at most smallMaxLoad. It costs at most a few
 // hundred bytes.
 const (
-	SmallBuckets = 256
-	SmallMaxLoad = 0.5
+	smallBuckets = 256
+	smallMaxLoad = 0.5
 )
 
-// MinLoad is the lowest load New will plan for to reach a small fpr with a
+// minLoad is the lowest load Size will plan for to reach a small fpr with a
 // fingerprint size: below it a longer fingerprint (or a Bloom filter) is the
-// better deal, so New returns ErrFPR.
-const MinLoad = 0.5
+// better deal, so Size returns ErrFPR.
+const minLoad = 0.5
 
 // MaxBuckets is the largest number of buckets: the first bucket comes from
-// the upper 32 bits of the hash.
-const MaxBuckets = 1 << 32
+// the upper 32 bits of the hash. Size uses this limit; the constructors also
+// refuse, with ErrTooLarge, what this platform cannot allocate.
+const MaxBuckets uint64 = 1 << 32
 
-// maxBuckets returns the most buckets of fpBits-bit fingerprints a table may
-// have: MaxBuckets, or less where an int cannot count the bytes (32-bit).
-func maxBuckets(fpBits int) uint64 {
+// platformBuckets returns the most buckets of fpBits-bit fingerprints this
+// platform can allocate: MaxBuckets, or less where an int cannot count the
+// bytes (32-bit).
+func platformBuckets(fpBits int) uint64 {
 	return min(MaxBuckets, uint64(math.MaxInt-8)/uint64(fpBits/2))
 }
 
-// Errors returned by the constructors and by AddHash. They are wrapped with
-// details; test for them with errors.Is.
+// Errors returned by this package, wrapped with details; test for them with
+// errors.Is. They are the values of the same names in packages bloom,
+// blocked and parquet.
 var (
-	ErrKeys        = errors.New("cuckoo: number of keys must be positive")
-	ErrFPR         = errors.New("cuckoo: false-positive rate out of range")
-	ErrTooLarge    = errors.New("cuckoo: filter would be too large")
-	ErrBuckets     = errors.New("cuckoo: number of buckets must be a power of two from 1 to 2^32")
-	ErrFingerprint = errors.New("cuckoo: fingerprint size must be 8, 12 or 16 bits")
-	ErrFull        = errors.New("cuckoo: filter is full")
+	// ErrKeys means the number of keys to plan for is zero.
+	ErrKeys = errs.ErrKeys
+	// ErrFPR means a false-positive rate is outside (0, 1) or NaN, or below
+	// what 16-bit fingerprints reach.
+	ErrFPR = errs.ErrFPR
+	// ErrTooLarge means the table would need more than MaxBuckets buckets,
+	// or more memory than this platform can address.
+	ErrTooLarge = errs.ErrTooLarge
+	// ErrGeometry means a number of buckets that is not a power of two, or
+	// a fingerprint width other than 8, 12 or 16.
+	ErrGeometry = errs.ErrGeometry
+	// ErrFull means AddHash found no room; the filter is unchanged.
+	ErrFull = errs.ErrFull
 )
 
 // slotMatch is the probability that a stored fingerprint equals a query's:
@@ -81,70 +93,73 @@ func maxLoadFor(fpBits int, fpr float64) float64 {
 // a load of at most load, or false if that is more than MaxBuckets.
 func bucketsFor(n uint64, load float64) (uint64, bool) {
 	need := math.Ceil(float64(n) / (BucketSize * load))
-	if need > MaxBuckets {
+	if need > float64(MaxBuckets) {
 		return 0, false
 	}
 	return uint64(1) << bits.Len64(uint64(need)-1), true
 }
 
-// Sizing is a cuckoo filter geometry chosen for a number of keys and a
-// target FPR.
-type Sizing struct {
-	FingerprintBits int     // 8, 12 or 16
-	Buckets         uint64  // a power of two
-	Load            float64 // load factor at the planned number of keys
-	FPR             float64 // expected FPR at that load (ExpectedFPR)
+// Sizing is the size Size chooses. Its Blocks field is the number of
+// buckets (a power of two), FingerprintBits the fingerprint width, Load the
+// fraction of slots in use at Keys keys, and K is 0; see blocked.Sizing.
+type Sizing = blocked.Sizing
+
+// sizing returns the Sizing of n keys in nb buckets of fpBits-bit fingerprints.
+func sizing(n, nb uint64, fpBits int) Sizing {
+	s := Sizing{Keys: n, Blocks: nb, FingerprintBits: fpBits, Load: float64(n) / float64(nb*BucketSize)}
+	s.Bits = nb * BucketSize * uint64(fpBits)
+	s.Bytes = (s.Bits + 7) / 8
+	s.FPR = ExpectedFPR(fpBits, s.Load)
+	if n > 0 {
+		s.BitsPerKey = float64(s.Bits) / float64(n)
+	}
+	return s
 }
 
-// Bits returns the size of the table in bits.
-func (s Sizing) Bits() uint64 { return s.Buckets * BucketSize * uint64(s.FingerprintBits) }
-
 // Size returns the smallest geometry that holds n keys at a load of at most
-// MaxLoad (SmallMaxLoad under SmallBuckets buckets) with an expected FPR at
-// most fpr: for each fingerprint size (8, 12, 16 bits) the load is capped so
-// that ExpectedFPR(f, load) <= fpr, the buckets are rounded up to a power of
-// two, and the fewest bits win (the
-// longer fingerprint on a tie). A fingerprint size that would need a load
-// under MinLoad is not considered; if none qualifies (fpr below about
-// 6.1e-5) Size returns ErrFPR.
+// MaxLoad with an expected FPR at most fpr: for each fingerprint size (8,
+// 12, 16 bits) the load is capped so that ExpectedFPR(f, load) <= fpr, the
+// buckets are rounded up to a power of two, and the fewest bits win (the
+// longer fingerprint on a tie). Small tables (up to about 490 keys) are
+// planned for a lower load, since they fill less reliably. A fingerprint
+// size that would need a load under one half is not considered; if none
+// qualifies (fpr below about 6.1e-5) Size returns ErrFPR: use a Bloom
+// filter. It returns ErrKeys for n = 0, ErrFPR for fpr outside (0, 1), and
+// ErrTooLarge for more than MaxBuckets buckets. New(n, fpr) makes this
+// filter.
 func Size(n uint64, fpr float64) (Sizing, error) {
 	if n == 0 {
 		return Sizing{}, ErrKeys
 	}
 	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
-		return Sizing{}, fmt.Errorf("%w: must be in (0, 1), got %v", ErrFPR, fpr)
+		return Sizing{}, fmt.Errorf("%w: got %v", ErrFPR, fpr)
 	}
 	var best Sizing
 	var tooLarge error
 	for _, f := range []int{8, 12, 16} {
 		load := min(MaxLoad, maxLoadFor(f, fpr))
-		if load < MinLoad {
+		if load < minLoad {
 			continue
 		}
 		nb, ok := bucketsFor(n, load)
 		if !ok {
-			tooLarge = fmt.Errorf("%w: %d keys need more than %d buckets", ErrTooLarge, n, uint64(MaxBuckets))
+			tooLarge = fmt.Errorf("%w: %d keys need more than %d buckets", ErrTooLarge, n, MaxBuckets)
 			continue
 		}
-		if nb < SmallBuckets {
-			nb, _ = bucketsFor(n, min(load, SmallMaxLoad))
+		if nb < smallBuckets {
+			nb, _ = bucketsFor(n, min(load, smallMaxLoad))
 		}
-		if nb > maxBuckets(f) {
-			tooLarge = fmt.Errorf("%w: %d keys need %d buckets of %d-bit fingerprints, more than this platform can allocate", ErrTooLarge, n, nb, f)
-			continue
-		}
-		s := Sizing{FingerprintBits: f, Buckets: nb, Load: float64(n) / float64(nb*BucketSize)}
-		s.FPR = ExpectedFPR(f, s.Load)
-		if best.Buckets == 0 || s.Bits() <= best.Bits() {
+		s := sizing(n, nb, f)
+		if best.Blocks == 0 || s.Bits <= best.Bits {
 			best = s
 		}
 	}
-	if best.Buckets == 0 {
+	if best.Blocks == 0 {
 		if tooLarge != nil {
 			return Sizing{}, tooLarge
 		}
 		return Sizing{}, fmt.Errorf("%w: %v is below %.2g, the lowest 16-bit fingerprints reach at load %v; use a Bloom filter",
-			ErrFPR, fpr, ExpectedFPR(16, MinLoad), MinLoad)
+			ErrFPR, fpr, ExpectedFPR(16, minLoad), minLoad)
 	}
 	return best, nil
 }

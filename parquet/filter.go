@@ -23,28 +23,41 @@ const (
 //
 // ndv = 0 (for example an all-null column chunk) gives the smallest filter,
 // 32 bytes. If even 128 MiB cannot meet fpr for ndv values, NewFilter returns
-// an error wrapping blocked.ErrTooLarge and no filter, rather than a filter
-// that silently misses its rate; a caller that prefers a capped filter (as
-// some Parquet writers do) can use blocked.NewSplitBlockBytes(MaxFilterBytes)
-// and check EstimatedFPR.
+// an error wrapping ErrTooLarge and no filter, rather than a filter that
+// silently misses its rate; a caller that prefers a capped filter (as some
+// Parquet writers do) can use blocked.NewSplitBlockBytes(MaxFilterBytes) and
+// check EstimatedFPR. fpr outside (0, 1) is ErrFPR.
+//
+// It is the filter Size(ndv, fpr) describes.
 func NewFilter(ndv uint64, fpr float64) (*blocked.SplitBlock, error) {
-	n, err := FilterBytes(ndv, fpr)
+	s, err := Size(ndv, fpr)
 	if err != nil {
 		return nil, err
 	}
-	return blocked.NewSplitBlockBytes(n)
+	return blocked.NewSplitBlockBytes(s.Bytes)
 }
 
-// FilterBytes returns the bitset size NewFilter(ndv, fpr) would use.
-func FilterBytes(ndv uint64, fpr float64) (int, error) {
+// Sizing is the size Size chooses: a split block filter of Blocks 32-byte
+// blocks (Bytes a power of two) with K = 8; see blocked.Sizing.
+type Sizing = blocked.Sizing
+
+// Size returns the size NewFilter(ndv, fpr) makes, with its exact
+// false-positive rate, or NewFilter's error. Unlike the other Size
+// functions it accepts ndv = 0 (32 bytes, BitsPerKey 0).
+func Size(ndv uint64, fpr float64) (Sizing, error) {
 	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
-		return 0, fmt.Errorf("%w: got %v", blocked.ErrFPR, fpr)
+		return Sizing{}, fmt.Errorf("%w: got %v", ErrFPR, fpr)
 	}
-	for n := MinFilterBytes; n <= MaxFilterBytes; n *= 2 {
-		if blocked.SplitBlockFPR(ndv, uint64(n/32)) <= fpr {
-			return n, nil
+	for n := uint64(MinFilterBytes); n <= MaxFilterBytes; n *= 2 {
+		nb := n / blocked.SplitBlockBytes
+		if p := blocked.SplitBlockFPR(ndv, nb); p <= fpr {
+			s := Sizing{Keys: ndv, FPR: p, Bits: 8 * n, Bytes: n, Blocks: nb, K: 8}
+			if ndv > 0 {
+				s.BitsPerKey = float64(s.Bits) / float64(ndv)
+			}
+			return s, nil
 		}
 	}
-	return 0, fmt.Errorf("%w: %d distinct values at fpr %v need more than the Parquet maximum of %d bytes (which gives fpr %.3g)",
-		blocked.ErrTooLarge, ndv, fpr, MaxFilterBytes, blocked.SplitBlockFPR(ndv, MaxFilterBytes/32))
+	return Sizing{}, fmt.Errorf("%w: %d distinct values at fpr %v need more than the Parquet maximum of %d bytes (which gives fpr %.3g)",
+		ErrTooLarge, ndv, fpr, MaxFilterBytes, blocked.SplitBlockFPR(ndv, MaxFilterBytes/blocked.SplitBlockBytes))
 }

@@ -35,8 +35,16 @@ func TestNewFilterSizing(t *testing.T) {
 	if naive > 2<<20 {
 		t.Fatalf("test premise: naive size %v > 2 MiB", naive)
 	}
-	if b, _ := FilterBytes(n, 0.01); b != 4<<20 {
-		t.Fatalf("FilterBytes(1.6M, 1%%) = %d, want 4 MiB", b)
+	s, err := Size(n, 0.01)
+	if err != nil || s.Bytes != 4<<20 {
+		t.Fatalf("Size(1.6M, 1%%) = %+v, %v; want 4 MiB", s, err)
+	}
+	if s.Bits != 8*s.Bytes || s.Blocks != s.Bytes/32 || s.K != 8 || s.Keys != n ||
+		s.FPR != blocked.SplitBlockFPR(n, s.Blocks) || s.FPR > 0.01 || s.BitsPerKey != float64(s.Bits)/n {
+		t.Fatalf("Size(1.6M, 1%%) = %+v: fields disagree", s)
+	}
+	if s, err := Size(0, 0.01); err != nil || s.Bytes != MinFilterBytes || s.BitsPerKey != 0 {
+		t.Fatalf("Size(0, 1%%) = %+v, %v; want 32 bytes", s, err)
 	}
 }
 

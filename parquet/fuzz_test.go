@@ -26,8 +26,8 @@ func FuzzReadFilter(f *testing.F) {
 			if g != nil {
 				t.Fatal("ReadFilter returned a filter and an error")
 			}
-			if !errors.Is(err, ErrHeader) && !errors.Is(err, ErrUnsupported) &&
-				!errors.Is(err, ErrNumBytes) && !errors.Is(err, io.ErrUnexpectedEOF) {
+			if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrVariant) && !errors.Is(err, ErrHashMismatch) &&
+				!(errors.Is(err, ErrTruncated) && errors.Is(err, io.ErrUnexpectedEOF)) {
 				t.Fatalf("undocumented error: %v", err)
 			}
 			return

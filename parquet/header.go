@@ -1,25 +1,36 @@
 package parquet
 
 import (
-	"errors"
 	"fmt"
 	"io"
 
 	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
-// Errors from ReadFilter and WriteFilter, wrapped with the details; test for
-// them with errors.Is. Truncated input also wraps io.ErrUnexpectedEOF.
+// Errors returned by this package, wrapped with the details; test for them
+// with errors.Is. They are the values of the same names in packages bloom,
+// blocked and cuckoo.
 var (
-	// ErrHeader means the BloomFilterHeader is not valid Thrift compact
-	// protocol, or lacks a required field.
-	ErrHeader = errors.New("parquet: malformed bloom filter header")
-	// ErrUnsupported means the header names an algorithm, hash or
-	// compression other than BLOCK, XXHASH and UNCOMPRESSED.
-	ErrUnsupported = errors.New("parquet: unsupported bloom filter")
-	// ErrNumBytes means the bitset size is not usable: when reading, not a
-	// positive multiple of 32 up to 128 MiB; when writing, also not a power of two.
-	ErrNumBytes = errors.New("parquet: bad bloom filter size")
+	// ErrFPR means a false-positive rate is outside (0, 1) or NaN.
+	ErrFPR = errs.ErrFPR
+	// ErrTooLarge means no filter of at most MaxFilterBytes meets the rate.
+	ErrTooLarge = errs.ErrTooLarge
+	// ErrCorrupt means the BloomFilterHeader is not valid Thrift compact
+	// protocol, lacks a required field, or (wrapping ErrGeometry too) gives
+	// a bitset size that is not a positive multiple of 32 up to 128 MiB.
+	ErrCorrupt = errs.ErrCorrupt
+	// ErrVariant means the header names an algorithm or compression other
+	// than BLOCK and UNCOMPRESSED.
+	ErrVariant = errs.ErrVariant
+	// ErrHashMismatch means the header names a hash other than XXHASH.
+	ErrHashMismatch = errs.ErrHashMismatch
+	// ErrGeometry means a bitset size Parquet readers do not accept: when
+	// writing, not a power of two from 32 bytes to 128 MiB.
+	ErrGeometry = errs.ErrGeometry
+	// ErrTruncated means the input ends inside the header or the bitset; the
+	// error also wraps io.ErrUnexpectedEOF.
+	ErrTruncated = errs.ErrTruncated
 )
 
 // Thrift compact protocol type codes.
@@ -65,14 +76,14 @@ func AppendHeader(b []byte, numBytes int32) []byte {
 // bloom_filter_offset: the BloomFilterHeader, then the bitset. The bitset
 // size must be a power of two from 32 bytes to 128 MiB (NewFilter's sizes),
 // the sizes every Parquet reader accepts; otherwise nothing is written and
-// the error wraps ErrNumBytes.
+// the error wraps ErrGeometry.
 func WriteFilter(w io.Writer, f *blocked.SplitBlock) error {
 	if f == nil {
-		return fmt.Errorf("%w: nil filter", ErrNumBytes)
+		return fmt.Errorf("%w: nil filter", ErrGeometry)
 	}
 	n := f.SizeBytes()
 	if n < MinFilterBytes || n > MaxFilterBytes || n&(n-1) != 0 {
-		return fmt.Errorf("%w: %d bytes; Parquet readers require a power of two from %d to %d", ErrNumBytes, n, MinFilterBytes, MaxFilterBytes)
+		return fmt.Errorf("%w: %d bytes; Parquet readers require a power of two from %d to %d", ErrGeometry, n, MinFilterBytes, MaxFilterBytes)
 	}
 	if _, err := w.Write(AppendHeader(make([]byte, 0, 32), int32(n))); err != nil {
 		return err
@@ -87,10 +98,11 @@ func WriteFilter(w io.Writer, f *blocked.SplitBlock) error {
 // for the header unless r is an io.ByteReader, so wrap slow readers in a
 // bufio.Reader).
 //
-// Unknown header fields are skipped. Other algorithms, hashes or
-// compressions fail with ErrUnsupported; a numBytes that is not a positive
-// multiple of 32 up to 128 MiB with ErrNumBytes; malformed Thrift with
-// ErrHeader; truncated input with io.ErrUnexpectedEOF. Memory grows only as
+// Unknown header fields are skipped. Other algorithms or compressions fail
+// with ErrVariant, other hashes with ErrHashMismatch; a numBytes that is not
+// a positive multiple of 32 up to 128 MiB with ErrCorrupt and ErrGeometry;
+// malformed Thrift with ErrCorrupt; truncated input with ErrTruncated and
+// io.ErrUnexpectedEOF. Memory grows only as
 // bitset bytes arrive, so a header that claims more than the input holds
 // costs at most about twice the bytes actually present.
 func ReadFilter(r io.Reader) (*blocked.SplitBlock, error) {
@@ -118,11 +130,11 @@ type decoder struct {
 }
 
 func (d *decoder) truncated(what string) error {
-	return fmt.Errorf("parquet: bloom filter truncated in %s at byte %d: %w", what, d.off, io.ErrUnexpectedEOF)
+	return fmt.Errorf("%w: parquet bloom filter header ends in %s at byte %d: %w", ErrTruncated, what, d.off, io.ErrUnexpectedEOF)
 }
 
 func (d *decoder) malformed(format string, args ...any) error {
-	return fmt.Errorf("%w: %s at byte %d", ErrHeader, fmt.Sprintf(format, args...), d.off)
+	return fmt.Errorf("%w: parquet bloom filter header: %s at byte %d", ErrCorrupt, fmt.Sprintf(format, args...), d.off)
 }
 
 // byte reads one byte of the header.
@@ -298,7 +310,11 @@ func (d *decoder) union(what, want string) error {
 			break
 		}
 		if id != 1 || typ != tStruct {
-			return fmt.Errorf("%w: %s is field %d of type %d, want %s (field 1)", ErrUnsupported, what, id, typ, want)
+			unsupported := ErrVariant
+			if what == "hash" {
+				unsupported = ErrHashMismatch
+			}
+			return fmt.Errorf("%w: parquet bloom filter %s is field %d of type %d, want %s (field 1)", unsupported, what, id, typ, want)
 		}
 		if err := d.skipStruct(2); err != nil {
 			return err
@@ -361,7 +377,7 @@ func (d *decoder) header() (int, error) {
 		}
 	}
 	if numBytes <= 0 || numBytes%32 != 0 || numBytes > MaxFilterBytes {
-		return 0, fmt.Errorf("%w: header says %d bytes; want a positive multiple of 32 up to %d", ErrNumBytes, numBytes, MaxFilterBytes)
+		return 0, fmt.Errorf("%w: %w: parquet bloom filter header says %d bytes; want a positive multiple of 32 up to %d", ErrCorrupt, ErrGeometry, numBytes, MaxFilterBytes)
 	}
 	return int(numBytes), nil
 }
@@ -378,7 +394,7 @@ func (d *decoder) bitset(n int) ([]byte, error) {
 		buf = buf[:len(buf)+m]
 		d.off += int64(m)
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
-			return nil, fmt.Errorf("parquet: bloom filter truncated: bitset has %d of %d bytes: %w", len(buf), n, io.ErrUnexpectedEOF)
+			return nil, fmt.Errorf("%w: parquet bloom filter bitset has %d of %d bytes: %w", ErrTruncated, len(buf), n, io.ErrUnexpectedEOF)
 		}
 		if err != nil {
 			return nil, err

@@ -15,7 +15,7 @@ import (
 
 func mustFilter(t testing.TB, numBytes int, keys int) *blocked.SplitBlock {
 	t.Helper()
-	f, err := blocked.NewSplitBlockBytes(numBytes)
+	f, err := blocked.NewSplitBlockBytes(uint64(numBytes))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,8 +110,8 @@ func TestReadAcceptsNonPowerOfTwoAndUnknownFields(t *testing.T) {
 		t.Fatal("bitset differs")
 	}
 	// A non-power-of-two filter reads, but WriteFilter refuses it.
-	if err := WriteFilter(io.Discard, f); !errors.Is(err, ErrNumBytes) {
-		t.Fatalf("WriteFilter of 96 bytes: %v, want ErrNumBytes", err)
+	if err := WriteFilter(io.Discard, f); !errors.Is(err, ErrGeometry) {
+		t.Fatalf("WriteFilter of 96 bytes: %v, want ErrGeometry", err)
 	}
 }
 
@@ -127,23 +127,24 @@ func TestReadRejects(t *testing.T) {
 		{"empty", nil, io.ErrUnexpectedEOF, "header"},
 		{"header cut", hdr(0x40)[:6], io.ErrUnexpectedEOF, "header"},
 		{"bitset cut", bits(hdr(0x40), 31), io.ErrUnexpectedEOF, "31 of 32"},
-		{"negative", bits(hdr(0x3f), 32), ErrNumBytes, "-32"},
-		{"zero", hdr(0x00), ErrNumBytes, "0 bytes"},
-		{"not multiple of 32", bits(hdr(0x42), 33), ErrNumBytes, "33"},
-		{"over 128 MiB", hdr(0xc0, 0x80, 0x80, 0x80, 0x01), ErrNumBytes, "134217760"},
-		{"max int32", hdr(0xfe, 0xff, 0xff, 0xff, 0x0f), ErrNumBytes, "2147483647"},
-		{"varint too long", hdr(0xff, 0xff, 0xff, 0xff, 0x7f), ErrHeader, "varint"},
-		{"algorithm 2", append([]byte{0x15, 0x40, 0x1c, 0x2c, 0, 0}, block...), ErrUnsupported, "algorithm"},
-		{"hash 2", []byte{0x15, 0x40, 0x1c, 0x1c, 0, 0, 0x1c, 0x2c, 0, 0}, ErrUnsupported, "hash"},
-		{"compression 2", []byte{0x15, 0x40, 0x1c, 0x1c, 0, 0, 0x1c, 0x1c, 0, 0, 0x1c, 0x2c, 0, 0}, ErrUnsupported, "compression"},
-		{"algorithm not a struct", []byte{0x15, 0x40, 0x1c, 0x15, 0x02, 0}, ErrUnsupported, "algorithm"},
-		{"empty union", []byte{0x15, 0x40, 0x1c, 0}, ErrHeader, "empty"},
-		{"missing hash", []byte{0x15, 0x40, 0x1c, 0x1c, 0, 0, 0x2c, 0x1c, 0, 0, 0}, ErrHeader, "hash"},
-		{"missing numBytes", []byte{0x2c, 0x1c, 0, 0, 0x1c, 0x1c, 0, 0, 0x1c, 0x1c, 0, 0, 0}, ErrHeader, "numBytes"},
-		{"numBytes wrong type", []byte{0x16, 0x40, 0}, ErrHeader, "type"},
-		{"unknown type", []byte{0x15, 0x40, 0x5e, 0}, ErrHeader, "type 14"},
-		{"deep nesting", append([]byte{0x15, 0x40}, bytes.Repeat([]byte{0x1c}, 100)...), ErrHeader, "nested"},
+		{"negative", bits(hdr(0x3f), 32), ErrGeometry, "-32"},
+		{"zero", hdr(0x00), ErrGeometry, "0 bytes"},
+		{"not multiple of 32", bits(hdr(0x42), 33), ErrGeometry, "33"},
+		{"over 128 MiB", hdr(0xc0, 0x80, 0x80, 0x80, 0x01), ErrGeometry, "134217760"},
+		{"max int32", hdr(0xfe, 0xff, 0xff, 0xff, 0x0f), ErrGeometry, "2147483647"},
+		{"varint too long", hdr(0xff, 0xff, 0xff, 0xff, 0x7f), ErrCorrupt, "varint"},
+		{"algorithm 2", append([]byte{0x15, 0x40, 0x1c, 0x2c, 0, 0}, block...), ErrVariant, "algorithm"},
+		{"hash 2", []byte{0x15, 0x40, 0x1c, 0x1c, 0, 0, 0x1c, 0x2c, 0, 0}, ErrHashMismatch, "hash"},
+		{"compression 2", []byte{0x15, 0x40, 0x1c, 0x1c, 0, 0, 0x1c, 0x1c, 0, 0, 0x1c, 0x2c, 0, 0}, ErrVariant, "compression"},
+		{"algorithm not a struct", []byte{0x15, 0x40, 0x1c, 0x15, 0x02, 0}, ErrVariant, "algorithm"},
+		{"empty union", []byte{0x15, 0x40, 0x1c, 0}, ErrCorrupt, "empty"},
+		{"missing hash", []byte{0x15, 0x40, 0x1c, 0x1c, 0, 0, 0x2c, 0x1c, 0, 0, 0}, ErrCorrupt, "hash"},
+		{"missing numBytes", []byte{0x2c, 0x1c, 0, 0, 0x1c, 0x1c, 0, 0, 0x1c, 0x1c, 0, 0, 0}, ErrCorrupt, "numBytes"},
+		{"numBytes wrong type", []byte{0x16, 0x40, 0}, ErrCorrupt, "type"},
+		{"unknown type", []byte{0x15, 0x40, 0x5e, 0}, ErrCorrupt, "type 14"},
+		{"deep nesting", append([]byte{0x15, 0x40}, bytes.Repeat([]byte{0x1c}, 100)...), ErrCorrupt, "nested"},
 		{"binary cut", []byte{0x15, 0x40, 0x58, 0xff, 0xff, 0xff, 0xff, 0x0f, 1, 2}, io.ErrUnexpectedEOF, "header"},
+		{"binary cut, ErrTruncated", []byte{0x15, 0x40, 0x58, 0xff, 0xff, 0xff, 0xff, 0x0f, 1, 2}, ErrTruncated, "header"},
 	}
 	for _, c := range cases {
 		f, err := ReadFilter(bytes.NewReader(c.in))
@@ -158,12 +159,12 @@ func TestReadRejects(t *testing.T) {
 }
 
 func TestWriteRejects(t *testing.T) {
-	if err := WriteFilter(io.Discard, nil); !errors.Is(err, ErrNumBytes) {
+	if err := WriteFilter(io.Discard, nil); !errors.Is(err, ErrGeometry) {
 		t.Errorf("WriteFilter(nil) = %v", err)
 	}
 	for _, n := range []int{96, 32 * 1000, MaxFilterBytes * 2} {
 		var buf bytes.Buffer
-		if err := WriteFilter(&buf, mustFilter(t, n, 0)); !errors.Is(err, ErrNumBytes) || buf.Len() != 0 {
+		if err := WriteFilter(&buf, mustFilter(t, n, 0)); !errors.Is(err, ErrGeometry) || buf.Len() != 0 {
 			t.Errorf("WriteFilter of %d bytes = %v, wrote %d", n, err, buf.Len())
 		}
 	}

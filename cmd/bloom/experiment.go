@@ -166,7 +166,7 @@ func scaleRows(n uint64, bitsPerKey float64, probes int, base uint64) ([]scaleRo
 		}
 		rows = append(rows, measureBlocked(name, f, n, n, probes, base))
 	}
-	s, err := blocked.NewSplitBlockBytes(int((m/8 + 31) / 32 * 32))
+	s, err := blocked.NewSplitBlockBytes(m / 8)
 	if err != nil {
 		return nil, scaleError("split-block filter", err)
 	}

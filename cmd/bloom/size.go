@@ -64,8 +64,8 @@ func runSize(args []string, stdout, _ io.Writer) error {
 
 // sizeRows sizes every variant; ok says whether at least one could be sized.
 func sizeRows(n uint64, p float64) (rows []sizeRow, ok bool) {
-	for _, v := range bloom.Variants {
-		s, err := bloom.Bits(n, p, v)
+	for _, v := range bloom.Variants() {
+		s, err := bloom.Size(n, p, v)
 		if err == nil {
 			err = checkSize(s)
 		}
@@ -74,7 +74,7 @@ func sizeRows(n uint64, p float64) (rows []sizeRow, ok bool) {
 			continue
 		}
 		ok = true
-		rows = append(rows, sizeRow{Variant: v.String(), Bits: s.Bits, Bytes: s.Bytes(), K: s.K, BitsPerKey: s.BitsPerKey(n), FPR: s.FPR})
+		rows = append(rows, sizeRow{Variant: v.String(), Bits: s.Bits, Bytes: s.Bytes, K: s.K, BitsPerKey: s.BitsPerKey, FPR: s.FPR})
 	}
 	return rows, ok
 }
@@ -82,7 +82,7 @@ func sizeRows(n uint64, p float64) (rows []sizeRow, ok bool) {
 // checkSize refuses a size the library returned without an error but that
 // is not one: no bits, no k, or a rate that is not a rate (for a p so small
 // that log2(1/p) overflows, the sizing formulas break down).
-func checkSize(s bloom.Size) error {
+func checkSize(s bloom.Sizing) error {
 	if s.Bits == 0 || s.K <= 0 || math.IsNaN(s.FPR) || s.FPR < 0 || s.FPR >= 1 {
 		return fmt.Errorf("no valid size (the formulas give %d bits, k = %d): the false-positive rate is too small to size", s.Bits, s.K)
 	}

@@ -32,7 +32,7 @@ func lookupFilter(b *testing.B, size int) *lookupBench {
 	if lb := lookupCache[size]; lb != nil {
 		return lb
 	}
-	ours, err := blocked.NewSplitBlockBytes(size)
+	ours, err := blocked.NewSplitBlockBytes(uint64(size))
 	if err != nil {
 		b.Fatal(err)
 	}

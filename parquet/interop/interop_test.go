@@ -72,7 +72,7 @@ func TestBitsetsIdentical(t *testing.T) {
 			}
 			peer := make(pqbloom.SplitBlockFilter, size/pqbloom.BlockSize)
 			peer.InsertBulk(c.peer)
-			ours, err := blocked.NewSplitBlockBytes(size)
+			ours, err := blocked.NewSplitBlockBytes(uint64(size))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -212,7 +212,7 @@ func TestReadParquetGoFile(t *testing.T) {
 			if md.BloomFilterLength != 0 && int(md.BloomFilterLength) != len(hdr)+size {
 				t.Fatalf("column %s: bloom_filter_length %d, header+bitset %d", name, md.BloomFilterLength, len(hdr)+size)
 			}
-			want, _ := blocked.NewSplitBlockBytes(size)
+			want, _ := blocked.NewSplitBlockBytes(uint64(size))
 			for _, rw := range rows {
 				want.AddHash(hashes[name](rw))
 			}

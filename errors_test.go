@@ -1,0 +1,146 @@
+package bloom_test
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/simdbloom/bloom"
+	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/cuckoo"
+	"github.com/simdbloom/bloom/parquet"
+)
+
+// constructors makes a filter of every kind for n keys at fpr, returning
+// only the error.
+var constructors = []struct {
+	name string
+	make func(n uint64, fpr float64) error
+}{
+	{"bloom.New", func(n uint64, p float64) error { _, err := bloom.New[string](n, p); return err }},
+	{"bloom.NewCounting", func(n uint64, p float64) error { _, err := bloom.NewCounting[uint64](n, p); return err }},
+	{"bloom.NewCuckoo", func(n uint64, p float64) error { _, err := bloom.NewCuckoo[[]byte](n, p); return err }},
+	{"bloom.NewScalable", func(n uint64, p float64) error { _, err := bloom.NewScalable[int32](n, p); return err }},
+	{"blocked.New", func(n uint64, p float64) error { _, err := blocked.New(n, p); return err }},
+	{"blocked.NewSplitBlock", func(n uint64, p float64) error { _, err := blocked.NewSplitBlock(n, p); return err }},
+	{"blocked.NewCounting", func(n uint64, p float64) error { _, err := blocked.NewCounting(n, p); return err }},
+	{"cuckoo.New", func(n uint64, p float64) error { _, err := cuckoo.New(n, p); return err }},
+	{"parquet.NewFilter", func(n uint64, p float64) error { _, err := parquet.NewFilter(n, p); return err }},
+	{"bloom.Size", func(n uint64, p float64) error { _, err := bloom.Size(n, p, bloom.Blocked); return err }},
+	{"cuckoo.Size", func(n uint64, p float64) error { _, err := cuckoo.Size(n, p); return err }},
+	{"parquet.Size", func(n uint64, p float64) error { _, err := parquet.Size(n, p); return err }},
+}
+
+// TestOneErrorSet: every package's bad-input errors match the root's values
+// (and each package's own export of the same name), whichever returned them.
+func TestOneErrorSet(t *testing.T) {
+	for _, c := range constructors {
+		for _, p := range []float64{2, -1, 0, 1, math.NaN(), math.Inf(1)} {
+			err := c.make(100, p)
+			if !errors.Is(err, bloom.ErrFPR) || !errors.Is(err, blocked.ErrFPR) ||
+				!errors.Is(err, cuckoo.ErrFPR) || !errors.Is(err, parquet.ErrFPR) {
+				t.Errorf("%s(100, %v) = %v, want ErrFPR", c.name, p, err)
+			}
+			if err != nil && !strings.HasPrefix(err.Error(), "bloom: ") {
+				t.Errorf("%s(100, %v): message %q does not start with \"bloom: \"", c.name, p, err)
+			}
+		}
+		err := c.make(0, 0.01)
+		if strings.HasPrefix(c.name, "parquet.") {
+			// Parquet writers make filters for all-null column chunks:
+			// ndv = 0 is the smallest filter, not an error.
+			if err != nil {
+				t.Errorf("%s(0, 0.01) = %v, want the 32-byte filter", c.name, err)
+			}
+			continue
+		}
+		if !errors.Is(err, bloom.ErrKeys) || !errors.Is(err, blocked.ErrKeys) || !errors.Is(err, cuckoo.ErrKeys) {
+			t.Errorf("%s(0, 0.01) = %v, want ErrKeys", c.name, err)
+		}
+		if err := c.make(100, 0.01); err != nil {
+			t.Errorf("%s(100, 0.01) = %v", c.name, err)
+		}
+	}
+}
+
+// TestErrorValuesShared: each package exports the root's values, not copies.
+func TestErrorValuesShared(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		got, want error
+	}{
+		{"blocked.ErrKeys", blocked.ErrKeys, bloom.ErrKeys},
+		{"blocked.ErrFPR", blocked.ErrFPR, bloom.ErrFPR},
+		{"blocked.ErrTooLarge", blocked.ErrTooLarge, bloom.ErrTooLarge},
+		{"blocked.ErrGeometry", blocked.ErrGeometry, bloom.ErrGeometry},
+		{"blocked.ErrMagic", blocked.ErrMagic, bloom.ErrMagic},
+		{"blocked.ErrVersion", blocked.ErrVersion, bloom.ErrVersion},
+		{"blocked.ErrVariant", blocked.ErrVariant, bloom.ErrVariant},
+		{"blocked.ErrChecksum", blocked.ErrChecksum, bloom.ErrChecksum},
+		{"blocked.ErrTruncated", blocked.ErrTruncated, bloom.ErrTruncated},
+		{"blocked.ErrCorrupt", blocked.ErrCorrupt, bloom.ErrCorrupt},
+		{"blocked.ErrAlignment", blocked.ErrAlignment, bloom.ErrAlignment},
+		{"blocked.ErrByteOrder", blocked.ErrByteOrder, bloom.ErrByteOrder},
+		{"blocked.ErrHashMismatch", blocked.ErrHashMismatch, bloom.ErrHashMismatch},
+		{"cuckoo.ErrKeys", cuckoo.ErrKeys, bloom.ErrKeys},
+		{"cuckoo.ErrFPR", cuckoo.ErrFPR, bloom.ErrFPR},
+		{"cuckoo.ErrTooLarge", cuckoo.ErrTooLarge, bloom.ErrTooLarge},
+		{"cuckoo.ErrGeometry", cuckoo.ErrGeometry, bloom.ErrGeometry},
+		{"cuckoo.ErrFull", cuckoo.ErrFull, bloom.ErrFull},
+		{"parquet.ErrFPR", parquet.ErrFPR, bloom.ErrFPR},
+		{"parquet.ErrTooLarge", parquet.ErrTooLarge, bloom.ErrTooLarge},
+		{"parquet.ErrCorrupt", parquet.ErrCorrupt, bloom.ErrCorrupt},
+		{"parquet.ErrVariant", parquet.ErrVariant, bloom.ErrVariant},
+		{"parquet.ErrHashMismatch", parquet.ErrHashMismatch, bloom.ErrHashMismatch},
+		{"parquet.ErrGeometry", parquet.ErrGeometry, bloom.ErrGeometry},
+		{"parquet.ErrTruncated", parquet.ErrTruncated, bloom.ErrTruncated},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s is not the root's value", c.name)
+		}
+	}
+	all := []error{bloom.ErrKeys, bloom.ErrFPR, bloom.ErrTooLarge, bloom.ErrGeometry, bloom.ErrOption, bloom.ErrFull,
+		bloom.ErrMagic, bloom.ErrVersion, bloom.ErrVariant, bloom.ErrChecksum, bloom.ErrTruncated, bloom.ErrCorrupt,
+		bloom.ErrAlignment, bloom.ErrByteOrder, bloom.ErrHashMismatch}
+	for i, a := range all {
+		if !strings.HasPrefix(a.Error(), "bloom: ") {
+			t.Errorf("%q does not start with \"bloom: \"", a)
+		}
+		for _, b := range all[i+1:] {
+			if errors.Is(a, b) || a.Error() == b.Error() {
+				t.Errorf("%q and %q are not distinct", a, b)
+			}
+		}
+	}
+}
+
+// TestGeometryAndSizeErrors: the byte-size constructors refuse 0 with
+// ErrGeometry and too much with ErrTooLarge, through every package.
+func TestGeometryAndSizeErrors(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		err  error
+		want error
+	}{
+		{"blocked.NewBytes(0, 8)", second(blocked.NewBytes(0, 8)), bloom.ErrGeometry},
+		{"blocked.NewBytes(64, 7)", second(blocked.NewBytes(64, 7)), bloom.ErrGeometry},
+		{"blocked.NewSplitBlockBytes(0)", second(blocked.NewSplitBlockBytes(0)), bloom.ErrGeometry},
+		{"blocked.NewCountingBytes(0)", second(blocked.NewCountingBytes(0)), bloom.ErrGeometry},
+		{"blocked.NewBytes(2^64-1, 8)", second(blocked.NewBytes(math.MaxUint64, 8)), bloom.ErrTooLarge},
+		{"blocked.NewSplitBlockBytes(2^64-1)", second(blocked.NewSplitBlockBytes(math.MaxUint64)), bloom.ErrTooLarge},
+		{"blocked.NewCountingBytes(2^64-1)", second(blocked.NewCountingBytes(math.MaxUint64)), bloom.ErrTooLarge},
+		{"cuckoo.NewBuckets(0, 8)", second(cuckoo.NewBuckets(0, 8)), bloom.ErrGeometry},
+		{"cuckoo.NewBuckets(3, 8)", second(cuckoo.NewBuckets(3, 8)), bloom.ErrGeometry},
+		{"cuckoo.NewBuckets(16, 10)", second(cuckoo.NewBuckets(16, 10)), bloom.ErrGeometry},
+		{"cuckoo.NewBuckets(2^33, 8)", second(cuckoo.NewBuckets(1<<33, 8)), bloom.ErrTooLarge},
+		{"bloom.NewScalable growth 0.5", second(bloom.NewScalable[int](100, 0.01, bloom.WithGrowth(0.5))), bloom.ErrOption},
+		{"bloom.Size unknown variant", second(bloom.Size(100, 0.01, bloom.Variant(42))), bloom.ErrOption},
+	} {
+		if !errors.Is(c.err, c.want) {
+			t.Errorf("%s = %v, want %v", c.name, c.err, c.want)
+		}
+	}
+}
+
+func second[T any](_ T, err error) error { return err }
