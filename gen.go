@@ -1,3 +1,3 @@
 package bloom
 
-//go:generate go run -C asm . -set hash -out ../hash_amd64.s -stubs ../hash_stubs_amd64.go -pkg bloom
+//go:generate go run -C asm . -set hash -out ../hash_amd64.s -stubs ../hash_amd64.go -pkg bloom

@@ -6,6 +6,8 @@ import (
 	"unsafe"
 
 	"github.com/zeebo/xxh3"
+
+	"github.com/simdbloom/bloom/internal/cpu"
 )
 
 // Key is the set of key types a typed filter accepts: strings, byte slices
@@ -135,4 +137,82 @@ func intBits(kd keyKind, u unsafe.Pointer) uint64 {
 		return uint64(*(*uint32)(u))
 	}
 	return *(*uint64)(u)
+}
+
+// hashKeys sets dst[i] = Hash(keys[i]) for keys of kind kind; len(dst) == len(keys).
+//
+// Integer keys hash in batches (in SIMD where the CPU allows, see hashWords):
+// 64-bit kinds straight from the keys, narrower kinds after widening them
+// into dst, as Hash widens them.
+func hashKeys[K Key](kind keyKind, dst []uint64, keys []K) {
+	dst = dst[:len(keys)]
+	if len(keys) == 0 {
+		return
+	}
+	p := unsafe.Pointer(unsafe.SliceData(keys))
+	n := len(keys)
+	switch kind {
+	case kindUint64, kindInt64:
+		hashWords(dst, unsafe.Slice((*uint64)(p), n))
+		return
+	case kindInt8:
+		widen(dst, unsafe.Slice((*int8)(p), n))
+	case kindInt16:
+		widen(dst, unsafe.Slice((*int16)(p), n))
+	case kindInt32:
+		widen(dst, unsafe.Slice((*int32)(p), n))
+	case kindUint8:
+		widen(dst, unsafe.Slice((*uint8)(p), n))
+	case kindUint16:
+		widen(dst, unsafe.Slice((*uint16)(p), n))
+	case kindUint32:
+		widen(dst, unsafe.Slice((*uint32)(p), n))
+	default: // strings and byte slices
+		for i := range keys {
+			dst[i] = hashKind(kind, &keys[i])
+		}
+		return
+	}
+	hashWords(dst, dst)
+}
+
+// widen sets dst[i] to src[i] widened to 64 bits (signed types
+// sign-extended), as intBits does; len(dst) >= len(src).
+func widen[T int8 | int16 | int32 | uint8 | uint16 | uint32](dst []uint64, src []T) {
+	dst = dst[:len(src)]
+	for i, v := range src {
+		dst[i] = uint64(v)
+	}
+}
+
+// hashWordsGo sets dst[i] = HashUint64(src[i]) in Go; len(dst) >= len(src),
+// and dst may be src.
+func hashWordsGo(dst, src []uint64) {
+	dst = dst[:len(src)]
+	for i, x := range src {
+		dst[i] = HashUint64(x)
+	}
+}
+
+// hashWords sets dst[i] = HashUint64(src[i]); len(dst) >= len(src), and dst
+// may be src. At the AVX-512 and AVX2 levels it runs the kernels generated
+// by asm/hash.go into hash_amd64.s (declared in hash_amd64.go); AVX2 hashes
+// four keys at a time and leaves the rest to the Go loop. At other levels,
+// and on every other architecture, it is the Go loop.
+func hashWords(dst, src []uint64) {
+	switch cpu.Active {
+	case cpu.AVX512:
+		if len(src) > 0 {
+			hashUint64sAVX512(dst[:len(src)], src)
+		}
+		return
+	case cpu.AVX2:
+		n := len(src) &^ 3
+		if n > 0 {
+			hashUint64sAVX2(dst[:n], src[:n])
+		}
+		hashWordsGo(dst[n:], src[n:])
+		return
+	}
+	hashWordsGo(dst, src)
 }

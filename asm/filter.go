@@ -8,8 +8,9 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// The salts of blocked.Filter (blocked/salts.go): word j of a block uses
-// salt j for k = 8, and salts j and j+8 for k = 16.
+// The salts of blocked.Filter: word j of a block uses salt j for k = 8, and
+// salts j and j+8 for k = 16. A copy of blocked/salts.go, which
+// blocked/salts_test.go checks.
 var filterSalts = [16]uint32{
 	0x6a09e667, 0xbb67ae85, 0x3c6ef373, 0xa54ff53b, 0x510e527f, 0x9b05688d, 0x1f83d9ab, 0x5be0cd19,
 	0xcbbb9d5d, 0x629a292b, 0x9159015b, 0x152fecd9, 0x67332667, 0x8eb44a87, 0xdb0c2e0d, 0x47b5481d,
@@ -24,14 +25,7 @@ var filterSalts = [16]uint32{
 //
 // AVX2 processes a 64-byte block as two ymm halves; AVX-512 as one zmm. The
 // AVX-512 lookups are in grouped.go.
-//
-// The AVX-512 kernels are kept because they measured faster on the
-// development machine (AMD EPYC Zen 4, 2.45 GHz; blocked/bench_test.go,
-// benchstat medians of 6, ns/key, AVX-512 against AVX2): lookups k=8
-// 0.84/1.19 at 16 KiB, 1.30/1.50 at 1 MiB, 1.59/1.81 at 8 MiB, 9.8/10.0 at
-// 256 MiB; k=16 1.44/1.50 at 16 KiB, 1.67/1.80 at 1 MiB; adds k=8 0.88/0.97
-// at 16 KiB, 8.6/9.4 at 256 MiB (1.45/1.40 at 1 MiB and 1.90/1.76 at 8 MiB,
-// the only sizes where AVX2 was ahead).
+// Both are kept: AVX-512 measured faster at most sizes (PERF.md).
 
 type vecISA struct {
 	name  string

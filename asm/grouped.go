@@ -11,11 +11,8 @@ import (
 // The AVX-512 lookups handle keys in groups of eight: each key's answer is
 // shifted from the carry flag into a register (ADCQ r, r), and the eight
 // answers are spread to eight bools with one PDEPQ, stored with one MOVQ and
-// counted with one POPCNTQ, instead of SETCS, MOVB and ADCQ per key. Measured
-// on AMD Zen 4 at 16 KiB: 0.82 ns/key against 0.94 for the one-key loop.
-// (Computing the eight block offsets with one VPMULUDQ and spilling them to
-// the stack was slower, 1.15 ns/key: the loads wait on store forwarding.)
-// PDEP and POPCNT need BMI2 and POPCNT, which every AVX-512 processor has;
+// counted with one POPCNTQ, instead of SETCS, MOVB and ADCQ per key
+// (PERF.md). PDEP and POPCNT need BMI2 and POPCNT, which every AVX-512 processor has;
 // the Go side checks and otherwise uses the AVX2 kernels.
 
 const group = 8
@@ -59,11 +56,8 @@ func groupedHas(k int, t filterTables) {
 // checks against 0x1010101010101010. No shifts: the VPSRLVQ kernel spends
 // two of the vector shift unit's slots per key (VPSRLQ and VPSRLVQ), and on
 // Zen 4, which splits each 512-bit operation in two, that unit is what
-// bounds it. Measured on AMD EPYC Zen 4 (BenchmarkHasHashes, benchstat
-// medians of 8 alternated runs, ns/key, the VPSRLVQ kernel before the ring
-// above -> this one): k=8 16 KiB 0.84 -> 0.76, 1 MiB 1.34 -> 1.20; k=16
-// 16 KiB 1.45 -> 1.26. Processors with AVX-512 but not BITALG (Intel
-// Skylake-SP, Cascade Lake) run the VPSRLVQ kernel (blocked.hasBITALG).
+// bounds it (PERF.md). Processors with AVX-512 but not BITALG (Intel
+// Skylake-SP, Cascade Lake) run the VPSRLVQ kernel (cpu.BITALG false).
 func groupedHasBitalg(k int, t filterTables) {
 	name := fmt.Sprintf("filterHas%dBITALG", k)
 	TEXT(name, NOSPLIT, fmt.Sprintf(groupedSig, "*[8]uint64"))
@@ -107,13 +101,8 @@ func groupedHasBitalg(k int, t filterTables) {
 // ahead, the distance of the other kernels) from offsets stored an iteration
 // earlier: a load right after the 64-byte store would wait for it to
 // commit, as forwarding from a 512-bit store to a 64-bit load fails.
-// VPMULLQ rather than VPMULUDQ: nblocks may be 1<<32.
-//
-// Measured on AMD EPYC Zen 4 (BenchmarkHasHashes and BenchmarkCounting at
-// the avx512 level, benchstat medians of 8 alternated runs, ns/key, one key
-// at a time -> ring with the prefetch reading offsets it has just stored ->
-// ring as above): Filter k=8 1 MiB 1.42 -> 1.51 -> 1.17, 8 MiB 2.47 ->
-// 2.85 -> 2.37; Counting 1 MiB 1.51 -> 1.82 -> 1.54.
+// VPMULLQ rather than VPMULUDQ: nblocks may be 1<<32. PERF.md compares the
+// ring with one key at a time.
 const (
 	aheadGroups = 4
 	ringGroups  = 8 // a power of two, more than aheadGroups

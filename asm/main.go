@@ -4,7 +4,7 @@
 //
 // Run it through go generate (see blocked/gen.go and the root gen.go):
 //
-//	go run -C ../asm . -out ../blocked/kernels_amd64.s -stubs ../blocked/kernels_stubs_amd64.go -pkg blocked
+//	go run -C ../asm . -out ../blocked/kernels_amd64.s -stubs ../blocked/kernels_amd64.go -pkg blocked
 //
 // The kernels loop over a whole batch inside the assembly. The Go callers
 // check every length first: the assembly trusts that out has len(hs)

@@ -10,62 +10,19 @@ import (
 
 // One-key kernels: Filter.HasHash/AddHash and SplitBlock.HasHash/AddHash are
 // each one call to one of these four functions, small enough for Go to
-// inline into the caller. Each takes the filter's k and the current level
-// (cpu.Active, read by the method at every call, since tests change it at run
-// time) and branches inside: at levelAVX2 and above the AVX2 vector probe
-// (one broadcast, one or two VPMULLD, VPSRLVQ over the line, one VPTEST);
-// below it a scalar probe (IMUL, SHR and BT/BTS, no AVX, so it runs on every
-// amd64 processor) that computes exactly what the pure-Go addHashGo and
-// hasHashGo do.
-//
-// Before, the methods checked the level and k in Go and then called the
-// assembly: not inlinable (two or three calls), so every lookup paid the
-// method's frame on top of the assembly call. Measured on AMD EPYC Zen 4
-// (2 shared cores, quiet), BenchmarkHasHash, BenchmarkAddHash,
-// BenchmarkSplitBlock{Has,Add}Hash (-benchtime 300ms, the commit before
-// and this one alternated 8 times), benchstat medians, ns/key,
-// old -> new, at the AVX2 level:
-//
-//	Filter HasHash k=8:   16 KiB 4.39 -> 3.93, 1 MiB 5.24 -> 4.68, 256 MiB 47.3 -> 36.4
-//	Filter HasHash k=16:  16 KiB 4.58 -> 4.22, 1 MiB 5.75 -> 5.14
-//	Filter AddHash k=8:   16 KiB 4.26 -> 4.08 (~), 1 MiB 4.88 -> 4.56, 256 MiB 39.7 -> 32.6
-//	Filter AddHash k=16:  16 KiB 4.37 -> 4.09, 1 MiB 5.12 -> 4.82 (~)
-//	SplitBlock HasHash:   16 KiB 4.13 -> 3.81, 1 MiB 5.32 -> 4.25, 256 MiB 39.3 -> 30.1
-//	SplitBlock AddHash:   16 KiB 4.09 -> 3.70, 1 MiB 4.88 -> 4.03, 256 MiB 36.4 -> 27.4
-//
-// (AVX-512 level: the same within noise.) At the generic level the scalar
-// assembly against the pure-Go method: HasHash k=8 16 KiB 6.17 -> 6.32 (~),
-// k=16 14.3 -> 9.74; AddHash k=8 16 KiB 9.26 -> 7.16, k=16 1 MiB 13.3 ->
-// 15.1 (the one regression, ±44% noise); SplitBlock HasHash 16 KiB 7.42 ->
-// 6.21. The rest is left per key: the ABI0 call spills the caller's live
-// registers and stores its arguments, and the kernel reloads them.
-//
-// The kernels first took five arguments (blocks pointer, nblocks, h, k,
-// level), then three (the filter pointer, h, level), reading the blocks
-// pointer, length and k from the struct: Filter HasHash k=8 at 16 KiB AVX2
-// 3.93 -> 3.65 ns, AVX-512 3.94 -> 3.58; k=16 AVX2 4.24 -> 3.80. An AVX-512
-// body tried with five arguments measured no faster than AVX2; with the two
-// arguments below it is.
-
-// The kernels read the level from cpu.Active itself (a global, as tests and
-// SIMDBLOOM_CPU change it) rather than taking it as an argument, and take
-// two arguments: the filter and h. At the AVX-512 level the Filter kernels
-// probe the line as one zmm register (one VPMULLD per salt set, VPSRLVQ,
-// VPTESTNMQ); the SplitBlock kernels, whose block is one ymm, run the AVX2
-// body at both vector levels.
-//
-// Measured on AMD EPYC Zen 4 (a scratch copy of the kernel, the loop of
-// BenchmarkHasHash, 16 KiB, k = 8, benchstat medians of 8, ns/key): three
-// arguments with the AVX2 body 3.47; two arguments, level from a global,
-// AVX2 body 3.17-3.25; the same with the AVX-512 body 3.01-3.09; the
-// AVX-512 body without the level and k branches 2.86-2.92 (each branch
-// costs about 0.07 ns: the loop is bound by the six macro-ops a cycle Zen 4
-// dispatches, half of them the caller's ABI0 spills and reloads).
-// Broadcasting h from its argument slot instead of from a register measured
-// slower (3.19-3.22: the store-to-load forward into a vector load is slow).
+// inline into the caller. Each takes two arguments, the filter and h, reads
+// the filter's blocks and k from the struct and the level from cpu.Active (a
+// global, since tests and SIMDBLOOM_CPU change it), and branches inside: at
+// the AVX-512 level the Filter kernels probe the line as one zmm register
+// (one VPMULLD per salt set, VPSRLVQ, VPTESTNMQ); at AVX2 (and AVX-512 for
+// SplitBlock, whose block is one ymm) the AVX2 vector probe (one broadcast,
+// one or two VPMULLD, VPSRLVQ over the line, one VPTEST); below it a scalar
+// probe (IMUL, SHR and BT/BTS, no AVX, so it runs on every amd64 processor)
+// that computes exactly what the pure-Go addHashGo and hasHashGo do.
+// PERF.md gives the measurements behind the two arguments and the global.
 
 // levelAVX2 and levelAVX512 are cpu.AVX2 and cpu.AVX512
-// (blocked/kernels_amd64.go checks them at compile time).
+// (blocked/dispatch_amd64.go checks them at compile time).
 const (
 	levelAVX2   = 2
 	levelAVX512 = 3
@@ -85,7 +42,7 @@ var activeLevel = Mem{
 // read its fields, so that the inlined call stores two arguments.
 // The offsets are those of
 // Filter{blocks []block; k int} and SplitBlock{blocks []splitBlock}:
-// blocked/kernels_amd64.go checks them (and the sizes) at compile time.
+// blocked/dispatch_amd64.go checks them (and the sizes) at compile time.
 const (
 	offBlocks  = 0  // the blocks slice's data pointer
 	offNblocks = 8  // its length

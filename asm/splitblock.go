@@ -8,7 +8,8 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// The Parquet salts of blocked.SplitBlock (blocked/splitblock_kernels.go).
+// The Parquet salts of blocked.SplitBlock: a copy of blocked/salts.go,
+// which blocked/salts_test.go checks.
 var splitSalts = [8]uint32{
 	0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d, 0x705495c7, 0x2df1424b, 0x9efc4947, 0x5c6bfb31,
 }

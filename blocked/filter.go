@@ -39,7 +39,7 @@ type block [8]uint64
 //
 // The one-key assembly (filterAddOne, filterHasOne) reads these fields at
 // fixed offsets: blocks' data pointer at 0, its length at 8, k at 24
-// (checked at compile time in kernels_amd64.go). Keep the layout.
+// (checked at compile time in dispatch_amd64.go). Keep the layout.
 type Filter struct {
 	blocks []block // 64-byte aligned
 	k      int     // 8 or 16

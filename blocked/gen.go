@@ -1,3 +1,3 @@
 package blocked
 
-//go:generate go run -C ../asm . -out ../blocked/kernels_amd64.s -stubs ../blocked/kernels_stubs_amd64.go -pkg blocked
+//go:generate go run -C ../asm . -out ../blocked/kernels_amd64.s -stubs ../blocked/kernels_amd64.go -pkg blocked

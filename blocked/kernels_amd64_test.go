@@ -158,18 +158,18 @@ func withPrefetch(fn func()) {
 // withoutBITALG runs fn as on an AVX-512 processor without BITALG, where the
 // Filter lookups use the VPSRLVQ kernels (filterHas8AVX512, filterHas16AVX512).
 func withoutBITALG(fn func()) {
-	saved := hasBITALG
-	defer func() { hasBITALG = saved }()
-	hasBITALG = false
+	saved := cpu.BITALG
+	defer func() { cpu.BITALG = saved }()
+	cpu.BITALG = false
 	fn()
 }
 
 // withoutBMI2 runs fn as on a processor without BMI2, where the AVX-512
 // level looks up with the AVX2 kernels.
 func withoutBMI2(fn func()) {
-	saved := hasBMI2
-	defer func() { hasBMI2 = saved }()
-	hasBMI2 = false
+	saved := cpu.BMI2
+	defer func() { cpu.BMI2 = saved }()
+	cpu.BMI2 = false
 	fn()
 }
 
@@ -260,10 +260,10 @@ func TestAsmLargeBlockCount(t *testing.T) {
 }
 
 func init() {
-	if hasBITALG {
+	if cpu.BITALG {
 		benchVariants = append(benchVariants, benchVariant{"avx512-nobitalg", cpu.AVX512, func() func() {
-			hasBITALG = false
-			return func() { hasBITALG = true }
+			cpu.BITALG = false
+			return func() { cpu.BITALG = true }
 		}})
 	}
 	floorKernels = append(floorKernels,

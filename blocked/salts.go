@@ -26,8 +26,30 @@ const (
 	salt15 = 0x47b5481d
 )
 
-// salt lists the salts in order, for loops and for the assembly generators.
+// salt lists the salts in order, for loops and for the NEON kernels, which
+// load it by symbol. The amd64 generator (../asm) holds a copy; salts_test.go
+// checks that copy, the generated tables and the NEON file against these.
 var salt = [16]uint32{
 	salt0, salt1, salt2, salt3, salt4, salt5, salt6, salt7,
 	salt8, salt9, salt10, salt11, salt12, salt13, salt14, salt15,
+}
+
+// The Parquet salts of SplitBlock: word i of a block uses splitSalt i. They
+// are fixed by the Parquet specification (BloomFilter.md).
+const (
+	splitSalt0 = 0x47b6137b
+	splitSalt1 = 0x44974d91
+	splitSalt2 = 0x8824ad5b
+	splitSalt3 = 0xa2b7289d
+	splitSalt4 = 0x705495c7
+	splitSalt5 = 0x2df1424b
+	splitSalt6 = 0x9efc4947
+	splitSalt7 = 0x5c6bfb31
+)
+
+// splitSalt lists the Parquet salts in order, for loops and for the NEON
+// kernels, which load it by symbol.
+var splitSalt = [8]uint32{
+	splitSalt0, splitSalt1, splitSalt2, splitSalt3,
+	splitSalt4, splitSalt5, splitSalt6, splitSalt7,
 }

@@ -39,7 +39,7 @@ type splitBlock [8]uint32
 //
 // The one-key assembly (splitAddOne, splitHasOne) reads blocks' data pointer
 // at offset 0 and its length at 8 (checked at compile time in
-// kernels_amd64.go). Keep the layout.
+// dispatch_amd64.go). Keep the layout.
 type SplitBlock struct {
 	blocks []splitBlock // 64-byte aligned, so no block straddles a cache line
 }

@@ -1,4 +1,7 @@
-// Package cpu chooses, once at start-up, which kernel level the filters use.
+// Package cpu holds every fact about the processor that the kernels depend
+// on: the kernel level, the extra instruction sets some kernels need, and the
+// cache sizes that decide when the batch kernels prefetch. Everything is read
+// once at start-up; nothing else in the module asks the processor.
 //
 // The level is the best the processor supports (detected with
 // github.com/klauspost/cpuid/v2), lowered by the environment variable
@@ -48,6 +51,35 @@ var Detected = detect()
 // Only this module's tests change it, to compare kernels; it is not safe to
 // change while filters are in use.
 var Active = choose(Detected, os.Getenv("SIMDBLOOM_CPU"))
+
+// BMI2 reports whether the processor has BMI2 and POPCNT (PDEP, POPCNT), which
+// the AVX-512 batch lookups use to store eight answers at once. False under
+// purego and on architectures other than amd64. Tests clear it to reach the
+// kernels that run without it.
+var BMI2 = detectBMI2()
+
+// BITALG reports whether the processor has AVX-512 BITALG (VPSHUFBITQMB),
+// which the AVX-512 Filter lookups use to test bits. False under purego and
+// on architectures other than amd64. Tests clear it to reach the kernels that
+// run without it.
+var BITALG = detectBITALG()
+
+// L2 is the size in bytes of one core's L2 cache, and L3 the size of the
+// last-level cache, as the processor reports them; 0 when it does not
+// (common on arm64), under purego and on other architectures.
+var (
+	L2 = detectL2()
+	L3 = detectL3()
+)
+
+// cacheBytes converts a cache size reported by cpuid (-1 when unknown) to
+// bytes, 0 when unknown.
+func cacheBytes(n int) uint64 {
+	if n <= 0 {
+		return 0
+	}
+	return uint64(n)
+}
 
 // All lists every level, slowest first.
 var All = []Level{Generic, NEON, AVX2, AVX512}

@@ -43,3 +43,14 @@ func TestActiveSupported(t *testing.T) {
 		t.Fatalf("active level %v is not supported (detected %v)", Active, Detected)
 	}
 }
+
+func TestFeaturesNeedTheirLevel(t *testing.T) {
+	// Only amd64 detects BMI2 and BITALG, and every processor with AVX-512
+	// BITALG also has the AVX-512 subsets of the AVX512 level.
+	if (Detected == NEON || Detected == Generic) && (BMI2 || BITALG) {
+		t.Errorf("level %v reports BMI2=%v BITALG=%v", Detected, BMI2, BITALG)
+	}
+	if BITALG && Detected != AVX512 {
+		t.Errorf("BITALG without the AVX512 level (detected %v)", Detected)
+	}
+}

@@ -10,3 +10,8 @@ func detect() Level {
 	}
 	return Generic
 }
+
+func detectBMI2() bool   { return false }
+func detectBITALG() bool { return false }
+func detectL2() uint64   { return cacheBytes(cpuid.CPU.Cache.L2) }
+func detectL3() uint64   { return cacheBytes(cpuid.CPU.Cache.L3) }

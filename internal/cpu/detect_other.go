@@ -2,4 +2,8 @@
 
 package cpu
 
-func detect() Level { return Generic }
+func detect() Level      { return Generic }
+func detectBMI2() bool   { return false }
+func detectBITALG() bool { return false }
+func detectL2() uint64   { return 0 }
+func detectL3() uint64   { return 0 }

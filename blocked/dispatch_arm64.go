@@ -1,0 +1,104 @@
+//go:build !purego
+
+package blocked
+
+import "github.com/simdbloom/bloom/internal/cpu"
+
+// Which arm64 kernel runs: the hand-written NEON of kernels_arm64.s at the
+// NEON level. Every length check happens here; the assembly trusts
+// len(out) == len(hs) > 0, a non-empty filter and 0 <= npf <= len(hs)-pf.
+// Every fact about the processor comes from internal/cpu.
+
+// oneKeyAsm is false: there is no one-key NEON kernel, so AddHash and
+// HasHash run their pure-Go bodies and the calls below are compiled out.
+const oneKeyAsm = false
+
+func filterHasOne(*[4]uint64, uint64) bool { panic("blocked: no one-key assembly") }
+func filterAddOne(*[4]uint64, uint64)      { panic("blocked: no one-key assembly") }
+func splitHasOne(*[3]uint64, uint64) bool  { panic("blocked: no one-key assembly") }
+func splitAddOne(*[3]uint64, uint64)       { panic("blocked: no one-key assembly") }
+
+// prefetchDistance is how many keys ahead the batch kernels prefetch in a
+// filter larger than prefetchAbove. 24 keys above the last-level cache is
+// what the amd64 kernels did before they were measured and moved to 32 keys
+// from the L2 size (PERF.md); it has not been measured on arm64 hardware
+// (only emulated arm64 was available, where timings mean nothing).
+const prefetchDistance = 24
+
+// prefetchAbove is the filter size in bytes above which the batch kernels
+// prefetch: the last-level cache (cpu.L3) when the processor reports it (it
+// often does not on arm64), else 32 MiB. Tests lower it to reach the
+// prefetching loops.
+var prefetchAbove = cacheOr(cpu.L3, 32<<20)
+
+// cacheOr returns size, or def when size is 0 (unknown).
+func cacheOr(size, def uint64) uint64 {
+	if size == 0 {
+		return def
+	}
+	return size
+}
+
+// prefetchPlan returns, for a filter of size bytes and n keys, the prefetch
+// distance pf and the number npf of keys whose successor pf places ahead
+// exists: the kernels prefetch the block of hs[i+pf] only for i < npf, so
+// they never read past hs.
+func prefetchPlan(size uint64, n int) (pf, npf int) {
+	if size <= prefetchAbove || n <= prefetchDistance {
+		return 0, 0
+	}
+	return prefetchDistance, n - prefetchDistance
+}
+
+// addHashesArch runs the Filter batch add of the current level and reports
+// whether one ran.
+func addHashesArch(f *Filter, hs []uint64) bool {
+	if len(f.blocks) == 0 || len(hs) == 0 || cpu.Active != cpu.NEON {
+		return false
+	}
+	pf, npf := prefetchPlan(f.SizeBytes(), len(hs))
+	if f.k == 8 {
+		addHashes8NEON(f.blocks, hs, pf, npf)
+	} else {
+		addHashes16NEON(f.blocks, hs, pf, npf)
+	}
+	return true
+}
+
+// hasHashesArch runs the Filter batch lookup of the current level and
+// reports whether one ran.
+func hasHashesArch(f *Filter, hs []uint64, out []bool) (int, bool) {
+	if len(f.blocks) == 0 || len(hs) == 0 || len(out) != len(hs) || cpu.Active != cpu.NEON {
+		return 0, false
+	}
+	pf, npf := prefetchPlan(f.SizeBytes(), len(hs))
+	if f.k == 8 {
+		return hasHashes8NEON(f.blocks, hs, out, pf, npf), true
+	}
+	return hasHashes16NEON(f.blocks, hs, out, pf, npf), true
+}
+
+// splitAddHashesArch runs the SplitBlock batch add of the current level and
+// reports whether one ran.
+func splitAddHashesArch(s *SplitBlock, hs []uint64) bool {
+	if len(s.blocks) == 0 || len(hs) == 0 || cpu.Active != cpu.NEON {
+		return false
+	}
+	pf, npf := prefetchPlan(s.SizeBytes(), len(hs))
+	splitAddNEON(s.blocks, hs, pf, npf)
+	return true
+}
+
+// splitHasHashesArch runs the SplitBlock batch lookup of the current level
+// and reports whether one ran.
+func splitHasHashesArch(s *SplitBlock, hs []uint64, out []bool) (int, bool) {
+	if len(s.blocks) == 0 || len(hs) == 0 || len(out) != len(hs) || cpu.Active != cpu.NEON {
+		return 0, false
+	}
+	pf, npf := prefetchPlan(s.SizeBytes(), len(hs))
+	return splitHasNEON(s.blocks, hs, out, pf, npf), true
+}
+
+// countingHasHashesArch reports false: there is no NEON Counting lookup yet,
+// so Counting.HasHashes runs the pure-Go loop.
+func countingHasHashesArch(c *Counting, hs []uint64, out []bool) (int, bool) { return 0, false }

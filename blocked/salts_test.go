@@ -1,0 +1,157 @@
+package blocked
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"math"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// salts.go is the one source of the salts. The amd64 generator (../asm)
+// holds a copy, the generated kernels_amd64.s holds tables and immediates
+// made from that copy, and kernels_arm64.s loads the Go arrays by symbol.
+// These tests fail when any of them disagrees with salts.go.
+
+func TestSaltsAreSquareRootsOfPrimes(t *testing.T) {
+	primes := []float64{2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53}
+	for i, p := range primes {
+		r := math.Sqrt(p)
+		want := uint32((r-math.Floor(r))*(1<<32)) | 1
+		if salt[i] != want {
+			t.Errorf("salt%d = %#08x, want %#08x (sqrt(%v))", i, salt[i], want, p)
+		}
+	}
+}
+
+func TestGeneratorSaltsMatch(t *testing.T) {
+	for _, c := range []struct {
+		file, name string
+		want       []uint32
+	}{
+		{"../asm/filter.go", "filterSalts", salt[:]},
+		{"../asm/splitblock.go", "splitSalts", splitSalt[:]},
+	} {
+		got := generatorArray(t, c.file, c.name)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s in %s = %#08x, want salts.go's %#08x", c.name, c.file, got, c.want)
+		}
+	}
+}
+
+// generatorArray returns the elements of the array literal assigned to the
+// package-level variable name in the Go file at path.
+func generatorArray(t *testing.T, path, name string) []uint32 {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []uint32
+	found := false
+	ast.Inspect(f, func(n ast.Node) bool {
+		vs, ok := n.(*ast.ValueSpec)
+		if !ok || len(vs.Names) != 1 || vs.Names[0].Name != name || len(vs.Values) != 1 {
+			return true
+		}
+		lit, ok := vs.Values[0].(*ast.CompositeLit)
+		if !ok {
+			t.Fatalf("%s: %s is not an array literal", path, name)
+		}
+		found = true
+		for _, e := range lit.Elts {
+			b, ok := e.(*ast.BasicLit)
+			if !ok || b.Kind != token.INT {
+				t.Fatalf("%s: %s holds a non-constant element", path, name)
+			}
+			v, err := strconv.ParseUint(b.Value, 0, 32)
+			if err != nil {
+				t.Fatalf("%s: %s: %v", path, name, err)
+			}
+			out = append(out, uint32(v))
+		}
+		return false
+	})
+	if !found {
+		t.Fatalf("%s: no variable %s", path, name)
+	}
+	return out
+}
+
+var dataLine = regexp.MustCompile(`(?m)^DATA (\w+)<>\+(\d+)\(SB\)/8, \$(0x[0-9a-f]+)$`)
+
+func TestGeneratedSaltTablesMatch(t *testing.T) {
+	src, err := os.ReadFile("kernels_amd64.s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables := map[string][]uint64{}
+	for _, m := range dataLine.FindAllStringSubmatch(string(src), -1) {
+		off, _ := strconv.Atoi(m[2])
+		v, err := strconv.ParseUint(m[3], 0, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tab := tables[m[1]]
+		for len(tab) <= off/8 {
+			tab = append(tab, 0)
+		}
+		tab[off/8] = v
+		tables[m[1]] = tab
+	}
+	want := map[string][]uint64{}
+	for j := 0; j < 8; j++ {
+		want["filterSalts"] = append(want["filterSalts"], uint64(salt[j])<<32)
+		want["filterSalts16"] = append(want["filterSalts16"], uint64(salt[j+8])<<32)
+		want["filterSaltsByte4"] = append(want["filterSaltsByte4"], uint64(salt[j])<<6)
+		want["filterSaltsByte4x16"] = append(want["filterSaltsByte4x16"], uint64(salt[j+8])<<6)
+	}
+	for i := 0; i < 8; i += 2 {
+		want["splitSalts"] = append(want["splitSalts"], uint64(splitSalt[i])|uint64(splitSalt[i+1])<<32)
+	}
+	for name, w := range want {
+		if got := tables[name]; !slices.Equal(got, w) {
+			t.Errorf("kernels_amd64.s table %s = %#x, want %#x", name, got, w)
+		}
+	}
+
+	// The scalar one-key kernels multiply by the salts as immediates.
+	known := map[uint64]bool{}
+	for _, s := range salt {
+		known[uint64(s)] = true
+	}
+	for _, s := range splitSalt {
+		known[uint64(s)] = true
+	}
+	imm := regexp.MustCompile(`IMUL3L \$(0x[0-9a-f]+),`).FindAllStringSubmatch(string(src), -1)
+	if len(imm) == 0 {
+		t.Fatal("kernels_amd64.s has no IMUL3L immediates: the scalar one-key kernels changed; update this test")
+	}
+	for _, m := range imm {
+		v, _ := strconv.ParseUint(m[1], 0, 64)
+		if !known[v] {
+			t.Errorf("kernels_amd64.s multiplies by %#x, which is not a salt", v)
+		}
+	}
+}
+
+func TestNEONLoadsSaltsBySymbol(t *testing.T) {
+	src, err := os.ReadFile("kernels_arm64.s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(src)
+	for _, sym := range []string{"$·salt(SB)", "$·splitSalt(SB)"} {
+		if !strings.Contains(s, sym) {
+			t.Errorf("kernels_arm64.s does not load %s", sym)
+		}
+	}
+	if regexp.MustCompile(`(?m)^\s*(DATA|GLOBL)\b`).MatchString(s) {
+		t.Error("kernels_arm64.s defines its own data; its salts must come from salts.go")
+	}
+}
