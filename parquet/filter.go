@@ -19,7 +19,9 @@ const (
 // exact false-positive rate (blocked.SplitBlockFPR, a Poisson mixture over
 // block loads) is at most fpr: the smallest power-of-two size from 32 bytes
 // to 128 MiB that meets it. The common formula -8/ln(1-p^(1/8)) bits per
-// value is not used: it under-sizes (1% asked gives about 1.46%).
+// value is not used: it under-sizes (1% asked gives about 1.46%). The filter
+// records blocked.HashXXH64 as its key hash (KeyHash), so its encodings say
+// that its keys are hashed with this package's Hash functions.
 //
 // ndv = 0 (for example an all-null column chunk) gives the smallest filter,
 // 32 bytes. If even 128 MiB cannot meet fpr for ndv values, NewFilter returns
@@ -32,7 +34,12 @@ func NewFilter(ndv uint64, fpr float64) (*blocked.SplitBlock, error) {
 	if err != nil {
 		return nil, err
 	}
-	return blocked.NewSplitBlockBytes(n)
+	s, err := blocked.NewSplitBlockBytes(n)
+	if err != nil {
+		return nil, err
+	}
+	s.SetKeyHash(blocked.HashXXH64) // its keys are hashed as Parquet does (this package's Hash functions)
+	return s, nil
 }
 
 // FilterBytes returns the bitset size NewFilter(ndv, fpr) would use.
