@@ -46,6 +46,10 @@ func fuzzSeeds(f *testing.F, add func(b []byte)) {
 				func(b []byte) { binary.LittleEndian.PutUint64(b[offBlocks:], 1<<32) },
 				func(b []byte) { binary.LittleEndian.PutUint64(b[offPayloadLen:], 1<<63) },
 				func(b []byte) { b[HeaderSize] ^= 1 },
+				func(b []byte) { b[offCompat] = 1 },   // ignored
+				func(b []byte) { b[offIncompat] = 1 }, // ErrVersion
+				func(b []byte) { b[offVariant] = 4 },  // reserved: cuckoo
+				func(b []byte) { b[offVariant] = 5 },  // reserved: scalable
 			} {
 				b := bytes.Clone(good)
 				edit(b)

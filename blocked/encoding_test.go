@@ -261,6 +261,9 @@ func TestEncodingErrors(t *testing.T) {
 		{"payload length overflow", put64(offPayloadLen, 1<<63), []error{ErrCorrupt}, true},
 		{"reserved after hash", setByte(offHash+3, 1), []error{ErrCorrupt}, true},
 		{"reserved before header CRC", setByte(offHeaderCRC-1, 1), []error{ErrCorrupt}, true},
+		{"incompatible flag", setByte(offIncompat+3, 0x80), []error{ErrVersion}, true},
+		{"reserved variant cuckoo", setByte(offVariant, 4), []error{ErrVariant}, true},
+		{"reserved variant scalable", setByte(offVariant, 5), []error{ErrVariant}, true},
 		{"more blocks than bytes", func(b []byte) []byte {
 			bb := binary.LittleEndian.Uint64(b[offPayloadLen:]) / binary.LittleEndian.Uint64(b[offBlocks:])
 			binary.LittleEndian.PutUint64(b[offBlocks:], 1<<24) // fits in memory on 32-bit platforms too
