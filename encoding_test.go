@@ -2,6 +2,7 @@ package bloom
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
@@ -111,8 +112,12 @@ func TestTypedEncodingRefusesOtherHashes(t *testing.T) {
 		if _, err := f.ReadFrom(bytes.NewReader(b)); !errors.Is(err, blocked.ErrHashMismatch) {
 			t.Errorf("ReadFrom of key hash %v: %v, want ErrHashMismatch", id, err)
 		}
-		if _, err := View[string](aligned(b)); !errors.Is(err, blocked.ErrHashMismatch) {
-			t.Errorf("View of key hash %v: %v, want ErrHashMismatch", id, err)
+		wantView := blocked.ErrHashMismatch
+		if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
+			wantView = blocked.ErrByteOrder // views need a little-endian machine, whatever the bytes
+		}
+		if _, err := View[string](aligned(b)); !errors.Is(err, wantView) {
+			t.Errorf("View of key hash %v: %v, want %v", id, err, wantView)
 		}
 		if !f.Has("kept") {
 			t.Error("a refused decode changed the filter")
