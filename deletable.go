@@ -85,6 +85,7 @@ func NewCounting[K Key](n uint64, fpr float64) (*Counting[K], error) {
 	if err != nil {
 		return nil, err
 	}
+	c.SetKeyHash(blocked.HashXXH3)
 	return &Counting[K]{c: c, kind: kindOf[K]()}, nil
 }
 

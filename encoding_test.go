@@ -2,6 +2,7 @@ package bloom
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"flag"
 	"fmt"
@@ -101,7 +102,8 @@ func TestTypedEncodingRoundTrip(t *testing.T) {
 func TestTypedEncodingRefusesOtherHashes(t *testing.T) {
 	bf, _ := blocked.NewBytes(64*10, 8)
 	for _, id := range []blocked.HashID{blocked.HashUnspecified, blocked.HashXXH64, 200} {
-		b, _ := bf.MarshalBinaryHash(id)
+		bf.SetKeyHash(id)
+		b, _ := bf.MarshalBinary()
 		f := mustNew[string](t, 10, 0.01)
 		f.Add("kept")
 		if err := f.UnmarshalBinary(b); !errors.Is(err, blocked.ErrHashMismatch) {
@@ -110,8 +112,12 @@ func TestTypedEncodingRefusesOtherHashes(t *testing.T) {
 		if _, err := f.ReadFrom(bytes.NewReader(b)); !errors.Is(err, blocked.ErrHashMismatch) {
 			t.Errorf("ReadFrom of key hash %v: %v, want ErrHashMismatch", id, err)
 		}
-		if _, err := View[string](aligned(b)); !errors.Is(err, blocked.ErrHashMismatch) {
-			t.Errorf("View of key hash %v: %v, want ErrHashMismatch", id, err)
+		wantView := blocked.ErrHashMismatch
+		if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
+			wantView = blocked.ErrByteOrder // views need a little-endian machine, whatever the bytes
+		}
+		if _, err := View[string](aligned(b)); !errors.Is(err, wantView) {
+			t.Errorf("View of key hash %v: %v, want %v", id, err, wantView)
 		}
 		if !f.Has("kept") {
 			t.Error("a refused decode changed the filter")
@@ -119,7 +125,8 @@ func TestTypedEncodingRefusesOtherHashes(t *testing.T) {
 	}
 	// Other variants with the right hash are refused too.
 	s, _ := blocked.NewSplitBlockBytes(64)
-	b, _ := s.MarshalBinaryHash(blocked.HashXXH3)
+	s.SetKeyHash(blocked.HashXXH3)
+	b, _ := s.MarshalBinary()
 	var f Filter[string]
 	if err := f.UnmarshalBinary(b); !errors.Is(err, blocked.ErrVariant) {
 		t.Errorf("a SplitBlock decoded as a typed filter: %v", err)
@@ -133,7 +140,7 @@ func TestTypedEncodingRefusesOtherHashes(t *testing.T) {
 		if err := f.UnmarshalBinary(bad); !errors.Is(err, blocked.ErrTruncated) {
 			t.Errorf("%d bytes: UnmarshalBinary: %v", len(bad), err)
 		}
-		if _, err := f.ReadFrom(bytes.NewReader(bad)); !errors.Is(err, blocked.ErrTruncated) {
+		if _, err := f.ReadFrom(bytes.NewReader(bad)); len(bad) == 0 && err != io.EOF || len(bad) > 0 && !errors.Is(err, blocked.ErrTruncated) {
 			t.Errorf("%d bytes: ReadFrom: %v", len(bad), err)
 		}
 	}

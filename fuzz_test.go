@@ -1,7 +1,10 @@
 package bloom
 
 import (
+	"bytes"
 	"encoding/binary"
+	"errors"
+	"io"
 	"testing"
 
 	"github.com/simdbloom/bloom/blocked"
@@ -158,6 +161,66 @@ func FuzzTypedHash(f *testing.F) {
 			if !fs.Has(s) || !FromEngine[[]byte](fs.Engine()).Has([]byte(s)) {
 				t.Fatalf("string key %q lost (or hashed differently as bytes)", s)
 			}
+		}
+	})
+}
+
+// FuzzTypedDecode feeds arbitrary bytes to the typed decoders: they never
+// panic, fail only with the format's errors (io.EOF only for no input), and
+// what they accept is an xxh3 filter that re-encodes to a valid encoding.
+func FuzzTypedDecode(f *testing.F) {
+	good := mustNew[string](f, 100, 0.01)
+	good.Add("a")
+	b, _ := good.MarshalBinary()
+	f.Add(b)
+	f.Add(b[:len(b)-1])
+	f.Add(append(bytes.Clone(b), b...))
+	c, _ := blocked.NewCountingBytes(64)
+	cb, _ := c.MarshalBinary()
+	f.Add(cb)
+	f.Add([]byte{})
+	sentinels := []error{blocked.ErrMagic, blocked.ErrVersion, blocked.ErrVariant, blocked.ErrChecksum,
+		blocked.ErrTruncated, blocked.ErrCorrupt, blocked.ErrAlignment, blocked.ErrByteOrder, blocked.ErrHashMismatch}
+	check := func(t *testing.T, how string, err error) {
+		for _, s := range sentinels {
+			if errors.Is(err, s) {
+				return
+			}
+		}
+		t.Fatalf("%s: %v is none of the format's errors", how, err)
+	}
+	accepted := func(t *testing.T, how string, g *Filter[string]) {
+		if g.Engine().KeyHash() != blocked.HashXXH3 {
+			t.Fatalf("%s accepted key hash %v", how, g.Engine().KeyHash())
+		}
+		out, _ := g.MarshalBinary()
+		if err := blocked.Verify(out); err != nil {
+			t.Fatalf("%s: re-encoding fails Verify: %v", how, err)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var g Filter[string]
+		if err := g.UnmarshalBinary(data); err != nil {
+			check(t, "UnmarshalBinary", err)
+		} else {
+			accepted(t, "UnmarshalBinary", &g)
+		}
+		var r Filter[string]
+		n, err := r.ReadFrom(bytes.NewReader(data))
+		switch {
+		case err == io.EOF:
+			if len(data) != 0 || n != 0 {
+				t.Fatalf("ReadFrom: io.EOF after %d of %d bytes", n, len(data))
+			}
+		case err != nil:
+			check(t, "ReadFrom", err)
+		default:
+			accepted(t, "ReadFrom", &r)
+		}
+		if v, err := View[string](aligned(data)); err != nil {
+			check(t, "View", err)
+		} else {
+			v.Has("a")
 		}
 	})
 }

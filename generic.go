@@ -42,13 +42,19 @@ func New[K Key](n uint64, fpr float64) (*Filter[K], error) {
 	if err != nil {
 		return nil, err
 	}
+	f.SetKeyHash(blocked.HashXXH3)
 	return &Filter[K]{f: f, kind: kindOf[K]()}, nil
 }
 
 // FromEngine returns a typed filter over an existing hash-level filter (the
 // inverse of Engine); both share the bits. The keys added through either
-// must be hashed with Hash.
+// must be hashed with Hash, so FromEngine records blocked.HashXXH3 on f (SetKeyHash) when f records no hash yet; a
+// filter recording another hash keeps it, and its encodings are then refused
+// by the typed decoders.
 func FromEngine[K Key](f *blocked.Filter) *Filter[K] {
+	if f.KeyHash() == blocked.HashUnspecified {
+		f.SetKeyHash(blocked.HashXXH3)
+	}
 	return &Filter[K]{f: f, kind: kindOf[K]()}
 }
 

@@ -92,6 +92,7 @@ func (s *Scalable[K]) stageFPR(i int) float64 {
 }
 
 func (s *Scalable[K]) push(f *blocked.Filter, planned uint64) {
+	f.SetKeyHash(blocked.HashXXH3) // every stage holds Hash's hashes
 	s.stages = append(s.stages, f)
 	s.planned, s.count = planned, 0
 	s.nextCheck = max(1, planned/16)

@@ -133,7 +133,7 @@ func getFixture(tb testing.TB, size uint64) *fixture {
 		tb.Fatal(err)
 	}
 	fx.ours.AddHashes(fx.hashes)
-	fx.typed = bloom.FromBlocked[uint64](fx.ours)
+	fx.typed = bloom.FromEngine[uint64](fx.ours)
 
 	mbits := size * 8
 	k := uint(bloom.OptimalKInt(mbits, n))
@@ -166,7 +166,7 @@ func getFixture(tb testing.TB, size uint64) *fixture {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	fx.typedStr = bloom.FromBlocked[string](strFilter)
+	fx.typedStr = bloom.FromEngine[string](strFilter)
 	fx.typedStr.AddAll(fx.strKeys)
 	fx.bitsStr = bitsbloom.New(uint(mbits), k)
 	for _, s := range fx.strKeys {
@@ -301,7 +301,7 @@ func BenchmarkAdd(b *testing.B) {
 				ours.AddHash(fx.hashStream[i&streamMask])
 			}
 		})
-		typed := bloom.FromBlocked[uint64](ours)
+		typed := bloom.FromEngine[uint64](ours)
 		run("simdbloom-typed-uint64-batch", func(b *testing.B) {
 			for i := 0; i < b.N; i += batch {
 				j := i & streamMask

@@ -30,6 +30,7 @@ import (
 // goroutine adds or removes; lookups alone may run concurrently.
 type Counting struct {
 	blocks []block // 64-byte aligned, 16 nibble counters per word
+	hash   HashID  // key hash the caller recorded (KeyHash)
 }
 
 // countingBlockCounters is the number of 4-bit counters in one Counting block.
@@ -254,14 +255,15 @@ func (c *Counting) Clear() { clear(c.blocks) }
 
 // Clone returns an independent copy of c.
 func (c *Counting) Clone() *Counting {
-	d := &Counting{blocks: alignedBlocks(uint64(len(c.blocks)))}
+	d := &Counting{blocks: alignedBlocks(uint64(len(c.blocks))), hash: c.hash}
 	copy(d.blocks, c.blocks)
 	return d
 }
 
-// Equal reports whether c and o have the same size and the same counters.
+// Equal reports whether c and o have the same size, the same key hash
+// (KeyHash) and the same counters, as Filter.Equal does.
 func (c *Counting) Equal(o *Counting) bool {
-	if o == nil || len(c.blocks) != len(o.blocks) {
+	if o == nil || len(c.blocks) != len(o.blocks) || c.hash != o.hash {
 		return false
 	}
 	a, b := c.words(), o.words()

@@ -1,164 +1,185 @@
 package blocked
 
-import "io"
+import (
+	"fmt"
+	"io"
+)
 
 // Encoding of Filter, SplitBlock and Counting in the binary format of
 // FORMAT.md: a 64-byte header (magic, version, variant, k, number of blocks,
-// key-hash identifier, CRC-32C of the payload and of the header), then the
-// blocks with every word little-endian, on every platform.
+// key-hash identifier, flags, CRC-32C of the payload and of the header), then
+// the blocks with every word little-endian, on every platform.
 //
-// MarshalBinary, AppendBinary and WriteTo record the key hash as
-// HashUnspecified; MarshalBinaryHash and WriteToHash record the one given.
-// UnmarshalBinary and ReadFrom accept any key hash: read it first with
-// ParseHeader when it matters (the typed package bloom does).
+// Every filter records the function that hashed its keys (KeyHash,
+// SetKeyHash; HashUnspecified unless set). MarshalBinary, AppendBinary and
+// WriteTo write it; UnmarshalBinary, ReadFrom and the views restore it from
+// the header, accepting any id: check KeyHash (or ParseHeader first) when it
+// matters, as the typed package bloom does.
 //
 // Decoding checks everything before it allocates: a header that announces
 // more payload than the input holds is ErrTruncated, and ReadFrom's memory
 // grows with the bytes actually read. On error the receiver is unchanged.
+// ReadFrom at the clean end of a stream (no byte read) returns 0, io.EOF, so
+// concatenated encodings are read in a loop until io.EOF.
+
+// combinedHash returns the key hash of a filter combined (Union, Intersect)
+// from filters with ids a and b: two different known ids cannot be combined
+// (ErrHashMismatch: the bits would mean nothing under either hash), and
+// HashUnspecified combines with anything, taking the other's id.
+func combinedHash(a, b HashID) (HashID, error) {
+	switch {
+	case a == b || b == HashUnspecified:
+		return a, nil
+	case a == HashUnspecified:
+		return b, nil
+	}
+	return a, fmt.Errorf("%w: cannot combine a filter of key hash %v with one of %v", ErrHashMismatch, a, b)
+}
+
+// KeyHash returns the identifier of the function that hashed f's keys, as
+// recorded by SetKeyHash or read from an encoding; HashUnspecified by default.
+func (f *Filter) KeyHash() HashID { return f.hash }
+
+// SetKeyHash records id as the function that hashes f's keys; encodings of f
+// carry it, so a reader can refuse hashes of another function. It changes
+// no bits.
+func (f *Filter) SetKeyHash(id HashID) { f.hash = id }
 
 // mem returns the filter's memory as bytes.
 func (f *Filter) mem() []byte { return bytesOf(f.blocks) }
 
-// MarshalBinary returns the encoding of f (key hash HashUnspecified).
+// MarshalBinary returns the encoding of f, with its key hash (KeyHash).
 func (f *Filter) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
 
-// AppendBinary appends the encoding of f (key hash HashUnspecified) to b.
+// AppendBinary appends the encoding of f, with its key hash, to b.
 func (f *Filter) AppendBinary(b []byte) ([]byte, error) {
-	return appendEncoded(b, VariantFilter, f.k, HashUnspecified, f.mem()), nil
+	return appendEncoded(b, VariantFilter, f.k, f.hash, f.mem()), nil
 }
 
-// MarshalBinaryHash returns the encoding of f recording the key hash id.
-func (f *Filter) MarshalBinaryHash(id HashID) ([]byte, error) {
-	return appendEncoded(nil, VariantFilter, f.k, id, f.mem()), nil
-}
-
-// WriteTo writes the encoding of f (key hash HashUnspecified) to w, the
-// payload straight from the filter's memory in 1 MiB writes (no copy on
+// WriteTo writes the encoding of f, with its key hash, to w, the payload
+// straight from the filter's memory in 1 MiB writes (no copy on
 // little-endian machines, a 1 MiB buffer on big-endian ones). It reads the
 // filter twice: once for the checksum, which the header carries, then to write.
-func (f *Filter) WriteTo(w io.Writer) (int64, error) { return f.WriteToHash(w, HashUnspecified) }
-
-// WriteToHash is WriteTo recording the key hash id.
-func (f *Filter) WriteToHash(w io.Writer, id HashID) (int64, error) {
-	return writeEncoded(w, VariantFilter, f.k, id, f.mem())
+func (f *Filter) WriteTo(w io.Writer) (int64, error) {
+	return writeEncoded(w, VariantFilter, f.k, f.hash, f.mem())
 }
 
 // UnmarshalBinary replaces f with the filter encoded in b, which must be
-// exactly one encoding of a Filter. It copies b; see View to use b in place.
+// exactly one encoding of a Filter, key hash included. It copies b; see View
+// to use b in place.
 func (f *Filter) UnmarshalBinary(b []byte) error {
 	h, mem, err := decodeCopy(b, VariantFilter)
 	if err != nil {
 		return err
 	}
-	f.blocks, f.k = blocksOver[block](mem), h.K
+	f.blocks, f.k, f.hash = blocksOver[block](mem), h.K, h.Hash
 	return nil
 }
 
 // ReadFrom replaces f with the Filter encoded at the start of r, reading
-// exactly its bytes, and returns the number of bytes read.
+// exactly its bytes, and returns the number of bytes read. At the end of r
+// (no byte read) it returns 0, io.EOF; an encoding cut short is ErrTruncated.
 func (f *Filter) ReadFrom(r io.Reader) (int64, error) {
 	h, mem, n, err := readEncoded(r, VariantFilter)
 	if err != nil {
 		return n, err
 	}
-	f.blocks, f.k = blocksOver[block](mem), h.K
+	f.blocks, f.k, f.hash = blocksOver[block](mem), h.K, h.Hash
 	return n, nil
 }
 
-// MarshalBinary returns the encoding of s (key hash HashUnspecified). The
-// payload is the Parquet bitset.
+// KeyHash returns the identifier of the function that hashed s's keys
+// (HashXXH64 for filters of package parquet); HashUnspecified by default.
+func (s *SplitBlock) KeyHash() HashID { return s.hash }
+
+// SetKeyHash records id as the function that hashes s's keys, as
+// Filter.SetKeyHash does.
+func (s *SplitBlock) SetKeyHash(id HashID) { s.hash = id }
+
+// MarshalBinary returns the encoding of s, with its key hash. The payload is
+// the Parquet bitset.
 func (s *SplitBlock) MarshalBinary() ([]byte, error) { return s.AppendBinary(nil) }
 
-// AppendBinary appends the encoding of s (key hash HashUnspecified) to b.
+// AppendBinary appends the encoding of s, with its key hash, to b.
 func (s *SplitBlock) AppendBinary(b []byte) ([]byte, error) {
-	return appendEncoded(b, VariantSplitBlock, 8, HashUnspecified, s.bytes()), nil
+	return appendEncoded(b, VariantSplitBlock, 8, s.hash, s.bytes()), nil
 }
 
-// MarshalBinaryHash returns the encoding of s recording the key hash id
-// (HashXXH64 for hashes computed as Parquet does).
-func (s *SplitBlock) MarshalBinaryHash(id HashID) ([]byte, error) {
-	return appendEncoded(nil, VariantSplitBlock, 8, id, s.bytes()), nil
-}
-
-// WriteTo writes the encoding of s (key hash HashUnspecified) to w, as
+// WriteTo writes the encoding of s, with its key hash, to w, as
 // Filter.WriteTo does. WriteBitset writes the bare Parquet bitset instead.
 func (s *SplitBlock) WriteTo(w io.Writer) (int64, error) {
-	return s.WriteToHash(w, HashUnspecified)
-}
-
-// WriteToHash writes the encoding of s recording the key hash id to w, the
-// payload in 1 MiB writes straight from the filter's memory, as
-// Filter.WriteToHash does.
-func (s *SplitBlock) WriteToHash(w io.Writer, id HashID) (int64, error) {
-	return writeEncoded(w, VariantSplitBlock, 8, id, s.bytes())
+	return writeEncoded(w, VariantSplitBlock, 8, s.hash, s.bytes())
 }
 
 // UnmarshalBinary replaces s with the SplitBlock encoded in b, which must be
-// exactly one encoding of a SplitBlock. It copies b.
+// exactly one encoding of a SplitBlock, key hash included. It copies b.
 func (s *SplitBlock) UnmarshalBinary(b []byte) error {
-	_, mem, err := decodeCopy(b, VariantSplitBlock)
+	h, mem, err := decodeCopy(b, VariantSplitBlock)
 	if err != nil {
 		return err
 	}
-	s.blocks = blocksOver[splitBlock](mem)
+	s.blocks, s.hash = blocksOver[splitBlock](mem), h.Hash
 	return nil
 }
 
 // ReadFrom replaces s with the SplitBlock encoded (as WriteTo writes it)
 // at the start of r, reading exactly its bytes, and returns the number of
-// bytes read; memory grows with the bytes read, as in Filter.ReadFrom.
+// bytes read; memory grows with the bytes read, and the end of r is
+// io.EOF, as in Filter.ReadFrom.
 func (s *SplitBlock) ReadFrom(r io.Reader) (int64, error) {
-	_, mem, n, err := readEncoded(r, VariantSplitBlock)
+	h, mem, n, err := readEncoded(r, VariantSplitBlock)
 	if err != nil {
 		return n, err
 	}
-	s.blocks = blocksOver[splitBlock](mem)
+	s.blocks, s.hash = blocksOver[splitBlock](mem), h.Hash
 	return n, nil
 }
+
+// KeyHash returns the identifier of the function that hashed c's keys;
+// HashUnspecified by default.
+func (c *Counting) KeyHash() HashID { return c.hash }
+
+// SetKeyHash records id as the function that hashes c's keys, as
+// Filter.SetKeyHash does.
+func (c *Counting) SetKeyHash(id HashID) { c.hash = id }
 
 // mem returns the counters' memory as bytes.
 func (c *Counting) mem() []byte { return bytesOf(c.blocks) }
 
-// MarshalBinary returns the encoding of c (key hash HashUnspecified).
+// MarshalBinary returns the encoding of c, with its key hash.
 func (c *Counting) MarshalBinary() ([]byte, error) { return c.AppendBinary(nil) }
 
-// AppendBinary appends the encoding of c (key hash HashUnspecified) to b.
+// AppendBinary appends the encoding of c, with its key hash, to b.
 func (c *Counting) AppendBinary(b []byte) ([]byte, error) {
-	return appendEncoded(b, VariantCounting, 8, HashUnspecified, c.mem()), nil
+	return appendEncoded(b, VariantCounting, 8, c.hash, c.mem()), nil
 }
 
-// MarshalBinaryHash returns the encoding of c recording the key hash id.
-func (c *Counting) MarshalBinaryHash(id HashID) ([]byte, error) {
-	return appendEncoded(nil, VariantCounting, 8, id, c.mem()), nil
-}
-
-// WriteTo writes the encoding of c (key hash HashUnspecified) to w, as
+// WriteTo writes the encoding of c, with its key hash, to w, as
 // Filter.WriteTo does.
-func (c *Counting) WriteTo(w io.Writer) (int64, error) { return c.WriteToHash(w, HashUnspecified) }
-
-// WriteToHash is WriteTo recording the key hash id.
-func (c *Counting) WriteToHash(w io.Writer, id HashID) (int64, error) {
-	return writeEncoded(w, VariantCounting, 8, id, c.mem())
+func (c *Counting) WriteTo(w io.Writer) (int64, error) {
+	return writeEncoded(w, VariantCounting, 8, c.hash, c.mem())
 }
 
 // UnmarshalBinary replaces c with the Counting filter encoded in b, which
-// must be exactly one encoding of a Counting filter. It copies b.
+// must be exactly one encoding of a Counting filter, key hash included. It
+// copies b.
 func (c *Counting) UnmarshalBinary(b []byte) error {
-	_, mem, err := decodeCopy(b, VariantCounting)
+	h, mem, err := decodeCopy(b, VariantCounting)
 	if err != nil {
 		return err
 	}
-	c.blocks = blocksOver[block](mem)
+	c.blocks, c.hash = blocksOver[block](mem), h.Hash
 	return nil
 }
 
 // ReadFrom replaces c with the Counting filter encoded at the start of r,
-// reading exactly its bytes, and returns the number of bytes read.
+// reading exactly its bytes, and returns the number of bytes read; the end
+// of r is io.EOF, as in Filter.ReadFrom.
 func (c *Counting) ReadFrom(r io.Reader) (int64, error) {
-	_, mem, n, err := readEncoded(r, VariantCounting)
+	h, mem, n, err := readEncoded(r, VariantCounting)
 	if err != nil {
 		return n, err
 	}
-	c.blocks = blocksOver[block](mem)
+	c.blocks, c.hash = blocksOver[block](mem), h.Hash
 	return n, nil
 }

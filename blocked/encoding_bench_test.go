@@ -23,7 +23,8 @@ func benchEncoded(b *testing.B, n uint64) (*Filter, []byte) {
 	for i, w := 0, f.words(); i < len(w); i++ {
 		w[i] = uint64(i) * 0x9E3779B97F4A7C15
 	}
-	enc, err := f.MarshalBinaryHash(HashXXH3)
+	f.SetKeyHash(HashXXH3)
+	enc, err := f.MarshalBinary()
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -65,7 +65,7 @@ func TestGoldenEncodings(t *testing.T) {
 		t.Run(g.file, func(t *testing.T) {
 			path := filepath.Join("testdata", "golden", g.file)
 			built, present := g.build(t)
-			fresh, err := built.MarshalBinaryHash(g.id)
+			fresh, err := marshalHash(built, g.id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -113,12 +113,12 @@ func TestGoldenEncodings(t *testing.T) {
 					t.Fatalf("%s: %v", how, err)
 				}
 				checkHas(t, how, e, present)
-				again, _ := e.MarshalBinaryHash(g.id)
+				again, _ := e.MarshalBinary()
 				if !bytes.Equal(again, want) {
 					t.Fatalf("%s: re-encoding differs from the golden file", how)
 				}
 				var buf bytes.Buffer
-				if _, err := encodeTo(e, &buf, g.id); err != nil || !bytes.Equal(buf.Bytes(), want) {
+				if _, err := e.WriteTo(&buf); err != nil || !bytes.Equal(buf.Bytes(), want) {
 					t.Fatalf("%s: streamed re-encoding differs from the golden file (%v)", how, err)
 				}
 			}

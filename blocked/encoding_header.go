@@ -1,27 +1,29 @@
 package blocked
 
 import (
-	"encoding/binary"
 	"fmt"
 	"hash/crc32"
-	"math"
 
 	"github.com/simdbloom/bloom/internal/errs"
+	"github.com/simdbloom/bloom/internal/format"
 )
 
 // The binary format (FORMAT.md at the repository root has it byte by byte):
 // a 64-byte header, then the payload, the blocks in order with every word
 // little-endian. The payload starts at offset 64, so an encoding placed at a
 // 64-byte boundary (a memory-mapped file, for one) can be used in place.
+// The framing (header, checks, checksums, stream reading) is shared with the
+// other encoded filters in internal/format; this file maps it onto the
+// package's types and errors.
 
 // HeaderSize is the size of the header in bytes; the payload follows it.
-const HeaderSize = 64
+const HeaderSize = format.HeaderSize
 
 // FormatVersion is the version of the format this package writes and reads.
-const FormatVersion = 1
+const FormatVersion = format.Version
 
 // magic opens every encoding.
-const magic = "SBLM"
+const magic = format.Magic
 
 // Header field offsets (see FORMAT.md).
 const (
@@ -30,9 +32,11 @@ const (
 	offVariant    = 6  // uint8
 	offK          = 7  // uint8
 	offBlocks     = 8  // uint64
-	offHash       = 16 // uint8, then 7 reserved bytes
+	offHash       = 16 // uint8, then 7 variant-parameter bytes (zero here)
 	offPayloadLen = 24 // uint64
-	offPayloadCRC = 32 // uint32, then 24 reserved bytes
+	offPayloadCRC = 32 // uint32
+	offCompat     = 36 // uint32: compatible flags
+	offIncompat   = 40 // uint32: incompatible flags, then 16 reserved bytes
 	offHeaderCRC  = 60 // uint32: CRC-32C of bytes 0..59
 )
 
@@ -65,39 +69,32 @@ var (
 	ErrHashMismatch = errs.ErrHashMismatch
 )
 
+// fmtErrs are the errors the shared framing returns: this package's.
+var fmtErrs = &format.Errors{
+	Magic: ErrMagic, Version: ErrVersion, Variant: ErrVariant, Checksum: ErrChecksum,
+	Truncated: ErrTruncated, Corrupt: ErrCorrupt, K: ErrGeometry, Size: ErrGeometry, TooLarge: ErrTooLarge,
+}
+
 // Variant says which kind of filter an encoding holds.
 type Variant uint8
 
-// The variants. Zero is never written.
+// The variants. Zero is never written. VariantCuckoo and VariantScalable are
+// reserved for encodings of cuckoo.Filter and bloom.Scalable[K]; this version
+// frames them but cannot read them yet (ParseHeader and Verify return
+// ErrVariant).
 const (
 	VariantFilter     Variant = 1 // Filter: 64-byte blocks of 8 uint64 words
 	VariantSplitBlock Variant = 2 // SplitBlock: 32-byte blocks of 8 uint32 words
 	VariantCounting   Variant = 3 // Counting: 64-byte blocks of 8 uint64 words of 16 4-bit counters
+	VariantCuckoo     Variant = 4 // reserved: cuckoo.Filter
+	VariantScalable   Variant = 5 // reserved: bloom.Scalable[K], a chain of Filter encodings
 )
 
 // String returns the variant's type name.
-func (v Variant) String() string {
-	switch v {
-	case VariantFilter:
-		return "Filter"
-	case VariantSplitBlock:
-		return "SplitBlock"
-	case VariantCounting:
-		return "Counting"
-	}
-	return fmt.Sprintf("Variant(%d)", uint8(v))
-}
+func (v Variant) String() string { return format.Variant(v).String() }
 
 // blockBytes returns the size of one block of the variant, or 0 if unknown.
-func (v Variant) blockBytes() uint64 {
-	switch v {
-	case VariantFilter, VariantCounting:
-		return 64
-	case VariantSplitBlock:
-		return SplitBlockBytes
-	}
-	return 0
-}
+func (v Variant) blockBytes() uint64 { return format.Variant(v).BlockBytes() }
 
 // wordBytes returns the size of the variant's little-endian words.
 func (v Variant) wordBytes() int {
@@ -109,8 +106,10 @@ func (v Variant) wordBytes() int {
 
 // HashID records which function turned keys into the 64-bit hashes a filter
 // holds, so that a filter is never queried with hashes of another function.
-// This package stores it and never interprets it; the typed package bloom
-// writes HashXXH3 and refuses to read any other.
+// Every filter carries one (KeyHash, SetKeyHash) and its encoding records
+// it; this package never interprets it beyond refusing to combine filters
+// of two different known ids. The typed package bloom records HashXXH3 and
+// refuses to read any other.
 type HashID uint8
 
 // Known key-hash identifiers. Values from 128 up are free for applications.
@@ -142,97 +141,49 @@ type Header struct {
 	Hash         HashID  // key-hash identifier
 	PayloadBytes uint64  // Blocks times the variant's block size
 	PayloadCRC   uint32  // CRC-32C of the payload
+	CompatFlags  uint32  // compatible flags: bits a reader may ignore (none defined; this package writes 0)
 }
 
 // Size returns the length of the whole encoding: header and payload.
 func (h Header) Size() uint64 { return HeaderSize + h.PayloadBytes }
 
-// maxPayload is the largest payload this platform can hold in memory (the
-// whole encoding must fit an int); 2^38 bytes on 64-bit platforms.
-var maxPayload = min(uint64(math.MaxInt-2*HeaderSize), MaxBlocks*64)
+// fromFormat converts a framing header to a Header.
+func fromFormat(h format.Header) Header {
+	return Header{
+		Version:      h.Version,
+		Variant:      Variant(h.Variant),
+		K:            int(h.K),
+		Blocks:       h.Blocks,
+		Hash:         HashID(h.Hash),
+		PayloadBytes: h.PayloadBytes,
+		PayloadCRC:   h.PayloadCRC,
+		CompatFlags:  h.Compat,
+	}
+}
+
+// toFormat returns the framing header of a filter of variant v with k, id and
+// n payload bytes (payload CRC left for the framing to fill in).
+func toFormat(v Variant, k int, id HashID, n int) format.Header {
+	return format.Header{
+		Version:      FormatVersion,
+		Variant:      format.Variant(v),
+		K:            uint8(k),
+		Blocks:       uint64(n) / v.blockBytes(),
+		Hash:         uint8(id),
+		PayloadBytes: uint64(n),
+	}
+}
 
 // ParseHeader decodes and checks the header at the start of b (at least
-// HeaderSize bytes; the payload need not follow). It checks the magic, the
-// version, the header checksum, the variant, k, the number of blocks and the
-// payload length; it does not read the payload.
+// HeaderSize bytes; the payload need not follow), in FORMAT.md's order: the
+// magic, the version, the header checksum, the incompatible flags, the
+// variant, the reserved bytes, then k, the number of blocks and the payload
+// length. It does not read the payload. The reserved variants
+// (VariantCuckoo, VariantScalable) are ErrVariant in this version.
 func ParseHeader(b []byte) (Header, error) {
-	if len(b) < HeaderSize {
-		return Header{}, fmt.Errorf("%w: %d bytes, shorter than the %d-byte header", ErrTruncated, len(b), HeaderSize)
-	}
-	if string(b[offMagic:offMagic+4]) != magic {
-		return Header{}, fmt.Errorf("%w: starts with %q, want %q", ErrMagic, b[offMagic:offMagic+4], magic)
-	}
-	h := Header{
-		Version:      binary.LittleEndian.Uint16(b[offVersion:]),
-		Variant:      Variant(b[offVariant]),
-		K:            int(b[offK]),
-		Blocks:       binary.LittleEndian.Uint64(b[offBlocks:]),
-		Hash:         HashID(b[offHash]),
-		PayloadBytes: binary.LittleEndian.Uint64(b[offPayloadLen:]),
-		PayloadCRC:   binary.LittleEndian.Uint32(b[offPayloadCRC:]),
-	}
-	if h.Version != FormatVersion {
-		return Header{}, fmt.Errorf("%w: version %d, this package reads version %d", ErrVersion, h.Version, FormatVersion)
-	}
-	if got, want := crc32.Checksum(b[:offHeaderCRC], castagnoli), binary.LittleEndian.Uint32(b[offHeaderCRC:]); got != want {
-		return Header{}, fmt.Errorf("%w: header CRC-32C is %#08x, header says %#08x", ErrChecksum, got, want)
-	}
-	if err := h.check(); err != nil {
+	h, err := format.Parse(b, 0, fmtErrs)
+	if err != nil {
 		return Header{}, err
 	}
-	for _, r := range [][]byte{b[offHash+1 : offPayloadLen], b[offPayloadCRC+4 : offHeaderCRC]} {
-		for _, c := range r {
-			if c != 0 {
-				return Header{}, fmt.Errorf("%w: reserved header bytes are not zero", ErrCorrupt)
-			}
-		}
-	}
-	return h, nil
-}
-
-// check validates the fields of h against each other.
-func (h Header) check() error {
-	bb := h.Variant.blockBytes()
-	if bb == 0 {
-		return fmt.Errorf("%w: unknown variant %d", ErrVariant, uint8(h.Variant))
-	}
-	if h.K != 8 && !(h.K == 16 && h.Variant == VariantFilter) {
-		return fmt.Errorf("%w: %w: k = %d for a %v", ErrCorrupt, ErrGeometry, h.K, h.Variant)
-	}
-	if h.Blocks == 0 {
-		return fmt.Errorf("%w: %w: 0 blocks", ErrCorrupt, ErrGeometry)
-	}
-	if h.Blocks > MaxBlocks {
-		return fmt.Errorf("%w: %w: %d blocks, the most is %d", ErrCorrupt, ErrTooLarge, h.Blocks, uint64(MaxBlocks))
-	}
-	if h.PayloadBytes != h.Blocks*bb {
-		return fmt.Errorf("%w: payload length %d is not %d blocks of %d bytes", ErrCorrupt, h.PayloadBytes, h.Blocks, bb)
-	}
-	if h.PayloadBytes > maxPayload {
-		return fmt.Errorf("%w: %w: a %d-byte payload does not fit in memory on this platform", ErrCorrupt, ErrTooLarge, h.PayloadBytes)
-	}
-	return nil
-}
-
-// expect returns an error unless h is of variant v.
-func (h Header) expect(v Variant) error {
-	if h.Variant != v {
-		return fmt.Errorf("%w: encoding holds a %v, not a %v", ErrVariant, h.Variant, v)
-	}
-	return nil
-}
-
-// put writes h into the first HeaderSize bytes of b, with its header CRC.
-func (h Header) put(b []byte) {
-	b = b[:HeaderSize]
-	clear(b)
-	copy(b[offMagic:], magic)
-	binary.LittleEndian.PutUint16(b[offVersion:], h.Version)
-	b[offVariant] = byte(h.Variant)
-	b[offK] = byte(h.K)
-	binary.LittleEndian.PutUint64(b[offBlocks:], h.Blocks)
-	b[offHash] = byte(h.Hash)
-	binary.LittleEndian.PutUint64(b[offPayloadLen:], h.PayloadBytes)
-	binary.LittleEndian.PutUint32(b[offPayloadCRC:], h.PayloadCRC)
-	binary.LittleEndian.PutUint32(b[offHeaderCRC:], crc32.Checksum(b[:offHeaderCRC], castagnoli))
+	return fromFormat(h), nil
 }

@@ -14,15 +14,25 @@ import (
 type encodable interface {
 	HasHash(h uint64) bool
 	MarshalBinary() ([]byte, error)
-	MarshalBinaryHash(id HashID) ([]byte, error)
 	AppendBinary(b []byte) ([]byte, error)
 	UnmarshalBinary(b []byte) error
-	WriteToHash(w io.Writer, id HashID) (int64, error)
+	WriteTo(w io.Writer) (int64, error)
 	ReadFrom(r io.Reader) (int64, error)
+	KeyHash() HashID
+	SetKeyHash(id HashID)
 }
 
-// encodeTo streams e's encoding.
-func encodeTo(e encodable, w io.Writer, id HashID) (int64, error) { return e.WriteToHash(w, id) }
+// marshalHash returns e's encoding after recording the key hash id.
+func marshalHash(e encodable, id HashID) ([]byte, error) {
+	e.SetKeyHash(id)
+	return e.MarshalBinary()
+}
+
+// encodeTo streams e's encoding after recording the key hash id.
+func encodeTo(e encodable, w io.Writer, id HashID) (int64, error) {
+	e.SetKeyHash(id)
+	return e.WriteTo(w)
+}
 
 // decodeFrom reads e from r.
 func decodeFrom(e encodable, r io.Reader) (int64, error) { return e.ReadFrom(r) }
@@ -107,7 +117,10 @@ func TestEncodingRoundTrip(t *testing.T) {
 			for _, nb := range []uint64{1, 3, 1000, 40_000} { // 40,000 blocks: more than one 1 MiB chunk
 				hs := randomHashes(int(nb)*8, nb)
 				src := c.build(t, nb, hs)
-				b, err := src.MarshalBinaryHash(HashXXH3)
+				if src.KeyHash() != HashUnspecified {
+					t.Fatalf("a new filter records key hash %v", src.KeyHash())
+				}
+				b, err := marshalHash(src, HashXXH3)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -130,14 +143,14 @@ func TestEncodingRoundTrip(t *testing.T) {
 					t.Fatal(err)
 				}
 				checkHas(t, "UnmarshalBinary", dst, hs)
-				if b2, _ := dst.MarshalBinaryHash(HashXXH3); !bytes.Equal(b, b2) {
-					t.Fatal("re-encoding after UnmarshalBinary differs")
+				if b2, _ := dst.MarshalBinary(); dst.KeyHash() != HashXXH3 || !bytes.Equal(b, b2) {
+					t.Fatalf("re-encoding after UnmarshalBinary differs (key hash %v)", dst.KeyHash())
 				}
 
-				// MarshalBinary and AppendBinary: key hash unspecified, prefix kept.
+				// AppendBinary: the same bytes after a prefix, which is kept.
 				plain, _ := src.MarshalBinary()
-				if ph, _ := ParseHeader(plain); ph.Hash != HashUnspecified || !bytes.Equal(plain[HeaderSize:], b[HeaderSize:]) {
-					t.Fatalf("MarshalBinary: hash %v or payload differs", ph.Hash)
+				if !bytes.Equal(plain, b) {
+					t.Fatal("MarshalBinary is not deterministic")
 				}
 				app, _ := src.AppendBinary([]byte("prefix"))
 				if string(app[:6]) != "prefix" || !bytes.Equal(app[6:], plain) {
@@ -146,7 +159,7 @@ func TestEncodingRoundTrip(t *testing.T) {
 
 				// Streaming: the same bytes; ReadFrom with and without a Len hint.
 				var buf bytes.Buffer
-				n, err := encodeTo(src, &buf, HashXXH3)
+				n, err := src.WriteTo(&buf)
 				if err != nil || n != int64(len(b)) || !bytes.Equal(buf.Bytes(), b) {
 					t.Fatalf("WriteTo: n=%d err=%v, equal=%v", n, err, bytes.Equal(buf.Bytes(), b))
 				}
@@ -157,8 +170,8 @@ func TestEncodingRoundTrip(t *testing.T) {
 						t.Fatalf("ReadFrom: n=%d err=%v", n, err)
 					}
 					checkHas(t, "ReadFrom", dst, hs)
-					if b2, _ := dst.MarshalBinaryHash(HashXXH3); !bytes.Equal(b, b2) {
-						t.Fatal("re-encoding after ReadFrom differs")
+					if b2, _ := dst.MarshalBinary(); dst.KeyHash() != HashXXH3 || !bytes.Equal(b, b2) {
+						t.Fatalf("re-encoding after ReadFrom differs (key hash %v)", dst.KeyHash())
 					}
 				}
 
@@ -174,8 +187,8 @@ func TestEncodingRoundTrip(t *testing.T) {
 					t.Fatal(err)
 				}
 				checkHas(t, "View", v, hs)
-				if b2, _ := v.MarshalBinaryHash(HashXXH3); !bytes.Equal(b, b2) {
-					t.Fatal("re-encoding a view differs")
+				if b2, _ := v.MarshalBinary(); v.KeyHash() != HashXXH3 || !bytes.Equal(b, b2) {
+					t.Fatalf("re-encoding a view differs (key hash %v)", v.KeyHash())
 				}
 			}
 		})
@@ -229,7 +242,7 @@ func TestEncodingErrors(t *testing.T) {
 		want   []error // every error the result must wrap
 		view   bool    // View also reports it (View skips the payload CRC)
 	}{
-		{"empty", func(b []byte) []byte { return nil }, []error{ErrTruncated}, true},
+		{"empty", func(b []byte) []byte { return nil }, []error{ErrTruncated}, true}, // ReadFrom: io.EOF, below
 		{"short header", func(b []byte) []byte { return b[:HeaderSize-1] }, []error{ErrTruncated}, true},
 		{"magic", func(b []byte) []byte { b[0] = 'X'; return b }, []error{ErrMagic}, true},
 		{"version", func(b []byte) []byte { b[offVersion] = 2; return b }, []error{ErrVersion}, true},
@@ -248,6 +261,9 @@ func TestEncodingErrors(t *testing.T) {
 		{"payload length overflow", put64(offPayloadLen, 1<<63), []error{ErrCorrupt}, true},
 		{"reserved after hash", setByte(offHash+3, 1), []error{ErrCorrupt}, true},
 		{"reserved before header CRC", setByte(offHeaderCRC-1, 1), []error{ErrCorrupt}, true},
+		{"incompatible flag", setByte(offIncompat+3, 0x80), []error{ErrVersion}, true},
+		{"reserved variant cuckoo", setByte(offVariant, 4), []error{ErrVariant}, true},
+		{"reserved variant scalable", setByte(offVariant, 5), []error{ErrVariant}, true},
 		{"more blocks than bytes", func(b []byte) []byte {
 			bb := binary.LittleEndian.Uint64(b[offPayloadLen:]) / binary.LittleEndian.Uint64(b[offBlocks:])
 			binary.LittleEndian.PutUint64(b[offBlocks:], 1<<24) // fits in memory on 32-bit platforms too
@@ -285,7 +301,13 @@ func TestEncodingErrors(t *testing.T) {
 			check("UnmarshalBinary", dst.UnmarshalBinary(bad), true)
 			// A stream may go on after the encoding: not an error for ReadFrom.
 			_, err := decodeFrom(dst, noLenReader{bytes.NewReader(bad)})
-			check("ReadFrom", err, tc.name != "trailing byte")
+			if tc.name == "empty" { // the clean end of a stream
+				if err != io.EOF {
+					t.Errorf("%s/empty/ReadFrom: %v, want io.EOF itself", c.name, err)
+				}
+			} else {
+				check("ReadFrom", err, tc.name != "trailing byte")
+			}
 			if after, _ := dst.MarshalBinary(); !bytes.Equal(before, after) && tc.name != "trailing byte" {
 				t.Errorf("%s/%s: a failed decode changed the receiver", c.name, tc.name)
 			}
@@ -465,7 +487,7 @@ func TestHeaderStrings(t *testing.T) {
 }
 
 // TestFormatByHand builds an encoding from FORMAT.md's table, byte by byte,
-// without the package's header code, and compares it with MarshalBinaryHash.
+// without the package's header code, and compares it with MarshalBinary.
 func TestFormatByHand(t *testing.T) {
 	var h uint64 = 0xFFFFFFFF_12345678 // upper bits: the last of 2 blocks
 	f := mustBytes(t, 128, 16)
@@ -490,7 +512,7 @@ func TestFormatByHand(t *testing.T) {
 	want = append(want, make([]byte, 24)...)
 	want = binary.LittleEndian.AppendUint32(want, crc32.Checksum(want, cast))
 	want = append(want, payload...)
-	got, _ := f.MarshalBinaryHash(200)
+	got, _ := marshalHash(f, 200)
 	if !bytes.Equal(got, want) {
 		t.Fatalf("encoding differs from FORMAT.md:\n got %x\nwant %x", got, want)
 	}

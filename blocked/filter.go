@@ -43,6 +43,7 @@ type block [8]uint64
 type Filter struct {
 	blocks []block // 64-byte aligned
 	k      int     // 8 or 16
+	hash   HashID  // key hash the caller recorded (KeyHash); after k, whose offset the assembly reads
 }
 
 // New returns the smallest Filter whose exact false-positive rate for n keys
@@ -282,29 +283,40 @@ func (f *Filter) compatible(o *Filter) error {
 }
 
 // Union adds every key of o to f (bitwise OR). Both must have the same number
-// of blocks and k; otherwise f is unchanged and an error says why.
+// of blocks and k (else ErrGeometry) and key hashes that agree (else
+// ErrHashMismatch; see combinedHash); otherwise f is unchanged.
 func (f *Filter) Union(o *Filter) error {
 	if err := f.compatible(o); err != nil {
+		return err
+	}
+	id, err := combinedHash(f.hash, o.hash)
+	if err != nil {
 		return err
 	}
 	a, b := f.words(), o.words()
 	for i := range a {
 		a[i] |= b[i]
 	}
+	f.hash = id
 	return nil
 }
 
 // Intersect keeps in f only the bits also set in o (bitwise AND): every key
-// added to both still answers true. Both must have the same geometry;
-// otherwise f is unchanged and an error says why.
+// added to both still answers true. Both must have the same geometry and
+// key hashes that agree, as for Union; otherwise f is unchanged.
 func (f *Filter) Intersect(o *Filter) error {
 	if err := f.compatible(o); err != nil {
+		return err
+	}
+	id, err := combinedHash(f.hash, o.hash)
+	if err != nil {
 		return err
 	}
 	a, b := f.words(), o.words()
 	for i := range a {
 		a[i] &= b[i]
 	}
+	f.hash = id
 	return nil
 }
 
@@ -315,12 +327,16 @@ func (f *Filter) Clear() { clear(f.blocks) }
 func (f *Filter) Clone() *Filter {
 	c := newFilter(uint64(len(f.blocks)), f.k)
 	copy(c.blocks, f.blocks)
+	c.hash = f.hash
 	return c
 }
 
-// Equal reports whether f and o have the same geometry and the same bits.
+// Equal reports whether f and o have the same geometry, the same key hash
+// (KeyHash) and the same bits: the same bits over two hash functions hold
+// different keys, and a decoded copy equals its original only if the id
+// traveled with it.
 func (f *Filter) Equal(o *Filter) bool {
-	if f.compatible(o) != nil {
+	if f.compatible(o) != nil || f.hash != o.hash {
 		return false
 	}
 	a, b := f.words(), o.words()

@@ -42,6 +42,7 @@ type splitBlock [8]uint32
 // dispatch_amd64.go). Keep the layout.
 type SplitBlock struct {
 	blocks []splitBlock // 64-byte aligned, so no block straddles a cache line
+	hash   HashID       // key hash the caller recorded (KeyHash); after blocks, which the assembly reads
 }
 
 // SplitBlockFPR returns the exact false-positive rate of a SplitBlock with
@@ -340,29 +341,40 @@ func (s *SplitBlock) compatible(o *SplitBlock) error {
 }
 
 // Union adds every key of o to s (bitwise OR). Both must have the same number
-// of blocks; otherwise s is unchanged and an error says why.
+// of blocks (else ErrGeometry) and key hashes that agree (else
+// ErrHashMismatch, as for Filter.Union); otherwise s is unchanged.
 func (s *SplitBlock) Union(o *SplitBlock) error {
 	if err := s.compatible(o); err != nil {
+		return err
+	}
+	id, err := combinedHash(s.hash, o.hash)
+	if err != nil {
 		return err
 	}
 	a, b := s.words(), o.words()
 	for i := range a {
 		a[i] |= b[i]
 	}
+	s.hash = id
 	return nil
 }
 
 // Intersect keeps in s only the bits also set in o (bitwise AND): every key
 // added to both still answers true. Both must have the same number of
-// blocks; otherwise s is unchanged and an error says why.
+// blocks and key hashes that agree, as for Union; otherwise s is unchanged.
 func (s *SplitBlock) Intersect(o *SplitBlock) error {
 	if err := s.compatible(o); err != nil {
+		return err
+	}
+	id, err := combinedHash(s.hash, o.hash)
+	if err != nil {
 		return err
 	}
 	a, b := s.words(), o.words()
 	for i := range a {
 		a[i] &= b[i]
 	}
+	s.hash = id
 	return nil
 }
 
@@ -373,12 +385,14 @@ func (s *SplitBlock) Clear() { clear(s.blocks) }
 func (s *SplitBlock) Clone() *SplitBlock {
 	c := newSplitBlock(uint64(len(s.blocks)))
 	copy(c.blocks, s.blocks)
+	c.hash = s.hash
 	return c
 }
 
-// Equal reports whether s and o have the same number of blocks and the same bits.
+// Equal reports whether s and o have the same number of blocks, the same key
+// hash (KeyHash) and the same bits, as Filter.Equal does.
 func (s *SplitBlock) Equal(o *SplitBlock) bool {
-	if s.compatible(o) != nil {
+	if s.compatible(o) != nil || s.hash != o.hash {
 		return false
 	}
 	a, b := s.words(), o.words()

@@ -7,11 +7,12 @@ import (
 
 // Zero-copy views: a filter whose blocks are the caller's bytes, for example
 // a memory-mapped file. A view costs O(1): it checks the header (magic,
-// version, header checksum, fields), the length and the alignment, but not
+// version, header checksum, flags, variant, fields), the length and the alignment, but not
 // the payload checksum; call Verify(b) first if the bytes may be damaged
 // (damaged payload bits give wrong answers, never a crash).
 //
-// A view is an ordinary *Filter (or *SplitBlock, *Counting), so every read
+// A view records the encoding's key hash (KeyHash). It is an ordinary
+// *Filter (or *SplitBlock, *Counting), so every read
 // method, the batch kernels, Clone, Equal and the typed front end work on it
 // unchanged. It must be treated as read-only: the methods that change a
 // filter (AddHash, AddHashes, the atomic adds, Union, Intersect, Clear, and
@@ -48,25 +49,25 @@ func View(b []byte) (*Filter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Filter{blocks: blocksOver[block](p), k: h.K}, nil
+	return &Filter{blocks: blocksOver[block](p), k: h.K, hash: h.Hash}, nil
 }
 
 // ViewSplitBlock returns a read-only SplitBlock over the encoding b, without
 // copying and in O(1); the rules of View apply.
 func ViewSplitBlock(b []byte) (*SplitBlock, error) {
-	_, p, err := viewMem(b, VariantSplitBlock)
+	h, p, err := viewMem(b, VariantSplitBlock)
 	if err != nil {
 		return nil, err
 	}
-	return &SplitBlock{blocks: blocksOver[splitBlock](p)}, nil
+	return &SplitBlock{blocks: blocksOver[splitBlock](p), hash: h.Hash}, nil
 }
 
 // ViewCounting returns a read-only Counting filter over the encoding b,
 // without copying and in O(1); the rules of View apply (RemoveHash writes).
 func ViewCounting(b []byte) (*Counting, error) {
-	_, p, err := viewMem(b, VariantCounting)
+	h, p, err := viewMem(b, VariantCounting)
 	if err != nil {
 		return nil, err
 	}
-	return &Counting{blocks: blocksOver[block](p)}, nil
+	return &Counting{blocks: blocksOver[block](p), hash: h.Hash}, nil
 }

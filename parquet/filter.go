@@ -19,7 +19,9 @@ const (
 // exact false-positive rate (blocked.SplitBlockFPR, a Poisson mixture over
 // block loads) is at most fpr: the smallest power-of-two size from 32 bytes
 // to 128 MiB that meets it. The common formula -8/ln(1-p^(1/8)) bits per
-// value is not used: it under-sizes (1% asked gives about 1.46%).
+// value is not used: it under-sizes (1% asked gives about 1.46%). The filter
+// records blocked.HashXXH64 as its key hash (KeyHash), so its encodings say
+// that its keys are hashed with this package's Hash functions.
 //
 // ndv = 0 (for example an all-null column chunk) gives the smallest filter,
 // 32 bytes. If even 128 MiB cannot meet fpr for ndv values, NewFilter returns
@@ -30,11 +32,16 @@ const (
 //
 // It is the filter Size(ndv, fpr) describes.
 func NewFilter(ndv uint64, fpr float64) (*blocked.SplitBlock, error) {
-	s, err := Size(ndv, fpr)
+	sz, err := Size(ndv, fpr)
 	if err != nil {
 		return nil, err
 	}
-	return blocked.NewSplitBlockBytes(s.Bytes)
+	s, err := blocked.NewSplitBlockBytes(sz.Bytes)
+	if err != nil {
+		return nil, err
+	}
+	s.SetKeyHash(blocked.HashXXH64) // its keys are hashed as Parquet does (this package's Hash functions)
+	return s, nil
 }
 
 // Sizing is the size Size chooses: a split block filter of Blocks 32-byte

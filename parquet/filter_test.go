@@ -59,3 +59,16 @@ func TestNewFilterErrors(t *testing.T) {
 		t.Errorf("NewFilter(1e9, 1%%) = %v, %v; want ErrTooLarge", f, err)
 	}
 }
+
+// TestNewFilterRecordsXXH64 checks that a Parquet filter's encoding says
+// how its keys are hashed.
+func TestNewFilterRecordsXXH64(t *testing.T) {
+	f, err := NewFilter(100, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := f.MarshalBinary()
+	if h, err := blocked.ParseHeader(b); err != nil || h.Hash != blocked.HashXXH64 {
+		t.Fatalf("encoding of NewFilter: key hash %v (%v), want %v", h.Hash, err, blocked.HashXXH64)
+	}
+}

@@ -98,6 +98,7 @@ func WriteFilter(w io.Writer, f *blocked.SplitBlock) error {
 // for the header unless r is an io.ByteReader, so wrap slow readers in a
 // bufio.Reader).
 //
+// The filter records blocked.HashXXH64 as its key hash, as NewFilter's do.
 // Unknown header fields are skipped. Other algorithms or compressions fail
 // with ErrVariant, other hashes with ErrHashMismatch; a numBytes that is not
 // a positive multiple of 32 up to 128 MiB with ErrCorrupt and ErrGeometry;
@@ -118,7 +119,12 @@ func ReadFilter(r io.Reader) (*blocked.SplitBlock, error) {
 	if err != nil {
 		return nil, err
 	}
-	return blocked.SplitBlockFromBitset(bitset)
+	s, err := blocked.SplitBlockFromBitset(bitset)
+	if err != nil {
+		return nil, err
+	}
+	s.SetKeyHash(blocked.HashXXH64) // the header said XXHASH (others are ErrHashMismatch)
+	return s, nil
 }
 
 // decoder reads the Thrift compact protocol from r, counting bytes for errors.

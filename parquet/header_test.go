@@ -19,6 +19,7 @@ func mustFilter(t testing.TB, numBytes int, keys int) *blocked.SplitBlock {
 	if err != nil {
 		t.Fatal(err)
 	}
+	f.SetKeyHash(blocked.HashXXH64) // as NewFilter and ReadFilter record
 	r := rand.New(rand.NewPCG(uint64(numBytes), 3))
 	for range keys {
 		f.AddHash(HashInt64(r.Int64()))
@@ -72,8 +73,8 @@ func TestWriteReadRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%d bytes: %v", size, err)
 			}
-			if !g.Equal(f) {
-				t.Fatalf("%d bytes: read filter differs", size)
+			if !g.Equal(f) || g.KeyHash() != blocked.HashXXH64 {
+				t.Fatalf("%d bytes: read filter differs (key hash %v)", size, g.KeyHash())
 			}
 		}
 		if buf.String() != "trailing data" {

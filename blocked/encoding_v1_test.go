@@ -1,0 +1,257 @@
+package blocked
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io"
+	"testing"
+)
+
+// TestFlags checks the header's flag words: a compatible bit is ignored by
+// every decoder (and cleared when the filter is written again), an
+// incompatible bit is ErrVersion, and encodings written today have both zero.
+func TestFlags(t *testing.T) {
+	hs := randomHashes(200, 31)
+	for _, c := range codecs {
+		good, _ := marshalHash(c.build(t, 4, hs), 200)
+		if binary.LittleEndian.Uint32(good[offCompat:]) != 0 || binary.LittleEndian.Uint32(good[offIncompat:]) != 0 {
+			t.Fatalf("%s: a writer set flags", c.name)
+		}
+		for bit := range 32 {
+			compat := bytes.Clone(good)
+			binary.LittleEndian.PutUint32(compat[offCompat:], 1<<bit)
+			refix(compat)
+			if h, err := ParseHeader(compat); err != nil || h.CompatFlags != 1<<bit {
+				t.Fatalf("%s: compatible bit %d: %v (flags %#x)", c.name, bit, err, h.CompatFlags)
+			}
+			if err := Verify(compat); err != nil {
+				t.Fatalf("%s: Verify with compatible bit %d: %v", c.name, bit, err)
+			}
+			dst := c.fresh()
+			if err := dst.UnmarshalBinary(compat); err != nil {
+				t.Fatalf("%s: UnmarshalBinary with compatible bit %d: %v", c.name, bit, err)
+			}
+			checkHas(t, c.name, dst, hs)
+			if again, _ := dst.MarshalBinary(); !bytes.Equal(again, good) {
+				t.Fatalf("%s: re-encoding keeps the compatible bit or loses the key hash", c.name)
+			}
+			if _, err := c.fresh().ReadFrom(bytes.NewReader(compat)); err != nil {
+				t.Fatalf("%s: ReadFrom with compatible bit %d: %v", c.name, bit, err)
+			}
+			if littleEndian {
+				if _, err := c.view(alignedCopy(compat, 0)); err != nil {
+					t.Fatalf("%s: View with compatible bit %d: %v", c.name, bit, err)
+				}
+			}
+
+			incompat := bytes.Clone(good)
+			binary.LittleEndian.PutUint32(incompat[offIncompat:], 1<<bit)
+			refix(incompat)
+			if _, err := ParseHeader(incompat); !errors.Is(err, ErrVersion) {
+				t.Fatalf("%s: incompatible bit %d: %v, want ErrVersion", c.name, bit, err)
+			}
+			if err := c.fresh().UnmarshalBinary(incompat); !errors.Is(err, ErrVersion) {
+				t.Fatalf("%s: UnmarshalBinary with incompatible bit %d: %v", c.name, bit, err)
+			}
+			if _, err := c.fresh().ReadFrom(bytes.NewReader(incompat)); !errors.Is(err, ErrVersion) {
+				t.Fatalf("%s: ReadFrom with incompatible bit %d: %v", c.name, bit, err)
+			}
+		}
+	}
+}
+
+// TestDecodeOrder checks that decoding reports the first failed check in
+// FORMAT.md's order: each case damages two things and wants the error of
+// the earlier check.
+func TestDecodeOrder(t *testing.T) {
+	filter, _ := marshalHash(mustBytes(t, 3*64, 8), HashXXH3)
+	counting, _ := mustCounting(t, 3*64).MarshalBinary()
+	split, _ := mustSplit(t, 6*SplitBlockBytes).MarshalBinary()
+	type edit func(b []byte) []byte
+	fix := func(b []byte) []byte { return refix(b) }
+	set := func(off int, v byte) edit { return func(b []byte) []byte { b[off] = v; return b } }
+	put64 := func(off int, v uint64) edit {
+		return func(b []byte) []byte { binary.LittleEndian.PutUint64(b[off:], v); return b }
+	}
+	cases := []struct {
+		name  string
+		base  []byte // the encoding damaged, decoded as a Filter
+		edits []edit
+		want  error
+		not   error // the later check's error, which must not show
+	}{
+		{"short before magic", filter, []edit{set(0, 'X'), func(b []byte) []byte { return b[:HeaderSize-1] }}, ErrTruncated, ErrMagic},
+		{"magic before version", filter, []edit{set(0, 'X'), set(offVersion, 9)}, ErrMagic, ErrVersion},
+		{"version before header CRC", filter, []edit{set(offVersion, 9), set(offHeaderCRC, 0)}, ErrVersion, ErrChecksum},
+		{"header CRC before flags", filter, []edit{set(offIncompat, 1), fix, set(offIncompat, 2)}, ErrChecksum, ErrVersion},
+		{"flags before variant", filter, []edit{set(offIncompat, 1), set(offVariant, 9), fix}, ErrVersion, ErrVariant},
+		{"Counting read as Filter", counting, nil, ErrVariant, nil},
+		{"variant before k", counting, []edit{set(offK, 16), fix}, ErrVariant, ErrGeometry},
+		{"variant before blocks", split, []edit{put64(offBlocks, 0), fix}, ErrVariant, ErrGeometry},
+		{"variant before reserved", counting, []edit{set(offHeaderCRC-1, 1), fix}, ErrVariant, ErrCorrupt},
+		{"unknown variant before k", filter, []edit{set(offVariant, 9), set(offK, 3), fix}, ErrVariant, ErrGeometry},
+		{"reserved variant before k", filter, []edit{set(offVariant, 4), set(offK, 3), fix}, ErrVariant, ErrGeometry},
+		{"reserved before k", filter, []edit{set(offHash+1, 1), set(offK, 3), fix}, ErrCorrupt, ErrGeometry},
+		{"k before blocks", filter, []edit{set(offK, 3), put64(offBlocks, 1<<33), fix}, ErrGeometry, ErrTooLarge},
+		{"blocks before payload length", filter, []edit{put64(offBlocks, 1<<33), put64(offPayloadLen, 7), fix}, ErrTooLarge, nil},
+		{"payload length before input length", filter, []edit{put64(offPayloadLen, 7), fix, func(b []byte) []byte { return b[:HeaderSize+1] }}, ErrCorrupt, ErrTruncated},
+		{"input length before payload CRC", filter, []edit{set(HeaderSize, 1), func(b []byte) []byte { return b[:len(b)-1] }}, ErrTruncated, ErrChecksum},
+		{"payload CRC", filter, []edit{set(HeaderSize, 1)}, ErrChecksum, nil},
+	}
+	for _, tc := range cases {
+		b := bytes.Clone(tc.base)
+		for _, e := range tc.edits {
+			b = e(b)
+		}
+		decoders := map[string]func() error{
+			"UnmarshalBinary": func() error { return new(Filter).UnmarshalBinary(b) },
+			"ReadFrom":        func() error { _, err := new(Filter).ReadFrom(noLenReader{bytes.NewReader(b)}); return err },
+		}
+		if littleEndian && tc.name != "payload CRC" { // View skips the payload CRC
+			decoders["View"] = func() error { _, err := View(alignedCopy(b, 0)); return err }
+		}
+		for how, dec := range decoders {
+			err := dec()
+			if !errors.Is(err, tc.want) || tc.not != nil && errors.Is(err, tc.not) {
+				t.Errorf("%s/%s: %v, want %v before %v", tc.name, how, err, tc.want, tc.not)
+			}
+		}
+	}
+}
+
+// TestReadFromStreamEnd reads three concatenated encodings in a loop until
+// io.EOF, as a Go reader would; a stream cut inside an encoding is
+// ErrTruncated and io.ErrUnexpectedEOF, never a clean io.EOF.
+func TestReadFromStreamEnd(t *testing.T) {
+	hs := randomHashes(300, 33)
+	for _, c := range codecs {
+		var stream bytes.Buffer
+		var want [][]byte
+		for i := range 3 {
+			e := c.build(t, uint64(2+i), hs[i*100:(i+1)*100])
+			b, _ := marshalHash(e, HashID(10+i))
+			stream.Write(b)
+			want = append(want, b)
+		}
+		all := bytes.Clone(stream.Bytes())
+		for _, r := range []io.Reader{bytes.NewReader(all), noLenReader{bytes.NewReader(all)}} {
+			var got [][]byte
+			for {
+				e := c.fresh()
+				n, err := e.ReadFrom(r)
+				if err == io.EOF {
+					if n != 0 {
+						t.Fatalf("%s: io.EOF after %d bytes", c.name, n)
+					}
+					break
+				}
+				if err != nil {
+					t.Fatalf("%s: encoding %d: %v", c.name, len(got), err)
+				}
+				b, _ := e.MarshalBinary()
+				got = append(got, b)
+				if len(got) > 3 {
+					t.Fatalf("%s: more encodings than written", c.name)
+				}
+			}
+			if len(got) != 3 {
+				t.Fatalf("%s: read %d encodings, want 3", c.name, len(got))
+			}
+			for i := range got {
+				if !bytes.Equal(got[i], want[i]) {
+					t.Fatalf("%s: encoding %d differs (key hash included)", c.name, i)
+				}
+			}
+		}
+		// Cut in the second header or payload: not a clean end.
+		for _, cut := range []int{len(want[0]) + 1, len(want[0]) + HeaderSize - 1, len(want[0]) + HeaderSize + 1} {
+			r := bytes.NewReader(all[:cut])
+			if _, err := c.fresh().ReadFrom(r); err != nil {
+				t.Fatal(err)
+			}
+			n, err := c.fresh().ReadFrom(r)
+			if err == io.EOF || !errors.Is(err, ErrTruncated) || !errors.Is(err, io.ErrUnexpectedEOF) || n != int64(cut-len(want[0])) {
+				t.Fatalf("%s: cut at %d: n=%d %v, want ErrTruncated and io.ErrUnexpectedEOF", c.name, cut, n, err)
+			}
+		}
+	}
+}
+
+// TestKeyHash checks that the key hash is recorded, copied, compared and
+// combined as documented.
+func TestKeyHash(t *testing.T) {
+	hs := randomHashes(100, 34)
+	mk := func(id HashID) *Filter {
+		f := mustBytes(t, 4*64, 8)
+		f.AddHashes(hs)
+		f.SetKeyHash(id)
+		return f
+	}
+	if id := mustBytes(t, 64, 8).KeyHash(); id != HashUnspecified {
+		t.Fatalf("new filter: %v", id)
+	}
+	a := mk(HashXXH3)
+	if c := a.Clone(); c.KeyHash() != HashXXH3 || !c.Equal(a) {
+		t.Fatal("Clone lost the key hash")
+	}
+	if mk(HashXXH64).Equal(a) || mk(HashUnspecified).Equal(a) {
+		t.Fatal("Equal ignores the key hash")
+	}
+	for _, op := range []struct {
+		name string
+		do   func(f, o *Filter) error
+	}{{"Union", (*Filter).Union}, {"Intersect", (*Filter).Intersect}} {
+		f, before := mk(HashXXH3), mk(HashXXH3)
+		f.blocks[0][0] ^= 1 << 63 // a bit the other lacks
+		before.blocks[0][0] = f.blocks[0][0]
+		if err := op.do(f, mk(HashXXH64)); !errors.Is(err, ErrHashMismatch) || !f.Equal(before) {
+			t.Fatalf("%s of xxh3 and xxh64: %v (filter changed: %v)", op.name, err, !f.Equal(before))
+		}
+		if err := op.do(f, mk(HashUnspecified)); err != nil || f.KeyHash() != HashXXH3 {
+			t.Fatalf("%s of xxh3 and unspecified: %v, key hash %v", op.name, err, f.KeyHash())
+		}
+		u := mk(HashUnspecified)
+		if err := op.do(u, mk(200)); err != nil || u.KeyHash() != 200 {
+			t.Fatalf("%s of unspecified and 200: %v, key hash %v", op.name, err, u.KeyHash())
+		}
+	}
+	s, o := mustSplit(t, 64), mustSplit(t, 64)
+	s.SetKeyHash(HashXXH64)
+	o.SetKeyHash(HashXXH3)
+	if err := s.Union(o); !errors.Is(err, ErrHashMismatch) {
+		t.Fatalf("SplitBlock Union of two hashes: %v", err)
+	}
+	if err := s.Intersect(o); !errors.Is(err, ErrHashMismatch) {
+		t.Fatalf("SplitBlock Intersect of two hashes: %v", err)
+	}
+	if s.Clone().KeyHash() != HashXXH64 || s.Equal(o) {
+		t.Fatal("SplitBlock Clone or Equal ignores the key hash")
+	}
+	cn := mustCounting(t, 64)
+	cn.SetKeyHash(7)
+	if d := cn.Clone(); d.KeyHash() != 7 || !d.Equal(cn) || d.Equal(mustCounting(t, 64)) {
+		t.Fatal("Counting Clone or Equal ignores the key hash")
+	}
+}
+
+// TestReservedVariants checks that the ids reserved for cuckoo and
+// scalable encodings are named and refused as unreadable, not unknown.
+func TestReservedVariants(t *testing.T) {
+	if VariantCuckoo.String() != "Cuckoo" || VariantScalable.String() != "Scalable" {
+		t.Fatal("reserved variants are not named")
+	}
+	good, _ := mustBytes(t, 64, 8).MarshalBinary()
+	for _, v := range []Variant{VariantCuckoo, VariantScalable} {
+		b := bytes.Clone(good)
+		b[offVariant] = byte(v)
+		refix(b)
+		_, err := ParseHeader(b)
+		if !errors.Is(err, ErrVariant) {
+			t.Fatalf("%v: %v, want ErrVariant", v, err)
+		}
+		if err := Verify(b); !errors.Is(err, ErrVariant) {
+			t.Fatalf("Verify %v: %v, want ErrVariant", v, err)
+		}
+	}
+}

@@ -1,0 +1,390 @@
+// Package format frames simdbloom encodings (FORMAT.md at the repository
+// root): the 64-byte header, its checks in the documented order, the payload
+// CRC-32C, and the bounded-memory stream reader. Every package that encodes a
+// filter (blocked today; cuckoo and the root's Scalable next) frames its
+// payload with this package and supplies only the payload bytes and the
+// error values it returns.
+//
+// The payload itself is the caller's business: blocked stores its blocks'
+// little-endian words; a cuckoo filter would store its packed buckets (K =
+// fingerprint bits, Blocks = buckets, Params for the rest); a Scalable would
+// store a small parameter block followed by whole Filter encodings (Blocks =
+// number of member filters).
+package format
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"iter"
+	"math"
+	"slices"
+	"unsafe"
+)
+
+// HeaderSize is the size of the header in bytes; the payload follows it.
+const HeaderSize = 64
+
+// Version is the format version written and read.
+const Version = 1
+
+// Magic opens every encoding.
+const Magic = "SBLM"
+
+// MaxBlocks is the most blocks (buckets, units) a header may announce.
+const MaxBlocks = 1 << 32
+
+// Header field offsets (FORMAT.md).
+const (
+	offMagic      = 0  // 4 bytes
+	offVersion    = 4  // uint16
+	offVariant    = 6  // uint8
+	offK          = 7  // uint8
+	offBlocks     = 8  // uint64
+	offHash       = 16 // uint8
+	offParams     = 17 // 7 bytes, variant-specific, zero for variants 1..3
+	offPayloadLen = 24 // uint64
+	offPayloadCRC = 32 // uint32
+	offCompat     = 36 // uint32: compatible flags, ignored by readers
+	offIncompat   = 40 // uint32: incompatible flags, refused by readers
+	offReserved   = 44 // 16 bytes, zero
+	offHeaderCRC  = 60 // uint32: CRC-32C of bytes 0..59
+)
+
+// KnownIncompat is the set of incompatible flag bits this version
+// understands: none. A header with any other bit is ErrVersion.
+const KnownIncompat uint32 = 0
+
+// Variant is the variant id at offset 6.
+type Variant uint8
+
+// The variant ids. Cuckoo and Scalable are reserved: their framing is this
+// package's, but their field checks are not written yet, so Check refuses
+// them as a variant this version cannot read.
+const (
+	Filter     Variant = 1 // blocked.Filter, 64-byte blocks
+	SplitBlock Variant = 2 // blocked.SplitBlock, 32-byte blocks
+	Counting   Variant = 3 // blocked.Counting, 64-byte blocks of 4-bit counters
+	Cuckoo     Variant = 4 // reserved: cuckoo.Filter
+	Scalable   Variant = 5 // reserved: bloom.Scalable[K], a chain of Filters
+)
+
+// String names the variant.
+func (v Variant) String() string {
+	switch v {
+	case Filter:
+		return "Filter"
+	case SplitBlock:
+		return "SplitBlock"
+	case Counting:
+		return "Counting"
+	case Cuckoo:
+		return "Cuckoo"
+	case Scalable:
+		return "Scalable"
+	}
+	return fmt.Sprintf("Variant(%d)", uint8(v))
+}
+
+// BlockBytes returns the block size of variants 1..3, or 0.
+func (v Variant) BlockBytes() uint64 {
+	switch v {
+	case Filter, Counting:
+		return 64
+	case SplitBlock:
+		return 32
+	}
+	return 0
+}
+
+// Errors are the values the framing wraps, so that each package's errors
+// (one shared set) match with errors.Is whichever package decoded.
+type Errors struct {
+	Magic, Version, Variant, Checksum, Truncated, Corrupt error
+	K, Size, TooLarge                                     error // wrapped with Corrupt
+}
+
+// Header is a decoded header.
+type Header struct {
+	Version      uint16
+	Variant      Variant
+	K            uint8   // bits per key (variants 1..3), fingerprint bits (cuckoo)
+	Blocks       uint64  // blocks, buckets or member filters
+	Hash         uint8   // key-hash identifier
+	Params       [7]byte // variant-specific; zero for variants 1..3
+	PayloadBytes uint64
+	PayloadCRC   uint32
+	Compat       uint32 // compatible flags: readers ignore unknown bits
+	Incompat     uint32 // incompatible flags: readers refuse unknown bits
+}
+
+// Size returns the length of the whole encoding.
+func (h Header) Size() uint64 { return HeaderSize + h.PayloadBytes }
+
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+// CRC returns the CRC-32C (Castagnoli) of b.
+func CRC(b []byte) uint32 { return crc32.Checksum(b, castagnoli) }
+
+// UpdateCRC continues the CRC-32C crc with b.
+func UpdateCRC(crc uint32, b []byte) uint32 { return crc32.Update(crc, castagnoli, b) }
+
+// Put writes h into b[:HeaderSize] with the magic and the header CRC.
+func (h Header) Put(b []byte) {
+	b = b[:HeaderSize]
+	clear(b)
+	copy(b[offMagic:], Magic)
+	binary.LittleEndian.PutUint16(b[offVersion:], h.Version)
+	b[offVariant] = byte(h.Variant)
+	b[offK] = h.K
+	binary.LittleEndian.PutUint64(b[offBlocks:], h.Blocks)
+	b[offHash] = h.Hash
+	copy(b[offParams:offPayloadLen], h.Params[:])
+	binary.LittleEndian.PutUint64(b[offPayloadLen:], h.PayloadBytes)
+	binary.LittleEndian.PutUint32(b[offPayloadCRC:], h.PayloadCRC)
+	binary.LittleEndian.PutUint32(b[offCompat:], h.Compat)
+	binary.LittleEndian.PutUint32(b[offIncompat:], h.Incompat)
+	binary.LittleEndian.PutUint32(b[offHeaderCRC:], CRC(b[:offHeaderCRC]))
+}
+
+// Parse decodes the header at the start of b and checks it in FORMAT.md's
+// order: length, magic, version, header CRC, incompatible flags, variant
+// (known, readable, and want unless want is 0), reserved bytes, then the
+// variant's fields (Check). It does not look past the header.
+func Parse(b []byte, want Variant, e *Errors) (Header, error) {
+	if len(b) < HeaderSize {
+		return Header{}, fmt.Errorf("%w: %d bytes, shorter than the %d-byte header", e.Truncated, len(b), HeaderSize)
+	}
+	if string(b[offMagic:offMagic+4]) != Magic {
+		return Header{}, fmt.Errorf("%w: starts with %q, want %q", e.Magic, b[offMagic:offMagic+4], Magic)
+	}
+	h := Header{
+		Version:      binary.LittleEndian.Uint16(b[offVersion:]),
+		Variant:      Variant(b[offVariant]),
+		K:            b[offK],
+		Blocks:       binary.LittleEndian.Uint64(b[offBlocks:]),
+		Hash:         b[offHash],
+		PayloadBytes: binary.LittleEndian.Uint64(b[offPayloadLen:]),
+		PayloadCRC:   binary.LittleEndian.Uint32(b[offPayloadCRC:]),
+		Compat:       binary.LittleEndian.Uint32(b[offCompat:]),
+		Incompat:     binary.LittleEndian.Uint32(b[offIncompat:]),
+	}
+	copy(h.Params[:], b[offParams:offPayloadLen])
+	if h.Version != Version {
+		return Header{}, fmt.Errorf("%w: version %d, this package reads version %d", e.Version, h.Version, Version)
+	}
+	if got, hdr := CRC(b[:offHeaderCRC]), binary.LittleEndian.Uint32(b[offHeaderCRC:]); got != hdr {
+		return Header{}, fmt.Errorf("%w: header CRC-32C is %#08x, header says %#08x", e.Checksum, got, hdr)
+	}
+	if u := h.Incompat &^ KnownIncompat; u != 0 {
+		return Header{}, fmt.Errorf("%w: incompatible flags %#08x, unknown to this version", e.Version, u)
+	}
+	if err := checkVariant(h.Variant, want, e); err != nil {
+		return Header{}, err
+	}
+	for _, c := range b[offReserved:offHeaderCRC] {
+		if c != 0 {
+			return Header{}, fmt.Errorf("%w: reserved header bytes are not zero", e.Corrupt)
+		}
+	}
+	if err := Check(h, e); err != nil {
+		return Header{}, err
+	}
+	return h, nil
+}
+
+// checkVariant refuses an unknown variant, a reserved one this version
+// cannot read, and (want != 0) any other than want.
+func checkVariant(v, want Variant, e *Errors) error {
+	switch {
+	case v == Cuckoo || v == Scalable:
+		if want != 0 && want != v {
+			return fmt.Errorf("%w: encoding holds a %v, not a %v", e.Variant, v, want)
+		}
+		return fmt.Errorf("%w: variant %d (%v) is reserved; this version cannot read it", e.Variant, uint8(v), v)
+	case v.BlockBytes() == 0:
+		return fmt.Errorf("%w: unknown variant %d", e.Variant, uint8(v))
+	case want != 0 && v != want:
+		return fmt.Errorf("%w: encoding holds a %v, not a %v", e.Variant, v, want)
+	}
+	return nil
+}
+
+// maxPayload is the largest payload this platform can hold in memory (the
+// whole encoding must fit an int).
+var maxPayload = min(uint64(math.MaxInt-2*HeaderSize), MaxBlocks*64)
+
+// Check validates the variant-specific fields of h (variants 1..3): the
+// parameter bytes zero, k, the number of blocks, the payload length and that
+// the payload fits this platform's memory.
+func Check(h Header, e *Errors) error {
+	bb := h.Variant.BlockBytes()
+	if bb == 0 {
+		return checkVariant(h.Variant, 0, e)
+	}
+	if h.Params != [7]byte{} {
+		return fmt.Errorf("%w: reserved header bytes are not zero", e.Corrupt)
+	}
+	if h.K != 8 && !(h.K == 16 && h.Variant == Filter) {
+		return fmt.Errorf("%w: %w: k = %d for a %v", e.Corrupt, e.K, h.K, h.Variant)
+	}
+	if h.Blocks == 0 {
+		return fmt.Errorf("%w: %w: 0 blocks", e.Corrupt, e.Size)
+	}
+	if h.Blocks > MaxBlocks {
+		return fmt.Errorf("%w: %w: %d blocks, the most is %d", e.Corrupt, e.TooLarge, h.Blocks, uint64(MaxBlocks))
+	}
+	if h.PayloadBytes != h.Blocks*bb {
+		return fmt.Errorf("%w: payload length %d is not %d blocks of %d bytes", e.Corrupt, h.PayloadBytes, h.Blocks, bb)
+	}
+	if h.PayloadBytes > maxPayload {
+		return fmt.Errorf("%w: %w: a %d-byte payload does not fit in memory on this platform", e.Corrupt, e.TooLarge, h.PayloadBytes)
+	}
+	return nil
+}
+
+// Frame checks that b is exactly one encoding (of variant want, unless 0)
+// and returns its header and payload, without checking the payload CRC.
+func Frame(b []byte, want Variant, e *Errors) (Header, []byte, error) {
+	h, err := Parse(b, want, e)
+	if err != nil {
+		return Header{}, nil, err
+	}
+	if uint64(len(b)) < h.Size() {
+		return Header{}, nil, fmt.Errorf("%w: %d bytes, the header announces %d (%d blocks)", e.Truncated, len(b), h.Size(), h.Blocks)
+	}
+	if uint64(len(b)) > h.Size() {
+		return Header{}, nil, fmt.Errorf("%w: %d bytes after the %d-byte encoding", e.Corrupt, uint64(len(b))-h.Size(), h.Size())
+	}
+	return h, b[HeaderSize:], nil
+}
+
+// Decode is Frame that also checks the payload CRC.
+func Decode(b []byte, want Variant, e *Errors) (Header, []byte, error) {
+	h, p, err := Frame(b, want, e)
+	if err != nil {
+		return Header{}, nil, err
+	}
+	if got := CRC(p); got != h.PayloadCRC {
+		return Header{}, nil, fmt.Errorf("%w: payload CRC-32C is %#08x, header says %#08x", e.Checksum, got, h.PayloadCRC)
+	}
+	return h, p, nil
+}
+
+// Append appends an encoding with header h and an n-byte payload to dst:
+// fill writes the payload into the slice it is given, then the payload CRC
+// and PayloadBytes are set and the header written.
+func Append(dst []byte, h Header, n int, fill func(p []byte)) []byte {
+	start := len(dst)
+	dst = slices.Grow(dst, HeaderSize+n)[:start+HeaderSize+n]
+	p := dst[start+HeaderSize:]
+	fill(p)
+	h.PayloadBytes = uint64(n)
+	h.PayloadCRC = CRC(p)
+	h.Put(dst[start:])
+	return dst
+}
+
+// Write writes an encoding with header h to w: payload yields the payload
+// in pieces and is run twice, once for the CRC the header carries and once
+// to write, so the payload is never copied whole. h.PayloadBytes must be the
+// total length of the pieces.
+func Write(w io.Writer, h Header, payload iter.Seq[[]byte]) (int64, error) {
+	h.PayloadCRC = 0
+	for c := range payload {
+		h.PayloadCRC = UpdateCRC(h.PayloadCRC, c)
+	}
+	var hb [HeaderSize]byte
+	h.Put(hb[:])
+	n, err := w.Write(hb[:])
+	total := int64(n)
+	if err != nil {
+		return total, err
+	}
+	for c := range payload {
+		n, err = w.Write(c)
+		total += int64(n)
+		if err != nil {
+			return total, err
+		}
+	}
+	return total, nil
+}
+
+// ChunkBytes is how much payload Read reads at a time, and its first buffer.
+const ChunkBytes = 1 << 20
+
+// AlignedBytes returns n zeroed bytes at a 64-byte boundary, allocated as
+// words so the memory holds no pointers.
+func AlignedBytes(n uint64) []byte {
+	raw := make([]uint64, n/8+8)
+	off := (64 - uintptr(unsafe.Pointer(&raw[0]))%64) % 64
+	return unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(&raw[0]), off)), n)
+}
+
+// Read reads one encoding (of variant want, unless 0) from r, exactly its
+// bytes and no more, and returns its header, its payload in 64-byte aligned
+// memory (checked against the payload CRC) and the number of bytes read.
+//
+// At the clean end of a stream, when r yields no byte at all, Read returns
+// io.EOF itself, so a loop reading concatenated encodings ends as Go readers
+// do; a stream that ends inside an encoding is Truncated wrapping
+// io.ErrUnexpectedEOF.
+//
+// Memory grows with the bytes that arrive: the payload buffer starts at
+// ChunkBytes (or the announced size when r reports, by a Len() int method,
+// that it holds that much) and doubles when full, up to the announced size.
+func Read(r io.Reader, want Variant, e *Errors) (Header, []byte, int64, error) {
+	var hb [HeaderSize]byte
+	n, err := io.ReadFull(r, hb[:])
+	total := int64(n)
+	if err == io.EOF && n == 0 {
+		return Header{}, nil, 0, io.EOF
+	}
+	if err != nil {
+		return Header{}, nil, total, truncated(err, e, "header", total, HeaderSize)
+	}
+	h, err := Parse(hb[:], want, e)
+	if err != nil {
+		return Header{}, nil, total, err
+	}
+	size := h.PayloadBytes
+	initial := min(size, ChunkBytes)
+	if lr, ok := r.(interface{ Len() int }); ok {
+		if l := lr.Len(); l > 0 && uint64(l) >= size {
+			initial = size
+		}
+	}
+	mem := AlignedBytes(initial)
+	var got uint64
+	var crc uint32
+	for got < size {
+		if got == uint64(len(mem)) {
+			grown := AlignedBytes(min(2*got, size))
+			copy(grown, mem)
+			mem = grown
+		}
+		end := min(uint64(len(mem)), got+ChunkBytes)
+		n, err := io.ReadFull(r, mem[got:end])
+		crc = UpdateCRC(crc, mem[got:got+uint64(n)])
+		got += uint64(n)
+		total += int64(n)
+		if err != nil {
+			return Header{}, nil, total, truncated(err, e, "payload", int64(got), int64(size))
+		}
+	}
+	if crc != h.PayloadCRC {
+		return Header{}, nil, total, fmt.Errorf("%w: payload CRC-32C is %#08x, header says %#08x", e.Checksum, crc, h.PayloadCRC)
+	}
+	return h, mem, total, nil
+}
+
+// truncated wraps a read error: an early end of stream is Truncated.
+func truncated(err error, e *Errors, what string, got, want int64) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("%w: %s ends after %d of %d bytes: %w", e.Truncated, what, got, want, io.ErrUnexpectedEOF)
+	}
+	return fmt.Errorf("reading the %s: %w", what, err)
+}
