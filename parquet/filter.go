@@ -23,8 +23,8 @@ const (
 // records blocked.HashXXH64 as its key hash (KeyHash), so its encodings say
 // that its keys are hashed with this package's Hash functions.
 //
-// ndv = 0 (for example an all-null column chunk) gives the smallest filter,
-// 32 bytes. If even 128 MiB cannot meet fpr for ndv values, NewFilter returns
+// ndv = 0 is ErrKeys, as for every constructor of this module: a column
+// chunk with no distinct values (all nulls) needs no filter. If even 128 MiB cannot meet fpr for ndv values, NewFilter returns
 // an error wrapping ErrTooLarge and no filter, rather than a filter that
 // silently misses its rate; a caller that prefers a capped filter (as some
 // Parquet writers do) can use blocked.NewSplitBlockBytes(MaxFilterBytes) and
@@ -49,20 +49,19 @@ func NewFilter(ndv uint64, fpr float64) (*blocked.SplitBlock, error) {
 type Sizing = blocked.Sizing
 
 // Size returns the size NewFilter(ndv, fpr) makes, with its exact
-// false-positive rate, or NewFilter's error. Unlike the other Size
-// functions it accepts ndv = 0 (32 bytes, BitsPerKey 0).
+// false-positive rate, or NewFilter's error.
 func Size(ndv uint64, fpr float64) (Sizing, error) {
+	if ndv == 0 {
+		return Sizing{}, fmt.Errorf("%w: 0 distinct values (a column chunk without values needs no filter)", ErrKeys)
+	}
 	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
 		return Sizing{}, fmt.Errorf("%w: got %v", ErrFPR, fpr)
 	}
 	for n := uint64(MinFilterBytes); n <= MaxFilterBytes; n *= 2 {
 		nb := n / blocked.SplitBlockBytes
 		if p := blocked.SplitBlockFPR(ndv, nb); p <= fpr {
-			s := Sizing{Keys: ndv, FPR: p, Bits: 8 * n, Bytes: n, Blocks: nb, K: 8}
-			if ndv > 0 {
-				s.BitsPerKey = float64(s.Bits) / float64(ndv)
-			}
-			return s, nil
+			return Sizing{Keys: ndv, FPR: p, Bits: 8 * n, Bytes: n, Blocks: nb, K: 8,
+				BitsPerKey: float64(8*n) / float64(ndv)}, nil
 		}
 	}
 	return Sizing{}, fmt.Errorf("%w: %d distinct values at fpr %v need more than the Parquet maximum of %d bytes (which gives fpr %.3g)",

@@ -10,7 +10,7 @@ import (
 
 func TestNewFilterSizing(t *testing.T) {
 	for _, p := range []float64{0.5, 0.05, 0.01, 0.001, 1e-4, 1e-6} {
-		for _, n := range []uint64{0, 1, 100, 10_000, 1_000_000, 10_000_000} {
+		for _, n := range []uint64{1, 100, 10_000, 1_000_000, 10_000_000} {
 			f, err := NewFilter(n, p)
 			if err != nil {
 				t.Fatalf("NewFilter(%d, %v): %v", n, p, err)
@@ -43,8 +43,8 @@ func TestNewFilterSizing(t *testing.T) {
 		s.FPR != blocked.SplitBlockFPR(n, s.Blocks) || s.FPR > 0.01 || s.BitsPerKey != float64(s.Bits)/n {
 		t.Fatalf("Size(1.6M, 1%%) = %+v: fields disagree", s)
 	}
-	if s, err := Size(0, 0.01); err != nil || s.Bytes != MinFilterBytes || s.BitsPerKey != 0 {
-		t.Fatalf("Size(0, 1%%) = %+v, %v; want 32 bytes", s, err)
+	if s, err := Size(0, 0.01); !errors.Is(err, ErrKeys) || s != (Sizing{}) {
+		t.Fatalf("Size(0, 1%%) = %+v, %v; want ErrKeys", s, err)
 	}
 }
 

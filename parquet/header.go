@@ -12,6 +12,8 @@ import (
 // with errors.Is. They are the values of the same names in packages bloom,
 // blocked and cuckoo.
 var (
+	// ErrKeys means the number of distinct values is zero.
+	ErrKeys = errs.ErrKeys
 	// ErrFPR means a false-positive rate is outside (0, 1) or NaN.
 	ErrFPR = errs.ErrFPR
 	// ErrTooLarge means no filter of at most MaxFilterBytes meets the rate.

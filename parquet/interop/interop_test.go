@@ -213,6 +213,7 @@ func TestReadParquetGoFile(t *testing.T) {
 				t.Fatalf("column %s: bloom_filter_length %d, header+bitset %d", name, md.BloomFilterLength, len(hdr)+size)
 			}
 			want, _ := blocked.NewSplitBlockBytes(uint64(size))
+			want.SetKeyHash(blocked.HashXXH64) // as ReadFilter records
 			for _, rw := range rows {
 				want.AddHash(hashes[name](rw))
 			}
