@@ -1,6 +1,7 @@
 package bloom_test
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/simdbloom/bloom"
@@ -36,4 +37,99 @@ func ExampleSize() {
 	// Output:
 	// classic: 1.20 GB, k=7
 	// blocked: 1.26 GB, k=8, 10.10 bits/key
+}
+
+func ExampleFilter_MarshalBinary() {
+	f, _ := bloom.New[string](1000, 0.01)
+	f.Add("alice")
+	b, err := f.MarshalBinary() // FORMAT.md: header, then the bits
+	if err != nil {
+		panic(err)
+	}
+
+	// Decode into a zero Filter; the encoding carries the size, k and key hash.
+	var g bloom.Filter[string]
+	if err := g.UnmarshalBinary(b); err != nil {
+		panic(err)
+	}
+	fmt.Println(g.Has("alice"), g.Equal(f))
+	// Output: true true
+}
+
+func ExampleFilter_WriteTo() {
+	f, _ := bloom.New[uint64](1000, 0.01)
+	f.AddAll([]uint64{1, 2, 3})
+
+	var buf bytes.Buffer // a file, a socket: any io.Writer
+	if _, err := f.WriteTo(&buf); err != nil {
+		panic(err)
+	}
+
+	var g bloom.Filter[uint64]
+	if _, err := g.ReadFrom(&buf); err != nil {
+		panic(err)
+	}
+	fmt.Println(g.Has(2))
+	// Output: true
+}
+
+func ExampleFilter_Engine() {
+	// Hash once with bloom.Hash and use the hash-level filter underneath,
+	// for example to check one key against several filters.
+	f, _ := bloom.New[string](1000, 0.01)
+	f.Add("alice")
+	h := bloom.Hash("alice")
+	fmt.Println(f.Engine().HasHash(h))
+	// Output: true
+}
+
+func ExampleNewScalable() {
+	// Plan for 1,000 keys at 1%, then add 100 times as many:
+	// the filter adds stages and keeps its total rate under 1%.
+	s, err := bloom.NewScalable[uint64](1000, 0.01)
+	if err != nil {
+		panic(err)
+	}
+	keys := make([]uint64, 100_000)
+	for i := range keys {
+		keys[i] = uint64(i)
+	}
+	s.AddAll(keys)
+	out := make([]bool, len(keys))
+	fmt.Println(s.HasAll(keys, out) == len(keys))
+	fmt.Println(s.Stages() > 1, s.EstimatedFPR() < 0.01)
+	// Output:
+	// true
+	// true true
+}
+
+func ExampleNewCounting() {
+	c, err := bloom.NewCounting[string](1000, 0.01)
+	if err != nil {
+		panic(err)
+	}
+	c.Add("alice")
+	c.Add("bob")
+	fmt.Println(c.Remove("alice")) // remove only keys that were added
+	fmt.Println(c.Has("alice"), c.Has("bob"))
+	// Output:
+	// true
+	// false true
+}
+
+func ExampleNewCuckoo() {
+	c, err := bloom.NewCuckoo[string](1000, 0.001)
+	if err != nil {
+		panic(err)
+	}
+	if err := c.Add("alice"); err != nil { // ErrFull: the filter is unchanged
+		panic(err)
+	}
+	c.Add("bob")
+	fmt.Println(c.Has("alice"), c.Len())
+	c.Remove("alice")
+	fmt.Println(c.Has("alice"), c.Len())
+	// Output:
+	// true 2
+	// false 1
 }

@@ -1,18 +1,3 @@
-// Package bloom is simdbloom's typed front end: Bloom filters over strings,
-// byte slices and integers, hashed with xxh3 and stored in cache-line blocked
-// filters whose batch operations run in SIMD assembly (package blocked).
-//
-// A filter never answers "no" for a key that was added (no false negatives);
-// it answers "yes" for a key that was not added with about the false-positive
-// rate it was sized for, as long as no more keys are added than planned. Use
-// FillRatio and EstimatedFPR to watch for overflow, or Scalable to grow.
-//
-//	f, err := bloom.New[string](1_000_000, 0.01) // a million keys, 1% false positives
-//	f.Add("https://example.com/")
-//	f.Has("https://example.com/") // true
-//
-// Batch forms (AddAll, HasAll) hash in chunks and run the SIMD kernels: use
-// them on hot paths.
 package bloom
 
 import (

@@ -1,27 +1,3 @@
-// Package blocked is simdbloom's engine: Bloom filters over 64-bit hashes in
-// which every key lives in one 64-byte cache line.
-//
-// A Filter is an array of 64-byte blocks of eight 64-bit words. The upper 32
-// bits of a hash choose the block (block = (h>>32 * blocks) >> 32), and the
-// lower 32 bits choose one bit in each of the eight words (k = 8), or two bits
-// in each word (k = 16), as (uint32(h)*salt[i])>>26. A lookup therefore
-// touches one cache line, and its eight positions come from one multiply per
-// word, which SIMD computes for all words at once. Batch operations
-// (AddHashes, HasHashes) run in assembly where the processor allows.
-//
-// The engine takes hashes, not keys, and assumes they are well mixed (the
-// output of a good 64-bit hash such as xxh3). The root package bloom hashes
-// typed keys for you.
-//
-// Concurrency: lookups (HasHash, HasHashes and the read-only methods) are safe
-// from many goroutines at once. AddHash, AddHashes, Union, Intersect and Clear
-// are not safe concurrently with anything else on the same filter.
-// AddHashAtomic and AddHashesAtomic (atomic.go) may run from many goroutines
-// at once, alongside HasHashAtomic and HasHashesAtomic.
-//
-// Filters are saved and loaded with MarshalBinary, WriteTo, UnmarshalBinary
-// and ReadFrom, and used in place over memory-mapped bytes with View; the
-// format is in FORMAT.md at the repository root.
 package blocked
 
 import (

@@ -1,36 +1,3 @@
-// Package cuckoo is a cuckoo filter over 64-bit hashes: an approximate set,
-// like a Bloom filter, that can also remove keys.
-//
-// The table is a power-of-two number of buckets of 4 fingerprints of 8, 12 or
-// 16 bits. A hash h gives a fingerprint fp (its low f bits, 0 mapped to 1,
-// since 0 marks an empty slot) and a first bucket i1 (its upper 32 bits, masked
-// to the table). The second bucket is i2 = i1 XOR mix(fp) (partial-key cuckoo
-// hashing), so either bucket and the fingerprint give the other, which is what
-// lets an Add move a stored fingerprint to its other bucket without its key.
-// Lookup compares fp with the 8 fingerprints of the two buckets; Remove erases
-// one copy. The XOR is why the number of buckets must be a power of two.
-//
-// An Add that finds both buckets full moves a stored fingerprint to its other
-// bucket: one that has room there if the bucket holds such a fingerprint
-// (a one-step lookahead), else a random one, which may in turn displace
-// another, up to 500 times; if that fails, AddHash undoes every move and
-// returns ErrFull, leaving the filter exactly as it was.
-//
-// Each bucket is compared in one step (SWAR): the 4 fingerprints are packed
-// into the low 32, 48 or 64 bits of a little-endian word, the word is XORed
-// with fp repeated in every lane, and the has-zero-lane test
-// (x - lo) & ^x & hi (lo = 1 in every lane, hi = the top bit of every lane)
-// is non-zero exactly when some lane is zero, that is, when some slot holds
-// fp. The same test on the bucket itself finds an empty slot. It works for
-// any lane width, so 12-bit fingerprints use it as is on 48-bit buckets (6
-// bytes, loaded with one unaligned 8-byte read and masked). The lowest
-// flagged lane is always a true zero (a borrow only moves upwards), which
-// gives the slot to fill or erase.
-//
-// The engine takes hashes, not keys, and assumes they are well mixed (such
-// as xxh3 output); the root package bloom hashes typed keys. A Filter is not
-// safe for concurrent use while any goroutine adds or removes; lookups alone
-// may run concurrently.
 package cuckoo
 
 import (

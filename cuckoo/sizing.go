@@ -12,12 +12,15 @@ import (
 // BucketSize is the number of fingerprints in a bucket.
 const BucketSize = 4
 
-// MaxLoad is the load factor New plans for: the fraction of slots a filter
-// sized for n keys holds at n keys, at most. Buckets of 4 with 500 kicks fill
-// to about 0.95-0.98 before the first failed Add, so New stays at or under
-// it; the power-of-two number of buckets usually leaves it lower.
+// MaxLoad is the load factor New plans for: a filter sized for n keys has
+// at most this fraction of its slots in use at n keys, usually less, since
+// the number of buckets is rounded up to a power of two.
 const MaxLoad = 0.95
 
+// Why MaxLoad is 0.95: buckets of 4 with maxKicks (500) kicks fill to about
+// 0.95-0.98 before the first failed Add, so planning for at most 0.95 keeps
+// New's filters below that point.
+//
 // smallBuckets and smallMaxLoad: small tables fill less reliably (the first
 // failed Add came at a load as low as 0.5 with 2 to 8 buckets, 0.92 with 64,
 // over 200 seeds), so Size plans tables under smallBuckets buckets (up to

@@ -4,43 +4,63 @@ import (
 	"bytes"
 	"fmt"
 
-	"github.com/simdbloom/bloom/parquet"
+	// Programs that read Parquet files usually import parquet-go too, whose
+	// package is also named parquet: name this one sbparquet.
+	sbparquet "github.com/simdbloom/bloom/parquet"
 )
+
+func Example() {
+	// A filter for one column chunk of INT64 values, built in batches.
+	values := []int64{3, 1, 4, 1, 5, 9, 2, 6}
+	f, err := sbparquet.NewFilter(uint64(len(values)), 0.01)
+	if err != nil {
+		panic(err)
+	}
+	hs := make([]uint64, len(values))
+	f.AddHashes(sbparquet.HashInt64s(hs, values))
+
+	// Which of these values may the column chunk hold?
+	probe := []int64{4, 7, 9}
+	out := make([]bool, len(probe))
+	f.HasHashes(sbparquet.HashInt64s(hs, probe), out)
+	fmt.Println(out)
+	// Output: [true false true]
+}
 
 func ExampleNewFilter() {
 	// A filter for a column chunk of a million distinct INT64 values at 1%:
 	// the smallest power-of-two size whose exact false-positive rate is <= 1%.
-	f, err := parquet.NewFilter(1_000_000, 0.01)
+	f, err := sbparquet.NewFilter(1_000_000, 0.01)
 	if err != nil {
 		panic(err)
 	}
 	for v := int64(0); v < 1_000_000; v++ {
-		f.AddHash(parquet.HashInt64(v * 7))
+		f.AddHash(sbparquet.HashInt64(v * 7))
 	}
 	fmt.Println(f.SizeBytes(), "bytes")
-	fmt.Println(f.HasHash(parquet.HashInt64(700)))
+	fmt.Println(f.HasHash(sbparquet.HashInt64(700)))
 	// Output:
 	// 2097152 bytes
 	// true
 }
 
 func ExampleWriteFilter() {
-	f, _ := parquet.NewFilter(10, 0.01)
-	f.AddHash(parquet.HashString("apple"))
-	f.AddHash(parquet.HashString("pear"))
+	f, _ := sbparquet.NewFilter(10, 0.01)
+	f.AddHash(sbparquet.HashString("apple"))
+	f.AddHash(sbparquet.HashString("pear"))
 
 	// Header and bitset, as stored at a column chunk's bloom_filter_offset.
 	var buf bytes.Buffer
-	if err := parquet.WriteFilter(&buf, f); err != nil {
+	if err := sbparquet.WriteFilter(&buf, f); err != nil {
 		panic(err)
 	}
 	fmt.Printf("% x\n", buf.Bytes()[:buf.Len()-int(f.SizeBytes())])
 
-	g, err := parquet.ReadFilter(&buf)
+	g, err := sbparquet.ReadFilter(&buf)
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(g.Equal(f), g.HasHash(parquet.HashString("pear")))
+	fmt.Println(g.Equal(f), g.HasHash(sbparquet.HashString("pear")))
 	// Output:
 	// 15 40 1c 1c 00 00 1c 1c 00 00 1c 1c 00 00 00
 	// true true

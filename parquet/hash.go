@@ -1,17 +1,3 @@
-// Package parquet reads, writes and sizes Parquet split block Bloom filters,
-// bit for bit as the Parquet format specification (BloomFilter.md) defines
-// them, on simdbloom's blocked.SplitBlock engine.
-//
-// A Parquet column chunk may carry a Bloom filter at its bloom_filter_offset:
-// a Thrift compact-protocol BloomFilterHeader followed by the bitset.
-// ReadFilter and WriteFilter read and write exactly that. The filter holds
-// 64-bit hashes: XXH64 with seed 0 of each value's plain encoding, which the
-// Hash functions compute (INT32, INT64, FLOAT and DOUBLE little-endian;
-// BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY the raw bytes, without a length prefix).
-//
-//	f, _ := parquet.NewFilter(ndv, 0.01)
-//	f.AddHash(parquet.HashInt64(v))
-//	parquet.WriteFilter(w, f)
 package parquet
 
 import (

@@ -1,0 +1,40 @@
+// Package cuckoo is a cuckoo filter over 64-bit hashes: an approximate set,
+// like a Bloom filter, that can also remove keys. Package bloom wraps it for
+// typed keys (bloom.NewCuckoo).
+//
+//	f, err := cuckoo.New(1_000_000, 0.001) // a million keys at 0.1%
+//	err = f.AddHash(h)                      // ErrFull when no room is left
+//	f.HasHash(h)                            // true
+//	f.RemoveHash(h)                         // remove only what was added
+//
+// The filter stores a short fingerprint of each hash (8, 12 or 16 bits) in
+// one of two buckets of four slots that the hash chooses; a lookup compares
+// the fingerprint with the slots of both buckets. The number of buckets is a
+// power of two.
+//
+// # When to use it
+//
+// Use a cuckoo filter when keys must be removed and the target rate is
+// between about 6e-5 and a few percent; below that, Size returns ErrFPR and a
+// Bloom filter (bloom.NewCounting, blocked.NewCounting) is the way to delete.
+// Unlike a Bloom filter it can become full: AddHash returns an error wrapping
+// ErrFull, and the filter is then exactly as before the call. New plans for
+// n keys with room to spare, but check AddHash's error anyway. Adding a hash
+// again stores another copy.
+//
+// Remove only hashes that were added: removing a hash that was never added
+// but matches another key's fingerprint erases that key, a false negative.
+//
+// The filter takes hashes, not keys, and assumes they are well mixed (the
+// output of a good 64-bit hash such as xxh3).
+//
+// # Concurrency
+//
+// Lookups (HasHash, HasHashes and the read-only methods) may run from many
+// goroutines at once. AddHash, RemoveHash and Clear must not run at the same
+// time as any other method on the same filter.
+//
+// Errors match the Err values with errors.Is, the same values as in packages
+// bloom, blocked and parquet. The binary format of this module's filters is
+// specified in FORMAT.md at the root of the repository.
+package cuckoo

@@ -1,0 +1,63 @@
+// Package bloom provides Bloom filters and other approximate sets over
+// strings, byte slices and integers: a filter answers "maybe present" or
+// "certainly absent" for a key, in a fraction of the memory of a set.
+//
+// A Bloom filter never answers "no" for a key that was added (no false
+// negatives). It answers "yes" for a key that was not added with about the
+// false-positive rate it was sized for, as long as no more keys are added
+// than planned:
+//
+//	f, err := bloom.New[string](1_000_000, 0.01) // a million keys, 1% false positives
+//	if err != nil {
+//		// ErrKeys, ErrFPR or ErrTooLarge
+//	}
+//	f.Add("https://example.com/")
+//	f.Has("https://example.com/") // true
+//
+// Keys are hashed with xxh3 (see Hash) and stored in the cache-line blocked
+// filters of package blocked. The batch forms (AddAll, HasAll) hash keys in
+// chunks and run SIMD kernels: use them on hot paths.
+//
+// # Which filter?
+//
+//   - A set of keys, size known in advance: Filter, made by New.
+//   - Number of keys unknown: Scalable (NewScalable) adds larger stages as
+//     keys arrive and keeps the total false-positive rate under the target.
+//   - Keys must also be removed: Cuckoo (NewCuckoo) is the smaller, but it
+//     can become full (Add returns ErrFull) and reaches rates down to about
+//     6e-5; Counting (NewCounting) never becomes full and reaches any rate,
+//     at several times a Filter's memory. Remove only keys that were added.
+//   - Hashes you compute yourself, or adds from many goroutines at once
+//     (AddHashAtomic): package blocked, the engine under every Filter (see
+//     Filter.Engine and FromEngine).
+//   - Parquet files: package parquet (blocked.SplitBlock underneath).
+//   - A saved filter used in place, for example from a memory-mapped file:
+//     View, which neither copies nor decodes the bits; the result is
+//     read-only, Clone it to change it.
+//   - Sizes only, without making a filter: Size, for every Variant.
+//
+// # Watching for overflow
+//
+// A filter given many more keys than planned answers "maybe" to almost
+// everything, silently. FillRatio (about one half at the planned load) and
+// EstimatedFPR tell how full a filter is; Scalable grows instead.
+//
+// # Concurrency
+//
+// Lookups (Has, HasAll and the read-only methods) may run from any number of
+// goroutines at once. Methods that change a filter (Add, AddAll, Remove,
+// Union, Intersect, Clear, UnmarshalBinary, ReadFrom) must not run at the
+// same time as any other method on the same filter. For concurrent adds, use
+// AddHashAtomic on the engine (package blocked).
+//
+// # Saving and loading
+//
+// MarshalBinary, AppendBinary and WriteTo write a versioned, little-endian,
+// checksummed encoding, the same on every platform; UnmarshalBinary and
+// ReadFrom read it back into any Filter, a zero one included. The encoding
+// records the key hash, so a typed filter refuses a file whose keys were
+// hashed differently (ErrHashMismatch). The format is specified byte by byte
+// in FORMAT.md at the root of the repository. Decoding never panics on
+// damaged or hostile input; every error matches one of the Err values below
+// with errors.Is, whichever package of this module returned it.
+package bloom

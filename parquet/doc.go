@@ -1,0 +1,44 @@
+// Package parquet reads, writes, sizes and hashes the Bloom filters stored in
+// Parquet files: split block filters, bit for bit as the Parquet format
+// specification (BloomFilter.md) defines them, on the blocked.SplitBlock
+// engine with its batch kernels.
+//
+// Code that uses this package usually imports parquet-go as well, whose
+// package is also named parquet; import this one under another name:
+//
+//	import (
+//		"github.com/parquet-go/parquet-go"
+//		sbparquet "github.com/simdbloom/bloom/parquet"
+//	)
+//
+// The package keeps the name parquet because Go names a package after the
+// last element of its import path, and the path stays stable for the code
+// that imports it.
+//
+// A Parquet column chunk may carry a Bloom filter at its bloom_filter_offset:
+// a Thrift compact-protocol BloomFilterHeader followed by the bitset.
+// ReadFilter and WriteFilter read and write exactly that. The filter holds
+// 64-bit hashes: XXH64 with seed 0 of each value's plain encoding, which the
+// Hash functions compute (INT32, INT64, FLOAT and DOUBLE little-endian;
+// BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY the raw bytes, without a length
+// prefix). The Hash...s forms hash a whole column into a slice, ready for
+// the batch methods AddHashes and HasHashes.
+//
+//	f, err := sbparquet.NewFilter(ndv, 0.01) // ndv distinct values at 1%
+//	hs := make([]uint64, len(values))
+//	f.AddHashes(sbparquet.HashInt64s(hs, values))
+//	err = sbparquet.WriteFilter(w, f)
+//
+//	g, err := sbparquet.ReadFilter(r) // at a column chunk's bloom_filter_offset
+//	g.HasHash(sbparquet.HashString("Paris"))
+//
+// NewFilter and Size choose power-of-two sizes from 32 bytes to 128 MiB, the
+// sizes every Parquet reader accepts, by the filter's exact false-positive
+// formula. For split block filters outside Parquet files (any size, saved in
+// this module's own format) use blocked.NewSplitBlock.
+//
+// Filters are blocked.SplitBlock values: lookups may run from many goroutines
+// at once; adds must not run at the same time as any other method, except
+// AddHashAtomic alongside the atomic lookups. Errors match the Err values
+// with errors.Is, the same values as in packages bloom, blocked and cuckoo.
+package parquet
