@@ -305,3 +305,77 @@ func BenchmarkFloor(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkTypedBatchAdd compares the batch adds of Counting, Cuckoo and
+// Scalable (AddAll) with a loop of Add, per key, for a filter planned for
+// as many keys as the blocked fixture of each size holds (8 per 10 bytes).
+// Filters are remade, untimed, whenever they hold their planned keys.
+func BenchmarkTypedBatchAdd(b *testing.B) {
+	for _, size := range parseSizes(b) {
+		fx := getFixture(b, size)
+		n := len(fx.keys)
+		type adder struct {
+			reset  func()
+			single func(k uint64)
+			batch  func(ks []uint64)
+		}
+		kinds := []struct {
+			name string
+			make func() adder
+		}{
+			{"Counting", func() adder {
+				var c *bloom.Counting[uint64]
+				return adder{
+					func() { c, _ = bloom.NewCounting[uint64](uint64(n), 0.01) },
+					func(k uint64) { c.Add(k) },
+					func(ks []uint64) { c.AddAll(ks) },
+				}
+			}},
+			{"Cuckoo", func() adder {
+				var c *bloom.Cuckoo[uint64]
+				return adder{
+					func() { c, _ = bloom.NewCuckoo[uint64](uint64(n), 0.01) },
+					func(k uint64) { c.Add(k) },
+					func(ks []uint64) { c.AddAll(ks) },
+				}
+			}},
+			{"Scalable", func() adder {
+				var s *bloom.Scalable[uint64]
+				return adder{
+					func() { s, _ = bloom.NewScalable[uint64](uint64(n), 0.01) },
+					func(k uint64) { s.Add(k) },
+					func(ks []uint64) { s.AddAll(ks) },
+				}
+			}},
+		}
+		for _, kind := range kinds {
+			for _, mode := range []string{"single", "batch"} {
+				b.Run(kind.name+"/"+sizeLabel(size)+"/"+mode, func(b *testing.B) {
+					a := kind.make()
+					a.reset()
+					done := 0
+					b.ResetTimer()
+					for left := b.N; left > 0; {
+						if done == n {
+							b.StopTimer()
+							a.reset()
+							done = 0
+							b.StartTimer()
+						}
+						m := min(left, n-done, 4096)
+						ks := fx.keys[done : done+m]
+						if mode == "batch" {
+							a.batch(ks)
+						} else {
+							for _, k := range ks {
+								a.single(k)
+							}
+						}
+						done += m
+						left -= m
+					}
+				})
+			}
+		}
+	}
+}

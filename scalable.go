@@ -18,8 +18,12 @@ import (
 // A key already found in the filter is not added again, so duplicates do not
 // make it grow. Has and HasAll are safe for concurrent use with each other;
 // Add and AddAll are not safe concurrently with anything.
+//
+// The zero Scalable is empty: its lookups answer false and 0, its mutations
+// panic, and UnmarshalBinary or ReadFrom fill it.
 type Scalable[K Key] struct {
 	stages     []*blocked.Filter
+	initial    uint64 // keys planned for the first stage
 	planned    uint64 // keys planned for the newest stage
 	count      uint64 // keys added to the newest stage
 	nextCheck  uint64 // count at which to look at the newest stage's fill again
@@ -77,7 +81,7 @@ func NewScalable[K Key](initial uint64, fpr float64, opts ...ScalableOption) (*S
 			return nil, err
 		}
 	}
-	s := &Scalable[K]{fpr: fpr, growth: c.growth, tightening: c.tightening, kind: kindOf[K]()}
+	s := &Scalable[K]{initial: initial, fpr: fpr, growth: c.growth, tightening: c.tightening, kind: kindOf[K]()}
 	first, err := blocked.New(initial, s.stageFPR(0))
 	if err != nil {
 		return nil, err
@@ -102,13 +106,19 @@ func (s *Scalable[K]) push(f *blocked.Filter, planned uint64) {
 // largest filter, or its rate underflows), the newest stage keeps taking
 // keys and its FillRatio and EstimatedFPR show the overflow.
 func (s *Scalable[K]) grow() {
-	planned := uint64(math.Min(float64(s.planned)*s.growth, 1<<62))
-	f, err := blocked.New(max(planned, s.planned+1), s.stageFPR(len(s.stages)))
+	planned := nextPlanned(s.planned, s.growth)
+	f, err := blocked.New(planned, s.stageFPR(len(s.stages)))
 	if err != nil {
 		s.planned = math.MaxUint64
 		return
 	}
-	s.push(f, max(planned, s.planned+1))
+	s.push(f, planned)
+}
+
+// nextPlanned returns the keys planned for the stage after one planned for
+// p keys: p*growth, at most 2^62, and at least p+1.
+func nextPlanned(p uint64, growth float64) uint64 {
+	return max(uint64(math.Min(float64(p)*growth, 1<<62)), p+1)
 }
 
 // full reports whether the newest stage has its planned keys or half its bits set.
@@ -144,16 +154,100 @@ func (s *Scalable[K]) addHash(h uint64) {
 	s.count++
 }
 
+// mustStages panics, naming the constructor, when s is the zero Scalable.
+func (s *Scalable[K]) mustStages(op string) {
+	if len(s.stages) == 0 {
+		panic("bloom: " + op + " on a zero Scalable; use bloom.NewScalable")
+	}
+}
+
 // Add adds key k.
-func (s *Scalable[K]) Add(k K) { s.addHash(hashKind(s.kind, &k)) }
+func (s *Scalable[K]) Add(k K) {
+	s.mustStages("Add")
+	s.addHash(hashKind(s.kind, &k))
+}
 
 // Has reports whether k may have been added: false means certainly not.
-func (s *Scalable[K]) Has(k K) bool { return s.hasHash(hashKind(s.kind, &k)) }
+func (s *Scalable[K]) Has(k K) bool {
+	if len(s.stages) == 0 {
+		return false
+	}
+	return s.hasHash(hashKind(s.kind, &k))
+}
 
-// AddAll adds every key of keys.
+// AddAll adds every key of keys, in order, with exactly the effect of Add on
+// each (the same stages, bits and growth), hashing the keys in chunks and
+// using the batch kernels.
 func (s *Scalable[K]) AddAll(keys []K) {
-	for i := range keys {
-		s.addHash(hashKind(s.kind, &keys[i]))
+	s.mustStages("AddAll")
+	var hs [chunk]uint64
+	for i := 0; i < len(keys); i += chunk {
+		n := min(len(keys)-i, chunk)
+		hashKeys(s.kind, hs[:n], keys[i:i+n])
+		s.addHashes(hs[:n])
+	}
+}
+
+// addHashes has the effect of addHash on each of hs in order (len(hs) <=
+// chunk). It looks all hashes up in every stage at once; bits are only ever
+// set, so a hash found then is found when its turn comes. One not found may
+// be found later only in a block of the newest stage that an earlier hash of
+// the batch went to: those blocks are tracked (by block number mod 1024, so
+// a collision costs only a needless lookup) and such a hash is looked up
+// again, after the pending adds are written. Adds are written in batches,
+// before any lookup of the newest stage, before full reads its fill and
+// before a new stage; after a new stage the rest starts over.
+func (s *Scalable[K]) addHashes(hs []uint64) {
+	var present, tmp [chunk]bool
+	var pending [chunk]uint64
+	for len(hs) > 0 {
+		p := present[:len(hs)]
+		s.stages[0].HasHashes(hs, p)
+		for _, f := range s.stages[1:] {
+			f.HasHashes(hs, tmp[:len(hs)])
+			for j, t := range tmp[:len(hs)] {
+				p[j] = p[j] || t
+			}
+		}
+		nstages := len(s.stages)
+		newest := s.stages[nstages-1]
+		nb := newest.NumBlocks()
+		var touched [1024 / 64]uint64
+		np := 0
+		j := 0
+		for ; j < len(hs); j++ {
+			if p[j] {
+				continue
+			}
+			h := hs[j]
+			b := ((h >> 32) * nb) >> 32 & 1023 // the block blocked.Filter uses, mod 1024
+			if touched[b>>6]>>(b&63)&1 != 0 {
+				newest.AddHashes(pending[:np])
+				np = 0
+				if newest.HasHash(h) {
+					continue
+				}
+			}
+			if s.count >= s.planned || s.count >= s.nextCheck { // full may read the fill or grow
+				newest.AddHashes(pending[:np])
+				np = 0
+				if s.full() {
+					s.grow()
+				}
+				if len(s.stages) != nstages {
+					s.stages[len(s.stages)-1].AddHash(h)
+					s.count++
+					j++
+					break
+				}
+			}
+			pending[np] = h
+			np++
+			touched[b>>6] |= 1 << (b & 63)
+			s.count++
+		}
+		newest.AddHashes(pending[:np])
+		hs = hs[j:]
 	}
 }
 
@@ -162,6 +256,10 @@ func (s *Scalable[K]) AddAll(keys []K) {
 func (s *Scalable[K]) HasAll(keys []K, out []bool) int {
 	if len(out) < len(keys) {
 		panic("bloom: Scalable.HasAll: out is shorter than keys")
+	}
+	if len(s.stages) == 0 {
+		clear(out[:len(keys)])
+		return 0
 	}
 	var hs [chunk]uint64
 	var tmp [chunk]bool
@@ -205,6 +303,9 @@ func (s *Scalable[K]) NumBits() uint64 {
 
 // FillRatio returns the fraction of set bits over all stages.
 func (s *Scalable[K]) FillRatio() float64 {
+	if len(s.stages) == 0 {
+		return 0
+	}
 	set := 0.0
 	for _, f := range s.stages {
 		set += f.FillRatio() * float64(f.NumBits())

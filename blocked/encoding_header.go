@@ -79,15 +79,14 @@ var fmtErrs = &format.Errors{
 type Variant uint8
 
 // The variants. Zero is never written. VariantCuckoo and VariantScalable are
-// reserved for encodings of cuckoo.Filter and bloom.Scalable[K]; this version
-// frames them but cannot read them yet (ParseHeader and Verify return
-// ErrVariant).
+// the encodings of cuckoo.Filter and bloom.Scalable[K], which those packages
+// decode; ParseHeader and Verify check them as any other.
 const (
 	VariantFilter     Variant = 1 // Filter: 64-byte blocks of 8 uint64 words
 	VariantSplitBlock Variant = 2 // SplitBlock: 32-byte blocks of 8 uint32 words
 	VariantCounting   Variant = 3 // Counting: 64-byte blocks of 8 uint64 words of 16 4-bit counters
-	VariantCuckoo     Variant = 4 // reserved: cuckoo.Filter
-	VariantScalable   Variant = 5 // reserved: bloom.Scalable[K], a chain of Filter encodings
+	VariantCuckoo     Variant = 4 // cuckoo.Filter: packed buckets of fingerprints
+	VariantScalable   Variant = 5 // bloom.Scalable[K]: parameters, then a chain of Filter encodings
 )
 
 // String returns the variant's type name.
@@ -178,8 +177,7 @@ func toFormat(v Variant, k int, id HashID, n int) format.Header {
 // HeaderSize bytes; the payload need not follow), in FORMAT.md's order: the
 // magic, the version, the header checksum, the incompatible flags, the
 // variant, the reserved bytes, then k, the number of blocks and the payload
-// length. It does not read the payload. The reserved variants
-// (VariantCuckoo, VariantScalable) are ErrVariant in this version.
+// length. It does not read the payload.
 func ParseHeader(b []byte) (Header, error) {
 	h, err := format.Parse(b, 0, fmtErrs)
 	if err != nil {

@@ -235,23 +235,27 @@ func TestKeyHash(t *testing.T) {
 	}
 }
 
-// TestReservedVariants checks that the ids reserved for cuckoo and
-// scalable encodings are named and refused as unreadable, not unknown.
-func TestReservedVariants(t *testing.T) {
+// TestVariants45 checks that the ids of cuckoo and scalable encodings are
+// named, that a decoder of this package refuses them as another variant,
+// and that Verify and ParseHeader, which read them, find a block filter
+// relabelled as one malformed.
+func TestVariants45(t *testing.T) {
 	if VariantCuckoo.String() != "Cuckoo" || VariantScalable.String() != "Scalable" {
-		t.Fatal("reserved variants are not named")
+		t.Fatal("variants 4 and 5 are not named")
 	}
 	good, _ := mustBytes(t, 64, 8).MarshalBinary()
 	for _, v := range []Variant{VariantCuckoo, VariantScalable} {
 		b := bytes.Clone(good)
 		b[offVariant] = byte(v)
 		refix(b)
-		_, err := ParseHeader(b)
-		if !errors.Is(err, ErrVariant) {
-			t.Fatalf("%v: %v, want ErrVariant", v, err)
+		if err := new(Filter).UnmarshalBinary(b); !errors.Is(err, ErrVariant) {
+			t.Fatalf("UnmarshalBinary %v: %v, want ErrVariant", v, err)
 		}
-		if err := Verify(b); !errors.Is(err, ErrVariant) {
-			t.Fatalf("Verify %v: %v, want ErrVariant", v, err)
+		if _, err := ParseHeader(b); !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("ParseHeader %v: %v, want ErrCorrupt", v, err)
+		}
+		if err := Verify(b); !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("Verify %v: %v, want ErrCorrupt", v, err)
 		}
 	}
 }

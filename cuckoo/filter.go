@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+
+	"github.com/simdbloom/bloom/blocked"
 )
 
 // maxKicks is the number of evictions an Add tries before it gives up.
@@ -23,6 +25,8 @@ type Filter struct {
 	planned uint64 // keys the filter was sized for
 	rng     uint64 // xorshift state for the choice of victims
 	path    []kick // the moves of the current Add, to undo a failed one
+
+	hash blocked.HashID // key-hash identifier (KeyHash), carried by the encoding
 }
 
 // kick is one eviction: the slot written during an Add.

@@ -6,10 +6,11 @@
 // error values it returns.
 //
 // The payload itself is the caller's business: blocked stores its blocks'
-// little-endian words; a cuckoo filter would store its packed buckets (K =
-// fingerprint bits, Blocks = buckets, Params for the rest); a Scalable would
-// store a small parameter block followed by whole Filter encodings (Blocks =
-// number of member filters).
+// little-endian words; cuckoo stores a small prefix and its packed buckets
+// (K = fingerprint bits, Blocks = buckets, Params[0] = table layout); the
+// root's Scalable stores a parameter block followed by whole Filter
+// encodings (Blocks = number of stages). This package checks the header
+// fields of every variant; the decoders check the payloads.
 package format
 
 import (
@@ -60,15 +61,14 @@ const KnownIncompat uint32 = 0
 // Variant is the variant id at offset 6.
 type Variant uint8
 
-// The variant ids. Cuckoo and Scalable are reserved: their framing is this
-// package's, but their field checks are not written yet, so Check refuses
-// them as a variant this version cannot read.
+// The variant ids. Variants 1..3 are blocks of a fixed size; 4 and 5 have
+// their own payloads (cuckoo.go in this package checks their headers).
 const (
 	Filter     Variant = 1 // blocked.Filter, 64-byte blocks
 	SplitBlock Variant = 2 // blocked.SplitBlock, 32-byte blocks
 	Counting   Variant = 3 // blocked.Counting, 64-byte blocks of 4-bit counters
-	Cuckoo     Variant = 4 // reserved: cuckoo.Filter
-	Scalable   Variant = 5 // reserved: bloom.Scalable[K], a chain of Filters
+	Cuckoo     Variant = 4 // cuckoo.Filter: buckets of fingerprints
+	Scalable   Variant = 5 // bloom.Scalable[K]: parameters, then whole Filter encodings
 )
 
 // String names the variant.
@@ -195,16 +195,10 @@ func Parse(b []byte, want Variant, e *Errors) (Header, error) {
 	return h, nil
 }
 
-// checkVariant refuses an unknown variant, a reserved one this version
-// cannot read, and (want != 0) any other than want.
+// checkVariant refuses an unknown variant and (want != 0) any other than want.
 func checkVariant(v, want Variant, e *Errors) error {
 	switch {
-	case v == Cuckoo || v == Scalable:
-		if want != 0 && want != v {
-			return fmt.Errorf("%w: encoding holds a %v, not a %v", e.Variant, v, want)
-		}
-		return fmt.Errorf("%w: variant %d (%v) is reserved; this version cannot read it", e.Variant, uint8(v), v)
-	case v.BlockBytes() == 0:
+	case v.BlockBytes() == 0 && v != Cuckoo && v != Scalable:
 		return fmt.Errorf("%w: unknown variant %d", e.Variant, uint8(v))
 	case want != 0 && v != want:
 		return fmt.Errorf("%w: encoding holds a %v, not a %v", e.Variant, v, want)
@@ -216,10 +210,17 @@ func checkVariant(v, want Variant, e *Errors) error {
 // whole encoding must fit an int).
 var maxPayload = min(uint64(math.MaxInt-2*HeaderSize), MaxBlocks*64)
 
-// Check validates the variant-specific fields of h (variants 1..3): the
+// Check validates the variant-specific fields of h: for variants 1..3 the
 // parameter bytes zero, k, the number of blocks, the payload length and that
-// the payload fits this platform's memory.
+// the payload fits this platform's memory; for 4 and 5 see checkCuckoo and
+// checkScalable.
 func Check(h Header, e *Errors) error {
+	switch h.Variant {
+	case Cuckoo:
+		return checkCuckoo(h, e)
+	case Scalable:
+		return checkScalable(h, e)
+	}
 	bb := h.Variant.BlockBytes()
 	if bb == 0 {
 		return checkVariant(h.Variant, 0, e)

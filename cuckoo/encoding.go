@@ -1,0 +1,203 @@
+package cuckoo
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+
+	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/internal/errs"
+	"github.com/simdbloom/bloom/internal/format"
+)
+
+// Encoding of a Filter in the binary format of FORMAT.md, variant 4: the
+// 64-byte header (k = fingerprint bits, blocks = buckets, the table layout
+// in the parameter bytes), then a 32-byte prefix (planned keys, stored
+// fingerprints, the victim generator's state, a zero word) and the table,
+// bucket after bucket, each the little-endian packing of its 4
+// fingerprints. A decoded filter continues exactly as the encoded one would
+// have: same answers, same table after the same adds.
+
+// Errors returned when decoding, wrapped with the details; test for them
+// with errors.Is. They are the values of the same names in packages bloom,
+// blocked and parquet.
+var (
+	// ErrMagic means the input is not a filter encoding of this module.
+	ErrMagic = errs.ErrMagic
+	// ErrVersion means a format version, flag or table layout this package
+	// does not read.
+	ErrVersion = errs.ErrVersion
+	// ErrVariant means the encoding holds another kind of filter.
+	ErrVariant = errs.ErrVariant
+	// ErrChecksum means a CRC-32C does not match the bytes it covers.
+	ErrChecksum = errs.ErrChecksum
+	// ErrTruncated means the input ends before the encoding does.
+	ErrTruncated = errs.ErrTruncated
+	// ErrCorrupt means the header or the payload is malformed or
+	// inconsistent (for one, a count that is not the table's).
+	ErrCorrupt = errs.ErrCorrupt
+)
+
+var fmtErrs = &format.Errors{
+	Magic: ErrMagic, Version: ErrVersion, Variant: ErrVariant, Checksum: ErrChecksum,
+	Truncated: ErrTruncated, Corrupt: ErrCorrupt, K: ErrGeometry, Size: ErrGeometry, TooLarge: ErrTooLarge,
+}
+
+// KeyHash returns the identifier of the function that hashed f's keys, as
+// recorded by SetKeyHash or read from an encoding: blocked.HashXXH3 for the
+// filters of bloom.NewCuckoo, blocked.HashUnspecified by default.
+func (f *Filter) KeyHash() blocked.HashID { return f.hash }
+
+// SetKeyHash records id as the function that hashes f's keys; encodings of f
+// carry it, so a reader can refuse hashes of another function.
+func (f *Filter) SetKeyHash(id blocked.HashID) { f.hash = id }
+
+// table returns the buckets' bytes, without the padding.
+func (f *Filter) table() []byte {
+	if len(f.data) < 8 {
+		return nil
+	}
+	return f.data[:len(f.data)-8]
+}
+
+// header returns the framing header of f; the payload CRC is left to the framing.
+func (f *Filter) header() (format.Header, error) {
+	if f.data == nil {
+		return format.Header{}, fmt.Errorf("%w: cannot encode a zero Filter; use cuckoo.New", ErrGeometry)
+	}
+	return format.Header{
+		Version:      format.Version,
+		Variant:      format.Cuckoo,
+		K:            uint8(f.fpBits),
+		Blocks:       f.NumBuckets(),
+		Hash:         uint8(f.hash),
+		Params:       [7]byte{format.CuckooLayoutPow2, format.CuckooSlots},
+		PayloadBytes: format.CuckooPrefixBytes + uint64(len(f.table())),
+	}, nil
+}
+
+// prefix returns the payload's first bytes: planned, count, rng, zero.
+func (f *Filter) prefix() []byte {
+	p := make([]byte, format.CuckooPrefixBytes)
+	binary.LittleEndian.PutUint64(p[0:], f.planned)
+	binary.LittleEndian.PutUint64(p[8:], f.count)
+	binary.LittleEndian.PutUint64(p[16:], f.rng)
+	return p
+}
+
+// MarshalBinary returns the encoding of f, with its key hash (KeyHash). It
+// returns an error wrapping ErrGeometry for a zero Filter.
+func (f *Filter) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
+
+// AppendBinary appends the encoding of f, with its key hash, to b.
+func (f *Filter) AppendBinary(b []byte) ([]byte, error) {
+	h, err := f.header()
+	if err != nil {
+		return b, err
+	}
+	return format.Append(b, h, int(h.PayloadBytes), func(p []byte) {
+		copy(p, f.prefix())
+		copy(p[format.CuckooPrefixBytes:], f.table())
+	}), nil
+}
+
+// WriteTo writes the encoding of f, with its key hash, to w, the table
+// straight from the filter's memory, and returns the number of bytes
+// written.
+func (f *Filter) WriteTo(w io.Writer) (int64, error) {
+	h, err := f.header()
+	if err != nil {
+		return 0, err
+	}
+	return format.Write(w, h, func(yield func([]byte) bool) {
+		if !yield(f.prefix()) {
+			return
+		}
+		t := f.table()
+		for off := 0; off < len(t); off += format.ChunkBytes {
+			if !yield(t[off:min(off+format.ChunkBytes, len(t))]) {
+				return
+			}
+		}
+	})
+}
+
+// UnmarshalBinary replaces f with the filter encoded in b, which must be
+// exactly one encoding of a cuckoo Filter, key hash included. On error f is
+// unchanged. It copies b.
+func (f *Filter) UnmarshalBinary(b []byte) error {
+	h, p, err := format.Decode(b, format.Cuckoo, fmtErrs)
+	if err != nil {
+		return err
+	}
+	g, err := decode(h, p)
+	if err != nil {
+		return err
+	}
+	*f = *g
+	return nil
+}
+
+// ReadFrom replaces f with the Filter encoded at the start of r, reading
+// exactly its bytes, and returns the number of bytes read. On error f is
+// unchanged. Memory grows with the bytes read, whatever the header
+// announces. At the end of r (no byte read) it returns 0, io.EOF, so
+// concatenated encodings are read in a loop until io.EOF.
+func (f *Filter) ReadFrom(r io.Reader) (int64, error) {
+	h, p, n, err := format.Read(r, format.Cuckoo, fmtErrs)
+	if err != nil {
+		return n, err
+	}
+	g, err := decode(h, p)
+	if err != nil {
+		return n, err
+	}
+	*f = *g
+	return n, nil
+}
+
+// decode builds a filter from a checked header and its payload (length
+// and CRC checked), after checking what the framing cannot: the prefix's
+// planned keys (at least 1), generator state (not zero) and zero word, and
+// that the stored count is the number of occupied slots in the table.
+func decode(h format.Header, p []byte) (*Filter, error) {
+	planned := binary.LittleEndian.Uint64(p[0:])
+	count := binary.LittleEndian.Uint64(p[8:])
+	rng := binary.LittleEndian.Uint64(p[16:])
+	switch {
+	case binary.LittleEndian.Uint64(p[24:]) != 0:
+		return nil, fmt.Errorf("%w: reserved cuckoo payload word is not zero", ErrCorrupt)
+	case planned == 0:
+		return nil, fmt.Errorf("%w: planned for 0 keys", ErrCorrupt)
+	case rng == 0:
+		return nil, fmt.Errorf("%w: victim generator state is zero", ErrCorrupt)
+	}
+	if h.Blocks > platformBuckets(int(h.K)) {
+		return nil, fmt.Errorf("%w: %w: %d buckets of %d-bit fingerprints is more than this platform can allocate", ErrCorrupt, ErrTooLarge, h.Blocks, h.K)
+	}
+	table := p[format.CuckooPrefixBytes:]
+	if got := occupied(table, uint(h.K)); got != count {
+		return nil, fmt.Errorf("%w: the header counts %d fingerprints, the table holds %d", ErrCorrupt, count, got)
+	}
+	g := newFilter(h.Blocks, int(h.K))
+	copy(g.data, table)
+	g.planned, g.count, g.rng, g.hash = planned, count, rng, blocked.HashID(h.Hash)
+	return g, nil
+}
+
+// occupied returns the number of non-zero fpBits-bit slots in the packed
+// table t (4 slots in each fpBits/2 bytes).
+func occupied(t []byte, fpBits uint) uint64 {
+	stride := int(fpBits / 2)
+	mask := uint64(1)<<fpBits - 1
+	var n uint64
+	var buf [8]byte
+	for off := 0; off+stride <= len(t); off += stride {
+		copy(buf[:], t[off:off+stride])
+		w := binary.LittleEndian.Uint64(buf[:])
+		for j := range uint(BucketSize) {
+			n += b2u(w>>(j*fpBits)&mask != 0)
+		}
+	}
+	return n
+}

@@ -1,0 +1,101 @@
+package format
+
+import (
+	"fmt"
+	"math"
+)
+
+// Variant 4, cuckoo.Filter (FORMAT.md, "Variant 4: cuckoo filter"). K is the
+// fingerprint width in bits, Blocks the number of buckets, Params[0] the
+// table layout and Params[1] the slots per bucket. The payload is a
+// CuckooPrefixBytes prefix (planned keys, stored fingerprints, victim
+// generator state, a reserved zero word; uint64 each) and the table.
+const (
+	// CuckooLayoutPow2 is the only table layout of version 1: a power-of-two
+	// number of buckets of 4 plain fingerprints of 8, 12 or 16 bits, packed
+	// into K/2 bytes per bucket, little-endian, slot j in bits j*K..j*K+K-1.
+	CuckooLayoutPow2 = 1
+	// CuckooSlots is the number of fingerprints in a bucket.
+	CuckooSlots = 4
+	// CuckooPrefixBytes is the size of the payload before the table.
+	CuckooPrefixBytes = 32
+)
+
+// Variant 5, bloom.Scalable[K] (FORMAT.md, "Variant 5: scalable filter"). K
+// and Params are zero, Blocks is the number of stages. The payload is a
+// ScalableParamBytes parameter block, then each stage's whole Filter
+// encoding (header and payload) in order, oldest first.
+const (
+	// ScalableParamBytes is the size of the parameter block.
+	ScalableParamBytes = 64
+	// ScalableMinStage is the size of the smallest stage encoding: a
+	// header and one 64-byte block.
+	ScalableMinStage = 2 * HeaderSize
+)
+
+// maxTotal is the largest payload of a variant whose size is not bounded
+// by a number of blocks: what fits an int with the header.
+const maxTotal = uint64(math.MaxInt - 2*HeaderSize)
+
+// checkCuckoo validates a variant 4 header: the layout (an unknown one,
+// which a later version would write, is Version), the slots per bucket,
+// the other parameter bytes zero, the fingerprint width, the number of
+// buckets (a power of two from 1 to MaxBlocks), the payload length and that
+// it fits this platform's memory.
+func checkCuckoo(h Header, e *Errors) error {
+	switch layout := h.Params[0]; {
+	case layout == 0:
+		return fmt.Errorf("%w: cuckoo table layout 0", e.Corrupt)
+	case layout != CuckooLayoutPow2:
+		return fmt.Errorf("%w: cuckoo table layout %d, this version reads layout %d", e.Version, layout, CuckooLayoutPow2)
+	}
+	if h.Params[1] != CuckooSlots {
+		return fmt.Errorf("%w: %w: %d slots per bucket, layout %d has %d", e.Corrupt, e.Size, h.Params[1], CuckooLayoutPow2, CuckooSlots)
+	}
+	if [5]byte(h.Params[2:]) != [5]byte{} {
+		return fmt.Errorf("%w: reserved cuckoo parameter bytes are not zero", e.Corrupt)
+	}
+	if h.K != 8 && h.K != 12 && h.K != 16 {
+		return fmt.Errorf("%w: %w: %d-bit fingerprints, layout %d has 8, 12 or 16", e.Corrupt, e.K, h.K, CuckooLayoutPow2)
+	}
+	if h.Blocks == 0 || h.Blocks&(h.Blocks-1) != 0 {
+		return fmt.Errorf("%w: %w: %d buckets, not a power of two", e.Corrupt, e.Size, h.Blocks)
+	}
+	if h.Blocks > MaxBlocks {
+		return fmt.Errorf("%w: %w: %d buckets, the most is %d", e.Corrupt, e.TooLarge, h.Blocks, uint64(MaxBlocks))
+	}
+	table := h.Blocks * uint64(h.K) / 2 // at most 2^35: no overflow
+	if h.PayloadBytes != CuckooPrefixBytes+table {
+		return fmt.Errorf("%w: payload length %d is not %d + %d buckets of %d bytes", e.Corrupt, h.PayloadBytes, CuckooPrefixBytes, h.Blocks, h.K/2)
+	}
+	// The decoded table keeps 8 bytes of padding after the buckets.
+	if h.PayloadBytes > maxTotal-8 {
+		return fmt.Errorf("%w: %w: a %d-byte payload does not fit in memory on this platform", e.Corrupt, e.TooLarge, h.PayloadBytes)
+	}
+	return nil
+}
+
+// checkScalable validates a variant 5 header: k and the parameter bytes
+// zero, at least one stage, a payload that is a whole number of 64-byte
+// units long, holds the parameter block and at least ScalableMinStage bytes
+// per stage (so the number of stages is bounded by the input), and fits
+// this platform's memory. The stages themselves are checked by the decoder.
+func checkScalable(h Header, e *Errors) error {
+	if h.K != 0 {
+		return fmt.Errorf("%w: %w: k = %d for a Scalable (its stages record their own)", e.Corrupt, e.K, h.K)
+	}
+	if h.Params != [7]byte{} {
+		return fmt.Errorf("%w: reserved header bytes are not zero", e.Corrupt)
+	}
+	if h.Blocks == 0 {
+		return fmt.Errorf("%w: %w: 0 stages", e.Corrupt, e.Size)
+	}
+	if h.PayloadBytes%64 != 0 || h.PayloadBytes < ScalableParamBytes ||
+		(h.PayloadBytes-ScalableParamBytes)/ScalableMinStage < h.Blocks {
+		return fmt.Errorf("%w: payload length %d cannot hold the parameters and %d stages", e.Corrupt, h.PayloadBytes, h.Blocks)
+	}
+	if h.PayloadBytes > maxTotal {
+		return fmt.Errorf("%w: %w: a %d-byte payload does not fit in memory on this platform", e.Corrupt, e.TooLarge, h.PayloadBytes)
+	}
+	return nil
+}

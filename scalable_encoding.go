@@ -1,0 +1,234 @@
+package bloom
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/internal/format"
+)
+
+// Scalable[K] encodes as FORMAT.md's variant 5: a header (k = 0, blocks =
+// number of stages, key hash xxh3), then a 64-byte parameter block and each
+// stage's whole Filter encoding, oldest first. The parameters are what the
+// filter needs to grow on exactly as it would have: a decoded Scalable adds
+// stages at the same keys, of the same sizes, as the one encoded.
+
+// fmtErrs are the errors the shared framing returns: this package's.
+var fmtErrs = &format.Errors{
+	Magic: ErrMagic, Version: ErrVersion, Variant: ErrVariant, Checksum: ErrChecksum,
+	Truncated: ErrTruncated, Corrupt: ErrCorrupt, K: ErrGeometry, Size: ErrGeometry, TooLarge: ErrTooLarge,
+}
+
+// Offsets in the parameter block.
+const (
+	spFPR        = 0  // float64: total false-positive rate
+	spGrowth     = 8  // float64: growth factor
+	spTightening = 16 // float64: tightening ratio
+	spInitial    = 24 // uint64: keys planned for the first stage
+	spPlanned    = 32 // uint64: keys planned for the newest stage (2^64-1: growth stopped)
+	spCount      = 40 // uint64: keys added to the newest stage
+	spNextCheck  = 48 // uint64: count at which the newest stage's fill is next read
+	spReserved   = 56 // uint64: zero
+)
+
+// header returns the framing header of s (payload CRC left to the framing).
+func (s *Scalable[K]) header() (format.Header, error) {
+	if len(s.stages) == 0 {
+		return format.Header{}, zeroEncode("Scalable", "NewScalable")
+	}
+	n := uint64(format.ScalableParamBytes)
+	for _, f := range s.stages {
+		n += format.HeaderSize + f.SizeBytes()
+	}
+	return format.Header{
+		Version:      format.Version,
+		Variant:      format.Scalable,
+		Blocks:       uint64(len(s.stages)),
+		Hash:         uint8(blocked.HashXXH3),
+		PayloadBytes: n,
+	}, nil
+}
+
+// params returns the parameter block.
+func (s *Scalable[K]) params() []byte {
+	p := make([]byte, format.ScalableParamBytes)
+	le := binary.LittleEndian
+	le.PutUint64(p[spFPR:], math.Float64bits(s.fpr))
+	le.PutUint64(p[spGrowth:], math.Float64bits(s.growth))
+	le.PutUint64(p[spTightening:], math.Float64bits(s.tightening))
+	le.PutUint64(p[spInitial:], s.initial)
+	le.PutUint64(p[spPlanned:], s.planned)
+	le.PutUint64(p[spCount:], s.count)
+	le.PutUint64(p[spNextCheck:], s.nextCheck)
+	return p
+}
+
+// MarshalBinary returns the encoding of s. It returns an error wrapping
+// ErrGeometry for the zero Scalable.
+func (s *Scalable[K]) MarshalBinary() ([]byte, error) { return s.AppendBinary(nil) }
+
+// AppendBinary appends the encoding of s to b, as MarshalBinary.
+func (s *Scalable[K]) AppendBinary(b []byte) ([]byte, error) {
+	h, err := s.header()
+	if err != nil {
+		return b, err
+	}
+	var ferr error
+	b = format.Append(b, h, int(h.PayloadBytes), func(p []byte) {
+		copy(p, s.params())
+		q := p[format.ScalableParamBytes:format.ScalableParamBytes]
+		for _, f := range s.stages {
+			q, ferr = f.AppendBinary(q) // within p's capacity: no reallocation
+		}
+	})
+	return b, ferr
+}
+
+// WriteTo writes the encoding of s to w, each stage streamed from its
+// memory, and returns the number of bytes written. It reads every stage
+// twice: once for the checksum, which the header carries, then to write.
+func (s *Scalable[K]) WriteTo(w io.Writer) (int64, error) {
+	h, err := s.header()
+	if err != nil {
+		return 0, err
+	}
+	return format.Write(w, h, func(yield func([]byte) bool) {
+		if !yield(s.params()) {
+			return
+		}
+		for _, f := range s.stages {
+			cw := chunkWriter{yield: yield}
+			if f.WriteTo(&cw); cw.stopped {
+				return
+			}
+		}
+	})
+}
+
+// chunkWriter passes what is written to it to yield until yield says stop.
+type chunkWriter struct {
+	yield   func([]byte) bool
+	stopped bool
+}
+
+func (c *chunkWriter) Write(p []byte) (int, error) {
+	if c.stopped || !c.yield(p) {
+		c.stopped = true
+		return 0, io.ErrShortWrite
+	}
+	return len(p), nil
+}
+
+// UnmarshalBinary replaces s with the filter encoded in b (by MarshalBinary
+// or WriteTo). On error s is unchanged. It copies b; the zero Scalable may
+// be the receiver.
+func (s *Scalable[K]) UnmarshalBinary(b []byte) error {
+	h, p, err := format.Decode(b, format.Scalable, fmtErrs)
+	if err != nil {
+		return err
+	}
+	g, err := decodeScalable[K](h, p)
+	if err != nil {
+		return err
+	}
+	*s = *g
+	return nil
+}
+
+// ReadFrom replaces s with the filter encoded at the start of r, reading
+// exactly its bytes, and returns the number of bytes read. On error s is
+// unchanged. Memory grows with the bytes read, whatever the header
+// announces. At the end of r (no byte read) it returns 0, io.EOF, so
+// concatenated encodings are read in a loop until io.EOF.
+func (s *Scalable[K]) ReadFrom(r io.Reader) (int64, error) {
+	h, p, n, err := format.Read(r, format.Scalable, fmtErrs)
+	if err != nil {
+		return n, err
+	}
+	g, err := decodeScalable[K](h, p)
+	if err != nil {
+		return n, err
+	}
+	*s = *g
+	return n, nil
+}
+
+// decodeScalable builds a Scalable from a checked header and its payload
+// (length and CRC checked). It checks the parameters (each in the range its
+// option allows, the newest stage's planned keys the ones growth from the
+// initial keys gives for that many stages, or growth stopped; adds within
+// the plan), then each stage: a whole Filter encoding of its own, valid,
+// with key hash xxh3, no smaller than the one before, the stages filling
+// the payload exactly. The header's key hash is checked last.
+func decodeScalable[K Key](h format.Header, p []byte) (*Scalable[K], error) {
+	le := binary.LittleEndian
+	g := &Scalable[K]{
+		fpr:        math.Float64frombits(le.Uint64(p[spFPR:])),
+		growth:     math.Float64frombits(le.Uint64(p[spGrowth:])),
+		tightening: math.Float64frombits(le.Uint64(p[spTightening:])),
+		initial:    le.Uint64(p[spInitial:]),
+		planned:    le.Uint64(p[spPlanned:]),
+		count:      le.Uint64(p[spCount:]),
+		nextCheck:  le.Uint64(p[spNextCheck:]),
+		kind:       kindOf[K](),
+	}
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%w: Scalable: "+format, append([]any{ErrCorrupt}, a...)...)
+	}
+	switch {
+	case le.Uint64(p[spReserved:]) != 0:
+		return nil, bad("reserved parameter word is not zero")
+	case !(g.fpr > 0 && g.fpr < 1):
+		return nil, bad("false-positive rate %v", g.fpr)
+	case !(g.growth >= 1 && g.growth <= 1e6):
+		return nil, bad("growth factor %v", g.growth)
+	case !(g.tightening > 0 && g.tightening < 1):
+		return nil, bad("tightening ratio %v", g.tightening)
+	case g.initial == 0:
+		return nil, bad("0 keys planned for the first stage")
+	}
+	planned := g.initial
+	for range h.Blocks - 1 { // Blocks <= payload/128: bounded by the input
+		planned = nextPlanned(planned, g.growth)
+	}
+	if g.planned != planned && g.planned != math.MaxUint64 {
+		return nil, bad("%d keys planned for stage %d, growth from %d gives %d", g.planned, h.Blocks, g.initial, planned)
+	}
+	step := max(1, g.planned/16)
+	if g.count > g.planned || g.nextCheck == 0 || (g.nextCheck > g.count && g.nextCheck-g.count > step) {
+		return nil, bad("%d keys added, %d planned, next check at %d", g.count, g.planned, g.nextCheck)
+	}
+	rest := p[format.ScalableParamBytes:]
+	g.stages = make([]*blocked.Filter, 0, h.Blocks)
+	for i := range h.Blocks {
+		sh, err := format.Parse(rest, format.Filter, fmtErrs)
+		if err != nil {
+			return nil, bad("stage %d: %w", i, err)
+		}
+		if sh.Size() > uint64(len(rest)) {
+			return nil, bad("stage %d announces %d bytes, %d remain", i, sh.Size(), len(rest))
+		}
+		f := new(blocked.Filter)
+		if err := f.UnmarshalBinary(rest[:sh.Size()]); err != nil {
+			return nil, bad("stage %d: %w", i, err)
+		}
+		if f.KeyHash() != blocked.HashXXH3 {
+			return nil, bad("stage %d has key hash %v", i, f.KeyHash())
+		}
+		if i > 0 && f.NumBits() < g.stages[i-1].NumBits() {
+			return nil, bad("stage %d is smaller than the one before", i)
+		}
+		g.stages = append(g.stages, f)
+		rest = rest[sh.Size():]
+	}
+	if len(rest) != 0 {
+		return nil, bad("%d bytes after the last stage", len(rest))
+	}
+	if err := requireXXH3(blocked.HashID(h.Hash), "Scalable", "a chain of blocked.Filter"); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
