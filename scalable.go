@@ -35,7 +35,9 @@ type Scalable[K Key] struct {
 
 // ScalableOption configures NewScalable: pass WithGrowth or WithTightening.
 // A bad value makes NewScalable return an error wrapping ErrOption.
-type ScalableOption func(*scalableConfig) error
+type ScalableOption struct {
+	apply func(*scalableConfig) error
+}
 
 type scalableConfig struct{ growth, tightening float64 }
 
@@ -43,25 +45,25 @@ type scalableConfig struct{ growth, tightening float64 }
 // factor of at least 1 (default 2). Larger factors mean fewer stages (faster
 // lookups) and more memory held in reserve.
 func WithGrowth(s float64) ScalableOption {
-	return func(c *scalableConfig) error {
+	return ScalableOption{func(c *scalableConfig) error {
 		if math.IsNaN(s) || s < 1 || s > 1e6 {
 			return fmt.Errorf("%w: growth factor must be in [1, 1e6], got %v", ErrOption, s)
 		}
 		c.growth = s
 		return nil
-	}
+	}}
 }
 
 // WithTightening sets the ratio r in (0, 1) by which each stage's
 // false-positive rate is lower than the previous one's (default 0.85).
 func WithTightening(r float64) ScalableOption {
-	return func(c *scalableConfig) error {
+	return ScalableOption{func(c *scalableConfig) error {
 		if math.IsNaN(r) || r <= 0 || r >= 1 {
 			return fmt.Errorf("%w: tightening ratio must be in (0, 1), got %v", ErrOption, r)
 		}
 		c.tightening = r
 		return nil
-	}
+	}}
 }
 
 // NewScalable returns a growing filter whose first stage is planned for
@@ -77,7 +79,10 @@ func NewScalable[K Key](initial uint64, fpr float64, opts ...ScalableOption) (*S
 	}
 	c := scalableConfig{growth: 2, tightening: 0.85}
 	for _, o := range opts {
-		if err := o(&c); err != nil {
+		if o.apply == nil {
+			return nil, fmt.Errorf("%w: a zero ScalableOption (use WithGrowth or WithTightening)", ErrOption)
+		}
+		if err := o.apply(&c); err != nil {
 			return nil, err
 		}
 	}

@@ -89,7 +89,7 @@ func TestScalableOptions(t *testing.T) {
 	if s.Stages() != 5 {
 		t.Errorf("growth 4: %d stages for 10000 keys, want 5", s.Stages())
 	}
-	for _, o := range []ScalableOption{WithGrowth(0.5), WithGrowth(math.NaN()), WithTightening(0), WithTightening(1), WithTightening(math.NaN())} {
+	for _, o := range []ScalableOption{WithGrowth(0.5), WithGrowth(math.NaN()), WithTightening(0), WithTightening(1), WithTightening(math.NaN()), {}} {
 		if _, err := NewScalable[int](100, 0.01, o); !errors.Is(err, ErrOption) {
 			t.Errorf("bad option accepted: %v", err)
 		}
