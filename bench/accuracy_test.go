@@ -24,7 +24,7 @@ func TestPeerAccuracy(t *testing.T) {
 		size = 16 << 10
 	}
 	fx := getFixture(t, size)
-	n := uint64(len(fx.keys))
+	n := uint64(len(fx.Keys))
 	const probes = 1 << 21
 	r := rand.New(rand.NewPCG(99, 99))
 	absent := make([]uint64, probes)
@@ -39,8 +39,8 @@ func TestPeerAccuracy(t *testing.T) {
 	}
 	var buf [8]byte
 	libs := []lib{
-		{"simdbloom (k=8)", fx.ours.SizeBytes(), func(k uint64) bool { return fx.ours.HasHash(bloom.HashUint64(k)) },
-			blocked.FPR(n, fx.ours.NumBlocks(), 8)},
+		{"simdbloom (k=8)", fx.Ours.SizeBytes(), func(k uint64) bool { return fx.Ours.HasHash(bloom.HashUint64(k)) },
+			blocked.FPR(n, fx.Ours.NumBlocks(), 8)},
 		{"parquet-go split block", uint64(len(fx.parquet.Bytes())), func(k uint64) bool { return fx.parquet.Check(bloom.HashUint64(k)) },
 			blocked.SplitBlockFPR(n, uint64(len(fx.parquet)))},
 		{"holiman/bloomfilter", fx.hol.M() / 8, func(k uint64) bool { return fx.hol.ContainsHash(bloom.HashUint64(k)) },
@@ -54,7 +54,7 @@ func TestPeerAccuracy(t *testing.T) {
 	t.Logf("%d keys, %d absent probes", n, probes)
 	t.Logf("%-24s %9s %10s %10s %8s", "library", "bits/key", "FPR", "formula", "sigma")
 	for _, l := range libs {
-		for _, k := range fx.keys[:min(len(fx.keys), 100_000)] {
+		for _, k := range fx.Keys[:min(len(fx.Keys), 100_000)] {
 			if !l.has(k) {
 				t.Fatalf("%s: false negative", l.name)
 			}

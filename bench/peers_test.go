@@ -20,10 +20,6 @@ package bench
 
 import (
 	"encoding/binary"
-	"flag"
-	"fmt"
-	"math/rand/v2"
-	"strings"
 	"sync"
 	"testing"
 
@@ -31,34 +27,19 @@ import (
 	bitsbloom "github.com/bits-and-blooms/bloom/v3"
 	holiman "github.com/holiman/bloomfilter/v2"
 	parquetbloom "github.com/parquet-go/parquet-go/bloom"
-	"github.com/zeebo/xxh3"
 
 	"github.com/simdbloom/bloom"
-	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/internal/benchkit"
 )
 
-var benchSizes = flag.String("bench.sizes", "", "filter sizes for the peer benchmarks (default 16K,1M,8M,256M; 16K with -short)")
+// The keys, streams, simdbloom's filters and rows, the -bench.sizes flag, the
+// lookup loops and the floor are internal/benchkit's, shared with the root
+// module's benchmarks; this file adds the peers.
 
-const (
-	streamLen  = 1 << 20
-	streamMask = streamLen - 1
-	batch      = 1024 // keys per batch call
-)
-
-// fixture holds every library's filter of one size, filled with the same keys.
+// fixture holds every peer's filter of one size, filled with the keys of
+// simdbloom's fixture of that size.
 type fixture struct {
-	size   uint64
-	keys   []uint64 // the added keys
-	hashes []uint64 // HashUint64 of keys
-	// Lookup streams: half present, half absent, shuffled.
-	keyStream  []uint64
-	hashStream []uint64
-	strStream  []string // 16-byte keys
-	strKeys    []string
-
-	ours      *blocked.Filter
-	typed     *bloom.Filter[uint64]
-	typedStr  *bloom.Filter[string]
+	*benchkit.Fixture
 	bits      *bitsbloom.BloomFilter
 	bitsStr   *bitsbloom.BloomFilter
 	hol       *holiman.Filter
@@ -72,307 +53,116 @@ var (
 	fixturesMu sync.Mutex
 )
 
-func sizeLabel(b uint64) string {
-	switch {
-	case b >= 1<<20:
-		return fmt.Sprintf("%dM", b>>20)
-	default:
-		return fmt.Sprintf("%dK", b>>10)
-	}
-}
-
-func parseSizes(tb testing.TB) []uint64 {
-	sizes := *benchSizes
-	if sizes == "" {
-		sizes = "16K,1M,8M,256M"
-		if testing.Short() {
-			sizes = "16K"
-		}
-	}
-	var out []uint64
-	for _, s := range strings.Split(sizes, ",") {
-		var v uint64
-		var unit string
-		if _, err := fmt.Sscanf(strings.TrimSpace(s), "%d%s", &v, &unit); err != nil {
-			tb.Fatalf("-bench.sizes: %q: %v", s, err)
-		}
-		switch strings.ToUpper(unit) {
-		case "K":
-			v <<= 10
-		case "M":
-			v <<= 20
-		case "G":
-			v <<= 30
-		default:
-			tb.Fatalf("-bench.sizes: %q: unit must be K, M or G", s)
-		}
-		out = append(out, v)
-	}
-	return out
-}
-
 func le64(x uint64) []byte { return binary.LittleEndian.AppendUint64(nil, x) }
 
-// getFixture builds (once per process) the filters of one size.
+// getFixture builds (once per process) the peers' filters of one size.
 func getFixture(tb testing.TB, size uint64) *fixture {
 	fixturesMu.Lock()
 	defer fixturesMu.Unlock()
 	if f := fixtures[size]; f != nil {
 		return f
 	}
-	n := size * 8 / 10
-	r := rand.New(rand.NewPCG(size, 42))
-	fx := &fixture{size: size, keys: make([]uint64, n), hashes: make([]uint64, n)}
-	for i := range fx.keys {
-		fx.keys[i] = r.Uint64()
-		fx.hashes[i] = bloom.HashUint64(fx.keys[i])
-	}
-	var err error
-	fx.ours, err = blocked.NewBytes(size, 8)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	fx.ours.AddHashes(fx.hashes)
-	fx.typed = bloom.FromEngine[uint64](fx.ours)
-
+	fx := &fixture{Fixture: benchkit.Get(tb, size)}
+	n := uint64(len(fx.Keys))
 	mbits := size * 8
 	k := uint(bloom.OptimalKInt(mbits, n))
 	fx.bits = bitsbloom.New(uint(mbits), k)
-	for _, x := range fx.keys {
+	for _, x := range fx.Keys {
 		fx.bits.Add(le64(x))
 	}
+	var err error
 	fx.hol, err = holiman.New(mbits, uint64(k))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	for _, h := range fx.hashes {
+	for _, h := range fx.Hashes {
 		fx.hol.AddHash(h)
 	}
 	fx.parquet = parquetbloom.MakeSplitBlockFilter(make([]byte, size))
-	fx.parquet.InsertBulk(fx.hashes)
-	fx.fuse, err = xorfilter.PopulateBinaryFuse8(fx.keys)
+	fx.parquet.InsertBulk(fx.Hashes)
+	fx.fuse, err = xorfilter.PopulateBinaryFuse8(fx.Keys)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	fx.fuseBytes = uint64(len(fx.fuse.Fingerprints))
-
-	// String keys: 16 bytes each, a separate (smaller) set so the set-up stays quick.
-	ns := min(n, streamLen)
-	fx.strKeys = make([]string, ns)
-	for i := range fx.strKeys {
-		fx.strKeys[i] = fmt.Sprintf("%016x", fx.keys[i])
-	}
-	strFilter, err := blocked.NewBytes(size, 8)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	fx.typedStr = bloom.FromEngine[string](strFilter)
-	fx.typedStr.AddAll(fx.strKeys)
 	fx.bitsStr = bitsbloom.New(uint(mbits), k)
-	for _, s := range fx.strKeys {
+	for _, s := range fx.StrKeys {
 		fx.bitsStr.AddString(s)
-	}
-
-	// Streams: the i-th present key is keys[i mod n]; absent keys come from
-	// another generator (absent with overwhelming probability).
-	perm := r.Perm(streamLen)
-	fx.keyStream = make([]uint64, streamLen)
-	fx.hashStream = make([]uint64, streamLen)
-	var strIndex []int // which string key each present slot holds, -1 for absent
-	strIndex = make([]int, streamLen)
-	for i, p := range perm {
-		key := r.Uint64()
-		strIndex[p] = -1
-		if i < streamLen/2 {
-			key = fx.keys[uint64(i)%n]
-			strIndex[p] = i % len(fx.strKeys)
-		}
-		fx.keyStream[p], fx.hashStream[p] = key, bloom.HashUint64(key)
-	}
-	// String keys are laid out in stream order in one buffer, as a batch of
-	// keys read from a page would be: the stream itself costs no cache misses.
-	buf := make([]byte, 0, 16*streamLen)
-	for p, si := range strIndex {
-		if si >= 0 {
-			buf = append(buf, fx.strKeys[si]...)
-		} else {
-			buf = fmt.Appendf(buf, "%016x", fx.keyStream[p])
-		}
-	}
-	whole := string(buf)
-	fx.strStream = make([]string, streamLen)
-	for p := range fx.strStream {
-		fx.strStream[p] = whole[16*p : 16*p+16]
 	}
 	fixtures[size] = fx
 	return fx
 }
 
-var sink int
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// single runs a single-key lookup over the stream, one key per b.N.
-func single[T any](b *testing.B, stream []T, has func(T) bool) {
-	n := 0
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		n += b2i(has(stream[i&streamMask]))
-	}
-	sink += n
-}
-
-// batched runs a batch lookup over the stream, b.N keys in calls of batch keys.
-func batched[T any](b *testing.B, stream []T, has func([]T, []bool) int) {
-	out := make([]bool, batch)
-	n := 0
-	b.ResetTimer()
-	for i := 0; i < b.N; i += batch {
-		j := i & streamMask
-		n += has(stream[j:j+batch], out)
-	}
-	sink += n
-}
-
-// benchCase is one library's lookup benchmark on one fixture.
-type benchCase struct {
-	lib string
-	fn  func(b *testing.B)
-}
-
-// lookupCases lists every library's lookup over fx's streams.
-func lookupCases(fx *fixture) []benchCase {
-	return []benchCase{
+// lookupCases lists every library's lookup over fx's streams: simdbloom's
+// rows, then the peers', at each level.
+func lookupCases(fx *fixture) []benchkit.Case {
+	return benchkit.LookupCases(fx.Fixture, benchkit.Lookups{
 		// Hash level: the caller has 64-bit hashes.
-		{"simdbloom-batch", func(b *testing.B) { batched(b, fx.hashStream, fx.ours.HasHashes) }},
-		{"simdbloom-single", func(b *testing.B) { single(b, fx.hashStream, fx.ours.HasHash) }},
-		{"parquet-go-single", func(b *testing.B) { single(b, fx.hashStream, fx.parquet.Check) }},
-		{"holiman-single", func(b *testing.B) { single(b, fx.hashStream, fx.hol.ContainsHash) }},
+		Hash: []benchkit.Case{
+			{Lib: "parquet-go-single", Fn: func(b *testing.B) { benchkit.Single(b, fx.HashStream, fx.parquet.Check) }},
+			{Lib: "holiman-single", Fn: func(b *testing.B) { benchkit.Single(b, fx.HashStream, fx.hol.ContainsHash) }},
+		},
 		// Key level: uint64 keys, hashing included.
-		{"simdbloom-typed-uint64-batch", func(b *testing.B) { batched(b, fx.keyStream, fx.typed.HasAll) }},
-		{"simdbloom-typed-uint64-single", func(b *testing.B) { single(b, fx.keyStream, fx.typed.Has) }},
-		{"bits-and-blooms-uint64-single", func(b *testing.B) {
-			var buf [8]byte
-			single(b, fx.keyStream, func(x uint64) bool {
-				binary.LittleEndian.PutUint64(buf[:], x)
-				return fx.bits.Test(buf[:])
-			})
-		}},
-		{"xorfilter-fuse8-uint64-single", func(b *testing.B) { single(b, fx.keyStream, fx.fuse.Contains) }},
+		Uint64: []benchkit.Case{
+			{Lib: "bits-and-blooms-uint64-single", Fn: func(b *testing.B) {
+				var buf [8]byte
+				benchkit.Single(b, fx.KeyStream, func(x uint64) bool {
+					binary.LittleEndian.PutUint64(buf[:], x)
+					return fx.bits.Test(buf[:])
+				})
+			}},
+			{Lib: "xorfilter-fuse8-uint64-single", Fn: func(b *testing.B) { benchkit.Single(b, fx.KeyStream, fx.fuse.Contains) }},
+		},
 		// Key level: 16-byte string keys.
-		{"simdbloom-typed-string-batch", func(b *testing.B) { batched(b, fx.strStream, fx.typedStr.HasAll) }},
-		{"simdbloom-typed-string-single", func(b *testing.B) { single(b, fx.strStream, fx.typedStr.Has) }},
-		{"bits-and-blooms-string-single", func(b *testing.B) { single(b, fx.strStream, fx.bitsStr.TestString) }},
-	}
+		String: []benchkit.Case{
+			{Lib: "bits-and-blooms-string-single", Fn: func(b *testing.B) { benchkit.Single(b, fx.StrStream, fx.bitsStr.TestString) }},
+		},
+	})
 }
 
 func BenchmarkLookup(b *testing.B) {
-	for _, size := range parseSizes(b) {
-		for _, c := range lookupCases(getFixture(b, size)) {
-			b.Run(fmt.Sprintf("size=%s/lib=%s", sizeLabel(size), c.lib), c.fn)
-		}
+	for _, size := range benchkit.Sizes(b) {
+		benchkit.Run(b, size, lookupCases(getFixture(b, size)))
 	}
 }
 
 func BenchmarkAdd(b *testing.B) {
-	for _, size := range parseSizes(b) {
-		size := size
+	for _, size := range benchkit.Sizes(b) {
 		fx := getFixture(b, size)
-		run := func(lib string, fn func(b *testing.B)) {
-			b.Run(fmt.Sprintf("size=%s/lib=%s", sizeLabel(size), lib), fn)
-		}
-		// Adds go into copies so the lookup fixtures stay as they are; the
-		// stream is re-added, which is what an add costs whether or not the
-		// bits were set before.
-		ours := fx.ours.Clone()
-		run("simdbloom-batch", func(b *testing.B) {
-			for i := 0; i < b.N; i += batch {
-				j := i & streamMask
-				ours.AddHashes(fx.hashStream[j : j+batch])
-			}
-		})
-		run("simdbloom-single", func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				ours.AddHash(fx.hashStream[i&streamMask])
-			}
-		})
-		typed := bloom.FromEngine[uint64](ours)
-		run("simdbloom-typed-uint64-batch", func(b *testing.B) {
-			for i := 0; i < b.N; i += batch {
-				j := i & streamMask
-				typed.AddAll(fx.keyStream[j : j+batch])
-			}
-		})
+		benchkit.Run(b, size, benchkit.AddCases(fx.Fixture))
+		// The peers' adds, like simdbloom's, go into copies of the lookup
+		// fixtures and re-add the stream.
 		pq := parquetbloom.MakeSplitBlockFilter(append([]byte(nil), fx.parquet.Bytes()...))
-		run("parquet-go-single", func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				pq.Insert(fx.hashStream[i&streamMask])
-			}
-		})
-		run("parquet-go-bulk", func(b *testing.B) {
-			for i := 0; i < b.N; i += batch {
-				j := i & streamMask
-				pq.InsertBulk(fx.hashStream[j : j+batch])
-			}
-		})
 		hol, _ := fx.hol.Copy()
-		run("holiman-single", func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				hol.AddHash(fx.hashStream[i&streamMask])
-			}
-		})
 		bb := fx.bits.Copy()
-		run("bits-and-blooms-uint64-single", func(b *testing.B) {
-			var buf [8]byte
-			for i := 0; i < b.N; i++ {
-				binary.LittleEndian.PutUint64(buf[:], fx.keyStream[i&streamMask])
-				bb.Add(buf[:])
-			}
+		benchkit.Run(b, size, []benchkit.Case{
+			{Lib: "parquet-go-single", Fn: func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					pq.Insert(fx.HashStream[i&benchkit.StreamMask])
+				}
+			}},
+			{Lib: "parquet-go-bulk", Fn: func(b *testing.B) {
+				for i := 0; i < b.N; i += benchkit.Batch {
+					j := i & benchkit.StreamMask
+					pq.InsertBulk(fx.HashStream[j : j+benchkit.Batch])
+				}
+			}},
+			{Lib: "holiman-single", Fn: func(b *testing.B) {
+				for i := 0; i < b.N; i++ {
+					hol.AddHash(fx.HashStream[i&benchkit.StreamMask])
+				}
+			}},
+			{Lib: "bits-and-blooms-uint64-single", Fn: func(b *testing.B) {
+				var buf [8]byte
+				for i := 0; i < b.N; i++ {
+					binary.LittleEndian.PutUint64(buf[:], fx.KeyStream[i&benchkit.StreamMask])
+					bb.Add(buf[:])
+				}
+			}},
 		})
 	}
 }
 
 // BenchmarkFloor is what no lookup can beat: hashing alone, and one random
 // cache-line load per key from an array of the filter's size.
-func BenchmarkFloor(b *testing.B) {
-	r := rand.New(rand.NewPCG(1, 1))
-	keys := make([]uint64, streamLen)
-	var buf []byte
-	for i := range keys {
-		keys[i] = r.Uint64()
-		buf = fmt.Appendf(buf, "%016x", keys[i])
-	}
-	whole := string(buf)
-	strs := make([]string, streamLen)
-	for i := range strs {
-		strs[i] = whole[16*i : 16*i+16]
-	}
-	b.Run("hash=xxh3-8B-inline", func(b *testing.B) {
-		single(b, keys, func(x uint64) bool { return bloom.HashUint64(x)&1 == 0 })
-	})
-	b.Run("hash=xxh3-8B-bytes", func(b *testing.B) {
-		var buf [8]byte
-		single(b, keys, func(x uint64) bool {
-			binary.LittleEndian.PutUint64(buf[:], x)
-			return xxh3.Hash(buf[:])&1 == 0
-		})
-	})
-	b.Run("hash=xxh3-16B-string", func(b *testing.B) {
-		single(b, strs, func(s string) bool { return xxh3.HashString(s)&1 == 0 })
-	})
-	for _, size := range parseSizes(b) {
-		lines := make([]uint64, size/8)
-		for i := range lines {
-			lines[i] = uint64(i)
-		}
-		nl := uint64(len(lines) / 8)
-		b.Run(fmt.Sprintf("size=%s/line-load", sizeLabel(size)), func(b *testing.B) {
-			single(b, keys, func(h uint64) bool { return lines[((h>>32)*nl)>>32*8]&1 == 0 })
-		})
-	}
-}
+func BenchmarkFloor(b *testing.B) { benchkit.Floor(b) }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/simdbloom/bloom/internal/benchkit"
 	"github.com/simdbloom/bloom/internal/plot"
 )
 
@@ -22,19 +23,19 @@ func TestPlotLookup(t *testing.T) {
 	}
 	series := map[string]*plot.Series{}
 	var order []string
-	for _, size := range parseSizes(t) {
+	for _, size := range benchkit.Sizes(t) {
 		for _, c := range lookupCases(getFixture(t, size)) {
-			if strings.Contains(c.lib, "string") {
+			if strings.Contains(c.Lib, "string") {
 				continue // the plot compares the uint64 and hash-level paths
 			}
-			r := testing.Benchmark(c.fn)
+			r := testing.Benchmark(c.Fn)
 			ns := float64(r.T.Nanoseconds()) / float64(r.N)
-			t.Logf("%s %s: %.2f ns/key", sizeLabel(size), c.lib, ns)
-			if series[c.lib] == nil {
-				series[c.lib] = &plot.Series{Name: c.lib}
-				order = append(order, c.lib)
+			t.Logf("%s %s: %.2f ns/key", benchkit.SizeLabel(size), c.Lib, ns)
+			if series[c.Lib] == nil {
+				series[c.Lib] = &plot.Series{Name: c.Lib}
+				order = append(order, c.Lib)
 			}
-			series[c.lib].Points = append(series[c.lib].Points, plot.Point{X: float64(size), Y: ns})
+			series[c.Lib].Points = append(series[c.Lib].Points, plot.Point{X: float64(size), Y: ns})
 		}
 	}
 	chart := plot.Chart{Title: "Lookup cost against filter size (10 bits/key, half present)", XLabel: "filter size (bytes)",
