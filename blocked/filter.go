@@ -42,11 +42,11 @@ type block [8]uint64
 // methods 0, Clear does nothing, MarshalBinary, AppendBinary and WriteTo
 // return an error wrapping ErrGeometry, and the methods that add keys (and
 // Union, Intersect) panic.
-//
-// The one-key assembly (filterAddOne, filterHasOne) reads these fields at
-// fixed offsets: blocks' data pointer at 0, its length at 8, k at 24
-// (checked at compile time in dispatch_amd64.go). Keep the layout.
 type Filter struct {
+	// The one-key assembly (filterAddOne, filterHasOne) reads these fields
+	// at fixed offsets: blocks' data pointer at 0, its length at 8, k at 24
+	// (checked at compile time in dispatch_amd64.go). Keep the layout.
+	//
 	// A zero Filter has no blocks and k = 0: the amd64 one-key lookup
 	// returns false for any k other than 8 and 16 (so the check costs the
 	// k = 8 path nothing), the Go paths test the length.
@@ -120,12 +120,11 @@ const zeroFilter = " on a zero Filter; use blocked.New or NewBytes"
 
 // AddHash adds the hash h. It is not safe for concurrent use. It panics on
 // a zero Filter.
-//
-// On amd64 AddHash and HasHash are one call each to an assembly kernel
-// (filterAddOne, filterHasOne) that Go inlines into the caller: it reads
-// cpu.Active and runs the AVX-512, AVX2 or scalar probe, each equal to the
-// pure-Go addHashGo and hasHashGo, which run elsewhere.
 func (f *Filter) AddHash(h uint64) {
+	// On amd64 AddHash and HasHash are one call each to an assembly kernel
+	// (filterAddOne, filterHasOne) that Go inlines into the caller: it reads
+	// cpu.Active and runs the AVX-512, AVX2 or scalar probe, each equal to
+	// the pure-Go addHashGo and hasHashGo, which run elsewhere.
 	if len(f.blocks) == 0 {
 		panic("blocked: AddHash" + zeroFilter)
 	}

@@ -41,11 +41,10 @@ type splitBlock [8]uint32
 // and the methods that add keys (and Union, Intersect) panic. Concurrency is
 // as for Filter: lookups may run from many goroutines at once, changes may
 // not.
-//
-// The one-key assembly (splitAddOne, splitHasOne) reads blocks' data pointer
-// at offset 0 and its length at 8 (checked at compile time in
-// dispatch_amd64.go). Keep the layout.
 type SplitBlock struct {
+	// The one-key assembly (splitAddOne, splitHasOne) reads blocks' data
+	// pointer at offset 0 and its length at 8 (checked at compile time in
+	// dispatch_amd64.go). Keep the layout.
 	blocks []splitBlock // 64-byte aligned, so no block straddles a cache line
 	hash   HashID       // key hash the caller recorded (KeyHash); after blocks, which the assembly reads
 }
@@ -159,13 +158,11 @@ const zeroSplitBlock = " on a zero SplitBlock; use blocked.NewSplitBlock, NewSpl
 
 // AddHash adds the hash h. It is not safe for concurrent use. It panics on a
 // zero SplitBlock.
-//
-// On amd64 AddHash and HasHash are one call each to an assembly kernel
-// (splitAddOne, splitHasOne) that Go inlines into the caller: it reads
-// cpu.Active and runs the AVX2 probe at the AVX2 and AVX-512 levels and a
-// scalar one below, both
-// equal to the pure-Go addHashGo and hasHashGo, which run elsewhere.
 func (s *SplitBlock) AddHash(h uint64) {
+	// On amd64 AddHash and HasHash are one call each to an assembly kernel
+	// (splitAddOne, splitHasOne) that Go inlines into the caller: it reads
+	// cpu.Active and runs the AVX2 probe at the AVX2 and AVX-512 levels and
+	// a scalar one below, both equal to the pure-Go addHashGo and hasHashGo.
 	if len(s.blocks) == 0 {
 		panic("blocked: SplitBlock.AddHash" + zeroSplitBlock)
 	}

@@ -54,8 +54,15 @@ type FilterView struct {
 	f Filter
 }
 
-// View returns a read-only Filter over the encoding b, without copying and
-// in O(1); see the rules above.
+// View returns a read-only view of the Filter encoded in b, without copying
+// and in O(1), for example over a memory-mapped file. It checks the header
+// and the length but not the payload's checksum: call Verify(b) first if the
+// bytes may be damaged (damaged bits give wrong answers, never a crash).
+// b must stay valid and unchanged while the view is in use. The payload must
+// start at an 8-byte boundary, else ErrAlignment; an encoding placed at a
+// 64-byte boundary (a memory-mapped file is) keeps every block in one cache
+// line, otherwise each lookup may touch two. On a big-endian machine View
+// returns ErrByteOrder: use UnmarshalBinary there.
 func View(b []byte) (*FilterView, error) {
 	h, p, err := viewMem(b, VariantFilter)
 	if err != nil {
