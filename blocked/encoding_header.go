@@ -61,7 +61,7 @@ var (
 	ErrTruncated = errs.ErrTruncated
 	// ErrCorrupt means the header is malformed or inconsistent.
 	ErrCorrupt = errs.ErrCorrupt
-	// ErrAlignment means View was given a payload that is not aligned.
+	// ErrAlignment means View was given a payload not at an 8-byte boundary.
 	ErrAlignment = errs.ErrAlignment
 	// ErrByteOrder means View was called on a big-endian machine.
 	ErrByteOrder = errs.ErrByteOrder

@@ -86,7 +86,7 @@ func splitHasAVX512(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool, 
 //go:noescape
 func splitAddAVX2(blocks *[8]uint32, nblocks uint64, hs []uint64, pf int, npf int)
 
-// filterHasOne reports whether every bit of h is set in the *Filter f: with AVX-512 or AVX2 as cpu.Active allows, else scalar. f.k must be 8 or 16, len(f.blocks) > 0.
+// filterHasOne reports whether every bit of h is set in the *Filter f: with AVX-512 or AVX2 as cpu.Active allows, else scalar. It returns false when f.k is neither 8 nor 16 (a zero Filter), without reading the blocks; otherwise len(f.blocks) must be > 0.
 //
 //go:noescape
 func filterHasOne(f *[4]uint64, h uint64) bool

@@ -3785,6 +3785,8 @@ TEXT ·filterHasOne(SB), NOSPLIT, $0-17
 	RET
 
 avx512k16:
+	CMPQ           24(AX), $0x10
+	JNE            zero
 	VPBROADCASTD   CX, Z0
 	VPMULLD        filterSalts<>+0(SB), Z0, Z1
 	VPSRLQ         $0x3a, Z1, Z1
@@ -3822,6 +3824,8 @@ lower:
 	RET
 
 avx2k16:
+	CMPQ         24(AX), $0x10
+	JNE          zero
 	VMOVD        CX, X0
 	VPBROADCASTD X0, Y0
 	VPMULLD      filterSalts<>+0(SB), Y0, Y1
@@ -3895,6 +3899,8 @@ scalar:
 	RET
 
 scalark16:
+	CMPQ   24(AX), $0x10
+	JNE    zero
 	XORL   AX, AX
 	MOVQ   (DX), BX
 	IMUL3L $0x6a09e667, CX, SI
@@ -3970,6 +3976,10 @@ scalark16:
 	ADCL   $0x00, AX
 	CMPL   AX, $0x10
 	SETEQ  ret+16(FP)
+	RET
+
+zero:
+	MOVB $0x00, ret+16(FP)
 	RET
 
 // func filterAddOne(f *[4]uint64, h uint64)
