@@ -292,7 +292,8 @@ func (f *Filter) compatible(o *Filter) error {
 
 // Union adds every key of o to f (bitwise OR). Both must have the same number
 // of blocks and k (else ErrGeometry) and key hashes that agree (else
-// ErrHashMismatch; see combinedHash); otherwise f is unchanged. A zero
+// ErrHashMismatch; a filter recording HashUnspecified agrees with any and
+// the result records the other's hash); otherwise f is unchanged. A zero
 // or nil o is ErrGeometry; a zero f panics.
 func (f *Filter) Union(o *Filter) error {
 	if len(f.blocks) == 0 {

@@ -58,8 +58,8 @@ func New(n uint64, fpr float64) (*Filter, error) {
 
 // NewBuckets returns an empty filter of exactly buckets buckets of
 // fingerprints of fpBits bits, planned for MaxLoad of its slots (see
-// BitsPerKey). The number of buckets is not rounded: the alternate bucket is
-// an XOR, so it must be a power of two. It returns ErrGeometry if fpBits is
+// BitsPerKey). The number of buckets is not rounded and must be a power of
+// two. It returns ErrGeometry if fpBits is
 // not 8, 12 or 16 or buckets is 0 or not a power of two, and ErrTooLarge for
 // more than MaxBuckets buckets or more than this platform can allocate.
 func NewBuckets(buckets uint64, fpBits int) (*Filter, error) {
@@ -249,8 +249,8 @@ func (f *Filter) moveAside(i, fp uint64) bool {
 // AddHash adds the hash h. Adding a hash again stores another copy (each
 // copy needs its own RemoveHash); a hash added more than 8 times cannot fit.
 // When the two buckets of h are full it evicts stored fingerprints to their
-// other buckets (preferring one that has room there), up to maxKicks times; if no place is found it undoes the
-// evictions and returns an error wrapping ErrFull: the filter is then exactly
+// other buckets (preferring one that has room there), a bounded number of times; if no
+// place is found it undoes the evictions and returns an error wrapping ErrFull: the filter is then exactly
 // as before the call. It is not safe for concurrent use. It panics on the
 // zero Filter.
 func (f *Filter) AddHash(h uint64) error {
