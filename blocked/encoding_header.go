@@ -17,10 +17,18 @@ import (
 // package's types and errors.
 
 // HeaderSize is the size of the header in bytes; the payload follows it.
-const HeaderSize = format.HeaderSize
+const HeaderSize = 64
 
 // FormatVersion is the version of the format this package writes and reads.
-const FormatVersion = format.Version
+const FormatVersion = 1
+
+// These fail to compile if the framing in internal/format disagrees.
+const (
+	_ = uint(HeaderSize - format.HeaderSize)
+	_ = uint(format.HeaderSize - HeaderSize)
+	_ = uint(FormatVersion - format.Version)
+	_ = uint(format.Version - FormatVersion)
+)
 
 // magic opens every encoding.
 const magic = format.Magic
