@@ -47,7 +47,7 @@ func countingHasAVX512(fifteens Mem) {
 		"It uses BMI2 (PDEPQ) and POPCNT besides AVX-512 F and DQ.")
 	f := ZMM()
 	VMOVDQU64(fifteens, f)
-	groupedLookup(name, 6, func(xm, blk Mem) {
+	groupedLookup(name, avx512, 6, func(xm, blk Mem) {
 		s := counterShifts(avx512, xm, 0)
 		b := ZMM()
 		VMOVDQU64(blk, b)

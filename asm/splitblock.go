@@ -93,7 +93,7 @@ func splitHasGrouped(saltTable, onesTable Mem) {
 	salts, ones := YMM(), YMM()
 	VMOVDQU(saltTable, salts)
 	VMOVDQU(onesTable, ones)
-	groupedLookup(name, 5, func(xm, blk Mem) {
+	groupedLookup(name, avx512, 5, func(xm, blk Mem) {
 		idx := splitBitIndexes(xm, salts)
 		b := YMM()
 		VMOVDQU(blk, b)

@@ -131,12 +131,25 @@ func hasHashesArch(f *Filter, hs []uint64, out []bool) (int, bool) {
 		}
 		fallthrough
 	case cpu.AVX2:
-		if f.k == 8 {
+		switch {
+		case ringAVX2(nb) && f.k == 8:
+			return filterHas8AVX2Ring(b, nb, hs, out, pf > 0), true
+		case ringAVX2(nb):
+			return filterHas16AVX2Ring(b, nb, hs, out, pf > 0), true
+		case f.k == 8:
 			return filterHas8AVX2(b, nb, hs, out, pf, npf), true
 		}
 		return filterHas16AVX2(b, nb, hs, out, pf, npf), true
 	}
 	return 0, false
+}
+
+// ringAVX2 reports whether the AVX2 lookups with an offset ring
+// (filterHas8AVX2Ring and the like) may run on nb blocks: they need POPCNT
+// (cpu.BMI2) and compute block offsets with 32-bit multiplies. Otherwise the
+// one-key-at-a-time AVX2 lookups run.
+func ringAVX2(nb uint64) bool {
+	return cpu.BMI2 && nb < 1<<32
 }
 
 // splitAddHashesArch runs the SplitBlock batch add and reports whether one
