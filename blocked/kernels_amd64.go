@@ -95,6 +95,13 @@ func splitHasAVX2(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool, pf
 //go:noescape
 func splitHasAVX512(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
 
+// splitHasAVX2Ring is splitHasAVX2 eight keys at a time, with the block offsets computed
+// ahead into a ring. len(out) must be len(hs) and 0 < nblocks < 1<<32.
+// It uses POPCNT besides AVX2.
+//
+//go:noescape
+func splitHasAVX2Ring(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
+
 // splitAddAVX2 sets the bits of every hash of hs in its split block, in order. nblocks must be > 0.
 //
 //go:noescape
@@ -132,3 +139,10 @@ func countingHasAVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, out []boo
 //
 //go:noescape
 func countingHasAVX2(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
+
+// countingHasAVX2Ring is countingHasAVX2 eight keys at a time, with the block offsets computed
+// ahead into a ring. len(out) must be len(hs) and 0 < nblocks < 1<<32.
+// It uses POPCNT besides AVX2.
+//
+//go:noescape
+func countingHasAVX2Ring(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
