@@ -135,14 +135,14 @@ func ReadFooter(r io.ReaderAt, size int64) (*Footer, error) {
 	case "PARE":
 		return nil, fmt.Errorf("%w: parquet file with an encrypted footer (PARE): not supported", ErrVariant)
 	default:
-		return nil, fmt.Errorf("%w: not a parquet file: it ends in %q, not \"PAR1\"", ErrMagic, tail[4:])
+		return nil, notParquet(fmt.Sprintf("not a parquet file: it ends in %q, not \"PAR1\"", tail[4:]))
 	}
 	var head [4]byte
 	if err := readAt(r, head[:], 0, "header"); err != nil {
 		return nil, err
 	}
 	if string(head[:]) != "PAR1" {
-		return nil, fmt.Errorf("%w: not a parquet file: it starts with %q, not \"PAR1\"", ErrMagic, head[:])
+		return nil, notParquet(fmt.Sprintf("not a parquet file: it starts with %q, not \"PAR1\"", head[:]))
 	}
 	n := int64(binary.LittleEndian.Uint32(tail[:4]))
 	if n == 0 {
@@ -180,6 +180,15 @@ func ReadFooter(r io.ReaderAt, size int64) (*Footer, error) {
 	}
 	return f, nil
 }
+
+// magicError is ErrMagic in words about Parquet files (ErrMagic's own
+// message speaks of simdbloom's format).
+type magicError struct{ msg string }
+
+func (e *magicError) Error() string        { return "parquet: " + e.msg }
+func (e *magicError) Is(target error) bool { return target == ErrMagic }
+
+func notParquet(msg string) error { return &magicError{msg} }
 
 // readAt fills b from r at off; a short read is ErrTruncated.
 func readAt(r io.ReaderAt, b []byte, off int64, what string) error {

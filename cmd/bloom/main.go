@@ -55,6 +55,7 @@ var commands = map[string]func(args []string, stdout, stderr io.Writer) error{
 	"build":      runBuild,
 	"query":      runQuery,
 	"info":       runInfo,
+	"parquet":    runParquet,
 	"size":       runSize,
 	"experiment": runExperiment,
 	"bench":      runBench,
