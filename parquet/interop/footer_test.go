@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -201,5 +204,202 @@ func TestWriteTestdata(t *testing.T) {
 	}
 	if err := os.WriteFile("../testdata/cities.parquet", file.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFooterAllTypes writes a file of four row groups with a filtered column
+// of every physical type (and a nested one) with parquet-go, and checks that
+// ReadFooter finds what parquet-go's own reader finds (paths, types, filter
+// offsets and lengths), and that for every row group and column the filter
+// read by package parquet answers exactly as parquet-go's Check for every
+// value of the file and values of no row group.
+func TestFooterAllTypes(t *testing.T) {
+	const groups, n = 4, 2000
+	data, rows := writeAllTypes(t, groups, n, 10)
+	pf, err := pq.OpenFile(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	footer, err := parquet.ReadFooter(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := pf.Metadata()
+	if len(footer.RowGroups) != groups || len(md.RowGroups) != groups || footer.NumRows != md.NumRows || footer.Version != md.Version || footer.CreatedBy != md.CreatedBy {
+		t.Fatalf("footer: %d row groups, %d rows, version %d, %q; parquet-go: %d, %d, %d, %q",
+			len(footer.RowGroups), footer.NumRows, footer.Version, footer.CreatedBy, len(md.RowGroups), md.NumRows, md.Version, md.CreatedBy)
+	}
+	probes := extraRows(rand.New(rand.NewPCG(1, 1)), 500)
+	for g, rg := range footer.RowGroups {
+		prg := md.RowGroups[g]
+		if rg.NumRows != prg.NumRows || rg.TotalByteSize != prg.TotalByteSize || len(rg.Columns) != len(allColumns) {
+			t.Fatalf("row group %d: %d rows, %d bytes, %d columns; parquet-go %d, %d; want %d columns", g, rg.NumRows, rg.TotalByteSize,
+				len(rg.Columns), prg.NumRows, prg.TotalByteSize, len(allColumns))
+		}
+		chunks := pf.RowGroups()[g].ColumnChunks()
+		for c, cc := range rg.Columns {
+			pm := prg.Columns[c].MetaData
+			if cc.Name() != allColumns[c] || fmt.Sprint(cc.Path) != fmt.Sprint(pm.PathInSchema) || int32(cc.Type) != int32(pm.Type) ||
+				cc.NumValues != pm.NumValues || cc.BloomFilterOffset != pm.BloomFilterOffset || cc.BloomFilterLength != pm.BloomFilterLength {
+				t.Fatalf("row group %d column %d: %+v; parquet-go %v %v %d values, filter at %d (%d bytes)", g, c, cc,
+					pm.PathInSchema, pm.Type, pm.NumValues, pm.BloomFilterOffset, pm.BloomFilterLength)
+			}
+			if !cc.HasBloomFilter {
+				t.Fatalf("row group %d column %s (%s): no bloom filter", g, cc.Name(), cc.Type)
+			}
+			ours, err := cc.ReadFilter(bytes.NewReader(data), int64(len(data)))
+			if err != nil {
+				t.Fatalf("row group %d column %s: %v", g, cc.Name(), err)
+			}
+			peer := chunks[c].(*pq.FileColumnChunk).BloomFilter()
+			if peer == nil || peer.Size() != int64(ours.SizeBytes()) {
+				t.Fatalf("row group %d column %s: parquet-go filter %v, ours %d bytes", g, cc.Name(), peer, ours.SizeBytes())
+			}
+			check := func(row allTypes, present bool) {
+				v, text := columnValue(row, cc.Name())
+				want, err := peer.Check(v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := ours.HasHash(ourHash(t, cc.Type, text))
+				if got != want || (present && !got) {
+					t.Fatalf("row group %d column %s value %q: simdbloom %v, parquet-go %v, present %v", g, cc.Name(), text, got, want, present)
+				}
+			}
+			for gg := range rows {
+				for _, row := range rows[gg] {
+					check(row, gg == g)
+				}
+			}
+			for _, row := range probes {
+				check(row, false)
+			}
+		}
+		t.Logf("row group %d: %d columns, all answers equal parquet-go's", g, len(rg.Columns))
+	}
+}
+
+// extraRows returns rows of no row group the tests write (group 1000+).
+func extraRows(r *rand.Rand, n int) []allTypes {
+	out := make([]allTypes, n)
+	for i := range out {
+		out[i] = allRow(r, 1000+i%7, i)
+	}
+	return out
+}
+
+// TestToolMatchesParquetGo runs the bloom command on a parquet-go file with a
+// filtered column of every physical type: "bloom parquet --json" lists every
+// chunk with parquet-go's filter size, and "bloom parquet -column" answers,
+// for values present in each row group and values of none, exactly what
+// parquet-go's Check answers for every row group.
+func TestToolMatchesParquetGo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the bloom command")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "bloom")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/bloom")
+	build.Dir = "../.." // in the main module, with its own go.sum
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	const groups, n = 3, 1000
+	data, rows := writeAllTypes(t, groups, n, 10)
+	file := filepath.Join(dir, "all.parquet")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pf, err := pq.OpenFile(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(args ...string) []byte {
+		t.Helper()
+		out, err := exec.Command(bin, args...).Output()
+		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 1 {
+			return out // nothing may be in any row group
+		}
+		if err != nil {
+			t.Fatalf("bloom %q: %v", args, err)
+		}
+		return out
+	}
+
+	var list []struct {
+		RowGroup    int    `json:"row_group"`
+		Column      string `json:"column"`
+		Type        string `json:"type"`
+		FilterBytes int64  `json:"filter_bytes"`
+	}
+	if err := json.Unmarshal(run("parquet", "--json", file), &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list) != groups*len(allColumns) {
+		t.Fatalf("bloom parquet lists %d filters, want %d", len(list), groups*len(allColumns))
+	}
+	for i, l := range list {
+		g, c := i/len(allColumns), i%len(allColumns)
+		peer := pf.RowGroups()[g].ColumnChunks()[c].(*pq.FileColumnChunk)
+		if l.RowGroup != g || l.Column != allColumns[c] || l.Type != pf.Metadata().RowGroups[g].Columns[c].MetaData.Type.String() ||
+			l.FilterBytes != peer.BloomFilter().Size() {
+			t.Fatalf("line %d: %+v; parquet-go: row group %d column %s, %d bytes", i, l, g, allColumns[c], peer.BloomFilter().Size())
+		}
+	}
+
+	r := rand.New(rand.NewPCG(7, 7))
+	probes := extraRows(r, 40)
+	for c, col := range allColumns {
+		// 20 values from each row group, then 40 of none.
+		var sample []allTypes
+		for g := range rows {
+			for range 20 {
+				sample = append(sample, rows[g][r.IntN(n)])
+			}
+		}
+		sample = append(sample, probes...)
+		args := []string{"parquet", "--json", "-column", col, file}
+		for _, row := range sample {
+			_, text := columnValue(row, col)
+			args = append(args, text)
+		}
+		var answers []struct {
+			Value     string `json:"value"`
+			RowGroups []struct {
+				RowGroup   int  `json:"row_group"`
+				HasFilter  bool `json:"has_filter"`
+				MayContain bool `json:"may_contain"`
+			} `json:"row_groups"`
+		}
+		if err := json.Unmarshal(run(args...), &answers); err != nil {
+			t.Fatal(err)
+		}
+		if len(answers) != len(sample) {
+			t.Fatalf("%s: %d answers for %d values", col, len(answers), len(sample))
+		}
+		absent := 0
+		for i, row := range sample {
+			v, text := columnValue(row, col)
+			a := answers[i]
+			if a.Value != text || len(a.RowGroups) != groups {
+				t.Fatalf("%s: answer %d %+v for %q", col, i, a, text)
+			}
+			for g, ga := range a.RowGroups {
+				want, err := pf.RowGroups()[g].ColumnChunks()[c].(*pq.FileColumnChunk).BloomFilter().Check(v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ga.RowGroup != g || !ga.HasFilter || ga.MayContain != want {
+					t.Fatalf("%s %q row group %d: tool %+v, parquet-go may contain %v", col, text, g, ga, want)
+				}
+				if !want {
+					absent++
+				}
+			}
+		}
+		if col != "b" && absent < len(sample) { // each value is absent from most row groups
+			t.Fatalf("%s: only %d certainly-absent answers: the filters answer \"may contain\" too often", col, absent)
+		}
+		t.Logf("%s: %d values x %d row groups equal parquet-go's answers (%d certainly absent)", col, len(sample), groups, absent)
 	}
 }
