@@ -30,18 +30,18 @@ import (
 	"regexp"
 )
 
-const usage = `bloom: size, test and benchmark Bloom filters (github.com/simdbloom/bloom)
+const usage = `bloom: build, query, size, test and benchmark Bloom filters (github.com/simdbloom/bloom)
 
 Usage:
-  bloom build [-n N] [-p P] [-0] -o FILE [INPUT...]   a filter file of the inputs' lines
-  bloom query [-v] [-c] [-0] FILTER [INPUT...]        print the lines that may be in the filter
+  bloom build [-n N] [-p P] [-0] -o FILE [INPUT...]  a filter file of the inputs' lines
+  bloom query [-v] [-c] [-0] FILTER [INPUT...]       print the lines that may be in the filter
   bloom info [--json] FILTER                         a filter file's variant, size and health
   bloom parquet [--json] FILE                        the Bloom filters of a Parquet file
   bloom parquet [--json] -column PATH FILE VALUE...  which row groups may hold each value
-  bloom size -n N -p P [--json]        bits, bytes, k and bits/key for each variant
-  bloom experiment [flags] [--json]    measured FPR and fill against the formulas
-  bloom bench [flags] [--json]         a short benchmark on this machine
-  bloom version [--json]               module and Go versions, kernel in use
+  bloom size -n N -p P [--json]                      bits, bytes, k and bits/key for each variant
+  bloom experiment [flags] [--json]                  measured FPR and fill against the formulas
+  bloom bench [flags] [--json]                       a short benchmark on this machine
+  bloom version [--json]                             module and Go versions, kernel in use
 
 Run "bloom <command> -h" for a command's flags.
 `
