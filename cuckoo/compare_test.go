@@ -13,13 +13,14 @@ import (
 // tableSizes are the key counts of the memory targets.
 var tableSizes = []uint64{3_000, 100_000, 1_000_000, 1_500_000, 3_000_000}
 
-// blockedBitsPerKey returns the bits per key of blocked.New(n, p).
+// blockedBitsPerKey returns the bits per key of blocked.New(n, p), from
+// the size it makes (blocked.SizeFilter).
 func blockedBitsPerKey(t testing.TB, n uint64, p float64) float64 {
-	b, err := blocked.New(n, p)
+	b, err := blocked.SizeFilter(n, p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return float64(b.NumBits()) / float64(n)
+	return float64(b.Bits) / float64(n)
 }
 
 // TestBitsPerKeyTable prints the bits per key New makes (NumBits()/n) for
@@ -72,11 +73,11 @@ func TestBitsPerKeyTable(t *testing.T) {
 		p := 0.2 * math.Pow(1e-4/0.2, float64(i)/steps) // from 1e-4 up to 0.2
 		smaller := true
 		for _, n := range tableSizes {
-			f, err := New(n, p)
+			s, err := Size(n, p)
 			if err != nil {
 				t.Fatal(err)
 			}
-			smaller = smaller && float64(f.NumBits())/float64(n) <= blockedBitsPerKey(t, n, p)
+			smaller = smaller && s.BitsPerKey <= blockedBitsPerKey(t, n, p)
 		}
 		if !smaller {
 			break

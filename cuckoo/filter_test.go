@@ -232,7 +232,7 @@ func TestFailedAddUnchanged(t *testing.T) {
 			r := rand.New(rand.NewPCG(uint64(g.fb), nb))
 			var added []uint64
 			failures := 0
-			for failures < 20 {
+			for failures < 8 {
 				h := r.Uint64()
 				before := f.Clone()
 				beforeRNG := f.rng
