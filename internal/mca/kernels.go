@@ -1,0 +1,111 @@
+package main
+
+// The kernels modelled, and how many keys one iteration of each loop handles.
+//
+// Keys per iteration come from each kernel's source: the NEON kernels handle
+// one key an iteration (the hash pointer advances 8 bytes), the grouped amd64
+// kernels (asm/grouped.go) eight (their key index advances by 8), the pure-Go
+// loops one (index + 1). The program checks each figure against the loop it
+// cuts: the loop must advance a register by stride, else the table and the
+// code disagree and the program fails.
+
+// loop selects one loop of a kernel: the index-th backward branch of the
+// function, counted from 0 in address order (negative counts from the last).
+type loop struct {
+	index  int
+	keys   int   // keys handled by one iteration
+	stride int64 // an increment the loop must contain (see above)
+}
+
+// kernel is one batch kernel: its name as in the assembly (or the Go
+// function name), the package and architecture of its binary, and the loops
+// whose cycles per key add up to its cost (the pure-Go Counting lookup runs
+// two loops over each group of keys).
+type kernel struct {
+	name  string
+	arch  string // "arm64" or "amd64"
+	pkg   string // import path below the module, "" for the root
+	abi0  bool   // assembly: the symbol ends in .abi0
+	loops []loop
+	// callees are the functions the loop calls (Go's names, as
+	// "(*Filter).hasHashGo"), whose instructions the model adds at each
+	// call; take says which of their conditional branches are taken.
+	callees []string
+	take    []bool
+	variant string // told apart in the output, as "k=16"
+}
+
+func (k kernel) pkgPath() string {
+	if k.pkg == "" {
+		return module
+	}
+	return module + "/" + k.pkg
+}
+
+func (k kernel) symbol() string {
+	s := k.pkgPath() + "." + k.name
+	if k.abi0 {
+		s += ".abi0"
+	}
+	return s
+}
+
+// label is the name printed: the kernel's name and its variant.
+func (k kernel) label() string {
+	if k.variant == "" {
+		return k.name
+	}
+	return k.name + "/" + k.variant
+}
+
+const module = "github.com/simdbloom/bloom"
+
+// kernels is every modelled loop. The NEON kernels have one loop with
+// prefetch and one without (the last backward branch); the model takes the
+// loop without, as it does for the amd64 ones (the prefetch is one more load
+// an iteration in filters past the L2, where memory is the bound anyway).
+// The grouped amd64 kernels' loops are, in order: two ring fills and the
+// main loop with prefetch, the same three without, and the one-key tail; the
+// main loop without prefetch is the second-to-last backward branch. Its body
+// includes the ring refill, which runs every iteration.
+var kernels = []kernel{
+	// arm64: hand-written NEON and the pure-Go loops they replace.
+	{name: "hasHashes8NEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
+	{name: "hasHashes16NEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
+	{name: "splitHasNEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
+	// hasHashGo tests k first: falling through is k = 8.
+	{name: "hasHashesGeneric", arch: "arm64", pkg: "blocked", loops: []loop{{-1, 1, 1}},
+		callees: []string{"(*Filter).hasHashGo"}, take: []bool{false}, variant: "k=8"},
+	{name: "hasHashesGeneric", arch: "arm64", pkg: "blocked", loops: []loop{{-1, 1, 1}},
+		callees: []string{"(*Filter).hasHashGo"}, take: []bool{true}, variant: "k=16"},
+	{name: "splitHasHashesGeneric", arch: "arm64", pkg: "blocked", loops: []loop{{-1, 1, 1}},
+		callees: []string{"(*SplitBlock).hasHashGo"}},
+	// The pure-Go Counting lookup runs two loops over each group of 16 keys
+	// (the outer loop, once a group, is left out); the second calls countHas7.
+	{name: "countingHasHashesGeneric", arch: "arm64", pkg: "blocked", loops: []loop{{0, 1, 1}, {1, 1, 1}},
+		callees: []string{"countHas7"}},
+
+	// amd64: the kernels the dispatch runs on AVX2 and AVX-512 processors.
+	{name: "filterHas8AVX2Ring", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
+	{name: "filterHas16AVX2Ring", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
+	{name: "filterHas8AVX512", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
+	{name: "filterHas8BITALG", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
+	{name: "filterHas16BITALG", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
+	{name: "splitHasAVX2Ring", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
+	{name: "countingHasAVX2Ring", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
+	{name: "countingHasAVX512", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
+	{name: "hasHashesGeneric", arch: "amd64", pkg: "blocked", loops: []loop{{-1, 1, 1}},
+		callees: []string{"(*Filter).hasHashGo"}, take: []bool{false}, variant: "k=8"},
+}
+
+// cpus are the llvm-mca processor models per architecture: each slot takes
+// the first of its names the installed llvm-mca knows (LLVM models every
+// Apple core with Cyclone's scheduling; apple-a14 is the M1's core), and a
+// slot none of whose names it knows is skipped. Neoverse N1 is Ampere
+// Altra and Graviton2, V1 Graviton3, V2 Graviton4 and Grace.
+var cpus = map[string][][]string{
+	"arm64": {{"neoverse-n1"}, {"neoverse-v1"}, {"neoverse-v2"}, {"apple-m1", "apple-a14", "cyclone"}},
+	"amd64": {{"znver3"}, {"znver4"}, {"icelake-server", "skylake-avx512"}},
+}
+
+var triples = map[string]string{"arm64": "aarch64", "amd64": "x86_64"}
