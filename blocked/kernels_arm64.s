@@ -138,9 +138,102 @@
 	VST2 [V0.D2, V1.D2], (R7)    \
 	VST2 [V2.D2, V3.D2], (R9)
 
+// The lookups (Filter k = 8 and 16, Counting) test bits with TBL instead:
+// llvm-mca (internal/mca, PERF.md) finds the loop above bound by the vector
+// pipes, and TBL needs about half the vector instructions. For each key:
+//   - the block is loaded in byte order into V0-V3 (LD1, no de-interleave);
+//   - Y = x*salt as above; two UZP2 keep the top byte of every product,
+//     b = y>>24, one byte a salt in salt order (lane i tests word i mod 8);
+//   - the byte of the block holding position p = b>>2 of word i is
+//     8i + p>>3 = 8i + b>>5: USHR and ADD of the lane offsets (V21) give the
+//     TBL indexes, and one four-register TBL gathers those bytes;
+//   - the bit within it is p&7: USHL of a vector of byte ones (V23) by
+//     (b>>2)&7 (AND with V22) gives 1<<(p&7), and BIC leaves the bits that
+//     are missing; the key is present iff none is.
+// Counting reads counter j = b>>4 of word i, the nibble j&1 of byte
+// 8i + j>>1 = 8i + b>>5 (the same index): a one-register TBL of the table
+// V24 (0x0f for even j, 0xf0 for odd) gives the nibble's mask, and the key
+// is present iff no AND of mask and byte is zero.
+// The k = 8 and Counting loops compute 16 lanes of which the upper 8 repeat
+// the lower (UZP2 of a register with itself) and read only the lower 8.
+
+// USHL Vd.16B, Vn.16B, Vm.16B
+#define VUSHL16B(m, n, d) WORD $(0x6E204400 | (m)<<16 | (n)<<5 | (d))
+// UQXTN Vd.8B, Vn.8H
+#define VUQXTN8B(n, d) WORD $(0x2E214800 | (n)<<5 | (d))
+
+// TBLCONSTS sets V21 = the byte offsets of words 0-7 (twice), V22 = 7 and
+// V23 = 1 in every byte, V24 = the Counting nibble masks, V25 = 0.
+#define TBLCONSTS \
+	MOVD $0x3830282018100800, R6 \
+	VDUP R6, V21.D2              \
+	MOVD $0x0707070707070707, R6 \
+	VDUP R6, V22.D2              \
+	MOVD $0x0101010101010101, R6 \
+	VDUP R6, V23.D2              \
+	MOVD $0xf00ff00ff00ff00f, R6 \
+	VDUP R6, V24.D2              \
+	VEOR V25.B16, V25.B16, V25.B16
+
+// TNEXTKEY loads the next hash into R6, its block's address into R7, the
+// block into V0-V3, and V5, V6 = x*salt[0..3], x*salt[4..7].
+#define TNEXTKEY \
+	MOVD.P 8(R2), R6                  \
+	AND    $0xffffffff00000000, R6, R7 \
+	UMULH  R1, R7, R7                 \
+	ADD    R7<<6, R0, R7              \
+	VDUP   R6, V4.S4                  \
+	VLD1   (R7), [V0.B16, V1.B16, V2.B16, V3.B16] \
+	VMUL4S(16, 4, 5)                  \
+	VMUL4S(17, 4, 6)
+
+// TBYTES8 sets V7 to the top bytes of the 8 products, twice.
+#define TBYTES8 \
+	VUZP2 V6.H8, V5.H8, V7.H8 \
+	VUZP2 V7.B16, V7.B16, V7.B16
+
+// TBYTES16 sets V7 to the top bytes of the 16 products (salts 8-15 too).
+#define TBYTES16 \
+	VMUL4S(18, 4, 12)           \
+	VMUL4S(19, 4, 13)           \
+	VUZP2 V6.H8, V5.H8, V7.H8   \
+	VUZP2 V13.H8, V12.H8, V14.H8 \
+	VUZP2 V14.B16, V7.B16, V7.B16
+
+// TMISSING sets V10 to the bits of V7's positions missing from the block.
+#define TMISSING \
+	VUSHR $5, V7.B16, V9.B16       \
+	VADD  V21.B16, V9.B16, V9.B16  \
+	VUSHR $2, V7.B16, V8.B16       \
+	VAND  V22.B16, V8.B16, V8.B16  \
+	VUSHL16B(8, 23, 10)            \
+	VTBL  V9.B16, [V0.B16, V1.B16, V2.B16, V3.B16], V11.B16 \
+	VBIC16B(11, 10, 10)
+
+// TANSWER writes 1 to *R4++ if the low 64 bits of V10 are zero, else 0, and
+// adds it to R5.
+#define TANSWER \
+	FMOVD  F10, R8  \
+	CMP    $0, R8   \
+	CSET   EQ, R8   \
+	MOVB.P R8, 1(R4) \
+	ADD    R8, R5, R5
+
+// TLOOKUP(bytes, reduce) is one key's whole lookup.
+#define TLOOKUP(bytes, reduce) \
+	TNEXTKEY \
+	bytes    \
+	TMISSING \
+	reduce   \
+	TANSWER
+
+#define NOREDUCE
+#define REDUCE16 VUQXTN8B(10, 10)
+
 // func hasHashes8NEON(blocks []block, hs []uint64, out []bool, pf int, npf int) int
 TEXT ·hasHashes8NEON(SB), NOSPLIT, $0-96
 	LOADARGS
+	TBLCONSTS
 	MOVD out_base+48(FP), R4
 	MOVD pf+72(FP), R10
 	MOVD npf+80(FP), R11
@@ -150,9 +243,7 @@ TEXT ·hasHashes8NEON(SB), NOSPLIT, $0-96
 
 prefetching:
 	PREFETCH(PLDL1KEEP)
-	NEXTKEY
-	MASKS8
-	TEST
+	TLOOKUP(TBYTES8, NOREDUCE)
 	SUBS $1, R11, R11
 	BNE  prefetching
 
@@ -160,9 +251,7 @@ tail:
 	CBZ R3, done
 
 loop:
-	NEXTKEY
-	MASKS8
-	TEST
+	TLOOKUP(TBYTES8, NOREDUCE)
 	SUBS $1, R3, R3
 	BNE  loop
 
@@ -173,6 +262,7 @@ done:
 // func hasHashes16NEON(blocks []block, hs []uint64, out []bool, pf int, npf int) int
 TEXT ·hasHashes16NEON(SB), NOSPLIT, $0-96
 	LOADARGS
+	TBLCONSTS
 	MOVD out_base+48(FP), R4
 	MOVD pf+72(FP), R10
 	MOVD npf+80(FP), R11
@@ -182,9 +272,7 @@ TEXT ·hasHashes16NEON(SB), NOSPLIT, $0-96
 
 prefetching:
 	PREFETCH(PLDL1KEEP)
-	NEXTKEY
-	MASKS16
-	TEST
+	TLOOKUP(TBYTES16, REDUCE16)
 	SUBS $1, R11, R11
 	BNE  prefetching
 
@@ -192,9 +280,7 @@ tail:
 	CBZ R3, done
 
 loop:
-	NEXTKEY
-	MASKS16
-	TEST
+	TLOOKUP(TBYTES16, REDUCE16)
 	SUBS $1, R3, R3
 	BNE  loop
 

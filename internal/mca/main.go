@@ -13,6 +13,7 @@
 // it for each processor model. It prints cycles per iteration, keys per
 // iteration and cycles per key; with --json, a list of
 // {"kernel", "cpu", "cycles_per_key", "keys_per_iteration"}.
+// With -show NAME it prints the llvm-mca input of that kernel instead.
 // Without llvm-mca and llvm-objdump it says so and exits with status 2.
 package main
 
@@ -40,16 +41,24 @@ type result struct {
 
 func main() {
 	asJSON := flag.Bool("json", false, "print JSON")
+	show := flag.String("show", "", "print the llvm-mca input of the named kernel (as printed) instead")
 	flag.Parse()
 	t, err := findTools()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mca:", err)
 		os.Exit(2)
 	}
-	rs, err := run(t, ".")
+	if *show != "" {
+		only := slices.DeleteFunc(slices.Clone(kernels), func(k kernel) bool { return k.label() != *show })
+		kernels = only
+	}
+	rs, err := run(t, ".", *show != "")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mca:", err)
 		os.Exit(1)
+	}
+	if *show != "" {
+		return
 	}
 	if *asJSON {
 		e := json.NewEncoder(os.Stdout)
@@ -62,7 +71,8 @@ func main() {
 }
 
 // run builds, disassembles and models every kernel of the table.
-func run(t tools, root string) ([]result, error) {
+// With show it prints each loop's llvm-mca input instead of modelling it.
+func run(t tools, root string, show bool) ([]result, error) {
 	dir, err := os.MkdirTemp("", "mca")
 	if err != nil {
 		return nil, err
@@ -91,6 +101,12 @@ func run(t tools, root string) ([]result, error) {
 		bodies, err := kernelLoops(dis[key], k)
 		if err != nil {
 			return nil, err
+		}
+		if show {
+			for _, b := range bodies {
+				fmt.Print(mcaInput(b))
+			}
+			continue
 		}
 		triple := triples[k.arch]
 		for _, slot := range cpus[k.arch] {
