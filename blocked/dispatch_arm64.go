@@ -99,6 +99,12 @@ func splitHasHashesArch(s *SplitBlock, hs []uint64, out []bool) (int, bool) {
 	return splitHasNEON(s.blocks, hs, out, pf, npf), true
 }
 
-// countingHasHashesArch reports false: there is no NEON Counting lookup yet,
-// so Counting.HasHashes runs the pure-Go loop.
-func countingHasHashesArch(c *Counting, hs []uint64, out []bool) (int, bool) { return 0, false }
+// countingHasHashesArch runs the Counting batch lookup of the current level
+// and reports whether one ran.
+func countingHasHashesArch(c *Counting, hs []uint64, out []bool) (int, bool) {
+	if len(c.blocks) == 0 || len(hs) == 0 || len(out) != len(hs) || cpu.Active != cpu.NEON {
+		return 0, false
+	}
+	pf, npf := prefetchPlan(c.SizeBytes(), len(hs))
+	return countingHasNEON(c.blocks, hs, out, pf, npf), true
+}

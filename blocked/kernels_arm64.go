@@ -45,3 +45,11 @@ func splitHasNEON(blocks []splitBlock, hs []uint64, out []bool, pf, npf int) int
 //
 //go:noescape
 func splitAddNEON(blocks []splitBlock, hs []uint64, pf, npf int)
+
+// countingHasNEON sets out[i] to whether hs[i] is in the Counting filter of
+// blocks (all 8 counters non-zero) and returns the number of true results,
+// prefetching the block of hs[i+pf] for i < npf. It requires
+// len(out) == len(hs) > 0, len(blocks) > 0 and 0 <= npf <= len(hs)-pf.
+//
+//go:noescape
+func countingHasNEON(blocks []block, hs []uint64, out []bool, pf, npf int) int

@@ -483,3 +483,52 @@ loop:
 
 done:
 	RET
+
+// NEON batch lookup of Counting, with the TBL test described above the
+// Filter lookups. It trusts that len(out) == len(hs) > 0, that blocks is not
+// empty and that 0 <= npf <= len(hs)-pf.
+
+// CMISSING sets V10 to 0xff in the lanes (of 8) whose counter is zero.
+#define CMISSING \
+	VUSHR $5, V7.B16, V9.B16        \
+	VADD  V21.B16, V9.B16, V9.B16   \
+	VUSHR $4, V7.B16, V8.B16        \
+	VTBL  V8.B16, [V24.B16], V10.B16 \
+	VTBL  V9.B16, [V0.B16, V1.B16, V2.B16, V3.B16], V11.B16 \
+	VAND  V11.B16, V10.B16, V10.B16 \
+	VCMEQ V25.B16, V10.B16, V10.B16
+
+// func countingHasNEON(blocks []block, hs []uint64, out []bool, pf int, npf int) int
+TEXT ·countingHasNEON(SB), NOSPLIT, $0-96
+	LOADARGS
+	TBLCONSTS
+	MOVD out_base+48(FP), R4
+	MOVD pf+72(FP), R10
+	MOVD npf+80(FP), R11
+	MOVD ZR, R5
+	CBZ  R11, tail
+	SUB  R11, R3, R3 // keys left for the loop without prefetch
+
+prefetching:
+	PREFETCH(PLDL1KEEP)
+	TNEXTKEY
+	TBYTES8
+	CMISSING
+	TANSWER
+	SUBS $1, R11, R11
+	BNE  prefetching
+
+tail:
+	CBZ R3, done
+
+loop:
+	TNEXTKEY
+	TBYTES8
+	CMISSING
+	TANSWER
+	SUBS $1, R3, R3
+	BNE  loop
+
+done:
+	MOVD R5, ret+88(FP)
+	RET

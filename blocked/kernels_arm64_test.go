@@ -391,3 +391,107 @@ func TestSplitNEONPrefetchDispatch(t *testing.T) {
 	prefetchAbove = 0
 	forEachLevel(t, testSplitBatchEqualsSingle)
 }
+
+// checkCountingNEON looks up probes in c with the NEON kernel and the
+// generic loop and compares answers and counts, with every prefetch plan,
+// and that nothing past len(probes) of out was written.
+func checkCountingNEON(t *testing.T, name string, c *Counting, probes []uint64) {
+	t.Helper()
+	want := make([]bool, len(probes))
+	wantN := countingHasHashesGeneric(c, probes, want)
+	for _, p := range prefetchPlans(len(probes)) {
+		got := make([]bool, len(probes)+8)
+		for i := range got {
+			got[i] = i%2 == 0
+		}
+		gotN := countingHasNEON(c.blocks, probes, got[:len(probes)], p[0], p[1])
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("%s: blocks=%d prefetch %v: lookup %d of %d (%#x): neon %v, generic %v",
+					name, len(c.blocks), p, i, len(probes), probes[i], got[i], want[i])
+			}
+		}
+		if gotN != wantN {
+			t.Fatalf("%s: blocks=%d prefetch %v: neon counted %d, generic %d", name, len(c.blocks), p, gotN, wantN)
+		}
+		for i := len(probes); i < len(got); i++ {
+			if got[i] != (i%2 == 0) {
+				t.Fatalf("%s: prefetch %v: lookup wrote out[%d], past %d results", name, p, i, len(probes))
+			}
+		}
+	}
+}
+
+// TestCountingNEON covers every length 0-70 (across the generic loop's
+// groups of 16), counters at 0, 1-14 and saturated at 15 (every nibble
+// value and both nibbles of a byte), one block, and the first and last
+// blocks of a huge filter.
+func TestCountingNEON(t *testing.T) {
+	for _, nb := range []uint64{1, 7, 1000} {
+		c := mustCounting(t, nb*64)
+		hs := randomHashes(int(nb)*3, nb)
+		c.AddHashes(hs)
+		for range 16 {
+			c.AddHashes(hs[:len(hs)/4]) // saturate some counters
+		}
+		for n := 1; n <= 70; n++ {
+			checkCountingNEON(t, "length", c, mixed(hs, n, uint64(n)))
+		}
+		out := make([]bool, 1)
+		if got := c.HasHashes(nil, out[:0]); got != 0 {
+			t.Fatalf("no keys: %d true", got)
+		}
+	}
+
+	r := rand.New(rand.NewPCG(7, 8))
+	c := mustCounting(t, 64)
+	var hs []uint64
+	for range 60 {
+		hs = append(hs, uint64(r.Uint32()))
+	}
+	c.AddHashes(hs[:6]) // few keys: many probes absent
+	checkCountingNEON(t, "one block, few keys", c, mixed(hs, 60, 1))
+	for i := range 20 {
+		c.AddHashes(hs[:i%7+1]) // counts 1..15 and saturation
+	}
+	checkCountingNEON(t, "one block, counted", c, append(randomHashes(200, 3), hs...))
+
+	nb := uint64(3_000_001)
+	if testing.Short() {
+		nb = 100_003
+	}
+	c = mustCounting(t, nb*64)
+	var edge []uint64
+	for range 30 {
+		edge = append(edge, 0xffffffff<<32|uint64(r.Uint32()), uint64(r.Uint32()))
+	}
+	edge = append(edge, ^uint64(0), 0xffffffff<<32, 0, 0xffffffff)
+	c.AddHashes(edge[:len(edge)/2])
+	checkCountingNEON(t, "first and last blocks", c, append(edge, randomHashes(100, 4)...))
+	if c.blocks[nb-1] == (block{}) || c.blocks[0] == (block{}) {
+		t.Fatal("the edge hashes did not reach the first and last blocks")
+	}
+}
+
+// TestCountingNEONDispatch checks that HasHashes runs the NEON kernel, with
+// and without prefetch, and answers as the generic loop does.
+func TestCountingNEONDispatch(t *testing.T) {
+	saved := prefetchAbove
+	defer func() { prefetchAbove = saved }()
+	c := mustCounting(t, 500*64)
+	hs := randomHashes(2000, 11)
+	c.AddHashes(hs[:1000])
+	probes := mixed(hs, 2000, 12)
+	want := make([]bool, len(probes))
+	wantN := countingHasHashesGeneric(c, probes, want)
+	for _, above := range []uint64{saved, 0} {
+		prefetchAbove = above
+		got := make([]bool, len(probes))
+		if n := c.HasHashes(probes, got); n != wantN || !slices.Equal(got, want) {
+			t.Fatalf("prefetchAbove %d: HasHashes counted %d (generic %d) or answered differently", above, n, wantN)
+		}
+		if _, ok := countingHasHashesArch(c, probes, got); !ok {
+			t.Fatal("the NEON Counting lookup did not run")
+		}
+	}
+}

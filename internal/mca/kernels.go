@@ -73,6 +73,7 @@ var kernels = []kernel{
 	{name: "hasHashes8NEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
 	{name: "hasHashes16NEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
 	{name: "splitHasNEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
+	{name: "countingHasNEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
 	// hasHashGo tests k first: falling through is k = 8.
 	{name: "hasHashesGeneric", arch: "arm64", pkg: "blocked", loops: []loop{{-1, 1, 1}},
 		callees: []string{"(*Filter).hasHashGo"}, take: []bool{false}, variant: "k=8"},
