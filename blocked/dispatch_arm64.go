@@ -19,17 +19,19 @@ func splitHasOne(*[3]uint64, uint64) bool  { panic("blocked: no one-key assembly
 func splitAddOne(*[3]uint64, uint64)       { panic("blocked: no one-key assembly") }
 
 // prefetchDistance is how many keys ahead the batch kernels prefetch in a
-// filter larger than prefetchAbove. 24 keys above the last-level cache is
-// what the amd64 kernels did before they were measured and moved to 32 keys
-// from the L2 size (PERF.md); it has not been measured on arm64 hardware
-// (only emulated arm64 was available, where timings mean nothing).
-const prefetchDistance = 24
+// filter of at least prefetchAbove bytes. It is amd64's, chosen by the same
+// reasoning: amd64 measured 32 keys best (PERF.md), and the NEON kernels
+// model at about the amd64 kernels' cycles per key (internal/mca), so 32
+// keys cover about the same memory latency. It has not been measured on
+// arm64 hardware (only emulated arm64 was available, where timings mean
+// nothing).
+const prefetchDistance = 32
 
-// prefetchAbove is the filter size in bytes above which the batch kernels
-// prefetch: the last-level cache (cpu.L3) when the processor reports it (it
-// often does not on arm64), else 32 MiB. Tests lower it to reach the
-// prefetching loops.
-var prefetchAbove = cacheOr(cpu.L3, 32<<20)
+// prefetchAbove is the filter size in bytes from which the batch kernels
+// prefetch: one core's L2 cache (cpu.L2), or 1 MiB when the processor does
+// not report it, as on amd64, where prefetching measured a gain from the L2
+// size up. Tests lower it to reach the prefetching loops.
+var prefetchAbove = cacheOr(cpu.L2, 1<<20)
 
 // cacheOr returns size, or def when size is 0 (unknown).
 func cacheOr(size, def uint64) uint64 {
@@ -44,7 +46,7 @@ func cacheOr(size, def uint64) uint64 {
 // exists: the kernels prefetch the block of hs[i+pf] only for i < npf, so
 // they never read past hs.
 func prefetchPlan(size uint64, n int) (pf, npf int) {
-	if size <= prefetchAbove || n <= prefetchDistance {
+	if size < prefetchAbove || n <= prefetchDistance {
 		return 0, 0
 	}
 	return prefetchDistance, n - prefetchDistance
