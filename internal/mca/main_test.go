@@ -116,7 +116,7 @@ func TestModel(t *testing.T) {
 	if err != nil {
 		t.Skip(err)
 	}
-	rs, err := run(tl, "../..")
+	rs, err := run(tl, "../..", false)
 	if err != nil {
 		t.Fatal(err)
 	}
