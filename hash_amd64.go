@@ -17,3 +17,18 @@ func hashUint64sAVX512(dst []uint64, src []uint64)
 //
 //go:noescape
 func hashUint64sAVX2(dst []uint64, src []uint64)
+
+// hashStringsAVX512 sets dst[i] to the XXH3-64 hash of the i-th key, for the
+// len(dst) keys whose headers (a pointer, then a length) start at keys,
+// stride bytes apart, eight keys per zmm register. It leaves dst[i] of keys
+// of 1 to 3 bytes and of more than 128 bytes to the caller, and returns
+// non-zero when there were such keys. It uses AVX-512 F and DQ.
+//
+//go:noescape
+func hashStringsAVX512(dst []uint64, keys *string, stride uintptr) int
+
+// hashStringsAVX2 is hashStringsAVX512 with four keys per ymm register;
+// len(dst) must be a multiple of 4.
+//
+//go:noescape
+func hashStringsAVX2(dst []uint64, keys *string, stride uintptr) int

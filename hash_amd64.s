@@ -248,3 +248,987 @@ hash2_four:
 hash2_done:
 	VZEROUPPER
 	RET
+
+DATA strConsts<>+0(SB)/8, $0x2d06800538d394c2
+DATA strConsts<>+8(SB)/8, $0xc73ab174c5ecd5a2
+DATA strConsts<>+16(SB)/8, $0x6782737bea4239b9
+DATA strConsts<>+24(SB)/8, $0xaf56bc3b0996523a
+DATA strConsts<>+32(SB)/8, $0x9fb21c651e98df25
+DATA strConsts<>+40(SB)/8, $0x165667919e3779f9
+DATA strConsts<>+48(SB)/8, $0x9e3779b185ebca87
+DATA strConsts<>+56(SB)/8, $0x00000000ffffffff
+DATA strConsts<>+64(SB)/8, $0x0000000000000003
+DATA strConsts<>+72(SB)/8, $0x0000000000000008
+DATA strConsts<>+80(SB)/8, $0x0000000000000010
+DATA strConsts<>+88(SB)/8, $0x0000000000000080
+DATA strConsts<>+96(SB)/8, $0x0000000000000020
+DATA strConsts<>+104(SB)/8, $0x0000000000000040
+DATA strConsts<>+112(SB)/8, $0x0000000000000060
+DATA strConsts<>+120(SB)/8, $0x0000000000000000
+GLOBL strConsts<>(SB), RODATA|NOPTR, $128
+
+DATA strSecret<>+0(SB)/8, $0xbe4ba423396cfeb8
+DATA strSecret<>+8(SB)/8, $0x1cad21f72c81017c
+DATA strSecret<>+16(SB)/8, $0xdb979083e96dd4de
+DATA strSecret<>+24(SB)/8, $0x1f67b3b7a4a44072
+DATA strSecret<>+32(SB)/8, $0x78e5c0cc4ee679cb
+DATA strSecret<>+40(SB)/8, $0x2172ffcc7dd05a82
+DATA strSecret<>+48(SB)/8, $0x8e2443f7744608b8
+DATA strSecret<>+56(SB)/8, $0x4c263a81e69035e0
+DATA strSecret<>+64(SB)/8, $0xcb00c391bb52283c
+DATA strSecret<>+72(SB)/8, $0xa32e531b8b65d088
+DATA strSecret<>+80(SB)/8, $0x4ef90da297486471
+DATA strSecret<>+88(SB)/8, $0xd8acdea946ef1938
+DATA strSecret<>+96(SB)/8, $0x3f349ce33f76faa8
+DATA strSecret<>+104(SB)/8, $0x1d4f0bc7c7bbdcf9
+DATA strSecret<>+112(SB)/8, $0x3159b4cd4be0518a
+DATA strSecret<>+120(SB)/8, $0x647378d9c97e9fc8
+GLOBL strSecret<>(SB), RODATA|NOPTR, $128
+
+DATA strBswap<>+0(SB)/8, $0x0001020304050607
+DATA strBswap<>+8(SB)/8, $0x08090a0b0c0d0e0f
+DATA strBswap<>+16(SB)/8, $0x0001020304050607
+DATA strBswap<>+24(SB)/8, $0x08090a0b0c0d0e0f
+DATA strBswap<>+32(SB)/8, $0x0001020304050607
+DATA strBswap<>+40(SB)/8, $0x08090a0b0c0d0e0f
+DATA strBswap<>+48(SB)/8, $0x0001020304050607
+DATA strBswap<>+56(SB)/8, $0x08090a0b0c0d0e0f
+GLOBL strBswap<>(SB), RODATA|NOPTR, $64
+
+DATA strLanes<>+0(SB)/8, $0x0000000000000000
+DATA strLanes<>+8(SB)/8, $0x0000000000000001
+DATA strLanes<>+16(SB)/8, $0x0000000000000002
+DATA strLanes<>+24(SB)/8, $0x0000000000000003
+DATA strLanes<>+32(SB)/8, $0x0000000000000004
+DATA strLanes<>+40(SB)/8, $0x0000000000000005
+DATA strLanes<>+48(SB)/8, $0x0000000000000006
+DATA strLanes<>+56(SB)/8, $0x0000000000000007
+GLOBL strLanes<>(SB), RODATA|NOPTR, $64
+
+DATA strTailMasks<>+0(SB)/1, $0x00
+DATA strTailMasks<>+1(SB)/1, $0x01
+DATA strTailMasks<>+2(SB)/1, $0x03
+DATA strTailMasks<>+3(SB)/1, $0x07
+DATA strTailMasks<>+4(SB)/1, $0x0f
+DATA strTailMasks<>+5(SB)/1, $0x1f
+DATA strTailMasks<>+6(SB)/1, $0x3f
+DATA strTailMasks<>+7(SB)/1, $0x7f
+GLOBL strTailMasks<>(SB), RODATA|NOPTR, $8
+
+// func hashStringsAVX512(dst []uint64, keys *string, stride uintptr) int
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL
+TEXT ·hashStringsAVX512(SB), NOSPLIT, $0-48
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         keys+24(FP), DX
+	MOVQ         stride+32(FP), BX
+	XORQ         SI, SI
+	XORQ         DI, DI
+	VPBROADCASTQ BX, Z0
+	VPMULLQ      strLanes<>+0(SB), Z0, Z0
+	SHLQ         $0x03, BX
+	XORQ         R8, R8
+
+str_loop:
+	CMPQ  R8, CX
+	JAE   str_done
+	MOVQ  CX, R9
+	SUBQ  R8, R9
+	CMPQ  R9, $0x08
+	JAE   str_full
+	LEAQ  strTailMasks<>+0(SB), R10
+	KMOVB (R10)(R9*1), K1
+	JMP   str_group
+
+str_full:
+	KXNORB K1, K1, K1
+
+str_group:
+	KMOVB      K1, K2
+	VPXORQ     Z1, Z1, Z1
+	VPGATHERQQ (DX)(Z0*1), K2, Z1
+	KMOVB      K1, K2
+	VPXORQ     Z2, Z2, Z2
+	VPGATHERQQ 8(DX)(Z0*1), K2, Z2
+	VPADDQ     Z2, Z1, Z3
+
+	// Length classes, within the batch: 0, 1-3, 4-8, 9-16, 17-128, longer.
+	VPCMPUQ.BCST $0x04, strConsts<>+120(SB), Z2, K1, K2
+	VPCMPUQ.BCST $0x06, strConsts<>+64(SB), Z2, K1, K3
+	VPCMPUQ.BCST $0x06, strConsts<>+88(SB), Z2, K1, K4
+	KANDNB       K2, K3, K2
+	KORB         K4, K2, K2
+	KMOVB        K2, R9
+	ORL          R9, DI
+	VPCMPUQ.BCST $0x06, strConsts<>+72(SB), Z2, K1, K2
+	KANDNB       K3, K2, K3
+	VPCMPUQ.BCST $0x06, strConsts<>+80(SB), Z2, K1, K5
+	KANDNB       K2, K5, K2
+	KANDNB       K5, K4, K5
+	VPBROADCASTQ strConsts<>+0(SB), Z4
+
+	// 4-8 bytes: rrmxmx of the first and last four bytes.
+	KTESTB          K3, K3
+	JZ              str_no4
+	KMOVB           K3, K4
+	VPXORD          Y5, Y5, Y5
+	VPGATHERQD      (SI)(Z1*1), K4, Y5
+	VPMOVZXDQ       Y5, Z6
+	KMOVB           K3, K4
+	VPXORD          Y7, Y7, Y7
+	VPGATHERQD      -4(SI)(Z3*1), K4, Y7
+	VPMOVZXDQ       Y7, Z8
+	VPSLLQ          $0x20, Z6, Z6
+	VPTERNLOGQ.BCST $0x96, strConsts<>+8(SB), Z8, Z6
+	VPROLQ          $0x31, Z6, Z8
+	VPROLQ          $0x18, Z6, Z27
+	VPTERNLOGQ      $0x96, Z27, Z8, Z6
+	VPMULLQ.BCST    strConsts<>+32(SB), Z6, Z6
+	VPSRLQ          $0x23, Z6, Z8
+	VPADDQ          Z2, Z8, Z8
+	VPXORQ          Z8, Z6, Z6
+	VPMULLQ.BCST    strConsts<>+32(SB), Z6, Z6
+	VPSRLQ          $0x1c, Z6, Z8
+	VPXORQ          Z8, Z6, Z6
+	VMOVDQA64       Z6, K3, Z4
+
+str_no4:
+	// 9-16 bytes: the first and last eight, folded with one 64x64->128 multiply.
+	KTESTB       K2, K2
+	JZ           str_no9
+	KMOVB        K2, K3
+	VPXORQ       Z9, Z9, Z9
+	VPGATHERQQ   (SI)(Z1*1), K3, Z9
+	KMOVB        K2, K3
+	VPXORQ       Z10, Z10, Z10
+	VPGATHERQQ   -8(SI)(Z3*1), K3, Z10
+	VPXORQ.BCST  strConsts<>+16(SB), Z9, Z9
+	VPXORQ.BCST  strConsts<>+24(SB), Z10, Z10
+	VPSRLQ       $0x20, Z9, Z6
+	VPSRLQ       $0x20, Z10, Z8
+	VPMULUDQ     Z10, Z9, Z27
+	VPMULUDQ     Z10, Z6, Z28
+	VPMULUDQ     Z8, Z9, Z29
+	VPMULUDQ     Z8, Z6, Z6
+	VPSRLQ       $0x20, Z27, Z8
+	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z30
+	VPADDQ       Z30, Z8, Z8
+	VPADDQ       Z29, Z8, Z8
+	VPSRLQ       $0x20, Z28, Z28
+	VPADDQ       Z28, Z6, Z6
+	VPSRLQ       $0x20, Z8, Z30
+	VPADDQ       Z30, Z6, Z6
+	VPSLLQ       $0x20, Z8, Z8
+	VPANDQ.BCST  strConsts<>+56(SB), Z27, Z27
+	VPTERNLOGQ   $0x96, Z27, Z8, Z6
+	VPSHUFB      strBswap<>+0(SB), Z9, Z9
+	VPADDQ       Z9, Z6, Z6
+	VPADDQ       Z10, Z6, Z6
+	VPADDQ       Z2, Z6, Z6
+	VPSRLQ       $0x25, Z6, Z8
+	VPXORQ       Z8, Z6, Z6
+	VPMULLQ.BCST strConsts<>+40(SB), Z6, Z6
+	VPSRLQ       $0x20, Z6, Z8
+	VPXORQ       Z8, Z6, Z6
+	VMOVDQA64    Z6, K2, Z4
+
+str_no9:
+	// 17-128 bytes: one pair of 16-byte words from each end per 32 bytes.
+	KTESTB       K5, K5
+	JZ           str_store
+	VPMULLQ.BCST strConsts<>+48(SB), Z2, Z6
+	KMOVB        K5, K2
+	VPXORQ       Z11, Z11, Z11
+	VPGATHERQQ   (SI)(Z1*1), K2, Z11
+	KMOVB        K5, K2
+	VPXORQ       Z12, Z12, Z12
+	VPGATHERQQ   8(SI)(Z1*1), K2, Z12
+	VPXORQ.BCST  strSecret<>+0(SB), Z11, Z11
+	VPXORQ.BCST  strSecret<>+8(SB), Z12, Z12
+	VPSRLQ       $0x20, Z11, Z8
+	VPSRLQ       $0x20, Z12, Z27
+	VPMULUDQ     Z12, Z11, Z28
+	VPMULUDQ     Z12, Z8, Z29
+	VPMULUDQ     Z27, Z11, Z30
+	VPMULUDQ     Z27, Z8, Z8
+	VPSRLQ       $0x20, Z28, Z27
+	VPANDQ.BCST  strConsts<>+56(SB), Z29, Z31
+	VPADDQ       Z31, Z27, Z27
+	VPADDQ       Z30, Z27, Z27
+	VPSRLQ       $0x20, Z29, Z29
+	VPADDQ       Z29, Z8, Z8
+	VPSRLQ       $0x20, Z27, Z31
+	VPADDQ       Z31, Z8, Z8
+	VPSLLQ       $0x20, Z27, Z27
+	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z28
+	VPTERNLOGQ   $0x96, Z28, Z27, Z8
+	VPADDQ       Z8, Z6, K5, Z6
+	KMOVB        K5, K2
+	VPXORQ       Z13, Z13, Z13
+	VPGATHERQQ   -16(SI)(Z3*1), K2, Z13
+	KMOVB        K5, K2
+	VPXORQ       Z14, Z14, Z14
+	VPGATHERQQ   -8(SI)(Z3*1), K2, Z14
+	VPXORQ.BCST  strSecret<>+16(SB), Z13, Z13
+	VPXORQ.BCST  strSecret<>+24(SB), Z14, Z14
+	VPSRLQ       $0x20, Z13, Z8
+	VPSRLQ       $0x20, Z14, Z27
+	VPMULUDQ     Z14, Z13, Z28
+	VPMULUDQ     Z14, Z8, Z29
+	VPMULUDQ     Z27, Z13, Z30
+	VPMULUDQ     Z27, Z8, Z8
+	VPSRLQ       $0x20, Z28, Z27
+	VPANDQ.BCST  strConsts<>+56(SB), Z29, Z31
+	VPADDQ       Z31, Z27, Z27
+	VPADDQ       Z30, Z27, Z27
+	VPSRLQ       $0x20, Z29, Z29
+	VPADDQ       Z29, Z8, Z8
+	VPSRLQ       $0x20, Z27, Z31
+	VPADDQ       Z31, Z8, Z8
+	VPSLLQ       $0x20, Z27, Z27
+	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z28
+	VPTERNLOGQ   $0x96, Z28, Z27, Z8
+	VPADDQ       Z8, Z6, K5, Z6
+	VPCMPUQ.BCST $0x06, strConsts<>+96(SB), Z2, K5, K2
+	KTESTB       K2, K2
+	JZ           str_fold17
+	KMOVB        K2, K3
+	VPXORQ       Z15, Z15, Z15
+	VPGATHERQQ   16(SI)(Z1*1), K3, Z15
+	KMOVB        K2, K3
+	VPXORQ       Z16, Z16, Z16
+	VPGATHERQQ   24(SI)(Z1*1), K3, Z16
+	VPXORQ.BCST  strSecret<>+32(SB), Z15, Z15
+	VPXORQ.BCST  strSecret<>+40(SB), Z16, Z16
+	VPSRLQ       $0x20, Z15, Z8
+	VPSRLQ       $0x20, Z16, Z27
+	VPMULUDQ     Z16, Z15, Z28
+	VPMULUDQ     Z16, Z8, Z29
+	VPMULUDQ     Z27, Z15, Z30
+	VPMULUDQ     Z27, Z8, Z8
+	VPSRLQ       $0x20, Z28, Z27
+	VPANDQ.BCST  strConsts<>+56(SB), Z29, Z31
+	VPADDQ       Z31, Z27, Z27
+	VPADDQ       Z30, Z27, Z27
+	VPSRLQ       $0x20, Z29, Z29
+	VPADDQ       Z29, Z8, Z8
+	VPSRLQ       $0x20, Z27, Z31
+	VPADDQ       Z31, Z8, Z8
+	VPSLLQ       $0x20, Z27, Z27
+	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z28
+	VPTERNLOGQ   $0x96, Z28, Z27, Z8
+	VPADDQ       Z8, Z6, K2, Z6
+	KMOVB        K2, K3
+	VPXORQ       Z17, Z17, Z17
+	VPGATHERQQ   -32(SI)(Z3*1), K3, Z17
+	KMOVB        K2, K3
+	VPXORQ       Z18, Z18, Z18
+	VPGATHERQQ   -24(SI)(Z3*1), K3, Z18
+	VPXORQ.BCST  strSecret<>+48(SB), Z17, Z17
+	VPXORQ.BCST  strSecret<>+56(SB), Z18, Z18
+	VPSRLQ       $0x20, Z17, Z8
+	VPSRLQ       $0x20, Z18, Z27
+	VPMULUDQ     Z18, Z17, Z28
+	VPMULUDQ     Z18, Z8, Z29
+	VPMULUDQ     Z27, Z17, Z30
+	VPMULUDQ     Z27, Z8, Z8
+	VPSRLQ       $0x20, Z28, Z27
+	VPANDQ.BCST  strConsts<>+56(SB), Z29, Z31
+	VPADDQ       Z31, Z27, Z27
+	VPADDQ       Z30, Z27, Z27
+	VPSRLQ       $0x20, Z29, Z29
+	VPADDQ       Z29, Z8, Z8
+	VPSRLQ       $0x20, Z27, Z31
+	VPADDQ       Z31, Z8, Z8
+	VPSLLQ       $0x20, Z27, Z27
+	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z28
+	VPTERNLOGQ   $0x96, Z28, Z27, Z8
+	VPADDQ       Z8, Z6, K2, Z6
+	VPCMPUQ.BCST $0x06, strConsts<>+104(SB), Z2, K5, K2
+	KTESTB       K2, K2
+	JZ           str_fold17
+	KMOVB        K2, K3
+	VPXORQ       Z19, Z19, Z19
+	VPGATHERQQ   32(SI)(Z1*1), K3, Z19
+	KMOVB        K2, K3
+	VPXORQ       Z20, Z20, Z20
+	VPGATHERQQ   40(SI)(Z1*1), K3, Z20
+	VPXORQ.BCST  strSecret<>+64(SB), Z19, Z19
+	VPXORQ.BCST  strSecret<>+72(SB), Z20, Z20
+	VPSRLQ       $0x20, Z19, Z8
+	VPSRLQ       $0x20, Z20, Z27
+	VPMULUDQ     Z20, Z19, Z28
+	VPMULUDQ     Z20, Z8, Z29
+	VPMULUDQ     Z27, Z19, Z30
+	VPMULUDQ     Z27, Z8, Z8
+	VPSRLQ       $0x20, Z28, Z27
+	VPANDQ.BCST  strConsts<>+56(SB), Z29, Z31
+	VPADDQ       Z31, Z27, Z27
+	VPADDQ       Z30, Z27, Z27
+	VPSRLQ       $0x20, Z29, Z29
+	VPADDQ       Z29, Z8, Z8
+	VPSRLQ       $0x20, Z27, Z31
+	VPADDQ       Z31, Z8, Z8
+	VPSLLQ       $0x20, Z27, Z27
+	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z28
+	VPTERNLOGQ   $0x96, Z28, Z27, Z8
+	VPADDQ       Z8, Z6, K2, Z6
+	KMOVB        K2, K3
+	VPXORQ       Z21, Z21, Z21
+	VPGATHERQQ   -48(SI)(Z3*1), K3, Z21
+	KMOVB        K2, K3
+	VPXORQ       Z22, Z22, Z22
+	VPGATHERQQ   -40(SI)(Z3*1), K3, Z22
+	VPXORQ.BCST  strSecret<>+80(SB), Z21, Z21
+	VPXORQ.BCST  strSecret<>+88(SB), Z22, Z22
+	VPSRLQ       $0x20, Z21, Z8
+	VPSRLQ       $0x20, Z22, Z27
+	VPMULUDQ     Z22, Z21, Z28
+	VPMULUDQ     Z22, Z8, Z29
+	VPMULUDQ     Z27, Z21, Z30
+	VPMULUDQ     Z27, Z8, Z8
+	VPSRLQ       $0x20, Z28, Z27
+	VPANDQ.BCST  strConsts<>+56(SB), Z29, Z31
+	VPADDQ       Z31, Z27, Z27
+	VPADDQ       Z30, Z27, Z27
+	VPSRLQ       $0x20, Z29, Z29
+	VPADDQ       Z29, Z8, Z8
+	VPSRLQ       $0x20, Z27, Z31
+	VPADDQ       Z31, Z8, Z8
+	VPSLLQ       $0x20, Z27, Z27
+	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z28
+	VPTERNLOGQ   $0x96, Z28, Z27, Z8
+	VPADDQ       Z8, Z6, K2, Z6
+	VPCMPUQ.BCST $0x06, strConsts<>+112(SB), Z2, K5, K2
+	KTESTB       K2, K2
+	JZ           str_fold17
+	KMOVB        K2, K3
+	VPXORQ       Z23, Z23, Z23
+	VPGATHERQQ   48(SI)(Z1*1), K3, Z23
+	KMOVB        K2, K3
+	VPXORQ       Z24, Z24, Z24
+	VPGATHERQQ   56(SI)(Z1*1), K3, Z24
+	VPXORQ.BCST  strSecret<>+96(SB), Z23, Z23
+	VPXORQ.BCST  strSecret<>+104(SB), Z24, Z24
+	VPSRLQ       $0x20, Z23, Z8
+	VPSRLQ       $0x20, Z24, Z27
+	VPMULUDQ     Z24, Z23, Z28
+	VPMULUDQ     Z24, Z8, Z29
+	VPMULUDQ     Z27, Z23, Z30
+	VPMULUDQ     Z27, Z8, Z8
+	VPSRLQ       $0x20, Z28, Z27
+	VPANDQ.BCST  strConsts<>+56(SB), Z29, Z31
+	VPADDQ       Z31, Z27, Z27
+	VPADDQ       Z30, Z27, Z27
+	VPSRLQ       $0x20, Z29, Z29
+	VPADDQ       Z29, Z8, Z8
+	VPSRLQ       $0x20, Z27, Z31
+	VPADDQ       Z31, Z8, Z8
+	VPSLLQ       $0x20, Z27, Z27
+	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z28
+	VPTERNLOGQ   $0x96, Z28, Z27, Z8
+	VPADDQ       Z8, Z6, K2, Z6
+	KMOVB        K2, K3
+	VPXORQ       Z25, Z25, Z25
+	VPGATHERQQ   -64(SI)(Z3*1), K3, Z25
+	KMOVB        K2, K3
+	VPXORQ       Z26, Z26, Z26
+	VPGATHERQQ   -56(SI)(Z3*1), K3, Z26
+	VPXORQ.BCST  strSecret<>+112(SB), Z25, Z25
+	VPXORQ.BCST  strSecret<>+120(SB), Z26, Z26
+	VPSRLQ       $0x20, Z25, Z3
+	VPSRLQ       $0x20, Z26, Z8
+	VPMULUDQ     Z26, Z25, Z27
+	VPMULUDQ     Z26, Z3, Z28
+	VPMULUDQ     Z8, Z25, Z29
+	VPMULUDQ     Z8, Z3, Z3
+	VPSRLQ       $0x20, Z27, Z8
+	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z30
+	VPADDQ       Z30, Z8, Z8
+	VPADDQ       Z29, Z8, Z8
+	VPSRLQ       $0x20, Z28, Z28
+	VPADDQ       Z28, Z3, Z3
+	VPSRLQ       $0x20, Z8, Z30
+	VPADDQ       Z30, Z3, Z3
+	VPSLLQ       $0x20, Z8, Z8
+	VPANDQ.BCST  strConsts<>+56(SB), Z27, Z27
+	VPTERNLOGQ   $0x96, Z27, Z8, Z3
+	VPADDQ       Z3, Z6, K2, Z6
+
+str_fold17:
+	VPSRLQ       $0x25, Z6, Z3
+	VPXORQ       Z3, Z6, Z6
+	VPMULLQ.BCST strConsts<>+40(SB), Z6, Z6
+	VPSRLQ       $0x20, Z6, Z3
+	VPXORQ       Z3, Z6, Z6
+	VMOVDQA64    Z6, K5, Z4
+
+str_store:
+	VMOVDQU64 Z4, K1, (AX)(R8*8)
+	ADDQ      $0x08, R8
+	ADDQ      BX, DX
+	JMP       str_loop
+
+str_done:
+	MOVQ DI, ret+40(FP)
+	VZEROUPPER
+	RET
+
+DATA strConstsAVX2<>+0(SB)/8, $0x2d06800538d394c2
+DATA strConstsAVX2<>+8(SB)/8, $0x2d06800538d394c2
+DATA strConstsAVX2<>+16(SB)/8, $0x2d06800538d394c2
+DATA strConstsAVX2<>+24(SB)/8, $0x2d06800538d394c2
+DATA strConstsAVX2<>+32(SB)/8, $0xc73ab174c5ecd5a2
+DATA strConstsAVX2<>+40(SB)/8, $0xc73ab174c5ecd5a2
+DATA strConstsAVX2<>+48(SB)/8, $0xc73ab174c5ecd5a2
+DATA strConstsAVX2<>+56(SB)/8, $0xc73ab174c5ecd5a2
+DATA strConstsAVX2<>+64(SB)/8, $0x6782737bea4239b9
+DATA strConstsAVX2<>+72(SB)/8, $0x6782737bea4239b9
+DATA strConstsAVX2<>+80(SB)/8, $0x6782737bea4239b9
+DATA strConstsAVX2<>+88(SB)/8, $0x6782737bea4239b9
+DATA strConstsAVX2<>+96(SB)/8, $0xaf56bc3b0996523a
+DATA strConstsAVX2<>+104(SB)/8, $0xaf56bc3b0996523a
+DATA strConstsAVX2<>+112(SB)/8, $0xaf56bc3b0996523a
+DATA strConstsAVX2<>+120(SB)/8, $0xaf56bc3b0996523a
+DATA strConstsAVX2<>+128(SB)/8, $0x9fb21c651e98df25
+DATA strConstsAVX2<>+136(SB)/8, $0x9fb21c651e98df25
+DATA strConstsAVX2<>+144(SB)/8, $0x9fb21c651e98df25
+DATA strConstsAVX2<>+152(SB)/8, $0x9fb21c651e98df25
+DATA strConstsAVX2<>+160(SB)/8, $0x165667919e3779f9
+DATA strConstsAVX2<>+168(SB)/8, $0x165667919e3779f9
+DATA strConstsAVX2<>+176(SB)/8, $0x165667919e3779f9
+DATA strConstsAVX2<>+184(SB)/8, $0x165667919e3779f9
+DATA strConstsAVX2<>+192(SB)/8, $0x9e3779b185ebca87
+DATA strConstsAVX2<>+200(SB)/8, $0x9e3779b185ebca87
+DATA strConstsAVX2<>+208(SB)/8, $0x9e3779b185ebca87
+DATA strConstsAVX2<>+216(SB)/8, $0x9e3779b185ebca87
+DATA strConstsAVX2<>+224(SB)/8, $0x00000000ffffffff
+DATA strConstsAVX2<>+232(SB)/8, $0x00000000ffffffff
+DATA strConstsAVX2<>+240(SB)/8, $0x00000000ffffffff
+DATA strConstsAVX2<>+248(SB)/8, $0x00000000ffffffff
+DATA strConstsAVX2<>+256(SB)/8, $0x0000000000000003
+DATA strConstsAVX2<>+264(SB)/8, $0x0000000000000003
+DATA strConstsAVX2<>+272(SB)/8, $0x0000000000000003
+DATA strConstsAVX2<>+280(SB)/8, $0x0000000000000003
+DATA strConstsAVX2<>+288(SB)/8, $0x0000000000000008
+DATA strConstsAVX2<>+296(SB)/8, $0x0000000000000008
+DATA strConstsAVX2<>+304(SB)/8, $0x0000000000000008
+DATA strConstsAVX2<>+312(SB)/8, $0x0000000000000008
+DATA strConstsAVX2<>+320(SB)/8, $0x0000000000000010
+DATA strConstsAVX2<>+328(SB)/8, $0x0000000000000010
+DATA strConstsAVX2<>+336(SB)/8, $0x0000000000000010
+DATA strConstsAVX2<>+344(SB)/8, $0x0000000000000010
+DATA strConstsAVX2<>+352(SB)/8, $0x0000000000000080
+DATA strConstsAVX2<>+360(SB)/8, $0x0000000000000080
+DATA strConstsAVX2<>+368(SB)/8, $0x0000000000000080
+DATA strConstsAVX2<>+376(SB)/8, $0x0000000000000080
+DATA strConstsAVX2<>+384(SB)/8, $0x0000000000000020
+DATA strConstsAVX2<>+392(SB)/8, $0x0000000000000020
+DATA strConstsAVX2<>+400(SB)/8, $0x0000000000000020
+DATA strConstsAVX2<>+408(SB)/8, $0x0000000000000020
+DATA strConstsAVX2<>+416(SB)/8, $0x0000000000000040
+DATA strConstsAVX2<>+424(SB)/8, $0x0000000000000040
+DATA strConstsAVX2<>+432(SB)/8, $0x0000000000000040
+DATA strConstsAVX2<>+440(SB)/8, $0x0000000000000040
+DATA strConstsAVX2<>+448(SB)/8, $0x0000000000000060
+DATA strConstsAVX2<>+456(SB)/8, $0x0000000000000060
+DATA strConstsAVX2<>+464(SB)/8, $0x0000000000000060
+DATA strConstsAVX2<>+472(SB)/8, $0x0000000000000060
+DATA strConstsAVX2<>+480(SB)/8, $0x0000000000000000
+DATA strConstsAVX2<>+488(SB)/8, $0x0000000000000000
+DATA strConstsAVX2<>+496(SB)/8, $0x0000000000000000
+DATA strConstsAVX2<>+504(SB)/8, $0x0000000000000000
+DATA strConstsAVX2<>+512(SB)/8, $0x0000000016566791
+DATA strConstsAVX2<>+520(SB)/8, $0x0000000016566791
+DATA strConstsAVX2<>+528(SB)/8, $0x0000000016566791
+DATA strConstsAVX2<>+536(SB)/8, $0x0000000016566791
+DATA strConstsAVX2<>+544(SB)/8, $0x000000009fb21c65
+DATA strConstsAVX2<>+552(SB)/8, $0x000000009fb21c65
+DATA strConstsAVX2<>+560(SB)/8, $0x000000009fb21c65
+DATA strConstsAVX2<>+568(SB)/8, $0x000000009fb21c65
+DATA strConstsAVX2<>+576(SB)/8, $0x000000009e3779b1
+DATA strConstsAVX2<>+584(SB)/8, $0x000000009e3779b1
+DATA strConstsAVX2<>+592(SB)/8, $0x000000009e3779b1
+DATA strConstsAVX2<>+600(SB)/8, $0x000000009e3779b1
+GLOBL strConstsAVX2<>(SB), RODATA|NOPTR, $608
+
+DATA strSecretAVX2<>+0(SB)/8, $0xbe4ba423396cfeb8
+DATA strSecretAVX2<>+8(SB)/8, $0xbe4ba423396cfeb8
+DATA strSecretAVX2<>+16(SB)/8, $0xbe4ba423396cfeb8
+DATA strSecretAVX2<>+24(SB)/8, $0xbe4ba423396cfeb8
+DATA strSecretAVX2<>+32(SB)/8, $0x1cad21f72c81017c
+DATA strSecretAVX2<>+40(SB)/8, $0x1cad21f72c81017c
+DATA strSecretAVX2<>+48(SB)/8, $0x1cad21f72c81017c
+DATA strSecretAVX2<>+56(SB)/8, $0x1cad21f72c81017c
+DATA strSecretAVX2<>+64(SB)/8, $0xdb979083e96dd4de
+DATA strSecretAVX2<>+72(SB)/8, $0xdb979083e96dd4de
+DATA strSecretAVX2<>+80(SB)/8, $0xdb979083e96dd4de
+DATA strSecretAVX2<>+88(SB)/8, $0xdb979083e96dd4de
+DATA strSecretAVX2<>+96(SB)/8, $0x1f67b3b7a4a44072
+DATA strSecretAVX2<>+104(SB)/8, $0x1f67b3b7a4a44072
+DATA strSecretAVX2<>+112(SB)/8, $0x1f67b3b7a4a44072
+DATA strSecretAVX2<>+120(SB)/8, $0x1f67b3b7a4a44072
+DATA strSecretAVX2<>+128(SB)/8, $0x78e5c0cc4ee679cb
+DATA strSecretAVX2<>+136(SB)/8, $0x78e5c0cc4ee679cb
+DATA strSecretAVX2<>+144(SB)/8, $0x78e5c0cc4ee679cb
+DATA strSecretAVX2<>+152(SB)/8, $0x78e5c0cc4ee679cb
+DATA strSecretAVX2<>+160(SB)/8, $0x2172ffcc7dd05a82
+DATA strSecretAVX2<>+168(SB)/8, $0x2172ffcc7dd05a82
+DATA strSecretAVX2<>+176(SB)/8, $0x2172ffcc7dd05a82
+DATA strSecretAVX2<>+184(SB)/8, $0x2172ffcc7dd05a82
+DATA strSecretAVX2<>+192(SB)/8, $0x8e2443f7744608b8
+DATA strSecretAVX2<>+200(SB)/8, $0x8e2443f7744608b8
+DATA strSecretAVX2<>+208(SB)/8, $0x8e2443f7744608b8
+DATA strSecretAVX2<>+216(SB)/8, $0x8e2443f7744608b8
+DATA strSecretAVX2<>+224(SB)/8, $0x4c263a81e69035e0
+DATA strSecretAVX2<>+232(SB)/8, $0x4c263a81e69035e0
+DATA strSecretAVX2<>+240(SB)/8, $0x4c263a81e69035e0
+DATA strSecretAVX2<>+248(SB)/8, $0x4c263a81e69035e0
+DATA strSecretAVX2<>+256(SB)/8, $0xcb00c391bb52283c
+DATA strSecretAVX2<>+264(SB)/8, $0xcb00c391bb52283c
+DATA strSecretAVX2<>+272(SB)/8, $0xcb00c391bb52283c
+DATA strSecretAVX2<>+280(SB)/8, $0xcb00c391bb52283c
+DATA strSecretAVX2<>+288(SB)/8, $0xa32e531b8b65d088
+DATA strSecretAVX2<>+296(SB)/8, $0xa32e531b8b65d088
+DATA strSecretAVX2<>+304(SB)/8, $0xa32e531b8b65d088
+DATA strSecretAVX2<>+312(SB)/8, $0xa32e531b8b65d088
+DATA strSecretAVX2<>+320(SB)/8, $0x4ef90da297486471
+DATA strSecretAVX2<>+328(SB)/8, $0x4ef90da297486471
+DATA strSecretAVX2<>+336(SB)/8, $0x4ef90da297486471
+DATA strSecretAVX2<>+344(SB)/8, $0x4ef90da297486471
+DATA strSecretAVX2<>+352(SB)/8, $0xd8acdea946ef1938
+DATA strSecretAVX2<>+360(SB)/8, $0xd8acdea946ef1938
+DATA strSecretAVX2<>+368(SB)/8, $0xd8acdea946ef1938
+DATA strSecretAVX2<>+376(SB)/8, $0xd8acdea946ef1938
+DATA strSecretAVX2<>+384(SB)/8, $0x3f349ce33f76faa8
+DATA strSecretAVX2<>+392(SB)/8, $0x3f349ce33f76faa8
+DATA strSecretAVX2<>+400(SB)/8, $0x3f349ce33f76faa8
+DATA strSecretAVX2<>+408(SB)/8, $0x3f349ce33f76faa8
+DATA strSecretAVX2<>+416(SB)/8, $0x1d4f0bc7c7bbdcf9
+DATA strSecretAVX2<>+424(SB)/8, $0x1d4f0bc7c7bbdcf9
+DATA strSecretAVX2<>+432(SB)/8, $0x1d4f0bc7c7bbdcf9
+DATA strSecretAVX2<>+440(SB)/8, $0x1d4f0bc7c7bbdcf9
+DATA strSecretAVX2<>+448(SB)/8, $0x3159b4cd4be0518a
+DATA strSecretAVX2<>+456(SB)/8, $0x3159b4cd4be0518a
+DATA strSecretAVX2<>+464(SB)/8, $0x3159b4cd4be0518a
+DATA strSecretAVX2<>+472(SB)/8, $0x3159b4cd4be0518a
+DATA strSecretAVX2<>+480(SB)/8, $0x647378d9c97e9fc8
+DATA strSecretAVX2<>+488(SB)/8, $0x647378d9c97e9fc8
+DATA strSecretAVX2<>+496(SB)/8, $0x647378d9c97e9fc8
+DATA strSecretAVX2<>+504(SB)/8, $0x647378d9c97e9fc8
+GLOBL strSecretAVX2<>(SB), RODATA|NOPTR, $512
+
+DATA strBswapAVX2<>+0(SB)/8, $0x0001020304050607
+DATA strBswapAVX2<>+8(SB)/8, $0x08090a0b0c0d0e0f
+DATA strBswapAVX2<>+16(SB)/8, $0x0001020304050607
+DATA strBswapAVX2<>+24(SB)/8, $0x08090a0b0c0d0e0f
+GLOBL strBswapAVX2<>(SB), RODATA|NOPTR, $32
+
+DATA strLanesAVX2<>+0(SB)/8, $0x0000000000000000
+DATA strLanesAVX2<>+8(SB)/8, $0x0000000000000001
+DATA strLanesAVX2<>+16(SB)/8, $0x0000000000000002
+DATA strLanesAVX2<>+24(SB)/8, $0x0000000000000003
+GLOBL strLanesAVX2<>(SB), RODATA|NOPTR, $32
+
+// func hashStringsAVX2(dst []uint64, keys *string, stride uintptr) int
+// Requires: AVX, AVX2, SSE2
+TEXT ·hashStringsAVX2(SB), NOSPLIT, $0-48
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         keys+24(FP), DX
+	MOVQ         stride+32(FP), BX
+	XORQ         SI, SI
+	XORQ         DI, DI
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Y0
+	VPMULUDQ     strLanesAVX2<>+0(SB), Y0, Y0
+	SHLQ         $0x02, BX
+	XORQ         R8, R8
+
+str2_loop:
+	CMPQ       R8, CX
+	JAE        str2_done
+	VPCMPEQQ   Y1, Y1, Y1
+	VMOVDQA    Y1, Y3
+	VPXOR      Y2, Y2, Y2
+	VPGATHERQQ Y3, (DX)(Y0*1), Y2
+	VPXOR      Y3, Y3, Y3
+	VPGATHERQQ Y1, 8(DX)(Y0*1), Y3
+	VPADDQ     Y3, Y2, Y1
+
+	// Length classes: 0, 1-3, 4-8, 9-16, 17-128, longer.
+	VPCMPGTQ     strConstsAVX2<>+256(SB), Y3, Y4
+	VPCMPGTQ     strConstsAVX2<>+288(SB), Y3, Y5
+	VPCMPGTQ     strConstsAVX2<>+320(SB), Y3, Y6
+	VPCMPGTQ     strConstsAVX2<>+352(SB), Y3, Y7
+	VPCMPGTQ     strConstsAVX2<>+480(SB), Y3, Y8
+	VPANDN       Y8, Y4, Y8
+	VPOR         Y7, Y8, Y8
+	VMOVMSKPD    Y8, R9
+	ORL          R9, DI
+	VPANDN       Y4, Y5, Y4
+	VPANDN       Y5, Y6, Y5
+	VPANDN       Y6, Y7, Y6
+	VPBROADCASTQ strConstsAVX2<>+0(SB), Y7
+
+	// 4-8 bytes.
+	VPTEST       Y4, Y4
+	JZ           str2_no4
+	VEXTRACTI128 $0x01, Y4, X8
+	VSHUFPS      $0x88, X8, X4, X8
+	VMOVDQA      X8, X10
+	VPXOR        X9, X9, X9
+	VPGATHERQD   X10, (SI)(Y2*1), X9
+	VPMOVZXDQ    X9, Y9
+	VMOVDQA      X8, X10
+	VPXOR        X8, X8, X8
+	VPGATHERQD   X10, -4(SI)(Y1*1), X8
+	VPMOVZXDQ    X8, Y8
+	VPSLLQ       $0x20, Y9, Y9
+	VPXOR        Y8, Y9, Y9
+	VPXOR        strConstsAVX2<>+32(SB), Y9, Y9
+	VPSLLQ       $0x31, Y9, Y8
+	VPSRLQ       $0x0f, Y9, Y10
+	VPXOR        Y8, Y10, Y10
+	VPSLLQ       $0x18, Y9, Y8
+	VPXOR        Y8, Y10, Y10
+	VPSRLQ       $0x28, Y9, Y8
+	VPXOR        Y8, Y10, Y10
+	VPXOR        Y10, Y9, Y9
+	VPMULUDQ     strConstsAVX2<>+128(SB), Y9, Y8
+	VPMULUDQ     strConstsAVX2<>+544(SB), Y9, Y10
+	VPSRLQ       $0x20, Y9, Y9
+	VPMULUDQ     strConstsAVX2<>+128(SB), Y9, Y9
+	VPADDQ       Y10, Y9, Y9
+	VPSLLQ       $0x20, Y9, Y9
+	VPADDQ       Y8, Y9, Y9
+	VPSRLQ       $0x23, Y9, Y8
+	VPADDQ       Y3, Y8, Y8
+	VPXOR        Y8, Y9, Y9
+	VPMULUDQ     strConstsAVX2<>+128(SB), Y9, Y8
+	VPMULUDQ     strConstsAVX2<>+544(SB), Y9, Y10
+	VPSRLQ       $0x20, Y9, Y9
+	VPMULUDQ     strConstsAVX2<>+128(SB), Y9, Y9
+	VPADDQ       Y10, Y9, Y9
+	VPSLLQ       $0x20, Y9, Y9
+	VPADDQ       Y8, Y9, Y9
+	VPSRLQ       $0x1c, Y9, Y8
+	VPXOR        Y8, Y9, Y9
+	VPBLENDVB    Y4, Y9, Y7, Y7
+
+str2_no4:
+	// 9-16 bytes.
+	VPTEST     Y5, Y5
+	JZ         str2_no9
+	VMOVDQA    Y5, Y8
+	VPXOR      Y4, Y4, Y4
+	VPGATHERQQ Y8, (SI)(Y2*1), Y4
+	VMOVDQA    Y5, Y9
+	VPXOR      Y8, Y8, Y8
+	VPGATHERQQ Y9, -8(SI)(Y1*1), Y8
+	VPXOR      strConstsAVX2<>+64(SB), Y4, Y4
+	VPXOR      strConstsAVX2<>+96(SB), Y8, Y8
+	VPSRLQ     $0x20, Y4, Y9
+	VPSRLQ     $0x20, Y8, Y10
+	VPMULUDQ   Y8, Y4, Y11
+	VPMULUDQ   Y8, Y9, Y12
+	VPMULUDQ   Y10, Y4, Y13
+	VPMULUDQ   Y10, Y9, Y9
+	VPSRLQ     $0x20, Y11, Y10
+	VPAND      strConstsAVX2<>+224(SB), Y12, Y14
+	VPADDQ     Y14, Y10, Y10
+	VPADDQ     Y13, Y10, Y10
+	VPSRLQ     $0x20, Y12, Y12
+	VPADDQ     Y12, Y9, Y9
+	VPSRLQ     $0x20, Y10, Y14
+	VPADDQ     Y14, Y9, Y9
+	VPSLLQ     $0x20, Y10, Y10
+	VPAND      strConstsAVX2<>+224(SB), Y11, Y11
+	VPXOR      Y11, Y9, Y9
+	VPXOR      Y10, Y9, Y9
+	VPSHUFB    strBswapAVX2<>+0(SB), Y4, Y4
+	VPADDQ     Y4, Y9, Y9
+	VPADDQ     Y8, Y9, Y9
+	VPADDQ     Y3, Y9, Y9
+	VPSRLQ     $0x25, Y9, Y4
+	VPXOR      Y4, Y9, Y9
+	VPMULUDQ   strConstsAVX2<>+160(SB), Y9, Y4
+	VPMULUDQ   strConstsAVX2<>+512(SB), Y9, Y8
+	VPSRLQ     $0x20, Y9, Y9
+	VPMULUDQ   strConstsAVX2<>+160(SB), Y9, Y9
+	VPADDQ     Y8, Y9, Y9
+	VPSLLQ     $0x20, Y9, Y9
+	VPADDQ     Y4, Y9, Y9
+	VPSRLQ     $0x20, Y9, Y4
+	VPXOR      Y4, Y9, Y9
+	VPBLENDVB  Y5, Y9, Y7, Y7
+
+str2_no9:
+	// 17-128 bytes.
+	VPTEST     Y6, Y6
+	JZ         str2_store
+	VPMULUDQ   strConstsAVX2<>+192(SB), Y3, Y4
+	VPMULUDQ   strConstsAVX2<>+576(SB), Y3, Y5
+	VPSLLQ     $0x20, Y5, Y5
+	VPADDQ     Y5, Y4, Y4
+	VMOVDQA    Y6, Y8
+	VPXOR      Y5, Y5, Y5
+	VPGATHERQQ Y8, (SI)(Y2*1), Y5
+	VMOVDQA    Y6, Y9
+	VPXOR      Y8, Y8, Y8
+	VPGATHERQQ Y9, 8(SI)(Y2*1), Y8
+	VPXOR      strSecretAVX2<>+0(SB), Y5, Y5
+	VPXOR      strSecretAVX2<>+32(SB), Y8, Y8
+	VPSRLQ     $0x20, Y5, Y9
+	VPSRLQ     $0x20, Y8, Y10
+	VPMULUDQ   Y8, Y5, Y11
+	VPMULUDQ   Y8, Y9, Y8
+	VPMULUDQ   Y10, Y5, Y5
+	VPMULUDQ   Y10, Y9, Y9
+	VPSRLQ     $0x20, Y11, Y10
+	VPAND      strConstsAVX2<>+224(SB), Y8, Y12
+	VPADDQ     Y12, Y10, Y10
+	VPADDQ     Y5, Y10, Y10
+	VPSRLQ     $0x20, Y8, Y8
+	VPADDQ     Y8, Y9, Y9
+	VPSRLQ     $0x20, Y10, Y12
+	VPADDQ     Y12, Y9, Y9
+	VPSLLQ     $0x20, Y10, Y10
+	VPAND      strConstsAVX2<>+224(SB), Y11, Y11
+	VPXOR      Y11, Y9, Y9
+	VPXOR      Y10, Y9, Y9
+	VPAND      Y6, Y9, Y9
+	VPADDQ     Y9, Y4, Y4
+	VMOVDQA    Y6, Y8
+	VPXOR      Y5, Y5, Y5
+	VPGATHERQQ Y8, -16(SI)(Y1*1), Y5
+	VMOVDQA    Y6, Y9
+	VPXOR      Y8, Y8, Y8
+	VPGATHERQQ Y9, -8(SI)(Y1*1), Y8
+	VPXOR      strSecretAVX2<>+64(SB), Y5, Y5
+	VPXOR      strSecretAVX2<>+96(SB), Y8, Y8
+	VPSRLQ     $0x20, Y5, Y9
+	VPSRLQ     $0x20, Y8, Y10
+	VPMULUDQ   Y8, Y5, Y11
+	VPMULUDQ   Y8, Y9, Y8
+	VPMULUDQ   Y10, Y5, Y5
+	VPMULUDQ   Y10, Y9, Y9
+	VPSRLQ     $0x20, Y11, Y10
+	VPAND      strConstsAVX2<>+224(SB), Y8, Y12
+	VPADDQ     Y12, Y10, Y10
+	VPADDQ     Y5, Y10, Y10
+	VPSRLQ     $0x20, Y8, Y8
+	VPADDQ     Y8, Y9, Y9
+	VPSRLQ     $0x20, Y10, Y12
+	VPADDQ     Y12, Y9, Y9
+	VPSLLQ     $0x20, Y10, Y10
+	VPAND      strConstsAVX2<>+224(SB), Y11, Y11
+	VPXOR      Y11, Y9, Y9
+	VPXOR      Y10, Y9, Y9
+	VPAND      Y6, Y9, Y9
+	VPADDQ     Y9, Y4, Y4
+	VPCMPGTQ   strConstsAVX2<>+384(SB), Y3, Y5
+	VPAND      Y6, Y5, Y5
+	VPTEST     Y5, Y5
+	JZ         str2_fold17
+	VMOVDQA    Y5, Y9
+	VPXOR      Y8, Y8, Y8
+	VPGATHERQQ Y9, 16(SI)(Y2*1), Y8
+	VMOVDQA    Y5, Y10
+	VPXOR      Y9, Y9, Y9
+	VPGATHERQQ Y10, 24(SI)(Y2*1), Y9
+	VPXOR      strSecretAVX2<>+128(SB), Y8, Y8
+	VPXOR      strSecretAVX2<>+160(SB), Y9, Y9
+	VPSRLQ     $0x20, Y8, Y10
+	VPSRLQ     $0x20, Y9, Y11
+	VPMULUDQ   Y9, Y8, Y12
+	VPMULUDQ   Y9, Y10, Y9
+	VPMULUDQ   Y11, Y8, Y8
+	VPMULUDQ   Y11, Y10, Y10
+	VPSRLQ     $0x20, Y12, Y11
+	VPAND      strConstsAVX2<>+224(SB), Y9, Y13
+	VPADDQ     Y13, Y11, Y11
+	VPADDQ     Y8, Y11, Y11
+	VPSRLQ     $0x20, Y9, Y9
+	VPADDQ     Y9, Y10, Y10
+	VPSRLQ     $0x20, Y11, Y13
+	VPADDQ     Y13, Y10, Y10
+	VPSLLQ     $0x20, Y11, Y11
+	VPAND      strConstsAVX2<>+224(SB), Y12, Y12
+	VPXOR      Y12, Y10, Y10
+	VPXOR      Y11, Y10, Y10
+	VPAND      Y5, Y10, Y10
+	VPADDQ     Y10, Y4, Y4
+	VMOVDQA    Y5, Y9
+	VPXOR      Y8, Y8, Y8
+	VPGATHERQQ Y9, -32(SI)(Y1*1), Y8
+	VMOVDQA    Y5, Y10
+	VPXOR      Y9, Y9, Y9
+	VPGATHERQQ Y10, -24(SI)(Y1*1), Y9
+	VPXOR      strSecretAVX2<>+192(SB), Y8, Y8
+	VPXOR      strSecretAVX2<>+224(SB), Y9, Y9
+	VPSRLQ     $0x20, Y8, Y10
+	VPSRLQ     $0x20, Y9, Y11
+	VPMULUDQ   Y9, Y8, Y12
+	VPMULUDQ   Y9, Y10, Y9
+	VPMULUDQ   Y11, Y8, Y8
+	VPMULUDQ   Y11, Y10, Y10
+	VPSRLQ     $0x20, Y12, Y11
+	VPAND      strConstsAVX2<>+224(SB), Y9, Y13
+	VPADDQ     Y13, Y11, Y11
+	VPADDQ     Y8, Y11, Y11
+	VPSRLQ     $0x20, Y9, Y9
+	VPADDQ     Y9, Y10, Y10
+	VPSRLQ     $0x20, Y11, Y13
+	VPADDQ     Y13, Y10, Y10
+	VPSLLQ     $0x20, Y11, Y11
+	VPAND      strConstsAVX2<>+224(SB), Y12, Y12
+	VPXOR      Y12, Y10, Y10
+	VPXOR      Y11, Y10, Y10
+	VPAND      Y5, Y10, Y10
+	VPADDQ     Y10, Y4, Y4
+	VPCMPGTQ   strConstsAVX2<>+416(SB), Y3, Y5
+	VPAND      Y6, Y5, Y5
+	VPTEST     Y5, Y5
+	JZ         str2_fold17
+	VMOVDQA    Y5, Y9
+	VPXOR      Y8, Y8, Y8
+	VPGATHERQQ Y9, 32(SI)(Y2*1), Y8
+	VMOVDQA    Y5, Y10
+	VPXOR      Y9, Y9, Y9
+	VPGATHERQQ Y10, 40(SI)(Y2*1), Y9
+	VPXOR      strSecretAVX2<>+256(SB), Y8, Y8
+	VPXOR      strSecretAVX2<>+288(SB), Y9, Y9
+	VPSRLQ     $0x20, Y8, Y10
+	VPSRLQ     $0x20, Y9, Y11
+	VPMULUDQ   Y9, Y8, Y12
+	VPMULUDQ   Y9, Y10, Y9
+	VPMULUDQ   Y11, Y8, Y8
+	VPMULUDQ   Y11, Y10, Y10
+	VPSRLQ     $0x20, Y12, Y11
+	VPAND      strConstsAVX2<>+224(SB), Y9, Y13
+	VPADDQ     Y13, Y11, Y11
+	VPADDQ     Y8, Y11, Y11
+	VPSRLQ     $0x20, Y9, Y9
+	VPADDQ     Y9, Y10, Y10
+	VPSRLQ     $0x20, Y11, Y13
+	VPADDQ     Y13, Y10, Y10
+	VPSLLQ     $0x20, Y11, Y11
+	VPAND      strConstsAVX2<>+224(SB), Y12, Y12
+	VPXOR      Y12, Y10, Y10
+	VPXOR      Y11, Y10, Y10
+	VPAND      Y5, Y10, Y10
+	VPADDQ     Y10, Y4, Y4
+	VMOVDQA    Y5, Y9
+	VPXOR      Y8, Y8, Y8
+	VPGATHERQQ Y9, -48(SI)(Y1*1), Y8
+	VMOVDQA    Y5, Y10
+	VPXOR      Y9, Y9, Y9
+	VPGATHERQQ Y10, -40(SI)(Y1*1), Y9
+	VPXOR      strSecretAVX2<>+320(SB), Y8, Y8
+	VPXOR      strSecretAVX2<>+352(SB), Y9, Y9
+	VPSRLQ     $0x20, Y8, Y10
+	VPSRLQ     $0x20, Y9, Y11
+	VPMULUDQ   Y9, Y8, Y12
+	VPMULUDQ   Y9, Y10, Y9
+	VPMULUDQ   Y11, Y8, Y8
+	VPMULUDQ   Y11, Y10, Y10
+	VPSRLQ     $0x20, Y12, Y11
+	VPAND      strConstsAVX2<>+224(SB), Y9, Y13
+	VPADDQ     Y13, Y11, Y11
+	VPADDQ     Y8, Y11, Y11
+	VPSRLQ     $0x20, Y9, Y9
+	VPADDQ     Y9, Y10, Y10
+	VPSRLQ     $0x20, Y11, Y13
+	VPADDQ     Y13, Y10, Y10
+	VPSLLQ     $0x20, Y11, Y11
+	VPAND      strConstsAVX2<>+224(SB), Y12, Y12
+	VPXOR      Y12, Y10, Y10
+	VPXOR      Y11, Y10, Y10
+	VPAND      Y5, Y10, Y10
+	VPADDQ     Y10, Y4, Y4
+	VPCMPGTQ   strConstsAVX2<>+448(SB), Y3, Y3
+	VPAND      Y6, Y3, Y3
+	VPTEST     Y3, Y3
+	JZ         str2_fold17
+	VMOVDQA    Y3, Y8
+	VPXOR      Y5, Y5, Y5
+	VPGATHERQQ Y8, 48(SI)(Y2*1), Y5
+	VMOVDQA    Y3, Y9
+	VPXOR      Y8, Y8, Y8
+	VPGATHERQQ Y9, 56(SI)(Y2*1), Y8
+	VPXOR      strSecretAVX2<>+384(SB), Y5, Y5
+	VPXOR      strSecretAVX2<>+416(SB), Y8, Y8
+	VPSRLQ     $0x20, Y5, Y2
+	VPSRLQ     $0x20, Y8, Y9
+	VPMULUDQ   Y8, Y5, Y10
+	VPMULUDQ   Y8, Y2, Y8
+	VPMULUDQ   Y9, Y5, Y5
+	VPMULUDQ   Y9, Y2, Y2
+	VPSRLQ     $0x20, Y10, Y9
+	VPAND      strConstsAVX2<>+224(SB), Y8, Y11
+	VPADDQ     Y11, Y9, Y9
+	VPADDQ     Y5, Y9, Y9
+	VPSRLQ     $0x20, Y8, Y8
+	VPADDQ     Y8, Y2, Y2
+	VPSRLQ     $0x20, Y9, Y11
+	VPADDQ     Y11, Y2, Y2
+	VPSLLQ     $0x20, Y9, Y9
+	VPAND      strConstsAVX2<>+224(SB), Y10, Y10
+	VPXOR      Y10, Y2, Y2
+	VPXOR      Y9, Y2, Y2
+	VPAND      Y3, Y2, Y2
+	VPADDQ     Y2, Y4, Y4
+	VMOVDQA    Y3, Y5
+	VPXOR      Y2, Y2, Y2
+	VPGATHERQQ Y5, -64(SI)(Y1*1), Y2
+	VMOVDQA    Y3, Y8
+	VPXOR      Y5, Y5, Y5
+	VPGATHERQQ Y8, -56(SI)(Y1*1), Y5
+	VPXOR      strSecretAVX2<>+448(SB), Y2, Y2
+	VPXOR      strSecretAVX2<>+480(SB), Y5, Y5
+	VPSRLQ     $0x20, Y2, Y1
+	VPSRLQ     $0x20, Y5, Y8
+	VPMULUDQ   Y5, Y2, Y9
+	VPMULUDQ   Y5, Y1, Y5
+	VPMULUDQ   Y8, Y2, Y2
+	VPMULUDQ   Y8, Y1, Y1
+	VPSRLQ     $0x20, Y9, Y8
+	VPAND      strConstsAVX2<>+224(SB), Y5, Y10
+	VPADDQ     Y10, Y8, Y8
+	VPADDQ     Y2, Y8, Y8
+	VPSRLQ     $0x20, Y5, Y5
+	VPADDQ     Y5, Y1, Y1
+	VPSRLQ     $0x20, Y8, Y10
+	VPADDQ     Y10, Y1, Y1
+	VPSLLQ     $0x20, Y8, Y8
+	VPAND      strConstsAVX2<>+224(SB), Y9, Y9
+	VPXOR      Y9, Y1, Y1
+	VPXOR      Y8, Y1, Y1
+	VPAND      Y3, Y1, Y1
+	VPADDQ     Y1, Y4, Y4
+
+str2_fold17:
+	VPSRLQ    $0x25, Y4, Y1
+	VPXOR     Y1, Y4, Y4
+	VPMULUDQ  strConstsAVX2<>+160(SB), Y4, Y1
+	VPMULUDQ  strConstsAVX2<>+512(SB), Y4, Y2
+	VPSRLQ    $0x20, Y4, Y3
+	VPMULUDQ  strConstsAVX2<>+160(SB), Y3, Y3
+	VPADDQ    Y2, Y3, Y3
+	VPSLLQ    $0x20, Y3, Y3
+	VPADDQ    Y1, Y3, Y4
+	VPSRLQ    $0x20, Y4, Y1
+	VPXOR     Y1, Y4, Y4
+	VPBLENDVB Y6, Y4, Y7, Y7
+
+str2_store:
+	VMOVDQU Y7, (AX)(R8*8)
+	ADDQ    $0x04, R8
+	ADDQ    BX, DX
+	JMP     str2_loop
+
+str2_done:
+	MOVQ DI, ret+40(FP)
+	VZEROUPPER
+	RET

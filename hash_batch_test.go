@@ -377,3 +377,83 @@ func hasAllWith(f *Filter[uint64], buf, keys []uint64, out []bool) int {
 }
 
 var benchSink int
+
+// checkStrings checks hashKeys on keys at the active level, as strings and
+// as byte slices: equal to xxh3 lane by lane, nothing written past the keys.
+func checkStrings(t *testing.T, keys []string) {
+	t.Helper()
+	const guard = 0x0123456789abcdef
+	bs := make([][]byte, len(keys))
+	for i, k := range keys {
+		bs[i] = []byte(k)
+	}
+	dst := make([]uint64, len(keys)+9)
+	for pass := range 2 {
+		for i := range dst {
+			dst[i] = guard
+		}
+		if pass == 0 {
+			hashKeys(kindString, dst[:len(keys)], keys)
+		} else {
+			hashKeys(kindBytes, dst[:len(keys)], bs)
+		}
+		for i, k := range keys {
+			if want := xxh3.HashString(k); dst[i] != want {
+				t.Fatalf("%v, %d keys (bytes: %v): key %d of %d bytes hashed to %#x, want %#x",
+					cpu.Active, len(keys), pass == 1, i, len(k), dst[i], want)
+			}
+		}
+		for i := len(keys); i < len(dst); i++ {
+			if dst[i] != guard {
+				t.Fatalf("%v, %d keys: dst[%d] written past the keys", cpu.Active, len(keys), i)
+			}
+		}
+	}
+}
+
+// randomString returns n random bytes as a string.
+func randomString(r *rand.Rand, n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return string(b)
+}
+
+// TestHashStringsLevels: at every level this CPU runs, batches of strings
+// and byte slices hash as xxh3 does, for every length 0..300 and a few
+// longer ones, in every lane position and batch size 0..20, in batches of
+// one length and of mixed lengths (every length class in one group).
+func TestHashStringsLevels(t *testing.T) {
+	lengths := []int{}
+	for l := 0; l <= 300; l++ {
+		lengths = append(lengths, l)
+	}
+	lengths = append(lengths, 511, 1024, 4099)
+	for _, l := range cpu.Usable() {
+		t.Run(l.String(), func(t *testing.T) {
+			withLevel(l, func() {
+				r := rand.New(rand.NewPCG(8, uint64(l)))
+				for n := 0; n <= 20; n++ {
+					for li, length := range lengths {
+						same := make([]string, n)
+						mixed := make([]string, n)
+						for j := range n {
+							same[j] = randomString(r, length)
+							mixed[j] = randomString(r, lengths[(li+j*37)%len(lengths)])
+						}
+						checkStrings(t, same)
+						checkStrings(t, mixed)
+					}
+				}
+				// Long batches of short mixed keys, and a sub-slice.
+				keys := make([]string, 1001)
+				for i := range keys {
+					keys[i] = randomString(r, r.IntN(140))
+				}
+				checkStrings(t, keys)
+				checkStrings(t, keys[3:700])
+			})
+		})
+	}
+}

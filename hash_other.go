@@ -3,7 +3,16 @@
 package bloom
 
 // Without the amd64 assembly cpu.Active is never AVX2 or AVX512, so hashWords
-// never calls these; they exist only so that hash.go compiles everywhere.
+// and hashStrings never call these; they exist only so that hash.go compiles
+// everywhere.
 
 func hashUint64sAVX512(dst, src []uint64) { panic("bloom: no hashing assembly") }
 func hashUint64sAVX2(dst, src []uint64)   { panic("bloom: no hashing assembly") }
+
+func hashStringsAVX512(dst []uint64, keys *string, stride uintptr) int {
+	panic("bloom: no hashing assembly")
+}
+
+func hashStringsAVX2(dst []uint64, keys *string, stride uintptr) int {
+	panic("bloom: no hashing assembly")
+}
