@@ -342,6 +342,19 @@ str_loop:
 
 str_full:
 	KXNORB K1, K1, K1
+	CMPQ   BX, $0x80
+	JNE    str_group
+
+	// Eight string headers: two loads, split into pointers and lengths.
+	VMOVDQU64 (DX), Z1
+	VMOVDQU64 64(DX), Z2
+	VMOVDQU64 strEvens<>+0(SB), Z3
+	VMOVDQU64 strOdds<>+0(SB), Z4
+	VPERMI2Q  Z2, Z1, Z3
+	VPERMI2Q  Z2, Z1, Z4
+	VMOVDQA64 Z3, Z1
+	VMOVDQA64 Z4, Z2
+	JMP       str_headers
 
 str_group:
 	KMOVB      K1, K2
@@ -350,7 +363,9 @@ str_group:
 	KMOVB      K1, K2
 	VPXORQ     Z2, Z2, Z2
 	VPGATHERQQ 8(DX)(Z0*1), K2, Z2
-	VPADDQ     Z2, Z1, Z3
+
+str_headers:
+	VPADDQ Z2, Z1, Z3
 
 	// Length classes, within the batch: 0, 1-3, 4-8, 9-16, 17-128, longer.
 	VPCMPUQ.BCST $0x04, strConsts<>+120(SB), Z2, K1, K2
@@ -373,295 +388,295 @@ str_group:
 	KMOVB           K3, K4
 	VPXORD          Y5, Y5, Y5
 	VPGATHERQD      (SI)(Z1*1), K4, Y5
-	VPMOVZXDQ       Y5, Z6
+	VPMOVZXDQ       Y5, Z25
 	KMOVB           K3, K4
-	VPXORD          Y7, Y7, Y7
-	VPGATHERQD      -4(SI)(Z3*1), K4, Y7
-	VPMOVZXDQ       Y7, Z8
-	VPSLLQ          $0x20, Z6, Z6
-	VPTERNLOGQ.BCST $0x96, strConsts<>+8(SB), Z8, Z6
-	VPROLQ          $0x31, Z6, Z8
-	VPROLQ          $0x18, Z6, Z27
-	VPTERNLOGQ      $0x96, Z27, Z8, Z6
-	VPMULLQ.BCST    strConsts<>+32(SB), Z6, Z6
-	VPSRLQ          $0x23, Z6, Z8
-	VPADDQ          Z2, Z8, Z8
-	VPXORQ          Z8, Z6, Z6
-	VPMULLQ.BCST    strConsts<>+32(SB), Z6, Z6
-	VPSRLQ          $0x1c, Z6, Z8
-	VPXORQ          Z8, Z6, Z6
-	VMOVDQA64       Z6, K3, Z4
+	VPXORD          Y6, Y6, Y6
+	VPGATHERQD      -4(SI)(Z3*1), K4, Y6
+	VPMOVZXDQ       Y6, Z26
+	VPSLLQ          $0x20, Z25, Z25
+	VPTERNLOGQ.BCST $0x96, strConsts<>+8(SB), Z26, Z25
+	VPROLQ          $0x31, Z25, Z26
+	VPROLQ          $0x18, Z25, Z27
+	VPTERNLOGQ      $0x96, Z27, Z26, Z25
+	VPMULLQ.BCST    strConsts<>+32(SB), Z25, Z25
+	VPSRLQ          $0x23, Z25, Z26
+	VPADDQ          Z2, Z26, Z26
+	VPXORQ          Z26, Z25, Z25
+	VPMULLQ.BCST    strConsts<>+32(SB), Z25, Z25
+	VPSRLQ          $0x1c, Z25, Z26
+	VPXORQ          Z26, Z25, Z25
+	VMOVDQA64       Z25, K3, Z4
 
 str_no4:
 	// 9-16 bytes: the first and last eight, folded with one 64x64->128 multiply.
 	KTESTB       K2, K2
 	JZ           str_no9
 	KMOVB        K2, K3
-	VPXORQ       Z9, Z9, Z9
-	VPGATHERQQ   (SI)(Z1*1), K3, Z9
+	VPXORQ       Z7, Z7, Z7
+	VPGATHERQQ   (SI)(Z1*1), K3, Z7
 	KMOVB        K2, K3
-	VPXORQ       Z10, Z10, Z10
-	VPGATHERQQ   -8(SI)(Z3*1), K3, Z10
-	VPXORQ.BCST  strConsts<>+16(SB), Z9, Z9
-	VPXORQ.BCST  strConsts<>+24(SB), Z10, Z10
-	VPSRLQ       $0x20, Z9, Z6
-	VPSRLQ       $0x20, Z10, Z8
-	VPMULUDQ     Z10, Z9, Z27
-	VPMULUDQ     Z10, Z6, Z28
-	VPMULUDQ     Z8, Z9, Z29
-	VPMULUDQ     Z8, Z6, Z6
-	VPSRLQ       $0x20, Z27, Z8
+	VPXORQ       Z8, Z8, Z8
+	VPGATHERQQ   -8(SI)(Z3*1), K3, Z8
+	VPXORQ.BCST  strConsts<>+16(SB), Z7, Z7
+	VPXORQ.BCST  strConsts<>+24(SB), Z8, Z8
+	VPSRLQ       $0x20, Z7, Z25
+	VPSRLQ       $0x20, Z8, Z26
+	VPMULUDQ     Z8, Z7, Z27
+	VPMULUDQ     Z8, Z25, Z28
+	VPMULUDQ     Z26, Z7, Z29
+	VPMULUDQ     Z26, Z25, Z25
+	VPSRLQ       $0x20, Z27, Z26
 	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z30
-	VPADDQ       Z30, Z8, Z8
-	VPADDQ       Z29, Z8, Z8
+	VPADDQ       Z30, Z26, Z26
+	VPADDQ       Z29, Z26, Z26
 	VPSRLQ       $0x20, Z28, Z28
-	VPADDQ       Z28, Z6, Z6
-	VPSRLQ       $0x20, Z8, Z30
-	VPADDQ       Z30, Z6, Z6
-	VPSLLQ       $0x20, Z8, Z8
+	VPADDQ       Z28, Z25, Z25
+	VPSRLQ       $0x20, Z26, Z30
+	VPADDQ       Z30, Z25, Z25
+	VPSLLQ       $0x20, Z26, Z26
 	VPANDQ.BCST  strConsts<>+56(SB), Z27, Z27
-	VPTERNLOGQ   $0x96, Z27, Z8, Z6
-	VPSHUFB      strBswap<>+0(SB), Z9, Z9
-	VPADDQ       Z9, Z6, Z6
-	VPADDQ       Z10, Z6, Z6
-	VPADDQ       Z2, Z6, Z6
-	VPSRLQ       $0x25, Z6, Z8
-	VPXORQ       Z8, Z6, Z6
-	VPMULLQ.BCST strConsts<>+40(SB), Z6, Z6
-	VPSRLQ       $0x20, Z6, Z8
-	VPXORQ       Z8, Z6, Z6
-	VMOVDQA64    Z6, K2, Z4
+	VPTERNLOGQ   $0x96, Z27, Z26, Z25
+	VPSHUFB      strBswap<>+0(SB), Z7, Z7
+	VPADDQ       Z7, Z25, Z25
+	VPADDQ       Z8, Z25, Z25
+	VPADDQ       Z2, Z25, Z25
+	VPSRLQ       $0x25, Z25, Z26
+	VPXORQ       Z26, Z25, Z25
+	VPMULLQ.BCST strConsts<>+40(SB), Z25, Z25
+	VPSRLQ       $0x20, Z25, Z26
+	VPXORQ       Z26, Z25, Z25
+	VMOVDQA64    Z25, K2, Z4
 
 str_no9:
 	// 17-128 bytes: one pair of 16-byte words from each end per 32 bytes.
 	KTESTB       K5, K5
 	JZ           str_store
-	VPMULLQ.BCST strConsts<>+48(SB), Z2, Z6
+	VPMULLQ.BCST strConsts<>+48(SB), Z2, Z25
+	KMOVB        K5, K2
+	VPXORQ       Z9, Z9, Z9
+	VPGATHERQQ   (SI)(Z1*1), K2, Z9
+	KMOVB        K5, K2
+	VPXORQ       Z10, Z10, Z10
+	VPGATHERQQ   8(SI)(Z1*1), K2, Z10
+	VPXORQ.BCST  strSecret<>+0(SB), Z9, Z9
+	VPXORQ.BCST  strSecret<>+8(SB), Z10, Z10
+	VPSRLQ       $0x20, Z9, Z26
+	VPSRLQ       $0x20, Z10, Z27
+	VPMULUDQ     Z10, Z9, Z28
+	VPMULUDQ     Z10, Z26, Z29
+	VPMULUDQ     Z27, Z9, Z30
+	VPMULUDQ     Z27, Z26, Z26
+	VPSRLQ       $0x20, Z28, Z27
+	VPANDQ.BCST  strConsts<>+56(SB), Z29, Z31
+	VPADDQ       Z31, Z27, Z27
+	VPADDQ       Z30, Z27, Z27
+	VPSRLQ       $0x20, Z29, Z29
+	VPADDQ       Z29, Z26, Z26
+	VPSRLQ       $0x20, Z27, Z31
+	VPADDQ       Z31, Z26, Z26
+	VPSLLQ       $0x20, Z27, Z27
+	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z28
+	VPTERNLOGQ   $0x96, Z28, Z27, Z26
+	VPADDQ       Z26, Z25, K5, Z25
 	KMOVB        K5, K2
 	VPXORQ       Z11, Z11, Z11
-	VPGATHERQQ   (SI)(Z1*1), K2, Z11
+	VPGATHERQQ   -16(SI)(Z3*1), K2, Z11
 	KMOVB        K5, K2
 	VPXORQ       Z12, Z12, Z12
-	VPGATHERQQ   8(SI)(Z1*1), K2, Z12
-	VPXORQ.BCST  strSecret<>+0(SB), Z11, Z11
-	VPXORQ.BCST  strSecret<>+8(SB), Z12, Z12
-	VPSRLQ       $0x20, Z11, Z8
+	VPGATHERQQ   -8(SI)(Z3*1), K2, Z12
+	VPXORQ.BCST  strSecret<>+16(SB), Z11, Z11
+	VPXORQ.BCST  strSecret<>+24(SB), Z12, Z12
+	VPSRLQ       $0x20, Z11, Z26
 	VPSRLQ       $0x20, Z12, Z27
 	VPMULUDQ     Z12, Z11, Z28
-	VPMULUDQ     Z12, Z8, Z29
+	VPMULUDQ     Z12, Z26, Z29
 	VPMULUDQ     Z27, Z11, Z30
-	VPMULUDQ     Z27, Z8, Z8
+	VPMULUDQ     Z27, Z26, Z26
 	VPSRLQ       $0x20, Z28, Z27
 	VPANDQ.BCST  strConsts<>+56(SB), Z29, Z31
 	VPADDQ       Z31, Z27, Z27
 	VPADDQ       Z30, Z27, Z27
 	VPSRLQ       $0x20, Z29, Z29
-	VPADDQ       Z29, Z8, Z8
+	VPADDQ       Z29, Z26, Z26
 	VPSRLQ       $0x20, Z27, Z31
-	VPADDQ       Z31, Z8, Z8
+	VPADDQ       Z31, Z26, Z26
 	VPSLLQ       $0x20, Z27, Z27
 	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z28
-	VPTERNLOGQ   $0x96, Z28, Z27, Z8
-	VPADDQ       Z8, Z6, K5, Z6
-	KMOVB        K5, K2
-	VPXORQ       Z13, Z13, Z13
-	VPGATHERQQ   -16(SI)(Z3*1), K2, Z13
-	KMOVB        K5, K2
-	VPXORQ       Z14, Z14, Z14
-	VPGATHERQQ   -8(SI)(Z3*1), K2, Z14
-	VPXORQ.BCST  strSecret<>+16(SB), Z13, Z13
-	VPXORQ.BCST  strSecret<>+24(SB), Z14, Z14
-	VPSRLQ       $0x20, Z13, Z8
-	VPSRLQ       $0x20, Z14, Z27
-	VPMULUDQ     Z14, Z13, Z28
-	VPMULUDQ     Z14, Z8, Z29
-	VPMULUDQ     Z27, Z13, Z30
-	VPMULUDQ     Z27, Z8, Z8
-	VPSRLQ       $0x20, Z28, Z27
-	VPANDQ.BCST  strConsts<>+56(SB), Z29, Z31
-	VPADDQ       Z31, Z27, Z27
-	VPADDQ       Z30, Z27, Z27
-	VPSRLQ       $0x20, Z29, Z29
-	VPADDQ       Z29, Z8, Z8
-	VPSRLQ       $0x20, Z27, Z31
-	VPADDQ       Z31, Z8, Z8
-	VPSLLQ       $0x20, Z27, Z27
-	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z28
-	VPTERNLOGQ   $0x96, Z28, Z27, Z8
-	VPADDQ       Z8, Z6, K5, Z6
+	VPTERNLOGQ   $0x96, Z28, Z27, Z26
+	VPADDQ       Z26, Z25, K5, Z25
 	VPCMPUQ.BCST $0x06, strConsts<>+96(SB), Z2, K5, K2
 	KTESTB       K2, K2
 	JZ           str_fold17
 	KMOVB        K2, K3
+	VPXORQ       Z13, Z13, Z13
+	VPGATHERQQ   16(SI)(Z1*1), K3, Z13
+	KMOVB        K2, K3
+	VPXORQ       Z14, Z14, Z14
+	VPGATHERQQ   24(SI)(Z1*1), K3, Z14
+	VPXORQ.BCST  strSecret<>+32(SB), Z13, Z13
+	VPXORQ.BCST  strSecret<>+40(SB), Z14, Z14
+	VPSRLQ       $0x20, Z13, Z26
+	VPSRLQ       $0x20, Z14, Z27
+	VPMULUDQ     Z14, Z13, Z28
+	VPMULUDQ     Z14, Z26, Z29
+	VPMULUDQ     Z27, Z13, Z30
+	VPMULUDQ     Z27, Z26, Z26
+	VPSRLQ       $0x20, Z28, Z27
+	VPANDQ.BCST  strConsts<>+56(SB), Z29, Z31
+	VPADDQ       Z31, Z27, Z27
+	VPADDQ       Z30, Z27, Z27
+	VPSRLQ       $0x20, Z29, Z29
+	VPADDQ       Z29, Z26, Z26
+	VPSRLQ       $0x20, Z27, Z31
+	VPADDQ       Z31, Z26, Z26
+	VPSLLQ       $0x20, Z27, Z27
+	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z28
+	VPTERNLOGQ   $0x96, Z28, Z27, Z26
+	VPADDQ       Z26, Z25, K2, Z25
+	KMOVB        K2, K3
 	VPXORQ       Z15, Z15, Z15
-	VPGATHERQQ   16(SI)(Z1*1), K3, Z15
+	VPGATHERQQ   -32(SI)(Z3*1), K3, Z15
 	KMOVB        K2, K3
 	VPXORQ       Z16, Z16, Z16
-	VPGATHERQQ   24(SI)(Z1*1), K3, Z16
-	VPXORQ.BCST  strSecret<>+32(SB), Z15, Z15
-	VPXORQ.BCST  strSecret<>+40(SB), Z16, Z16
-	VPSRLQ       $0x20, Z15, Z8
+	VPGATHERQQ   -24(SI)(Z3*1), K3, Z16
+	VPXORQ.BCST  strSecret<>+48(SB), Z15, Z15
+	VPXORQ.BCST  strSecret<>+56(SB), Z16, Z16
+	VPSRLQ       $0x20, Z15, Z26
 	VPSRLQ       $0x20, Z16, Z27
 	VPMULUDQ     Z16, Z15, Z28
-	VPMULUDQ     Z16, Z8, Z29
+	VPMULUDQ     Z16, Z26, Z29
 	VPMULUDQ     Z27, Z15, Z30
-	VPMULUDQ     Z27, Z8, Z8
+	VPMULUDQ     Z27, Z26, Z26
 	VPSRLQ       $0x20, Z28, Z27
 	VPANDQ.BCST  strConsts<>+56(SB), Z29, Z31
 	VPADDQ       Z31, Z27, Z27
 	VPADDQ       Z30, Z27, Z27
 	VPSRLQ       $0x20, Z29, Z29
-	VPADDQ       Z29, Z8, Z8
+	VPADDQ       Z29, Z26, Z26
 	VPSRLQ       $0x20, Z27, Z31
-	VPADDQ       Z31, Z8, Z8
+	VPADDQ       Z31, Z26, Z26
 	VPSLLQ       $0x20, Z27, Z27
 	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z28
-	VPTERNLOGQ   $0x96, Z28, Z27, Z8
-	VPADDQ       Z8, Z6, K2, Z6
-	KMOVB        K2, K3
-	VPXORQ       Z17, Z17, Z17
-	VPGATHERQQ   -32(SI)(Z3*1), K3, Z17
-	KMOVB        K2, K3
-	VPXORQ       Z18, Z18, Z18
-	VPGATHERQQ   -24(SI)(Z3*1), K3, Z18
-	VPXORQ.BCST  strSecret<>+48(SB), Z17, Z17
-	VPXORQ.BCST  strSecret<>+56(SB), Z18, Z18
-	VPSRLQ       $0x20, Z17, Z8
-	VPSRLQ       $0x20, Z18, Z27
-	VPMULUDQ     Z18, Z17, Z28
-	VPMULUDQ     Z18, Z8, Z29
-	VPMULUDQ     Z27, Z17, Z30
-	VPMULUDQ     Z27, Z8, Z8
-	VPSRLQ       $0x20, Z28, Z27
-	VPANDQ.BCST  strConsts<>+56(SB), Z29, Z31
-	VPADDQ       Z31, Z27, Z27
-	VPADDQ       Z30, Z27, Z27
-	VPSRLQ       $0x20, Z29, Z29
-	VPADDQ       Z29, Z8, Z8
-	VPSRLQ       $0x20, Z27, Z31
-	VPADDQ       Z31, Z8, Z8
-	VPSLLQ       $0x20, Z27, Z27
-	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z28
-	VPTERNLOGQ   $0x96, Z28, Z27, Z8
-	VPADDQ       Z8, Z6, K2, Z6
+	VPTERNLOGQ   $0x96, Z28, Z27, Z26
+	VPADDQ       Z26, Z25, K2, Z25
 	VPCMPUQ.BCST $0x06, strConsts<>+104(SB), Z2, K5, K2
 	KTESTB       K2, K2
 	JZ           str_fold17
 	KMOVB        K2, K3
+	VPXORQ       Z17, Z17, Z17
+	VPGATHERQQ   32(SI)(Z1*1), K3, Z17
+	KMOVB        K2, K3
+	VPXORQ       Z18, Z18, Z18
+	VPGATHERQQ   40(SI)(Z1*1), K3, Z18
+	VPXORQ.BCST  strSecret<>+64(SB), Z17, Z17
+	VPXORQ.BCST  strSecret<>+72(SB), Z18, Z18
+	VPSRLQ       $0x20, Z17, Z26
+	VPSRLQ       $0x20, Z18, Z27
+	VPMULUDQ     Z18, Z17, Z28
+	VPMULUDQ     Z18, Z26, Z29
+	VPMULUDQ     Z27, Z17, Z30
+	VPMULUDQ     Z27, Z26, Z26
+	VPSRLQ       $0x20, Z28, Z27
+	VPANDQ.BCST  strConsts<>+56(SB), Z29, Z31
+	VPADDQ       Z31, Z27, Z27
+	VPADDQ       Z30, Z27, Z27
+	VPSRLQ       $0x20, Z29, Z29
+	VPADDQ       Z29, Z26, Z26
+	VPSRLQ       $0x20, Z27, Z31
+	VPADDQ       Z31, Z26, Z26
+	VPSLLQ       $0x20, Z27, Z27
+	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z28
+	VPTERNLOGQ   $0x96, Z28, Z27, Z26
+	VPADDQ       Z26, Z25, K2, Z25
+	KMOVB        K2, K3
 	VPXORQ       Z19, Z19, Z19
-	VPGATHERQQ   32(SI)(Z1*1), K3, Z19
+	VPGATHERQQ   -48(SI)(Z3*1), K3, Z19
 	KMOVB        K2, K3
 	VPXORQ       Z20, Z20, Z20
-	VPGATHERQQ   40(SI)(Z1*1), K3, Z20
-	VPXORQ.BCST  strSecret<>+64(SB), Z19, Z19
-	VPXORQ.BCST  strSecret<>+72(SB), Z20, Z20
-	VPSRLQ       $0x20, Z19, Z8
+	VPGATHERQQ   -40(SI)(Z3*1), K3, Z20
+	VPXORQ.BCST  strSecret<>+80(SB), Z19, Z19
+	VPXORQ.BCST  strSecret<>+88(SB), Z20, Z20
+	VPSRLQ       $0x20, Z19, Z26
 	VPSRLQ       $0x20, Z20, Z27
 	VPMULUDQ     Z20, Z19, Z28
-	VPMULUDQ     Z20, Z8, Z29
+	VPMULUDQ     Z20, Z26, Z29
 	VPMULUDQ     Z27, Z19, Z30
-	VPMULUDQ     Z27, Z8, Z8
+	VPMULUDQ     Z27, Z26, Z26
 	VPSRLQ       $0x20, Z28, Z27
 	VPANDQ.BCST  strConsts<>+56(SB), Z29, Z31
 	VPADDQ       Z31, Z27, Z27
 	VPADDQ       Z30, Z27, Z27
 	VPSRLQ       $0x20, Z29, Z29
-	VPADDQ       Z29, Z8, Z8
+	VPADDQ       Z29, Z26, Z26
 	VPSRLQ       $0x20, Z27, Z31
-	VPADDQ       Z31, Z8, Z8
+	VPADDQ       Z31, Z26, Z26
 	VPSLLQ       $0x20, Z27, Z27
 	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z28
-	VPTERNLOGQ   $0x96, Z28, Z27, Z8
-	VPADDQ       Z8, Z6, K2, Z6
-	KMOVB        K2, K3
-	VPXORQ       Z21, Z21, Z21
-	VPGATHERQQ   -48(SI)(Z3*1), K3, Z21
-	KMOVB        K2, K3
-	VPXORQ       Z22, Z22, Z22
-	VPGATHERQQ   -40(SI)(Z3*1), K3, Z22
-	VPXORQ.BCST  strSecret<>+80(SB), Z21, Z21
-	VPXORQ.BCST  strSecret<>+88(SB), Z22, Z22
-	VPSRLQ       $0x20, Z21, Z8
-	VPSRLQ       $0x20, Z22, Z27
-	VPMULUDQ     Z22, Z21, Z28
-	VPMULUDQ     Z22, Z8, Z29
-	VPMULUDQ     Z27, Z21, Z30
-	VPMULUDQ     Z27, Z8, Z8
-	VPSRLQ       $0x20, Z28, Z27
-	VPANDQ.BCST  strConsts<>+56(SB), Z29, Z31
-	VPADDQ       Z31, Z27, Z27
-	VPADDQ       Z30, Z27, Z27
-	VPSRLQ       $0x20, Z29, Z29
-	VPADDQ       Z29, Z8, Z8
-	VPSRLQ       $0x20, Z27, Z31
-	VPADDQ       Z31, Z8, Z8
-	VPSLLQ       $0x20, Z27, Z27
-	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z28
-	VPTERNLOGQ   $0x96, Z28, Z27, Z8
-	VPADDQ       Z8, Z6, K2, Z6
+	VPTERNLOGQ   $0x96, Z28, Z27, Z26
+	VPADDQ       Z26, Z25, K2, Z25
 	VPCMPUQ.BCST $0x06, strConsts<>+112(SB), Z2, K5, K2
 	KTESTB       K2, K2
 	JZ           str_fold17
 	KMOVB        K2, K3
-	VPXORQ       Z23, Z23, Z23
-	VPGATHERQQ   48(SI)(Z1*1), K3, Z23
+	VPXORQ       Z21, Z21, Z21
+	VPGATHERQQ   48(SI)(Z1*1), K3, Z21
 	KMOVB        K2, K3
-	VPXORQ       Z24, Z24, Z24
-	VPGATHERQQ   56(SI)(Z1*1), K3, Z24
-	VPXORQ.BCST  strSecret<>+96(SB), Z23, Z23
-	VPXORQ.BCST  strSecret<>+104(SB), Z24, Z24
-	VPSRLQ       $0x20, Z23, Z8
-	VPSRLQ       $0x20, Z24, Z27
-	VPMULUDQ     Z24, Z23, Z28
-	VPMULUDQ     Z24, Z8, Z29
-	VPMULUDQ     Z27, Z23, Z30
-	VPMULUDQ     Z27, Z8, Z8
+	VPXORQ       Z22, Z22, Z22
+	VPGATHERQQ   56(SI)(Z1*1), K3, Z22
+	VPXORQ.BCST  strSecret<>+96(SB), Z21, Z21
+	VPXORQ.BCST  strSecret<>+104(SB), Z22, Z22
+	VPSRLQ       $0x20, Z21, Z26
+	VPSRLQ       $0x20, Z22, Z27
+	VPMULUDQ     Z22, Z21, Z28
+	VPMULUDQ     Z22, Z26, Z29
+	VPMULUDQ     Z27, Z21, Z30
+	VPMULUDQ     Z27, Z26, Z26
 	VPSRLQ       $0x20, Z28, Z27
 	VPANDQ.BCST  strConsts<>+56(SB), Z29, Z31
 	VPADDQ       Z31, Z27, Z27
 	VPADDQ       Z30, Z27, Z27
 	VPSRLQ       $0x20, Z29, Z29
-	VPADDQ       Z29, Z8, Z8
+	VPADDQ       Z29, Z26, Z26
 	VPSRLQ       $0x20, Z27, Z31
-	VPADDQ       Z31, Z8, Z8
+	VPADDQ       Z31, Z26, Z26
 	VPSLLQ       $0x20, Z27, Z27
 	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z28
-	VPTERNLOGQ   $0x96, Z28, Z27, Z8
-	VPADDQ       Z8, Z6, K2, Z6
+	VPTERNLOGQ   $0x96, Z28, Z27, Z26
+	VPADDQ       Z26, Z25, K2, Z25
 	KMOVB        K2, K3
-	VPXORQ       Z25, Z25, Z25
-	VPGATHERQQ   -64(SI)(Z3*1), K3, Z25
+	VPXORQ       Z23, Z23, Z23
+	VPGATHERQQ   -64(SI)(Z3*1), K3, Z23
 	KMOVB        K2, K3
-	VPXORQ       Z26, Z26, Z26
-	VPGATHERQQ   -56(SI)(Z3*1), K3, Z26
-	VPXORQ.BCST  strSecret<>+112(SB), Z25, Z25
-	VPXORQ.BCST  strSecret<>+120(SB), Z26, Z26
-	VPSRLQ       $0x20, Z25, Z3
-	VPSRLQ       $0x20, Z26, Z8
-	VPMULUDQ     Z26, Z25, Z27
-	VPMULUDQ     Z26, Z3, Z28
-	VPMULUDQ     Z8, Z25, Z29
-	VPMULUDQ     Z8, Z3, Z3
-	VPSRLQ       $0x20, Z27, Z8
+	VPXORQ       Z24, Z24, Z24
+	VPGATHERQQ   -56(SI)(Z3*1), K3, Z24
+	VPXORQ.BCST  strSecret<>+112(SB), Z23, Z23
+	VPXORQ.BCST  strSecret<>+120(SB), Z24, Z24
+	VPSRLQ       $0x20, Z23, Z3
+	VPSRLQ       $0x20, Z24, Z26
+	VPMULUDQ     Z24, Z23, Z27
+	VPMULUDQ     Z24, Z3, Z28
+	VPMULUDQ     Z26, Z23, Z29
+	VPMULUDQ     Z26, Z3, Z3
+	VPSRLQ       $0x20, Z27, Z26
 	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z30
-	VPADDQ       Z30, Z8, Z8
-	VPADDQ       Z29, Z8, Z8
+	VPADDQ       Z30, Z26, Z26
+	VPADDQ       Z29, Z26, Z26
 	VPSRLQ       $0x20, Z28, Z28
 	VPADDQ       Z28, Z3, Z3
-	VPSRLQ       $0x20, Z8, Z30
+	VPSRLQ       $0x20, Z26, Z30
 	VPADDQ       Z30, Z3, Z3
-	VPSLLQ       $0x20, Z8, Z8
+	VPSLLQ       $0x20, Z26, Z26
 	VPANDQ.BCST  strConsts<>+56(SB), Z27, Z27
-	VPTERNLOGQ   $0x96, Z27, Z8, Z3
-	VPADDQ       Z3, Z6, K2, Z6
+	VPTERNLOGQ   $0x96, Z27, Z26, Z3
+	VPADDQ       Z3, Z25, K2, Z25
 
 str_fold17:
-	VPSRLQ       $0x25, Z6, Z3
-	VPXORQ       Z3, Z6, Z6
-	VPMULLQ.BCST strConsts<>+40(SB), Z6, Z6
-	VPSRLQ       $0x20, Z6, Z3
-	VPXORQ       Z3, Z6, Z6
-	VMOVDQA64    Z6, K5, Z4
+	VPSRLQ       $0x25, Z25, Z3
+	VPXORQ       Z3, Z25, Z25
+	VPMULLQ.BCST strConsts<>+40(SB), Z25, Z25
+	VPSRLQ       $0x20, Z25, Z3
+	VPXORQ       Z3, Z25, Z25
+	VMOVDQA64    Z25, K5, Z4
 
 str_store:
 	VMOVDQU64 Z4, K1, (AX)(R8*8)
@@ -673,6 +688,26 @@ str_done:
 	MOVQ DI, ret+40(FP)
 	VZEROUPPER
 	RET
+
+DATA strEvens<>+0(SB)/8, $0x0000000000000000
+DATA strEvens<>+8(SB)/8, $0x0000000000000002
+DATA strEvens<>+16(SB)/8, $0x0000000000000004
+DATA strEvens<>+24(SB)/8, $0x0000000000000006
+DATA strEvens<>+32(SB)/8, $0x0000000000000008
+DATA strEvens<>+40(SB)/8, $0x000000000000000a
+DATA strEvens<>+48(SB)/8, $0x000000000000000c
+DATA strEvens<>+56(SB)/8, $0x000000000000000e
+GLOBL strEvens<>(SB), RODATA|NOPTR, $64
+
+DATA strOdds<>+0(SB)/8, $0x0000000000000001
+DATA strOdds<>+8(SB)/8, $0x0000000000000003
+DATA strOdds<>+16(SB)/8, $0x0000000000000005
+DATA strOdds<>+24(SB)/8, $0x0000000000000007
+DATA strOdds<>+32(SB)/8, $0x0000000000000009
+DATA strOdds<>+40(SB)/8, $0x000000000000000b
+DATA strOdds<>+48(SB)/8, $0x000000000000000d
+DATA strOdds<>+56(SB)/8, $0x000000000000000f
+GLOBL strOdds<>(SB), RODATA|NOPTR, $64
 
 DATA strConstsAVX2<>+0(SB)/8, $0x2d06800538d394c2
 DATA strConstsAVX2<>+8(SB)/8, $0x2d06800538d394c2

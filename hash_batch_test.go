@@ -457,3 +457,27 @@ func TestHashStringsLevels(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkHashStrings is hashing strings alone, 1024 keys per call, at every
+// level (generic is the loop of xxh3.HashString), for keys of 16 and 40
+// bytes and of mixed lengths 5 to 64.
+func BenchmarkHashStrings(b *testing.B) {
+	for _, keys := range []struct {
+		name     string
+		min, max int
+	}{{"16", 16, 16}, {"40", 40, 40}, {"mixed5-64", 5, 64}} {
+		r := rand.New(rand.NewPCG(10, uint64(keys.max)))
+		src := make([]string, 1024)
+		for i := range src {
+			src[i] = randomString(r, keys.min+r.IntN(keys.max-keys.min+1))
+		}
+		dst := make([]uint64, len(src))
+		for _, l := range benchLevels() {
+			onLevel(b, "key="+keys.name, l, func(b *testing.B) {
+				for i := 0; i < b.N; i += len(src) {
+					hashKeys(kindString, dst, src)
+				}
+			})
+		}
+	}
+}
