@@ -3,6 +3,7 @@ package bloom
 import (
 	"fmt"
 	"io"
+	"unsafe"
 
 	"github.com/simdbloom/bloom/blocked"
 )
@@ -17,15 +18,17 @@ import (
 // detected; keep the key type with the file.
 
 // MarshalBinary returns the encoding of f, with the key hash it records
-// (blocked.HashXXH3 for a filter made by New).
-func (f *Filter[K]) MarshalBinary() ([]byte, error) { return f.f.MarshalBinary() }
+// (blocked.HashXXH3 for a filter made by New). The zero Filter has no
+// encoding: an error wrapping ErrGeometry.
+func (f *Filter[K]) MarshalBinary() ([]byte, error) { return f.engine().MarshalBinary() }
 
 // AppendBinary appends the encoding of f to b, as MarshalBinary.
-func (f *Filter[K]) AppendBinary(b []byte) ([]byte, error) { return f.f.AppendBinary(b) }
+func (f *Filter[K]) AppendBinary(b []byte) ([]byte, error) { return f.engine().AppendBinary(b) }
 
 // WriteTo writes the encoding of f to w, streaming the bits without a copy
-// (see blocked.Filter.WriteTo), and returns the number of bytes written.
-func (f *Filter[K]) WriteTo(w io.Writer) (int64, error) { return f.f.WriteTo(w) }
+// (see blocked.Filter.WriteTo), and returns the number of bytes written
+// (an error wrapping ErrGeometry for the zero Filter).
+func (f *Filter[K]) WriteTo(w io.Writer) (int64, error) { return f.engine().WriteTo(w) }
 
 // checkHash refuses a filter whose keys were not hashed with Hash.
 func checkHash(id blocked.HashID) error {
@@ -71,13 +74,24 @@ func (f *Filter[K]) ReadFrom(r io.Reader) (int64, error) {
 	return n, nil
 }
 
-// View returns a filter over the encoding b without copying it, in O(1),
-// for example over a memory-mapped file; b must start at a 64-byte boundary
-// and stay unchanged while the filter is used. The filter is read-only: Add,
-// AddAll, Union, Intersect and Clear would write into b (and fault on
-// read-only memory). See blocked.View for the checks made and blocked.Verify
-// to check the payload's checksum too.
-func View[K Key](b []byte) (*Filter[K], error) {
+// FilterView is a read-only Filter over an encoding in memory the caller
+// owns, as View returns it: it has the lookups and read-only methods of a
+// Filter but none that changes it, so code that would write into a
+// read-only mapping does not compile. Clone returns a Filter you may change.
+// Its zero value is an empty view whose lookups answer false.
+type FilterView[K Key] struct {
+	v    blocked.FilterView
+	kind keyKind // kindInvalid in the zero view, and only there
+}
+
+// View returns a read-only filter over the encoding b without copying it,
+// in O(1), for example over a memory-mapped file; b must stay unchanged
+// while the view is used. The payload must start at an 8-byte boundary
+// (else ErrAlignment); an encoding placed at a 64-byte boundary (a
+// memory-mapped file is) keeps every block in one cache line, otherwise
+// each lookup may touch two. See blocked.View for the checks made and
+// blocked.Verify to check the payload's checksum too.
+func View[K Key](b []byte) (*FilterView[K], error) {
 	g, err := blocked.View(b)
 	if err != nil {
 		return nil, err
@@ -85,5 +99,81 @@ func View[K Key](b []byte) (*Filter[K], error) {
 	if err := checkHash(g.KeyHash()); err != nil {
 		return nil, err
 	}
-	return FromEngine[K](g), nil
+	return &FilterView[K]{v: *g, kind: kindOf[K]()}, nil
 }
+
+// Engine returns the hash-level view underneath, for HasHash/HasHashes with
+// hashes computed by Hash.
+func (f *FilterView[K]) Engine() *blocked.FilterView { return &f.v }
+
+// wordKey reports whether keys are 64-bit integers, which Has hashes in place.
+func (f *FilterView[K]) wordKey() bool { return f.kind == kindUint64 || f.kind == kindInt64 }
+
+// Has reports whether k may have been added: false means certainly not.
+func (f *FilterView[K]) Has(k K) bool {
+	if f.wordKey() {
+		return f.v.HasHash(HashUint64(*(*uint64)(unsafe.Pointer(&k))))
+	}
+	if f.kind == kindInvalid {
+		return false
+	}
+	return f.v.HasHash(hashKind(f.kind, &k))
+}
+
+// HasAll sets out[i] to Has(keys[i]) and returns how many are true. It
+// panics, before touching anything, if out is shorter than keys.
+func (f *FilterView[K]) HasAll(keys []K, out []bool) int {
+	if len(out) < len(keys) {
+		panic("bloom: HasAll: out is shorter than keys")
+	}
+	if f.kind == kindInvalid {
+		clear(out[:len(keys)])
+		return 0
+	}
+	var buf [chunk]uint64
+	found := 0
+	for i := 0; i < len(keys); i += chunk {
+		n := min(len(keys)-i, chunk)
+		hashKeys(f.kind, buf[:n], keys[i:i+n])
+		found += f.v.HasHashes(buf[:n], out[i:i+n])
+	}
+	return found
+}
+
+// NumBits returns the size of the filter in bits.
+func (f *FilterView[K]) NumBits() uint64 { return f.v.NumBits() }
+
+// K returns the number of bits set per key (8 or 16; 0 for the zero view).
+func (f *FilterView[K]) K() int { return f.v.K() }
+
+// FillRatio returns the fraction of bits set.
+func (f *FilterView[K]) FillRatio() float64 { return f.v.FillRatio() }
+
+// EstimatedCount estimates the number of distinct keys added.
+func (f *FilterView[K]) EstimatedCount() float64 { return f.v.EstimatedCount() }
+
+// EstimatedFPR returns the false-positive rate of the filter as it is now.
+func (f *FilterView[K]) EstimatedFPR() float64 { return f.v.EstimatedFPR() }
+
+// Equal reports whether f and o hold the same bits in the same geometry.
+// To compare a view with a Filter, compare its Clone.
+func (f *FilterView[K]) Equal(o *FilterView[K]) bool { return o != nil && f.v.Equal(&o.v) }
+
+// Clone returns a Filter holding a copy of the view's bits, which may be
+// changed (the zero Filter for the zero view).
+func (f *FilterView[K]) Clone() *Filter[K] {
+	if f.kind == kindInvalid {
+		return &Filter[K]{}
+	}
+	return &Filter[K]{f: f.v.Clone(), kind: f.kind}
+}
+
+// MarshalBinary returns the encoding of the view's filter, as
+// Filter.MarshalBinary does.
+func (f *FilterView[K]) MarshalBinary() ([]byte, error) { return f.v.MarshalBinary() }
+
+// AppendBinary appends the encoding of the view's filter to b.
+func (f *FilterView[K]) AppendBinary(b []byte) ([]byte, error) { return f.v.AppendBinary(b) }
+
+// WriteTo writes the encoding of the view's filter to w.
+func (f *FilterView[K]) WriteTo(w io.Writer) (int64, error) { return f.v.WriteTo(w) }

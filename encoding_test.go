@@ -75,7 +75,10 @@ func TestTypedEncodingRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, v)
+		got = append(got, v.Clone())
+		if !v.Equal(v) || v.HasAll(keys, make([]bool, len(keys))) != len(keys) || !v.Has("key-7") || !v.Clone().Equal(f) {
+			t.Fatal("View: keys missing or filter differs")
+		}
 	}
 	out := make([]bool, len(keys))
 	for i, g := range got {

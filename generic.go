@@ -9,14 +9,26 @@ import (
 // small enough to stay in L1 on the stack, large enough to amortize the call.
 const chunk = 256
 
-// Filter is a Bloom filter of keys of type K.
+// Filter is a Bloom filter of keys of type K. Create one with New, or
+// decode one with UnmarshalBinary or ReadFrom.
+//
+// The zero value is an empty filter ready for UnmarshalBinary or ReadFrom:
+// Has and HasAll answer false, the read-only methods 0, Clear does nothing,
+// MarshalBinary, AppendBinary and WriteTo return an error wrapping
+// ErrGeometry, and Add, AddAll, Union and Intersect panic.
 //
 // Has and HasAll are safe for concurrent use; Add, AddAll, Union, Intersect
 // and Clear are not safe concurrently with anything else on the same filter.
 type Filter[K Key] struct {
-	f    *blocked.Filter
-	kind keyKind
+	f    *blocked.Filter // nil in the zero Filter
+	kind keyKind         // kindInvalid in the zero Filter, and only there
 }
+
+// zeroFilter ends the panic message of a mutation of a zero Filter.
+const zeroFilter = " on a zero Filter; use bloom.New"
+
+// zero reports whether f is the zero Filter (no engine).
+func (f *Filter[K]) zero() bool { return f.kind == kindInvalid }
 
 // New returns a filter sized for n keys with a false-positive rate of at most
 // fpr (exact formula, see package blocked), or an error naming the bad input:
@@ -44,7 +56,8 @@ func FromEngine[K Key](f *blocked.Filter) *Filter[K] {
 }
 
 // Engine returns the hash-level filter underneath, for AddHash/HasHash with
-// hashes computed by Hash, and for the methods this type does not repeat.
+// hashes computed by Hash, and for the methods this type does not repeat;
+// nil for the zero Filter.
 func (f *Filter[K]) Engine() *blocked.Filter { return f.f }
 
 // hash returns Hash(k), using the key kind found at construction.
@@ -54,30 +67,38 @@ func (f *Filter[K]) hash(k *K) uint64 { return hashKind(f.kind, k) }
 // in place.
 func (f *Filter[K]) wordKey() bool { return f.kind == kindUint64 || f.kind == kindInt64 }
 
-// Add adds key k.
+// Add adds key k. It panics on the zero Filter.
 func (f *Filter[K]) Add(k K) {
 	if f.wordKey() {
 		f.f.AddHash(HashUint64(*(*uint64)(unsafe.Pointer(&k))))
 		return
 	}
+	if f.zero() {
+		panic("bloom: Add" + zeroFilter)
+	}
 	f.f.AddHash(f.hash(&k))
 }
 
 // Has reports whether k may have been added: false means certainly not.
-//
-// Has and Add hash 64-bit integer keys in place (HashUint64, inlined)
-// rather than through hashKind: one call fewer per key. Measured on AMD
-// EPYC Zen 4 (BenchmarkLookup, Filter[uint64] single at 16 KiB, benchstat
-// medians of 6 alternated runs): 7.95 -> 6.32 ns.
+// The zero Filter answers false.
 func (f *Filter[K]) Has(k K) bool {
+	// 64-bit integer keys are hashed in place (HashUint64, inlined) rather
+	// than through hashKind, one call fewer per key (PERF.md). The zero
+	// Filter's kind is not a word kind, so the zero check costs them nothing.
 	if f.wordKey() {
 		return f.f.HasHash(HashUint64(*(*uint64)(unsafe.Pointer(&k))))
+	}
+	if f.zero() {
+		return false
 	}
 	return f.f.HasHash(f.hash(&k))
 }
 
-// AddAll adds every key of keys.
+// AddAll adds every key of keys. It panics on the zero Filter.
 func (f *Filter[K]) AddAll(keys []K) {
+	if f.zero() {
+		panic("bloom: AddAll" + zeroFilter)
+	}
 	var buf [chunk]uint64
 	for len(keys) > 0 {
 		n := min(len(keys), chunk)
@@ -93,6 +114,10 @@ func (f *Filter[K]) HasAll(keys []K, out []bool) int {
 	if len(out) < len(keys) {
 		panic("bloom: HasAll: out is shorter than keys")
 	}
+	if f.zero() {
+		clear(out[:len(keys)])
+		return 0
+	}
 	var buf [chunk]uint64
 	found := 0
 	for i := 0; i < len(keys); i += chunk {
@@ -106,29 +131,51 @@ func (f *Filter[K]) HasAll(keys []K, out []bool) int {
 // hashAll sets dst[i] = Hash(keys[i]); len(dst) == len(keys).
 func (f *Filter[K]) hashAll(dst []uint64, keys []K) { hashKeys(f.kind, dst, keys) }
 
-// NumBits returns the size of the filter in bits.
-func (f *Filter[K]) NumBits() uint64 { return f.f.NumBits() }
+// engine returns the hash-level filter of f, or a zero one for the zero
+// Filter, for the read-only methods.
+func (f *Filter[K]) engine() *blocked.Filter {
+	if f.f == nil {
+		return &blocked.Filter{}
+	}
+	return f.f
+}
 
-// K returns the number of bits set per key (8 or 16).
-func (f *Filter[K]) K() int { return f.f.K() }
+// NumBits returns the size of the filter in bits.
+func (f *Filter[K]) NumBits() uint64 { return f.engine().NumBits() }
+
+// K returns the number of bits set per key (8 or 16; 0 for the zero Filter).
+func (f *Filter[K]) K() int { return f.engine().K() }
 
 // FillRatio returns the fraction of bits set (about 0.5 or less at the planned load).
-func (f *Filter[K]) FillRatio() float64 { return f.f.FillRatio() }
+func (f *Filter[K]) FillRatio() float64 { return f.engine().FillRatio() }
 
 // EstimatedCount estimates the number of distinct keys added.
-func (f *Filter[K]) EstimatedCount() float64 { return f.f.EstimatedCount() }
+func (f *Filter[K]) EstimatedCount() float64 { return f.engine().EstimatedCount() }
 
 // EstimatedFPR returns the false-positive rate of the filter as it is now.
-func (f *Filter[K]) EstimatedFPR() float64 { return f.f.EstimatedFPR() }
+func (f *Filter[K]) EstimatedFPR() float64 { return f.engine().EstimatedFPR() }
 
-// Union adds every key of o to f; both must have the same size and k.
-func (f *Filter[K]) Union(o *Filter[K]) error { return f.f.Union(o.blocked()) }
+// Union adds every key of o to f; both must have the same size and k (else
+// ErrGeometry, as for a nil or zero o). It panics on the zero Filter.
+func (f *Filter[K]) Union(o *Filter[K]) error {
+	if f.zero() {
+		panic("bloom: Union" + zeroFilter)
+	}
+	return f.f.Union(o.blocked())
+}
 
-// Intersect keeps only the bits set in both f and o; both must have the same size and k.
-func (f *Filter[K]) Intersect(o *Filter[K]) error { return f.f.Intersect(o.blocked()) }
+// Intersect keeps only the bits set in both f and o; both must have the
+// same size and k (else ErrGeometry, as for a nil or zero o). It panics on
+// the zero Filter.
+func (f *Filter[K]) Intersect(o *Filter[K]) error {
+	if f.zero() {
+		panic("bloom: Intersect" + zeroFilter)
+	}
+	return f.f.Intersect(o.blocked())
+}
 
-// blocked returns the engine of f, or nil for a nil filter (so that Union
-// and Intersect report a clear error instead of panicking).
+// blocked returns the engine of f, or nil for a nil or zero filter (so that
+// Union and Intersect report ErrGeometry instead of panicking).
 func (f *Filter[K]) blocked() *blocked.Filter {
 	if f == nil {
 		return nil
@@ -136,11 +183,23 @@ func (f *Filter[K]) blocked() *blocked.Filter {
 	return f.f
 }
 
-// Clear removes every key.
-func (f *Filter[K]) Clear() { f.f.Clear() }
+// Clear removes every key. On the zero Filter it does nothing.
+func (f *Filter[K]) Clear() {
+	if !f.zero() {
+		f.f.Clear()
+	}
+}
 
-// Clone returns an independent copy.
-func (f *Filter[K]) Clone() *Filter[K] { return &Filter[K]{f: f.f.Clone(), kind: f.kind} }
+// Clone returns an independent copy (the zero Filter for the zero Filter).
+func (f *Filter[K]) Clone() *Filter[K] {
+	if f.zero() {
+		return &Filter[K]{}
+	}
+	return &Filter[K]{f: f.f.Clone(), kind: f.kind}
+}
 
-// Equal reports whether f and o hold the same bits in the same geometry.
-func (f *Filter[K]) Equal(o *Filter[K]) bool { return o != nil && f.f.Equal(o.f) }
+// Equal reports whether f and o hold the same bits in the same geometry;
+// two zero Filters are equal.
+func (f *Filter[K]) Equal(o *Filter[K]) bool {
+	return o != nil && f.engine().Equal(o.engine())
+}

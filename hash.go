@@ -58,11 +58,14 @@ func HashUint64(x uint64) uint64 {
 	return h ^ h>>28
 }
 
-// keyKind says how a key type is hashed.
+// keyKind says how a key type is hashed. The zero keyKind is invalid, so a
+// zero filter (whose kind was never set) can never take its keys for
+// another type's: every typed method checks for it before it hashes.
 type keyKind uint8
 
 const (
-	kindString keyKind = iota
+	kindInvalid keyKind = iota
+	kindString
 	kindBytes
 	kindInt8
 	kindInt16
@@ -135,8 +138,10 @@ func intBits(kd keyKind, u unsafe.Pointer) uint64 {
 		return uint64(*(*uint16)(u))
 	case kindUint32:
 		return uint64(*(*uint32)(u))
+	case kindUint64:
+		return *(*uint64)(u)
 	}
-	return *(*uint64)(u)
+	panic("bloom: hashing a key of no known kind (a zero filter)")
 }
 
 // hashKeys sets dst[i] = Hash(keys[i]) for keys of kind kind; len(dst) == len(keys).
@@ -174,6 +179,8 @@ func hashKeys[K Key](kind keyKind, dst []uint64, keys []K) {
 	case kindBytes:
 		hashStrings(dst, (*string)(p), unsafe.Sizeof([]byte(nil)))
 		return
+	case kindInvalid:
+		panic("bloom: hashing keys of no known kind (a zero filter)")
 	}
 	hashWords(dst, dst)
 }

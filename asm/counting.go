@@ -18,13 +18,15 @@ import (
 // the bottom of its lane, and the lane's counter is non-zero iff the low 4
 // bits are. AVX-512: VPTESTMQ against 15 and KORTESTB over the 8 lanes, in
 // the grouped loop of grouped.go. AVX2: two ymm halves, VPAND 15, VPCMPEQQ
-// with zero and VPTEST (ZF = no lane is zero).
+// with zero and VPTEST (ZF = no lane is zero), one key at a time
+// (countingHasAVX2) or eight, in the grouped loop (countingHasAVX2Ring).
 // Both are kept: each is several times faster than pure Go (PERF.md).
 
 func countingKernels() {
 	fifteens := qwordTable("qwordFifteens", []uint64{15, 15, 15, 15, 15, 15, 15, 15})
 	countingHasAVX512(fifteens)
 	countingHasAVX2(fifteens)
+	countingHasRing(fifteens)
 }
 
 // counterShifts returns the bit offsets of the counters of the hash whose
@@ -47,7 +49,7 @@ func countingHasAVX512(fifteens Mem) {
 		"It uses BMI2 (PDEPQ) and POPCNT besides AVX-512 F and DQ.")
 	f := ZMM()
 	VMOVDQU64(fifteens, f)
-	groupedLookup(name, 6, func(xm, blk Mem) {
+	groupedLookup(name, avx512, 6, func(xm, blk Mem) {
 		s := counterShifts(avx512, xm, 0)
 		b := ZMM()
 		VMOVDQU64(blk, b)
@@ -72,21 +74,7 @@ func countingHasAVX2(fifteens Mem) {
 	XORQ(count, count)
 	hs := Load(Param("hs").Base(), GP64())
 	batchLoop(name, hs, 6, func(i Register, j int, blk Mem) {
-		xm := Mem{Base: hs, Index: i, Scale: 8, Disp: 8 * j}
-		var anyZero VecVirtual
-		for p := 0; p < 2; p++ {
-			s := counterShifts(avx2, xm, p)
-			b := YMM()
-			VMOVDQU(blk.Offset(32*p), b)
-			VPSRLVQ(s, b, b)
-			VPAND(f, b, b)
-			VPCMPEQQ(zero, b, b) // all ones where the counter is zero
-			if anyZero == nil {
-				anyZero = b
-			} else {
-				VPOR(b, anyZero, anyZero)
-			}
-		}
+		anyZero := zeroCounters(Mem{Base: hs, Index: i, Scale: 8, Disp: 8 * j}, blk, f, zero)
 		VPTEST(anyZero, anyZero) // ZF = no counter is zero
 		r := GP8()
 		SETEQ(r)
@@ -97,4 +85,41 @@ func countingHasAVX2(fifteens Mem) {
 	VZEROUPPER()
 	Store(count, ReturnIndex(0))
 	RET()
+}
+
+// zeroCounters returns a ymm register that is zero iff the 8 counters of
+// the hash whose low half is at xm are all non-zero in the block at blk
+// (AVX2; f holds 15 in every qword, zero is zero).
+func zeroCounters(xm, blk Mem, f, zero VecVirtual) VecVirtual {
+	var anyZero VecVirtual
+	for p := 0; p < 2; p++ {
+		s := counterShifts(avx2, xm, p)
+		b := YMM()
+		VMOVDQU(blk.Offset(32*p), b)
+		VPSRLVQ(s, b, b)
+		VPAND(f, b, b)
+		VPCMPEQQ(zero, b, b) // all ones where the counter is zero
+		if anyZero == nil {
+			anyZero = b
+		} else {
+			VPOR(b, anyZero, anyZero)
+		}
+	}
+	return anyZero
+}
+
+func countingHasRing(fifteens Mem) {
+	name := "countingHasAVX2Ring"
+	TEXT(name, NOSPLIT, fmt.Sprintf(groupedSig, "*[8]uint64"))
+	Pragma("noescape")
+	Doc(name+" is countingHasAVX2 eight keys at a time, with the block offsets computed",
+		"ahead into a ring. len(out) must be len(hs) and 0 < nblocks < 1<<32.",
+		"It uses POPCNT besides AVX2.")
+	f, zero := YMM(), YMM()
+	VMOVDQU(fifteens, f)
+	VPXOR(zero, zero, zero)
+	groupedLookup(name, avx2, 6, func(xm, blk Mem) {
+		anyZero := zeroCounters(xm, blk, f, zero)
+		VPTEST(anyZero, zero) // CF = anyZero is zero: no counter is zero
+	})
 }

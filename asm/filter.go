@@ -55,6 +55,7 @@ func filterKernels() {
 	}
 	for _, k := range []int{8, 16} {
 		filterHas(k, tables)
+		filterHasRing(k, tables)
 		filterAdd(avx2, k, tables)
 		groupedHas(k, tables)
 		groupedHasBitalg(k, tables)
@@ -200,23 +201,7 @@ func filterHas(k int, t filterTables) {
 	hs := Load(Param("hs").Base(), GP64())
 
 	batchLoop(name, hs, 6, func(i Register, j int, blk Mem) {
-		idx := bitIndexes(v, broadcastX(v, hs, i, j), salts)
-		// all: per 64-bit lane, bit 0 is set iff the lane's bits are all set.
-		var all VecVirtual
-		for p := 0; p < v.parts(); p++ {
-			b := v.reg()
-			vmovdqu(v, blk.Offset(32*p), b)
-			for s := range idx {
-				r := v.reg()
-				VPSRLVQ(idx[s][p], b, r)
-				if all == nil {
-					all = r
-				} else {
-					VPAND(r, all, all)
-				}
-			}
-		}
-		VPTEST(ones, all) // CF = every lane has bit 0 set
+		testBitsAVX2(broadcastX(v, hs, i, j), blk, salts, ones)
 		r := GP8()
 		SETCS(r)
 		MOVB(r, Mem{Base: out, Index: i, Scale: 1, Disp: j})
@@ -225,6 +210,48 @@ func filterHas(k int, t filterTables) {
 	VZEROUPPER()
 	Store(count, ReturnIndex(0))
 	RET()
+}
+
+// testBitsAVX2 sets CF when every bit of the hash whose low half is
+// broadcast in xb is set in the block at blk.
+func testBitsAVX2(xb VecVirtual, blk Mem, salts [][]VecVirtual, ones VecVirtual) {
+	v := avx2
+	idx := bitIndexes(v, xb, salts)
+	// all: per 64-bit lane, bit 0 is set iff the lane's bits are all set.
+	var all VecVirtual
+	for p := 0; p < v.parts(); p++ {
+		b := v.reg()
+		vmovdqu(v, blk.Offset(32*p), b)
+		for s := range idx {
+			r := v.reg()
+			VPSRLVQ(idx[s][p], b, r)
+			if all == nil {
+				all = r
+			} else {
+				VPAND(r, all, all)
+			}
+		}
+	}
+	VPTEST(ones, all) // CF = every lane has bit 0 set
+}
+
+// filterHasRing emits the AVX2 lookup eight keys at a time, with the block
+// offsets in a ring (see groupedLookup): nblocks must be < 1<<32.
+func filterHasRing(k int, t filterTables) {
+	name := fmt.Sprintf("filterHas%dAVX2Ring", k)
+	TEXT(name, NOSPLIT, fmt.Sprintf(groupedSig, "*[8]uint64"))
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s is filterHas%dAVX2 eight keys at a time, with the block offsets", name, k),
+		"computed ahead into a ring. len(out) must be len(hs) and 0 < nblocks < 1<<32.",
+		"It uses POPCNT besides AVX2.")
+	salts := saltRegs(avx2, k, t)
+	ones := YMM()
+	VMOVDQU(t.ones, ones)
+	groupedLookup(name, avx2, 6, func(xm, blk Mem) {
+		xb := YMM()
+		VPBROADCASTD(xm, xb)
+		testBitsAVX2(xb, blk, salts, ones)
+	})
 }
 
 func filterAdd(v vecISA, k int, t filterTables) {

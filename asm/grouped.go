@@ -29,7 +29,7 @@ func groupedHas(k int, t filterTables) {
 	ones := ZMM()
 	VMOVDQU64(t.ones, ones)
 	// CF = every bit of the hash at xm is set in the block at blk.
-	groupedLookup(name, 6, func(xm, blk Mem) {
+	groupedLookup(name, avx512, 6, func(xm, blk Mem) {
 		xb := ZMM()
 		VPBROADCASTD(xm, xb)
 		idx := bitIndexes(v, xb, salts)
@@ -73,7 +73,7 @@ func groupedHasBitalg(k int, t filterTables) {
 	MOVQ(U64(0x1010101010101010), bit4)
 	sel := K()
 	KMOVQ(bit4, sel)
-	groupedLookup(name, 6, func(xm, blk Mem) {
+	groupedLookup(name, avx512, 6, func(xm, blk Mem) {
 		xb := ZMM()
 		VPBROADCASTQ(xm, xb)
 		b := ZMM()
@@ -116,20 +116,37 @@ const groupedSig = "func(blocks %s, nblocks uint64, hs []uint64, out []bool, pre
 // 1<<shift bytes: test(xm, blk) must set CF when the hash whose low half is
 // at xm has every bit set in the block at blk. With prefetch true, each
 // group first prefetches the blocks of the group aheadGroups later.
-func groupedLookup(name string, shift uint8, test func(xm, blk Mem)) {
+//
+// At v = avx512 the offsets come from one VPMULLQ and the eight answers are
+// spread with PDEPQ. At v = avx2 (which has neither) each half of the group
+// takes one VPMULUDQ, so nblocks must be < 1<<32, and each answer is added
+// to a register shifted left by 8 before the next test, which leaves key j's
+// answer in byte j without PDEP (slow on Zen 1 and 2).
+func groupedLookup(name string, v vecISA, shift uint8, test func(xm, blk Mem)) {
 	base := Load(Param("blocks"), GP64())
 	nb := Load(Param("nblocks"), GP64())
 	hs := Load(Param("hs").Base(), GP64())
 	n := Load(Param("hs").Len(), GP64())
 	out := Load(Param("out").Base(), GP64())
 	ring := AllocLocal(8 * group * ringGroups)
-	nbv := ZMM()
-	VPBROADCASTQ(nb, nbv)
+	nbv := v.reg()
+	var low VecVirtual // avx2: every bit but the low shift bits of a qword
+	if v.lanes == 8 {
+		VPBROADCASTQ(nb, nbv)
+	} else {
+		VPBROADCASTQ(paramAddr("nblocks"), nbv)
+		low = YMM()
+		VPCMPEQQ(low, low, low)
+		VPSLLQ(U8(shift), low, low)
+	}
 	full := GP64() // keys in whole groups: n &^ 7
 	MOVQ(n, full)
 	ANDQ(I8(-group), full)
-	spread := GP64()
-	MOVQ(U64(0x0101010101010101), spread)
+	var spread Register
+	if v.lanes == 8 {
+		spread = GP64()
+		MOVQ(U64(0x0101010101010101), spread)
+	}
 	count := GP64()
 	XORQ(count, count)
 	g := GP64() // first key of the group looked up
@@ -148,12 +165,34 @@ func groupedLookup(name string, shift uint8, test func(xm, blk Mem)) {
 	}
 	// offsets computes the block offsets of the group at a into the ring.
 	offsets := func() {
-		o := ZMM()
-		VPSRLQ(U8(32), Mem{Base: hs, Index: a, Scale: 8}, o)
-		VPMULLQ(nbv, o, o)
-		VPSRLQ(U8(32), o, o)
-		VPSLLQ(U8(shift), o, o)
-		VMOVDQU64(o, slot(a))
+		keys := Mem{Base: hs, Index: a, Scale: 8}
+		if v.lanes == 8 {
+			o := ZMM()
+			VPSRLQ(U8(32), keys, o)
+			VPMULLQ(nbv, o, o)
+			VPSRLQ(U8(32), o, o)
+			VPSLLQ(U8(shift), o, o)
+			VMOVDQU64(o, slot(a))
+		} else {
+			// VPMULUDQ reads the low half of each qword: the first half
+			// is loaded 4 bytes in, so that the low halves are the upper
+			// halves of the hashes (without reading past the group); the
+			// second half is shifted. ((hi*nblocks)>>32)<<shift is
+			// ((hi*nblocks)>>(32-shift)) with the low shift bits cleared.
+			m := slot(a)
+			for h := 0; h < 2; h++ {
+				o := YMM()
+				if h == 0 {
+					VPMULUDQ(keys.Offset(4), nbv, o)
+				} else {
+					VPSRLQ(U8(32), keys.Offset(32), o)
+					VPMULUDQ(nbv, o, o)
+				}
+				VPSRLQ(U8(32-shift), o, o)
+				VPAND(low, o, o)
+				VMOVDQU(o, m.Offset(32*h))
+			}
+		}
 		ADDQ(U8(group), a)
 	}
 	// prefetch prefetches the blocks of the group at p.
@@ -203,14 +242,24 @@ func groupedLookup(name string, shift uint8, test func(xm, blk Mem)) {
 		m := slot(g)
 		bits := GP64()
 		XORQ(bits, bits)
-		// Last key first, so that key j ends in bit j.
+		// Last key first, so that key j ends in bit j (avx512) or byte
+		// j (avx2).
 		for j := group - 1; j >= 0; j-- {
 			o := GP64()
 			MOVQ(m.Offset(8*j), o)
+			if v.lanes == 4 && j < group-1 {
+				SHLQ(U8(8), bits)
+			}
 			test(Mem{Base: hs, Index: g, Scale: 8, Disp: 8 * j}, Mem{Base: base, Index: o, Scale: 1})
-			ADCQ(bits, bits)
+			if v.lanes == 8 {
+				ADCQ(bits, bits)
+			} else {
+				ADCQ(Imm(0), bits)
+			}
 		}
-		PDEPQ(spread, bits, bits)
+		if v.lanes == 8 {
+			PDEPQ(spread, bits, bits)
+		}
 		MOVQ(bits, Mem{Base: out, Index: g, Scale: 1})
 		POPCNTQ(bits, bits)
 		ADDQ(bits, count)

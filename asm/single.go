@@ -140,24 +140,44 @@ func filterHasOne() {
 func filterOne(name, result, does string, vec func(v vecISA, k int, blk Mem, x GPVirtual), scalar func(k int, blk Mem, x GPVirtual)) {
 	TEXT(name, NOSPLIT, fmt.Sprintf(filterOneSig, result))
 	Pragma("noescape")
-	Doc(name + " " + does + " the *Filter f: with AVX-512 or AVX2 as cpu.Active allows, else scalar. f.k must be 8 or 16, len(f.blocks) > 0.")
+	lookup := result != ""
+	if lookup {
+		Doc(name + " " + does + " the *Filter f: with AVX-512 or AVX2 as cpu.Active allows, else scalar. It returns false when f.k is neither 8 nor 16 (a zero Filter), without reading the blocks; otherwise len(f.blocks) must be > 0.")
+	} else {
+		Doc(name + " " + does + " the *Filter f: with AVX-512 or AVX2 as cpu.Active allows, else scalar. f.k must be 8 or 16, len(f.blocks) > 0.")
+	}
 	blk, x, f := oneKeyArgs("f", 6)
+	// The lookup's k = 16 paths first check that k is 16: a zero Filter
+	// (k = 0, no blocks) then answers false at no cost to the k = 8 path.
+	// The add needs no check: its Go wrapper panics on a zero Filter.
+	k16 := func(label string) {
+		Label(label)
+		if lookup {
+			CMPQ(Mem{Base: f, Disp: offK}, U8(16))
+			JNE(LabelRef("zero"))
+		}
+	}
 	branchLevel(levelAVX512, "lower")
 	branchK(f, "avx512k16")
 	vec(avx512, 8, blk, x)
-	Label("avx512k16")
+	k16("avx512k16")
 	vec(avx512, 16, blk, x)
 	Label("lower")
 	branchLevel(levelAVX2, "scalar")
 	branchK(f, "avx2k16")
 	vec(avx2, 8, blk, x)
-	Label("avx2k16")
+	k16("avx2k16")
 	vec(avx2, 16, blk, x)
 	Label("scalar")
 	branchK(f, "scalark16")
 	scalar(8, blk, x)
-	Label("scalark16")
+	k16("scalark16")
 	scalar(16, blk, x)
+	if lookup {
+		Label("zero")
+		MOVB(U8(0), retAddr())
+		RET()
+	}
 }
 
 // filterHasVecBody shifts each word of the line right by its bit indexes

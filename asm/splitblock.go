@@ -24,7 +24,8 @@ var splitSalts = [8]uint32{
 // instructions per key rather than removing them. The AVX-512 level runs the
 // AVX2 adds, and splitHasAVX512: the AVX2 lookup grouped eight keys at a time
 // with PDEP and POPCNT (see grouped.go), for processors with AVX-512, all of
-// which have fast BMI2.
+// which have fast BMI2. The AVX2 level looks up with splitHasAVX2Ring, the
+// same grouping with byte-wise answers instead of PDEP, or splitHasAVX2.
 
 // splitTables holds the split-block salts and dword ones once splitKernels
 // has emitted them; the one-key kernels (single.go) share them.
@@ -42,6 +43,7 @@ func splitKernels() {
 	splitTables = [2]Mem{salts, ones}
 	splitHas(salts, ones)
 	splitHasGrouped(salts, ones)
+	splitHasRing(salts, ones)
 	splitAdd(salts, ones)
 }
 
@@ -93,7 +95,26 @@ func splitHasGrouped(saltTable, onesTable Mem) {
 	salts, ones := YMM(), YMM()
 	VMOVDQU(saltTable, salts)
 	VMOVDQU(onesTable, ones)
-	groupedLookup(name, 5, func(xm, blk Mem) {
+	groupedLookup(name, avx512, 5, func(xm, blk Mem) {
+		idx := splitBitIndexes(xm, salts)
+		b := YMM()
+		VMOVDQU(blk, b)
+		VPSRLVD(idx, b, b)
+		VPTEST(ones, b) // CF = every dword has bit 0 set
+	})
+}
+
+func splitHasRing(saltTable, onesTable Mem) {
+	name := "splitHasAVX2Ring"
+	TEXT(name, NOSPLIT, fmt.Sprintf(groupedSig, "*[8]uint32"))
+	Pragma("noescape")
+	Doc(name+" is splitHasAVX2 eight keys at a time, with the block offsets computed",
+		"ahead into a ring. len(out) must be len(hs) and 0 < nblocks < 1<<32.",
+		"It uses POPCNT besides AVX2.")
+	salts, ones := YMM(), YMM()
+	VMOVDQU(saltTable, salts)
+	VMOVDQU(onesTable, ones)
+	groupedLookup(name, avx2, 5, func(xm, blk Mem) {
 		idx := splitBitIndexes(xm, salts)
 		b := YMM()
 		VMOVDQU(blk, b)

@@ -44,7 +44,11 @@ func orWord32(p *uint32, m uint32) {
 
 // AddHashAtomic adds the hash h with atomic operations: it is safe
 // concurrently with other atomic adds and with lookups (see HasHashAtomic).
+// It panics on a zero Filter.
 func (f *Filter) AddHashAtomic(h uint64) {
+	if len(f.blocks) == 0 {
+		panic("blocked: AddHashAtomic" + zeroFilter)
+	}
 	b, x := f.blockAt(h), uint32(h)
 	if f.k == 8 {
 		for i := range b {
@@ -57,8 +61,12 @@ func (f *Filter) AddHashAtomic(h uint64) {
 	}
 }
 
-// AddHashesAtomic adds every hash of hs with AddHashAtomic.
+// AddHashesAtomic adds every hash of hs with AddHashAtomic. It panics on a
+// zero Filter.
 func (f *Filter) AddHashesAtomic(hs []uint64) {
+	if len(f.blocks) == 0 {
+		panic("blocked: AddHashesAtomic" + zeroFilter)
+	}
 	for _, h := range hs {
 		f.AddHashAtomic(h)
 	}
@@ -68,6 +76,9 @@ func (f *Filter) AddHashesAtomic(hs []uint64) {
 // concurrent AddHashAtomic calls, and finds every key whose add happened
 // before it.
 func (f *Filter) HasHashAtomic(h uint64) bool {
+	if len(f.blocks) == 0 {
+		return false
+	}
 	b, x := f.blockAt(h), uint32(h)
 	v := uint64(1)
 	if f.k == 8 {
@@ -101,16 +112,23 @@ func (f *Filter) HasHashesAtomic(hs []uint64, out []bool) int {
 
 // AddHashAtomic adds the hash h with atomic operations: it is safe
 // concurrently with other atomic adds and with lookups; the rules are those
-// of Filter.AddHashAtomic.
+// of Filter.AddHashAtomic. It panics on a zero SplitBlock.
 func (s *SplitBlock) AddHashAtomic(h uint64) {
+	if len(s.blocks) == 0 {
+		panic("blocked: SplitBlock.AddHashAtomic" + zeroSplitBlock)
+	}
 	b, x := s.blockAt(h), uint32(h)
 	for i := range b {
 		orWord32(&b[i], 1<<((x*splitSalt[i])>>27))
 	}
 }
 
-// AddHashesAtomic adds every hash of hs with AddHashAtomic.
+// AddHashesAtomic adds every hash of hs with AddHashAtomic. It panics on a
+// zero SplitBlock.
 func (s *SplitBlock) AddHashesAtomic(hs []uint64) {
+	if len(s.blocks) == 0 {
+		panic("blocked: SplitBlock.AddHashesAtomic" + zeroSplitBlock)
+	}
 	for _, h := range hs {
 		s.AddHashAtomic(h)
 	}
@@ -119,6 +137,9 @@ func (s *SplitBlock) AddHashesAtomic(hs []uint64) {
 // HasHashAtomic is HasHash with atomic loads, free of data races with
 // concurrent AddHashAtomic calls.
 func (s *SplitBlock) HasHashAtomic(h uint64) bool {
+	if len(s.blocks) == 0 {
+		return false
+	}
 	b, x := s.blockAt(h), uint32(h)
 	v := uint32(1)
 	for i := range b {

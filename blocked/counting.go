@@ -28,6 +28,13 @@ import (
 // Counters cost memory: at 1% FPR a Counting filter needs 45.7 bits per key,
 // 4.5 times a Filter (10.1); see CountingFPR. Counting is not safe for concurrent use while any
 // goroutine adds or removes; lookups alone may run concurrently.
+//
+// Create one with NewCounting or NewCountingBytes, or decode one with
+// UnmarshalBinary or ReadFrom. The zero value is an empty filter with no
+// blocks, ready for UnmarshalBinary or ReadFrom, and behaves as a zero
+// Filter does: lookups answer false, read-only methods 0, Clear does
+// nothing, the encoders return ErrGeometry, and AddHash, AddHashes,
+// RemoveHash and RemoveHashes panic.
 type Counting struct {
 	blocks []block // 64-byte aligned, 16 nibble counters per word
 	hash   HashID  // key hash the caller recorded (KeyHash)
@@ -100,21 +107,38 @@ func (c *Counting) blockAt(h uint64) *block {
 	return (*block)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(c.blocks)), i*64))
 }
 
+// zeroCounting ends the panic message of a mutation of a zero Counting.
+const zeroCounting = " on a zero Counting; use blocked.NewCounting or NewCountingBytes"
+
 // AddHash adds the hash h: it increments its 8 counters, leaving those at 15.
-// It is not safe for concurrent use.
-func (c *Counting) AddHash(h uint64) { countInc(c.blockAt(h), uint32(h)) }
+// It is not safe for concurrent use. It panics on a zero Counting.
+func (c *Counting) AddHash(h uint64) {
+	if len(c.blocks) == 0 {
+		panic("blocked: Counting.AddHash" + zeroCounting)
+	}
+	countInc(c.blockAt(h), uint32(h))
+}
 
 // HasHash reports whether h may have been added (all 8 counters non-zero):
 // false means it certainly was not; true is wrong with about the FPR.
-func (c *Counting) HasHash(h uint64) bool { return countHas(c.blockAt(h), uint32(h)) }
+func (c *Counting) HasHash(h uint64) bool {
+	if len(c.blocks) == 0 {
+		return false
+	}
+	return countHas(c.blockAt(h), uint32(h))
+}
 
 // RemoveHash removes one copy of the hash h: if all its counters are
 // non-zero it decrements each one not saturated at 15 and returns true;
 // otherwise h was certainly never added, and it returns false and changes
 // nothing. Remove only hashes that were added: removing a never-added hash
 // that is a false positive decrements other keys' counters and can cause
-// false negatives. It is not safe for concurrent use.
+// false negatives. It is not safe for concurrent use. It panics on a zero
+// Counting.
 func (c *Counting) RemoveHash(h uint64) bool {
+	if len(c.blocks) == 0 {
+		panic("blocked: Counting.RemoveHash" + zeroCounting)
+	}
 	return countRemove(c.blockAt(h), uint32(h))
 }
 
@@ -127,8 +151,12 @@ func (c *Counting) RemoveHash(h uint64) bool {
 const batchGroup = 16
 
 // AddHashes adds every hash of hs. The counters end as if AddHash had been
-// called for each in order (saturating increments commute).
+// called for each in order (saturating increments commute). It panics on a
+// zero Counting.
 func (c *Counting) AddHashes(hs []uint64) {
+	if len(c.blocks) == 0 {
+		panic("blocked: Counting.AddHashes" + zeroCounting)
+	}
 	for len(hs) >= batchGroup {
 		g := hs[:batchGroup]
 		var bp [batchGroup]*block
@@ -154,6 +182,10 @@ func (c *Counting) HasHashes(hs []uint64, out []bool) int {
 	}
 	out = out[:len(hs)]
 	if len(hs) == 0 {
+		return 0
+	}
+	if len(c.blocks) == 0 {
+		clear(out)
 		return 0
 	}
 	if n, ok := countingHasHashesArch(c, hs, out); ok {
@@ -191,8 +223,12 @@ func countingHasHashesGeneric(c *Counting, hs []uint64, out []bool) int {
 
 // RemoveHashes calls RemoveHash for every hash of hs, in order, and returns
 // how many were removed (the others were definitely absent when their turn
-// came). The same warning as RemoveHash applies.
+// came). The same warning as RemoveHash applies. It panics on a zero
+// Counting.
 func (c *Counting) RemoveHashes(hs []uint64) int {
+	if len(c.blocks) == 0 {
+		panic("blocked: Counting.RemoveHashes" + zeroCounting)
+	}
 	n := 0
 	for _, h := range hs {
 		n += int(b2u(c.RemoveHash(h)))
@@ -228,6 +264,9 @@ func (c *Counting) Saturated() uint64 {
 // FillRatio returns the fraction of counters that are non-zero (the
 // counterpart of a Bloom filter's fraction of set bits).
 func (c *Counting) FillRatio() float64 {
+	if len(c.blocks) == 0 {
+		return 0
+	}
 	var n uint64
 	for _, w := range c.words() {
 		n += uint64(bits.OnesCount64(nonZeroNibbles(w)))
@@ -239,6 +278,9 @@ func (c *Counting) FillRatio() float64 {
 // the mean over blocks of the product over words of the fraction of non-zero
 // counters. It is exact for well-mixed hashes, given the counters.
 func (c *Counting) EstimatedFPR() float64 {
+	if len(c.blocks) == 0 {
+		return 0
+	}
 	sum := 0.0
 	for i := range c.blocks {
 		p := 1.0
@@ -250,11 +292,15 @@ func (c *Counting) EstimatedFPR() float64 {
 	return sum / float64(len(c.blocks))
 }
 
-// Clear removes every key, keeping the size.
+// Clear removes every key, keeping the size. On a zero Counting it does
+// nothing.
 func (c *Counting) Clear() { clear(c.blocks) }
 
-// Clone returns an independent copy of c.
+// Clone returns an independent copy of c (a zero Counting for a zero c).
 func (c *Counting) Clone() *Counting {
+	if len(c.blocks) == 0 {
+		return &Counting{hash: c.hash}
+	}
 	d := &Counting{blocks: alignedBlocks(uint64(len(c.blocks))), hash: c.hash}
 	copy(d.blocks, c.blocks)
 	return d

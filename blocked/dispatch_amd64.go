@@ -109,7 +109,8 @@ func addHashesArch(f *Filter, hs []uint64) bool {
 
 // hasHashesArch runs the Filter batch lookup of the current level and
 // reports whether one ran. The AVX-512 lookups need cpu.BMI2 (else the AVX2
-// lookups run) and test bits with VPSHUFBITQMB when cpu.BITALG is set.
+// lookups run) and test bits with VPSHUFBITQMB when cpu.BITALG is set; the
+// AVX2 lookups use an offset ring where ringAVX2 allows.
 func hasHashesArch(f *Filter, hs []uint64, out []bool) (int, bool) {
 	if len(f.blocks) == 0 || len(hs) == 0 || len(out) != len(hs) {
 		return 0, false
@@ -131,12 +132,25 @@ func hasHashesArch(f *Filter, hs []uint64, out []bool) (int, bool) {
 		}
 		fallthrough
 	case cpu.AVX2:
-		if f.k == 8 {
+		switch {
+		case ringAVX2(nb) && f.k == 8:
+			return filterHas8AVX2Ring(b, nb, hs, out, pf > 0), true
+		case ringAVX2(nb):
+			return filterHas16AVX2Ring(b, nb, hs, out, pf > 0), true
+		case f.k == 8:
 			return filterHas8AVX2(b, nb, hs, out, pf, npf), true
 		}
 		return filterHas16AVX2(b, nb, hs, out, pf, npf), true
 	}
 	return 0, false
+}
+
+// ringAVX2 reports whether the AVX2 lookups with an offset ring
+// (filterHas8AVX2Ring and the like) may run on nb blocks: they need POPCNT
+// (cpu.BMI2) and compute block offsets with 32-bit multiplies. Otherwise the
+// one-key-at-a-time AVX2 lookups run.
+func ringAVX2(nb uint64) bool {
+	return cpu.BMI2 && nb < 1<<32
 }
 
 // splitAddHashesArch runs the SplitBlock batch add and reports whether one
@@ -153,7 +167,8 @@ func splitAddHashesArch(s *SplitBlock, hs []uint64) bool {
 
 // splitHasHashesArch runs the SplitBlock batch lookup and reports whether
 // one ran: at the AVX-512 level with cpu.BMI2 the AVX2 lookup grouped eight
-// keys at a time (splitHasAVX512), else the AVX2 lookup.
+// keys at a time (splitHasAVX512), else the AVX2 lookup with an offset ring
+// where ringAVX2 allows, else the AVX2 lookup one key at a time.
 func splitHasHashesArch(s *SplitBlock, hs []uint64, out []bool) (int, bool) {
 	if len(s.blocks) == 0 || len(hs) == 0 || len(out) != len(hs) || (cpu.Active != cpu.AVX2 && cpu.Active != cpu.AVX512) {
 		return 0, false
@@ -163,11 +178,15 @@ func splitHasHashesArch(s *SplitBlock, hs []uint64, out []bool) (int, bool) {
 	if cpu.Active == cpu.AVX512 && cpu.BMI2 {
 		return splitHasAVX512(b, nb, hs, out, pf > 0), true
 	}
+	if ringAVX2(nb) {
+		return splitHasAVX2Ring(b, nb, hs, out, pf > 0), true
+	}
 	return splitHasAVX2(b, nb, hs, out, pf, npf), true
 }
 
 // countingHasHashesArch runs the Counting batch lookup of the current level
-// and reports whether one ran: AVX-512 with cpu.BMI2, else AVX2.
+// and reports whether one ran: AVX-512 with cpu.BMI2, else AVX2 (with an
+// offset ring where ringAVX2 allows).
 func countingHasHashesArch(c *Counting, hs []uint64, out []bool) (int, bool) {
 	if len(c.blocks) == 0 || len(hs) == 0 || len(out) != len(hs) {
 		return 0, false
@@ -181,6 +200,9 @@ func countingHasHashesArch(c *Counting, hs []uint64, out []bool) (int, bool) {
 		}
 		fallthrough
 	case cpu.AVX2:
+		if ringAVX2(nb) {
+			return countingHasAVX2Ring(b, nb, hs, out, pf > 0), true
+		}
 		return countingHasAVX2(b, nb, hs, out, pf, npf), true
 	}
 	return 0, false

@@ -22,6 +22,12 @@ import (
 // ReadFrom at the clean end of a stream (no byte read) returns 0, io.EOF, so
 // concatenated encodings are read in a loop until io.EOF.
 
+// errZeroEncode is the error of encoding a zero filter (one with no blocks):
+// the format has no encoding for it.
+func errZeroEncode(typ string) error {
+	return fmt.Errorf("%w: a zero %s has no blocks to encode", ErrGeometry, typ)
+}
+
 // combinedHash returns the key hash of a filter combined (Union, Intersect)
 // from filters with ids a and b: two different known ids cannot be combined
 // (ErrHashMismatch: the bits would mean nothing under either hash), and
@@ -48,11 +54,16 @@ func (f *Filter) SetKeyHash(id HashID) { f.hash = id }
 // mem returns the filter's memory as bytes.
 func (f *Filter) mem() []byte { return bytesOf(f.blocks) }
 
-// MarshalBinary returns the encoding of f, with its key hash (KeyHash).
+// MarshalBinary returns the encoding of f, with its key hash (KeyHash). A
+// zero Filter has no encoding: an error wrapping ErrGeometry.
 func (f *Filter) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
 
-// AppendBinary appends the encoding of f, with its key hash, to b.
+// AppendBinary appends the encoding of f, with its key hash, to b. For a
+// zero Filter it returns b unchanged and an error wrapping ErrGeometry.
 func (f *Filter) AppendBinary(b []byte) ([]byte, error) {
+	if len(f.blocks) == 0 {
+		return b, errZeroEncode("Filter")
+	}
 	return appendEncoded(b, VariantFilter, f.k, f.hash, f.mem()), nil
 }
 
@@ -60,7 +71,11 @@ func (f *Filter) AppendBinary(b []byte) ([]byte, error) {
 // straight from the filter's memory in 1 MiB writes (no copy on
 // little-endian machines, a 1 MiB buffer on big-endian ones). It reads the
 // filter twice: once for the checksum, which the header carries, then to write.
+// For a zero Filter it writes nothing and returns an error wrapping ErrGeometry.
 func (f *Filter) WriteTo(w io.Writer) (int64, error) {
+	if len(f.blocks) == 0 {
+		return 0, errZeroEncode("Filter")
+	}
 	return writeEncoded(w, VariantFilter, f.k, f.hash, f.mem())
 }
 
@@ -97,17 +112,26 @@ func (s *SplitBlock) KeyHash() HashID { return s.hash }
 func (s *SplitBlock) SetKeyHash(id HashID) { s.hash = id }
 
 // MarshalBinary returns the encoding of s, with its key hash. The payload is
-// the Parquet bitset.
+// the Parquet bitset. A zero SplitBlock has no encoding: an error wrapping
+// ErrGeometry.
 func (s *SplitBlock) MarshalBinary() ([]byte, error) { return s.AppendBinary(nil) }
 
-// AppendBinary appends the encoding of s, with its key hash, to b.
+// AppendBinary appends the encoding of s, with its key hash, to b. For a
+// zero SplitBlock it returns b unchanged and an error wrapping ErrGeometry.
 func (s *SplitBlock) AppendBinary(b []byte) ([]byte, error) {
+	if len(s.blocks) == 0 {
+		return b, errZeroEncode("SplitBlock")
+	}
 	return appendEncoded(b, VariantSplitBlock, 8, s.hash, s.bytes()), nil
 }
 
 // WriteTo writes the encoding of s, with its key hash, to w, as
-// Filter.WriteTo does. WriteBitset writes the bare Parquet bitset instead.
+// Filter.WriteTo does (an error wrapping ErrGeometry for a zero SplitBlock).
+// WriteBitset writes the bare Parquet bitset instead.
 func (s *SplitBlock) WriteTo(w io.Writer) (int64, error) {
+	if len(s.blocks) == 0 {
+		return 0, errZeroEncode("SplitBlock")
+	}
 	return writeEncoded(w, VariantSplitBlock, 8, s.hash, s.bytes())
 }
 
@@ -146,17 +170,25 @@ func (c *Counting) SetKeyHash(id HashID) { c.hash = id }
 // mem returns the counters' memory as bytes.
 func (c *Counting) mem() []byte { return bytesOf(c.blocks) }
 
-// MarshalBinary returns the encoding of c, with its key hash.
+// MarshalBinary returns the encoding of c, with its key hash. A zero
+// Counting has no encoding: an error wrapping ErrGeometry.
 func (c *Counting) MarshalBinary() ([]byte, error) { return c.AppendBinary(nil) }
 
-// AppendBinary appends the encoding of c, with its key hash, to b.
+// AppendBinary appends the encoding of c, with its key hash, to b. For a
+// zero Counting it returns b unchanged and an error wrapping ErrGeometry.
 func (c *Counting) AppendBinary(b []byte) ([]byte, error) {
+	if len(c.blocks) == 0 {
+		return b, errZeroEncode("Counting")
+	}
 	return appendEncoded(b, VariantCounting, 8, c.hash, c.mem()), nil
 }
 
 // WriteTo writes the encoding of c, with its key hash, to w, as
-// Filter.WriteTo does.
+// Filter.WriteTo does (an error wrapping ErrGeometry for a zero Counting).
 func (c *Counting) WriteTo(w io.Writer) (int64, error) {
+	if len(c.blocks) == 0 {
+		return 0, errZeroEncode("Counting")
+	}
 	return writeEncoded(w, VariantCounting, 8, c.hash, c.mem())
 }
 

@@ -167,19 +167,19 @@ func FuzzView(f *testing.F) {
 				checkSentinel(t, c.name, err)
 				continue
 			}
-			if off%64 != 0 || !littleEndian {
+			if off%8 != 0 || !littleEndian {
 				t.Fatalf("%s: View accepted a payload at offset %d (little-endian %v)", c.name, off%64, littleEndian)
 			}
 			for _, h := range hs {
 				v.HasHash(h)
 			}
 			switch v := v.(type) {
-			case *Filter:
+			case *FilterView:
 				v.HasHashes(hs, out)
 				v.EstimatedFPR()
-			case *SplitBlock:
+			case *SplitBlockView:
 				v.HasHashes(hs, out)
-			case *Counting:
+			case *CountingView:
 				v.HasHashes(hs, out)
 			}
 			// The payload is not verified by View: re-encoding gives the

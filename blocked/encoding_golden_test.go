@@ -93,19 +93,19 @@ func TestGoldenEncodings(t *testing.T) {
 				t.Fatalf("header %+v", h)
 			}
 			// (b) Decoded every way: the keys are there and it re-encodes byte for byte.
-			decoders := map[string]func() (encodable, error){
-				"UnmarshalBinary": func() (encodable, error) {
+			decoders := map[string]func() (readable, error){
+				"UnmarshalBinary": func() (readable, error) {
 					e := codecOf(g.variant).fresh()
 					return e, e.UnmarshalBinary(want)
 				},
-				"ReadFrom": func() (encodable, error) {
+				"ReadFrom": func() (readable, error) {
 					e := codecOf(g.variant).fresh()
 					_, err := decodeFrom(e, noLenReader{bytes.NewReader(want)})
 					return e, err
 				},
 			}
 			if littleEndian {
-				decoders["View"] = func() (encodable, error) { return codecOf(g.variant).view(alignedCopy(want, 0)) }
+				decoders["View"] = func() (readable, error) { return codecOf(g.variant).view(alignedCopy(want, 0)) }
 			}
 			for how, dec := range decoders {
 				e, err := dec()

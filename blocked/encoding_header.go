@@ -17,10 +17,18 @@ import (
 // package's types and errors.
 
 // HeaderSize is the size of the header in bytes; the payload follows it.
-const HeaderSize = format.HeaderSize
+const HeaderSize = 64
 
 // FormatVersion is the version of the format this package writes and reads.
-const FormatVersion = format.Version
+const FormatVersion = 1
+
+// These fail to compile if the framing in internal/format disagrees.
+const (
+	_ = uint(HeaderSize - format.HeaderSize)
+	_ = uint(format.HeaderSize - HeaderSize)
+	_ = uint(FormatVersion - format.Version)
+	_ = uint(format.Version - FormatVersion)
+)
 
 // magic opens every encoding.
 const magic = format.Magic
@@ -61,7 +69,7 @@ var (
 	ErrTruncated = errs.ErrTruncated
 	// ErrCorrupt means the header is malformed or inconsistent.
 	ErrCorrupt = errs.ErrCorrupt
-	// ErrAlignment means View was given a payload that is not aligned.
+	// ErrAlignment means View was given a payload not at an 8-byte boundary.
 	ErrAlignment = errs.ErrAlignment
 	// ErrByteOrder means View was called on a big-endian machine.
 	ErrByteOrder = errs.ErrByteOrder

@@ -10,15 +10,20 @@ import (
 	"testing"
 )
 
-// encodable is what every variant offers for the byte-slice encoding.
-type encodable interface {
+// readable is what every variant and every view offers: lookups and encoders.
+type readable interface {
 	HasHash(h uint64) bool
 	MarshalBinary() ([]byte, error)
 	AppendBinary(b []byte) ([]byte, error)
-	UnmarshalBinary(b []byte) error
 	WriteTo(w io.Writer) (int64, error)
-	ReadFrom(r io.Reader) (int64, error)
 	KeyHash() HashID
+}
+
+// encodable is what every variant offers for the byte-slice encoding.
+type encodable interface {
+	readable
+	UnmarshalBinary(b []byte) error
+	ReadFrom(r io.Reader) (int64, error)
 	SetKeyHash(id HashID)
 }
 
@@ -43,7 +48,7 @@ type codec struct {
 	variant Variant
 	fresh   func() encodable                                     // an empty receiver
 	build   func(t testing.TB, nb uint64, hs []uint64) encodable // nb blocks holding hs
-	view    func(b []byte) (encodable, error)
+	view    func(b []byte) (readable, error)
 }
 
 var codecs = []codec{
@@ -52,26 +57,26 @@ var codecs = []codec{
 			f := mustBytes(t, nb*64, 8)
 			f.AddHashes(hs)
 			return f
-		}, func(b []byte) (encodable, error) { return View(b) }},
+		}, func(b []byte) (readable, error) { return View(b) }},
 	{"filter-k16", VariantFilter, func() encodable { return new(Filter) },
 		func(t testing.TB, nb uint64, hs []uint64) encodable {
 			f := mustBytes(t, nb*64, 16)
 			f.AddHashes(hs)
 			return f
-		}, func(b []byte) (encodable, error) { return View(b) }},
+		}, func(b []byte) (readable, error) { return View(b) }},
 	{"splitblock", VariantSplitBlock, func() encodable { return new(SplitBlock) },
 		func(t testing.TB, nb uint64, hs []uint64) encodable {
 			s := mustSplit(t, int(nb)*SplitBlockBytes)
 			s.AddHashes(hs)
 			return s
-		}, func(b []byte) (encodable, error) { return ViewSplitBlock(b) }},
+		}, func(b []byte) (readable, error) { return ViewSplitBlock(b) }},
 	{"counting", VariantCounting, func() encodable { return new(Counting) },
 		func(t testing.TB, nb uint64, hs []uint64) encodable {
 			c := mustCounting(t, nb*64)
 			c.AddHashes(hs)
 			c.AddHashes(hs[:len(hs)/2]) // some counters above 1
 			return c
-		}, func(b []byte) (encodable, error) { return ViewCounting(b) }},
+		}, func(b []byte) (readable, error) { return ViewCounting(b) }},
 }
 
 // alignedCopy returns a copy of b starting off bytes past a 64-byte boundary.
@@ -102,7 +107,7 @@ type noLenReader struct{ r io.Reader }
 
 func (n noLenReader) Read(p []byte) (int, error) { return n.r.Read(p) }
 
-func checkHas(t *testing.T, what string, e encodable, hs []uint64) {
+func checkHas(t *testing.T, what string, e readable, hs []uint64) {
 	t.Helper()
 	for _, h := range hs {
 		if !e.HasHash(h) {
@@ -341,14 +346,44 @@ func TestViewAlignment(t *testing.T) {
 		t.Skip("views need a little-endian machine")
 	}
 	hs := randomHashes(100, 4)
+	probe := randomHashes(4000, 5)
 	for _, c := range codecs {
-		good, _ := c.build(t, 5, hs).MarshalBinary()
-		for _, off := range []int{1, 4, 8, 32, 63} {
+		f := c.build(t, 37, hs)
+		good, _ := f.MarshalBinary()
+		for _, off := range []int{1, 4, 12, 63} {
 			if _, err := c.view(alignedCopy(good, off)); !errors.Is(err, ErrAlignment) {
 				t.Errorf("%s at offset %d: %v, want ErrAlignment", c.name, off, err)
 			}
 		}
+		// At any 8-byte boundary the view answers as the filter does, at
+		// every level: the kernels load unaligned.
+		for _, off := range []int{0, 8, 16, 24, 32, 40, 48, 56} {
+			v, err := c.view(alignedCopy(good, off))
+			if err != nil {
+				t.Fatalf("%s at offset %d: %v", c.name, off, err)
+			}
+			forEachLevel(t, func(t *testing.T) {
+				want, got := make([]bool, len(probe)), make([]bool, len(probe))
+				nw, ng := batchHas(f, probe, want), batchHas(v, probe, got)
+				if nw != ng {
+					t.Fatalf("%s at offset %d: view finds %d, filter %d", c.name, off, ng, nw)
+				}
+				for i, h := range probe {
+					if got[i] != want[i] || v.HasHash(h) != want[i] {
+						t.Fatalf("%s at offset %d: view and filter differ on %#x", c.name, off, h)
+					}
+				}
+				checkHas(t, "view", v, hs)
+			})
+		}
 	}
+}
+
+// batchHas runs the HasHashes of e, a filter or a view.
+func batchHas(e readable, hs []uint64, out []bool) int {
+	return e.(interface {
+		HasHashes([]uint64, []bool) int
+	}).HasHashes(hs, out)
 }
 
 // TestViewSharesMemory checks that a view reads the caller's bytes in place.

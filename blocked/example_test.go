@@ -2,6 +2,7 @@ package blocked_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"sync"
@@ -121,8 +122,20 @@ func ExampleView() {
 	if err != nil {
 		panic(err)
 	}
-	v, err := blocked.View(data)
-	if err != nil {
+	var v interface {
+		HasHash(h uint64) bool
+		HasHashes(hs []uint64, out []bool) int
+	}
+	if view, err := blocked.View(data); err == nil {
+		v = view // read-only: it has no method that writes
+	} else if errors.Is(err, blocked.ErrByteOrder) {
+		// Views need a little-endian machine; elsewhere decode a copy.
+		g := new(blocked.Filter)
+		if err := g.UnmarshalBinary(data); err != nil {
+			panic(err)
+		}
+		v = g
+	} else {
 		panic(err)
 	}
 	fmt.Println(v.HasHash(xxh3.HashString("alice")))

@@ -10,13 +10,22 @@ import (
 // block is one cache line: eight 64-bit words.
 type block [8]uint64
 
-// Filter is a cache-line blocked Bloom filter over 64-bit hashes.
-// The zero value is not usable; create filters with New or NewBytes.
+// Filter is a cache-line blocked Bloom filter over 64-bit hashes. Create
+// one with New or NewBytes, or decode one with UnmarshalBinary or ReadFrom.
 //
-// The one-key assembly (filterAddOne, filterHasOne) reads these fields at
-// fixed offsets: blocks' data pointer at 0, its length at 8, k at 24
-// (checked at compile time in dispatch_amd64.go). Keep the layout.
+// The zero value is an empty filter with no blocks, ready for
+// UnmarshalBinary or ReadFrom: its lookups answer false, its read-only
+// methods 0, Clear does nothing, MarshalBinary, AppendBinary and WriteTo
+// return an error wrapping ErrGeometry, and the methods that add keys (and
+// Union, Intersect) panic.
 type Filter struct {
+	// The one-key assembly (filterAddOne, filterHasOne) reads these fields
+	// at fixed offsets: blocks' data pointer at 0, its length at 8, k at 24
+	// (checked at compile time in dispatch_amd64.go). Keep the layout.
+	//
+	// A zero Filter has no blocks and k = 0: the amd64 one-key lookup
+	// returns false for any k other than 8 and 16 (so the check costs the
+	// k = 8 path nothing), the Go paths test the length.
 	blocks []block // 64-byte aligned
 	k      int     // 8 or 16
 	hash   HashID  // key hash the caller recorded (KeyHash); after k, whose offset the assembly reads
@@ -82,13 +91,19 @@ func (f *Filter) blockAt(h uint64) *block {
 	return (*block)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(f.blocks)), i*64))
 }
 
-// AddHash adds the hash h. It is not safe for concurrent use.
-//
-// On amd64 AddHash and HasHash are one call each to an assembly kernel
-// (filterAddOne, filterHasOne) that Go inlines into the caller: it reads
-// cpu.Active and runs the AVX-512, AVX2 or scalar probe, each equal to the
-// pure-Go addHashGo and hasHashGo, which run elsewhere.
+// zeroFilter ends the panic message of a mutation of a zero Filter.
+const zeroFilter = " on a zero Filter; use blocked.New or NewBytes"
+
+// AddHash adds the hash h. It is not safe for concurrent use. It panics on
+// a zero Filter.
 func (f *Filter) AddHash(h uint64) {
+	// On amd64 AddHash and HasHash are one call each to an assembly kernel
+	// (filterAddOne, filterHasOne) that Go inlines into the caller: it reads
+	// cpu.Active and runs the AVX-512, AVX2 or scalar probe, each equal to
+	// the pure-Go addHashGo and hasHashGo, which run elsewhere.
+	if len(f.blocks) == 0 {
+		panic("blocked: AddHash" + zeroFilter)
+	}
 	if oneKeyAsm {
 		filterAddOne((*[4]uint64)(unsafe.Pointer(f)), h)
 		return
@@ -100,7 +115,10 @@ func (f *Filter) AddHash(h uint64) {
 // was not; true is wrong with probability about the filter's FPR.
 func (f *Filter) HasHash(h uint64) bool {
 	if oneKeyAsm {
-		return filterHasOne((*[4]uint64)(unsafe.Pointer(f)), h)
+		return filterHasOne((*[4]uint64)(unsafe.Pointer(f)), h) // false for a zero Filter (k = 0)
+	}
+	if len(f.blocks) == 0 {
+		return false
 	}
 	return f.hasHashGo(h)
 }
@@ -160,8 +178,12 @@ func (f *Filter) hasHashGo(h uint64) bool {
 	return v&1 != 0
 }
 
-// AddHashes adds every hash of hs. It is not safe for concurrent use.
+// AddHashes adds every hash of hs. It is not safe for concurrent use. It
+// panics on a zero Filter.
 func (f *Filter) AddHashes(hs []uint64) {
+	if len(f.blocks) == 0 {
+		panic("blocked: AddHashes" + zeroFilter)
+	}
 	if len(hs) == 0 {
 		return
 	}
@@ -175,6 +197,10 @@ func (f *Filter) HasHashes(hs []uint64, out []bool) int {
 		panic(fmt.Sprintf("blocked: HasHashes: out has %d elements, shorter than %d hashes", len(out), len(hs)))
 	}
 	if len(hs) == 0 {
+		return 0
+	}
+	if len(f.blocks) == 0 {
+		clear(out[:len(hs)])
 		return 0
 	}
 	return hasHashes(f, hs, out[:len(hs)])
@@ -200,6 +226,9 @@ func (f *Filter) popcount() uint64 {
 // FillRatio returns the fraction of bits that are set. A well-sized filter at
 // its planned number of keys is below one half; far above means overflow.
 func (f *Filter) FillRatio() float64 {
+	if len(f.blocks) == 0 {
+		return 0
+	}
 	return float64(f.popcount()) / float64(f.NumBits())
 }
 
@@ -232,6 +261,9 @@ func (f *Filter) EstimatedCount() float64 {
 // the mean over blocks of the probability that a random hash finds all its
 // bits set there. It is exact for well-mixed hashes, given the bits.
 func (f *Filter) EstimatedFPR() float64 {
+	if len(f.blocks) == 0 {
+		return 0
+	}
 	sum := 0.0
 	for i := range f.blocks {
 		p := 1.0
@@ -260,8 +292,13 @@ func (f *Filter) compatible(o *Filter) error {
 
 // Union adds every key of o to f (bitwise OR). Both must have the same number
 // of blocks and k (else ErrGeometry) and key hashes that agree (else
-// ErrHashMismatch; see combinedHash); otherwise f is unchanged.
+// ErrHashMismatch; a filter recording HashUnspecified agrees with any and
+// the result records the other's hash); otherwise f is unchanged. A zero
+// or nil o is ErrGeometry; a zero f panics.
 func (f *Filter) Union(o *Filter) error {
+	if len(f.blocks) == 0 {
+		panic("blocked: Union" + zeroFilter)
+	}
 	if err := f.compatible(o); err != nil {
 		return err
 	}
@@ -279,8 +316,12 @@ func (f *Filter) Union(o *Filter) error {
 
 // Intersect keeps in f only the bits also set in o (bitwise AND): every key
 // added to both still answers true. Both must have the same geometry and
-// key hashes that agree, as for Union; otherwise f is unchanged.
+// key hashes that agree, as for Union; otherwise f is unchanged. A zero or
+// nil o is ErrGeometry; a zero f panics.
 func (f *Filter) Intersect(o *Filter) error {
+	if len(f.blocks) == 0 {
+		panic("blocked: Intersect" + zeroFilter)
+	}
 	if err := f.compatible(o); err != nil {
 		return err
 	}
@@ -296,11 +337,15 @@ func (f *Filter) Intersect(o *Filter) error {
 	return nil
 }
 
-// Clear removes every key, keeping the size.
+// Clear removes every key, keeping the size. On a zero Filter, which holds
+// no key, it does nothing.
 func (f *Filter) Clear() { clear(f.blocks) }
 
-// Clone returns an independent copy of f.
+// Clone returns an independent copy of f (a zero Filter for a zero f).
 func (f *Filter) Clone() *Filter {
+	if len(f.blocks) == 0 {
+		return &Filter{hash: f.hash}
+	}
 	c := newFilter(uint64(len(f.blocks)), f.k)
 	copy(c.blocks, f.blocks)
 	c.hash = f.hash

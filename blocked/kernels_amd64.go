@@ -10,6 +10,13 @@ package blocked
 //go:noescape
 func filterHas8AVX2(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
 
+// filterHas8AVX2Ring is filterHas8AVX2 eight keys at a time, with the block offsets
+// computed ahead into a ring. len(out) must be len(hs) and 0 < nblocks < 1<<32.
+// It uses POPCNT besides AVX2.
+//
+//go:noescape
+func filterHas8AVX2Ring(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
+
 // filterAdd8AVX2 sets the bits of every hash of hs (k = 8), in order. nblocks must be > 0.
 //
 //go:noescape
@@ -38,6 +45,13 @@ func filterAdd8AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, np
 //
 //go:noescape
 func filterHas16AVX2(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
+
+// filterHas16AVX2Ring is filterHas16AVX2 eight keys at a time, with the block offsets
+// computed ahead into a ring. len(out) must be len(hs) and 0 < nblocks < 1<<32.
+// It uses POPCNT besides AVX2.
+//
+//go:noescape
+func filterHas16AVX2Ring(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
 
 // filterAdd16AVX2 sets the bits of every hash of hs (k = 16), in order. nblocks must be > 0.
 //
@@ -81,12 +95,19 @@ func splitHasAVX2(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool, pf
 //go:noescape
 func splitHasAVX512(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
 
+// splitHasAVX2Ring is splitHasAVX2 eight keys at a time, with the block offsets computed
+// ahead into a ring. len(out) must be len(hs) and 0 < nblocks < 1<<32.
+// It uses POPCNT besides AVX2.
+//
+//go:noescape
+func splitHasAVX2Ring(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
+
 // splitAddAVX2 sets the bits of every hash of hs in its split block, in order. nblocks must be > 0.
 //
 //go:noescape
 func splitAddAVX2(blocks *[8]uint32, nblocks uint64, hs []uint64, pf int, npf int)
 
-// filterHasOne reports whether every bit of h is set in the *Filter f: with AVX-512 or AVX2 as cpu.Active allows, else scalar. f.k must be 8 or 16, len(f.blocks) > 0.
+// filterHasOne reports whether every bit of h is set in the *Filter f: with AVX-512 or AVX2 as cpu.Active allows, else scalar. It returns false when f.k is neither 8 nor 16 (a zero Filter), without reading the blocks; otherwise len(f.blocks) must be > 0.
 //
 //go:noescape
 func filterHasOne(f *[4]uint64, h uint64) bool
@@ -118,3 +139,10 @@ func countingHasAVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, out []boo
 //
 //go:noescape
 func countingHasAVX2(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
+
+// countingHasAVX2Ring is countingHasAVX2 eight keys at a time, with the block offsets computed
+// ahead into a ring. len(out) must be len(hs) and 0 < nblocks < 1<<32.
+// It uses POPCNT besides AVX2.
+//
+//go:noescape
+func countingHasAVX2Ring(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, prefetch bool) int

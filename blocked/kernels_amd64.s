@@ -311,6 +311,432 @@ filterHas8AVX2_rest_end:
 	MOVQ CX, ret+80(FP)
 	RET
 
+// func filterHas8AVX2Ring(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+, POPCNT
+TEXT ·filterHas8AVX2Ring(SB), NOSPLIT, $512-80
+	VMOVDQU      filterSalts<>+0(SB), Y0
+	VMOVDQU      filterSalts<>+32(SB), Y1
+	VMOVDQU      qwordOnes<>+0(SB), Y2
+	MOVQ         blocks+0(FP), AX
+	MOVQ         nblocks+8(FP), CX
+	MOVQ         hs_base+16(FP), DX
+	MOVQ         hs_len+24(FP), BX
+	MOVQ         out_base+40(FP), SI
+	VPBROADCASTQ nblocks+8(FP), Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VPSLLQ       $0x06, Y4, Y4
+	MOVQ         BX, DI
+	ANDQ         $-8, DI
+	XORQ         R8, R8
+	XORQ         R9, R9
+	XORQ         R10, R10
+	XORQ         R11, R11
+	CMPB         prefetch+64(FP), $0x00
+	JE           filterHas8AVX2Ring_plain_first
+
+	// Offsets of the first 5 groups (prefetch).
+filterHas8AVX2Ring_prefetch_first:
+	CMPQ     R10, DI
+	JAE      filterHas8AVX2Ring_prefetch_first_end
+	CMPQ     R10, $0x28
+	JAE      filterHas8AVX2Ring_prefetch_first_end
+	MOVQ     R10, R12
+	ANDQ     $0x3f, R12
+	VPMULUDQ 4(DX)(R10*8), Y3, Y5
+	VPSRLQ   $0x1a, Y5, Y5
+	VPAND    Y4, Y5, Y5
+	VMOVDQU  Y5, (SP)(R12*8)
+	VPSRLQ   $0x20, 32(DX)(R10*8), Y5
+	VPMULUDQ Y3, Y5, Y5
+	VPSRLQ   $0x1a, Y5, Y5
+	VPAND    Y4, Y5, Y5
+	VMOVDQU  Y5, 32(SP)(R12*8)
+	ADDQ     $0x08, R10
+	JMP      filterHas8AVX2Ring_prefetch_first
+
+filterHas8AVX2Ring_prefetch_first_end:
+	// Prefetch the first 4 groups.
+filterHas8AVX2Ring_prefetch_pf:
+	CMPQ       R11, DI
+	JAE        filterHas8AVX2Ring_prefetch_pf_end
+	CMPQ       R11, $0x20
+	JAE        filterHas8AVX2Ring_prefetch_pf_end
+	MOVQ       R11, R12
+	ANDQ       $0x3f, R12
+	MOVQ       (SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       8(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       16(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       24(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       32(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       40(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       48(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       56(SP)(R12*8), R12
+	PREFETCHT0 (AX)(R12*1)
+	ADDQ       $0x08, R11
+	JMP        filterHas8AVX2Ring_prefetch_pf
+
+filterHas8AVX2Ring_prefetch_pf_end:
+	// Groups of 8 keys (prefetch): the offsets of group g+5, the prefetch of group g+4.
+filterHas8AVX2Ring_prefetch:
+	CMPQ     R9, DI
+	JAE      filterHas8AVX2Ring_tail
+	CMPQ     R10, DI
+	JAE      filterHas8AVX2Ring_prefetch_next
+	MOVQ     R10, R12
+	ANDQ     $0x3f, R12
+	VPMULUDQ 4(DX)(R10*8), Y3, Y5
+	VPSRLQ   $0x1a, Y5, Y5
+	VPAND    Y4, Y5, Y5
+	VMOVDQU  Y5, (SP)(R12*8)
+	VPSRLQ   $0x20, 32(DX)(R10*8), Y5
+	VPMULUDQ Y3, Y5, Y5
+	VPSRLQ   $0x1a, Y5, Y5
+	VPAND    Y4, Y5, Y5
+	VMOVDQU  Y5, 32(SP)(R12*8)
+	ADDQ     $0x08, R10
+
+filterHas8AVX2Ring_prefetch_next:
+	CMPQ       R11, DI
+	JAE        filterHas8AVX2Ring_prefetch_look
+	MOVQ       R11, R12
+	ANDQ       $0x3f, R12
+	MOVQ       (SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       8(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       16(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       24(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       32(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       40(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       48(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       56(SP)(R12*8), R12
+	PREFETCHT0 (AX)(R12*1)
+	ADDQ       $0x08, R11
+
+filterHas8AVX2Ring_prefetch_look:
+	MOVQ         R9, R12
+	ANDQ         $0x3f, R12
+	XORQ         R13, R13
+	MOVQ         56(SP)(R12*8), R14
+	VPBROADCASTD 56(DX)(R9*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      (AX)(R14*1), Y7
+	VPSRLVQ      Y6, Y7, Y6
+	VMOVDQU      32(AX)(R14*1), Y7
+	VPSRLVQ      Y5, Y7, Y5
+	VPAND        Y5, Y6, Y6
+	VPTEST       Y2, Y6
+	ADCQ         $0x00, R13
+	MOVQ         48(SP)(R12*8), R14
+	SHLQ         $0x08, R13
+	VPBROADCASTD 48(DX)(R9*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      (AX)(R14*1), Y7
+	VPSRLVQ      Y6, Y7, Y6
+	VMOVDQU      32(AX)(R14*1), Y7
+	VPSRLVQ      Y5, Y7, Y5
+	VPAND        Y5, Y6, Y6
+	VPTEST       Y2, Y6
+	ADCQ         $0x00, R13
+	MOVQ         40(SP)(R12*8), R14
+	SHLQ         $0x08, R13
+	VPBROADCASTD 40(DX)(R9*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      (AX)(R14*1), Y7
+	VPSRLVQ      Y6, Y7, Y6
+	VMOVDQU      32(AX)(R14*1), Y7
+	VPSRLVQ      Y5, Y7, Y5
+	VPAND        Y5, Y6, Y6
+	VPTEST       Y2, Y6
+	ADCQ         $0x00, R13
+	MOVQ         32(SP)(R12*8), R14
+	SHLQ         $0x08, R13
+	VPBROADCASTD 32(DX)(R9*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      (AX)(R14*1), Y7
+	VPSRLVQ      Y6, Y7, Y6
+	VMOVDQU      32(AX)(R14*1), Y7
+	VPSRLVQ      Y5, Y7, Y5
+	VPAND        Y5, Y6, Y6
+	VPTEST       Y2, Y6
+	ADCQ         $0x00, R13
+	MOVQ         24(SP)(R12*8), R14
+	SHLQ         $0x08, R13
+	VPBROADCASTD 24(DX)(R9*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      (AX)(R14*1), Y7
+	VPSRLVQ      Y6, Y7, Y6
+	VMOVDQU      32(AX)(R14*1), Y7
+	VPSRLVQ      Y5, Y7, Y5
+	VPAND        Y5, Y6, Y6
+	VPTEST       Y2, Y6
+	ADCQ         $0x00, R13
+	MOVQ         16(SP)(R12*8), R14
+	SHLQ         $0x08, R13
+	VPBROADCASTD 16(DX)(R9*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      (AX)(R14*1), Y7
+	VPSRLVQ      Y6, Y7, Y6
+	VMOVDQU      32(AX)(R14*1), Y7
+	VPSRLVQ      Y5, Y7, Y5
+	VPAND        Y5, Y6, Y6
+	VPTEST       Y2, Y6
+	ADCQ         $0x00, R13
+	MOVQ         8(SP)(R12*8), R14
+	SHLQ         $0x08, R13
+	VPBROADCASTD 8(DX)(R9*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      (AX)(R14*1), Y7
+	VPSRLVQ      Y6, Y7, Y6
+	VMOVDQU      32(AX)(R14*1), Y7
+	VPSRLVQ      Y5, Y7, Y5
+	VPAND        Y5, Y6, Y6
+	VPTEST       Y2, Y6
+	ADCQ         $0x00, R13
+	MOVQ         (SP)(R12*8), R12
+	SHLQ         $0x08, R13
+	VPBROADCASTD (DX)(R9*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      (AX)(R12*1), Y7
+	VPSRLVQ      Y6, Y7, Y6
+	VMOVDQU      32(AX)(R12*1), Y7
+	VPSRLVQ      Y5, Y7, Y5
+	VPAND        Y5, Y6, Y6
+	VPTEST       Y2, Y6
+	ADCQ         $0x00, R13
+	MOVQ         R13, (SI)(R9*1)
+	POPCNTQ      R13, R13
+	ADDQ         R13, R8
+	ADDQ         $0x08, R9
+	JMP          filterHas8AVX2Ring_prefetch
+
+	// Offsets of the first 5 groups (plain).
+filterHas8AVX2Ring_plain_first:
+	CMPQ     R10, DI
+	JAE      filterHas8AVX2Ring_plain_first_end
+	CMPQ     R10, $0x28
+	JAE      filterHas8AVX2Ring_plain_first_end
+	MOVQ     R10, R11
+	ANDQ     $0x3f, R11
+	VPMULUDQ 4(DX)(R10*8), Y3, Y5
+	VPSRLQ   $0x1a, Y5, Y5
+	VPAND    Y4, Y5, Y5
+	VMOVDQU  Y5, (SP)(R11*8)
+	VPSRLQ   $0x20, 32(DX)(R10*8), Y5
+	VPMULUDQ Y3, Y5, Y5
+	VPSRLQ   $0x1a, Y5, Y5
+	VPAND    Y4, Y5, Y5
+	VMOVDQU  Y5, 32(SP)(R11*8)
+	ADDQ     $0x08, R10
+	JMP      filterHas8AVX2Ring_plain_first
+
+filterHas8AVX2Ring_plain_first_end:
+	// Groups of 8 keys (plain): the offsets of group g+5, the prefetch of group g+4.
+filterHas8AVX2Ring_plain:
+	CMPQ     R9, DI
+	JAE      filterHas8AVX2Ring_tail
+	CMPQ     R10, DI
+	JAE      filterHas8AVX2Ring_plain_next
+	MOVQ     R10, R11
+	ANDQ     $0x3f, R11
+	VPMULUDQ 4(DX)(R10*8), Y3, Y5
+	VPSRLQ   $0x1a, Y5, Y5
+	VPAND    Y4, Y5, Y5
+	VMOVDQU  Y5, (SP)(R11*8)
+	VPSRLQ   $0x20, 32(DX)(R10*8), Y5
+	VPMULUDQ Y3, Y5, Y5
+	VPSRLQ   $0x1a, Y5, Y5
+	VPAND    Y4, Y5, Y5
+	VMOVDQU  Y5, 32(SP)(R11*8)
+	ADDQ     $0x08, R10
+
+filterHas8AVX2Ring_plain_next:
+	MOVQ         R9, R11
+	ANDQ         $0x3f, R11
+	XORQ         R12, R12
+	MOVQ         56(SP)(R11*8), R13
+	VPBROADCASTD 56(DX)(R9*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      (AX)(R13*1), Y7
+	VPSRLVQ      Y6, Y7, Y6
+	VMOVDQU      32(AX)(R13*1), Y7
+	VPSRLVQ      Y5, Y7, Y5
+	VPAND        Y5, Y6, Y6
+	VPTEST       Y2, Y6
+	ADCQ         $0x00, R12
+	MOVQ         48(SP)(R11*8), R13
+	SHLQ         $0x08, R12
+	VPBROADCASTD 48(DX)(R9*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      (AX)(R13*1), Y7
+	VPSRLVQ      Y6, Y7, Y6
+	VMOVDQU      32(AX)(R13*1), Y7
+	VPSRLVQ      Y5, Y7, Y5
+	VPAND        Y5, Y6, Y6
+	VPTEST       Y2, Y6
+	ADCQ         $0x00, R12
+	MOVQ         40(SP)(R11*8), R13
+	SHLQ         $0x08, R12
+	VPBROADCASTD 40(DX)(R9*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      (AX)(R13*1), Y7
+	VPSRLVQ      Y6, Y7, Y6
+	VMOVDQU      32(AX)(R13*1), Y7
+	VPSRLVQ      Y5, Y7, Y5
+	VPAND        Y5, Y6, Y6
+	VPTEST       Y2, Y6
+	ADCQ         $0x00, R12
+	MOVQ         32(SP)(R11*8), R13
+	SHLQ         $0x08, R12
+	VPBROADCASTD 32(DX)(R9*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      (AX)(R13*1), Y7
+	VPSRLVQ      Y6, Y7, Y6
+	VMOVDQU      32(AX)(R13*1), Y7
+	VPSRLVQ      Y5, Y7, Y5
+	VPAND        Y5, Y6, Y6
+	VPTEST       Y2, Y6
+	ADCQ         $0x00, R12
+	MOVQ         24(SP)(R11*8), R13
+	SHLQ         $0x08, R12
+	VPBROADCASTD 24(DX)(R9*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      (AX)(R13*1), Y7
+	VPSRLVQ      Y6, Y7, Y6
+	VMOVDQU      32(AX)(R13*1), Y7
+	VPSRLVQ      Y5, Y7, Y5
+	VPAND        Y5, Y6, Y6
+	VPTEST       Y2, Y6
+	ADCQ         $0x00, R12
+	MOVQ         16(SP)(R11*8), R13
+	SHLQ         $0x08, R12
+	VPBROADCASTD 16(DX)(R9*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      (AX)(R13*1), Y7
+	VPSRLVQ      Y6, Y7, Y6
+	VMOVDQU      32(AX)(R13*1), Y7
+	VPSRLVQ      Y5, Y7, Y5
+	VPAND        Y5, Y6, Y6
+	VPTEST       Y2, Y6
+	ADCQ         $0x00, R12
+	MOVQ         8(SP)(R11*8), R13
+	SHLQ         $0x08, R12
+	VPBROADCASTD 8(DX)(R9*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      (AX)(R13*1), Y7
+	VPSRLVQ      Y6, Y7, Y6
+	VMOVDQU      32(AX)(R13*1), Y7
+	VPSRLVQ      Y5, Y7, Y5
+	VPAND        Y5, Y6, Y6
+	VPTEST       Y2, Y6
+	ADCQ         $0x00, R12
+	MOVQ         (SP)(R11*8), R11
+	SHLQ         $0x08, R12
+	VPBROADCASTD (DX)(R9*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      (AX)(R11*1), Y7
+	VPSRLVQ      Y6, Y7, Y6
+	VMOVDQU      32(AX)(R11*1), Y7
+	VPSRLVQ      Y5, Y7, Y5
+	VPAND        Y5, Y6, Y6
+	VPTEST       Y2, Y6
+	ADCQ         $0x00, R12
+	MOVQ         R12, (SI)(R9*1)
+	POPCNTQ      R12, R12
+	ADDQ         R12, R8
+	ADDQ         $0x08, R9
+	JMP          filterHas8AVX2Ring_plain
+
+	// The last keys one at a time.
+filterHas8AVX2Ring_tail:
+	CMPQ         R9, BX
+	JAE          filterHas8AVX2Ring_done
+	MOVL         4(DX)(R9*8), DI
+	IMULQ        CX, DI
+	SHRQ         $0x20, DI
+	SHLQ         $0x06, DI
+	VPBROADCASTD (DX)(R9*8), Y3
+	VPMULLD      Y0, Y3, Y4
+	VPSRLQ       $0x3a, Y4, Y4
+	VPMULLD      Y1, Y3, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VMOVDQU      (AX)(DI*1), Y5
+	VPSRLVQ      Y4, Y5, Y4
+	VMOVDQU      32(AX)(DI*1), Y5
+	VPSRLVQ      Y3, Y5, Y3
+	VPAND        Y3, Y4, Y4
+	VPTEST       Y2, Y4
+	SETCS        DI
+	MOVB         DI, (SI)(R9*1)
+	ADCQ         $0x00, R8
+	INCQ         R9
+	JMP          filterHas8AVX2Ring_tail
+
+filterHas8AVX2Ring_done:
+	VZEROUPPER
+	MOVQ R8, ret+72(FP)
+	RET
+
 // func filterAdd8AVX2(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, npf int)
 // Requires: AVX, AVX2, MMX+
 TEXT ·filterAdd8AVX2(SB), NOSPLIT, $0-56
@@ -1668,6 +2094,570 @@ filterHas16AVX2_rest_1:
 filterHas16AVX2_rest_end:
 	VZEROUPPER
 	MOVQ CX, ret+80(FP)
+	RET
+
+// func filterHas16AVX2Ring(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+, POPCNT
+TEXT ·filterHas16AVX2Ring(SB), NOSPLIT, $512-80
+	VMOVDQU      filterSalts<>+0(SB), Y0
+	VMOVDQU      filterSalts<>+32(SB), Y1
+	VMOVDQU      filterSalts16<>+0(SB), Y2
+	VMOVDQU      filterSalts16<>+32(SB), Y3
+	VMOVDQU      qwordOnes<>+0(SB), Y4
+	MOVQ         blocks+0(FP), AX
+	MOVQ         nblocks+8(FP), CX
+	MOVQ         hs_base+16(FP), DX
+	MOVQ         hs_len+24(FP), BX
+	MOVQ         out_base+40(FP), SI
+	VPBROADCASTQ nblocks+8(FP), Y5
+	VPCMPEQQ     Y6, Y6, Y6
+	VPSLLQ       $0x06, Y6, Y6
+	MOVQ         BX, DI
+	ANDQ         $-8, DI
+	XORQ         R8, R8
+	XORQ         R9, R9
+	XORQ         R10, R10
+	XORQ         R11, R11
+	CMPB         prefetch+64(FP), $0x00
+	JE           filterHas16AVX2Ring_plain_first
+
+	// Offsets of the first 5 groups (prefetch).
+filterHas16AVX2Ring_prefetch_first:
+	CMPQ     R10, DI
+	JAE      filterHas16AVX2Ring_prefetch_first_end
+	CMPQ     R10, $0x28
+	JAE      filterHas16AVX2Ring_prefetch_first_end
+	MOVQ     R10, R12
+	ANDQ     $0x3f, R12
+	VPMULUDQ 4(DX)(R10*8), Y5, Y7
+	VPSRLQ   $0x1a, Y7, Y7
+	VPAND    Y6, Y7, Y7
+	VMOVDQU  Y7, (SP)(R12*8)
+	VPSRLQ   $0x20, 32(DX)(R10*8), Y7
+	VPMULUDQ Y5, Y7, Y7
+	VPSRLQ   $0x1a, Y7, Y7
+	VPAND    Y6, Y7, Y7
+	VMOVDQU  Y7, 32(SP)(R12*8)
+	ADDQ     $0x08, R10
+	JMP      filterHas16AVX2Ring_prefetch_first
+
+filterHas16AVX2Ring_prefetch_first_end:
+	// Prefetch the first 4 groups.
+filterHas16AVX2Ring_prefetch_pf:
+	CMPQ       R11, DI
+	JAE        filterHas16AVX2Ring_prefetch_pf_end
+	CMPQ       R11, $0x20
+	JAE        filterHas16AVX2Ring_prefetch_pf_end
+	MOVQ       R11, R12
+	ANDQ       $0x3f, R12
+	MOVQ       (SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       8(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       16(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       24(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       32(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       40(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       48(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       56(SP)(R12*8), R12
+	PREFETCHT0 (AX)(R12*1)
+	ADDQ       $0x08, R11
+	JMP        filterHas16AVX2Ring_prefetch_pf
+
+filterHas16AVX2Ring_prefetch_pf_end:
+	// Groups of 8 keys (prefetch): the offsets of group g+5, the prefetch of group g+4.
+filterHas16AVX2Ring_prefetch:
+	CMPQ     R9, DI
+	JAE      filterHas16AVX2Ring_tail
+	CMPQ     R10, DI
+	JAE      filterHas16AVX2Ring_prefetch_next
+	MOVQ     R10, R12
+	ANDQ     $0x3f, R12
+	VPMULUDQ 4(DX)(R10*8), Y5, Y7
+	VPSRLQ   $0x1a, Y7, Y7
+	VPAND    Y6, Y7, Y7
+	VMOVDQU  Y7, (SP)(R12*8)
+	VPSRLQ   $0x20, 32(DX)(R10*8), Y7
+	VPMULUDQ Y5, Y7, Y7
+	VPSRLQ   $0x1a, Y7, Y7
+	VPAND    Y6, Y7, Y7
+	VMOVDQU  Y7, 32(SP)(R12*8)
+	ADDQ     $0x08, R10
+
+filterHas16AVX2Ring_prefetch_next:
+	CMPQ       R11, DI
+	JAE        filterHas16AVX2Ring_prefetch_look
+	MOVQ       R11, R12
+	ANDQ       $0x3f, R12
+	MOVQ       (SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       8(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       16(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       24(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       32(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       40(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       48(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       56(SP)(R12*8), R12
+	PREFETCHT0 (AX)(R12*1)
+	ADDQ       $0x08, R11
+
+filterHas16AVX2Ring_prefetch_look:
+	MOVQ         R9, R12
+	ANDQ         $0x3f, R12
+	XORQ         R13, R13
+	MOVQ         56(SP)(R12*8), R14
+	VPBROADCASTD 56(DX)(R9*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VMOVDQU      (AX)(R14*1), Y11
+	VPSRLVQ      Y8, Y11, Y8
+	VPSRLVQ      Y10, Y11, Y10
+	VPAND        Y10, Y8, Y8
+	VMOVDQU      32(AX)(R14*1), Y10
+	VPSRLVQ      Y9, Y10, Y9
+	VPAND        Y9, Y8, Y8
+	VPSRLVQ      Y7, Y10, Y7
+	VPAND        Y7, Y8, Y8
+	VPTEST       Y4, Y8
+	ADCQ         $0x00, R13
+	MOVQ         48(SP)(R12*8), R14
+	SHLQ         $0x08, R13
+	VPBROADCASTD 48(DX)(R9*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VMOVDQU      (AX)(R14*1), Y11
+	VPSRLVQ      Y8, Y11, Y8
+	VPSRLVQ      Y10, Y11, Y10
+	VPAND        Y10, Y8, Y8
+	VMOVDQU      32(AX)(R14*1), Y10
+	VPSRLVQ      Y9, Y10, Y9
+	VPAND        Y9, Y8, Y8
+	VPSRLVQ      Y7, Y10, Y7
+	VPAND        Y7, Y8, Y8
+	VPTEST       Y4, Y8
+	ADCQ         $0x00, R13
+	MOVQ         40(SP)(R12*8), R14
+	SHLQ         $0x08, R13
+	VPBROADCASTD 40(DX)(R9*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VMOVDQU      (AX)(R14*1), Y11
+	VPSRLVQ      Y8, Y11, Y8
+	VPSRLVQ      Y10, Y11, Y10
+	VPAND        Y10, Y8, Y8
+	VMOVDQU      32(AX)(R14*1), Y10
+	VPSRLVQ      Y9, Y10, Y9
+	VPAND        Y9, Y8, Y8
+	VPSRLVQ      Y7, Y10, Y7
+	VPAND        Y7, Y8, Y8
+	VPTEST       Y4, Y8
+	ADCQ         $0x00, R13
+	MOVQ         32(SP)(R12*8), R14
+	SHLQ         $0x08, R13
+	VPBROADCASTD 32(DX)(R9*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VMOVDQU      (AX)(R14*1), Y11
+	VPSRLVQ      Y8, Y11, Y8
+	VPSRLVQ      Y10, Y11, Y10
+	VPAND        Y10, Y8, Y8
+	VMOVDQU      32(AX)(R14*1), Y10
+	VPSRLVQ      Y9, Y10, Y9
+	VPAND        Y9, Y8, Y8
+	VPSRLVQ      Y7, Y10, Y7
+	VPAND        Y7, Y8, Y8
+	VPTEST       Y4, Y8
+	ADCQ         $0x00, R13
+	MOVQ         24(SP)(R12*8), R14
+	SHLQ         $0x08, R13
+	VPBROADCASTD 24(DX)(R9*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VMOVDQU      (AX)(R14*1), Y11
+	VPSRLVQ      Y8, Y11, Y8
+	VPSRLVQ      Y10, Y11, Y10
+	VPAND        Y10, Y8, Y8
+	VMOVDQU      32(AX)(R14*1), Y10
+	VPSRLVQ      Y9, Y10, Y9
+	VPAND        Y9, Y8, Y8
+	VPSRLVQ      Y7, Y10, Y7
+	VPAND        Y7, Y8, Y8
+	VPTEST       Y4, Y8
+	ADCQ         $0x00, R13
+	MOVQ         16(SP)(R12*8), R14
+	SHLQ         $0x08, R13
+	VPBROADCASTD 16(DX)(R9*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VMOVDQU      (AX)(R14*1), Y11
+	VPSRLVQ      Y8, Y11, Y8
+	VPSRLVQ      Y10, Y11, Y10
+	VPAND        Y10, Y8, Y8
+	VMOVDQU      32(AX)(R14*1), Y10
+	VPSRLVQ      Y9, Y10, Y9
+	VPAND        Y9, Y8, Y8
+	VPSRLVQ      Y7, Y10, Y7
+	VPAND        Y7, Y8, Y8
+	VPTEST       Y4, Y8
+	ADCQ         $0x00, R13
+	MOVQ         8(SP)(R12*8), R14
+	SHLQ         $0x08, R13
+	VPBROADCASTD 8(DX)(R9*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VMOVDQU      (AX)(R14*1), Y11
+	VPSRLVQ      Y8, Y11, Y8
+	VPSRLVQ      Y10, Y11, Y10
+	VPAND        Y10, Y8, Y8
+	VMOVDQU      32(AX)(R14*1), Y10
+	VPSRLVQ      Y9, Y10, Y9
+	VPAND        Y9, Y8, Y8
+	VPSRLVQ      Y7, Y10, Y7
+	VPAND        Y7, Y8, Y8
+	VPTEST       Y4, Y8
+	ADCQ         $0x00, R13
+	MOVQ         (SP)(R12*8), R12
+	SHLQ         $0x08, R13
+	VPBROADCASTD (DX)(R9*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VMOVDQU      (AX)(R12*1), Y11
+	VPSRLVQ      Y8, Y11, Y8
+	VPSRLVQ      Y10, Y11, Y10
+	VPAND        Y10, Y8, Y8
+	VMOVDQU      32(AX)(R12*1), Y10
+	VPSRLVQ      Y9, Y10, Y9
+	VPAND        Y9, Y8, Y8
+	VPSRLVQ      Y7, Y10, Y7
+	VPAND        Y7, Y8, Y8
+	VPTEST       Y4, Y8
+	ADCQ         $0x00, R13
+	MOVQ         R13, (SI)(R9*1)
+	POPCNTQ      R13, R13
+	ADDQ         R13, R8
+	ADDQ         $0x08, R9
+	JMP          filterHas16AVX2Ring_prefetch
+
+	// Offsets of the first 5 groups (plain).
+filterHas16AVX2Ring_plain_first:
+	CMPQ     R10, DI
+	JAE      filterHas16AVX2Ring_plain_first_end
+	CMPQ     R10, $0x28
+	JAE      filterHas16AVX2Ring_plain_first_end
+	MOVQ     R10, R11
+	ANDQ     $0x3f, R11
+	VPMULUDQ 4(DX)(R10*8), Y5, Y7
+	VPSRLQ   $0x1a, Y7, Y7
+	VPAND    Y6, Y7, Y7
+	VMOVDQU  Y7, (SP)(R11*8)
+	VPSRLQ   $0x20, 32(DX)(R10*8), Y7
+	VPMULUDQ Y5, Y7, Y7
+	VPSRLQ   $0x1a, Y7, Y7
+	VPAND    Y6, Y7, Y7
+	VMOVDQU  Y7, 32(SP)(R11*8)
+	ADDQ     $0x08, R10
+	JMP      filterHas16AVX2Ring_plain_first
+
+filterHas16AVX2Ring_plain_first_end:
+	// Groups of 8 keys (plain): the offsets of group g+5, the prefetch of group g+4.
+filterHas16AVX2Ring_plain:
+	CMPQ     R9, DI
+	JAE      filterHas16AVX2Ring_tail
+	CMPQ     R10, DI
+	JAE      filterHas16AVX2Ring_plain_next
+	MOVQ     R10, R11
+	ANDQ     $0x3f, R11
+	VPMULUDQ 4(DX)(R10*8), Y5, Y7
+	VPSRLQ   $0x1a, Y7, Y7
+	VPAND    Y6, Y7, Y7
+	VMOVDQU  Y7, (SP)(R11*8)
+	VPSRLQ   $0x20, 32(DX)(R10*8), Y7
+	VPMULUDQ Y5, Y7, Y7
+	VPSRLQ   $0x1a, Y7, Y7
+	VPAND    Y6, Y7, Y7
+	VMOVDQU  Y7, 32(SP)(R11*8)
+	ADDQ     $0x08, R10
+
+filterHas16AVX2Ring_plain_next:
+	MOVQ         R9, R11
+	ANDQ         $0x3f, R11
+	XORQ         R12, R12
+	MOVQ         56(SP)(R11*8), R13
+	VPBROADCASTD 56(DX)(R9*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VMOVDQU      (AX)(R13*1), Y11
+	VPSRLVQ      Y8, Y11, Y8
+	VPSRLVQ      Y10, Y11, Y10
+	VPAND        Y10, Y8, Y8
+	VMOVDQU      32(AX)(R13*1), Y10
+	VPSRLVQ      Y9, Y10, Y9
+	VPAND        Y9, Y8, Y8
+	VPSRLVQ      Y7, Y10, Y7
+	VPAND        Y7, Y8, Y8
+	VPTEST       Y4, Y8
+	ADCQ         $0x00, R12
+	MOVQ         48(SP)(R11*8), R13
+	SHLQ         $0x08, R12
+	VPBROADCASTD 48(DX)(R9*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VMOVDQU      (AX)(R13*1), Y11
+	VPSRLVQ      Y8, Y11, Y8
+	VPSRLVQ      Y10, Y11, Y10
+	VPAND        Y10, Y8, Y8
+	VMOVDQU      32(AX)(R13*1), Y10
+	VPSRLVQ      Y9, Y10, Y9
+	VPAND        Y9, Y8, Y8
+	VPSRLVQ      Y7, Y10, Y7
+	VPAND        Y7, Y8, Y8
+	VPTEST       Y4, Y8
+	ADCQ         $0x00, R12
+	MOVQ         40(SP)(R11*8), R13
+	SHLQ         $0x08, R12
+	VPBROADCASTD 40(DX)(R9*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VMOVDQU      (AX)(R13*1), Y11
+	VPSRLVQ      Y8, Y11, Y8
+	VPSRLVQ      Y10, Y11, Y10
+	VPAND        Y10, Y8, Y8
+	VMOVDQU      32(AX)(R13*1), Y10
+	VPSRLVQ      Y9, Y10, Y9
+	VPAND        Y9, Y8, Y8
+	VPSRLVQ      Y7, Y10, Y7
+	VPAND        Y7, Y8, Y8
+	VPTEST       Y4, Y8
+	ADCQ         $0x00, R12
+	MOVQ         32(SP)(R11*8), R13
+	SHLQ         $0x08, R12
+	VPBROADCASTD 32(DX)(R9*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VMOVDQU      (AX)(R13*1), Y11
+	VPSRLVQ      Y8, Y11, Y8
+	VPSRLVQ      Y10, Y11, Y10
+	VPAND        Y10, Y8, Y8
+	VMOVDQU      32(AX)(R13*1), Y10
+	VPSRLVQ      Y9, Y10, Y9
+	VPAND        Y9, Y8, Y8
+	VPSRLVQ      Y7, Y10, Y7
+	VPAND        Y7, Y8, Y8
+	VPTEST       Y4, Y8
+	ADCQ         $0x00, R12
+	MOVQ         24(SP)(R11*8), R13
+	SHLQ         $0x08, R12
+	VPBROADCASTD 24(DX)(R9*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VMOVDQU      (AX)(R13*1), Y11
+	VPSRLVQ      Y8, Y11, Y8
+	VPSRLVQ      Y10, Y11, Y10
+	VPAND        Y10, Y8, Y8
+	VMOVDQU      32(AX)(R13*1), Y10
+	VPSRLVQ      Y9, Y10, Y9
+	VPAND        Y9, Y8, Y8
+	VPSRLVQ      Y7, Y10, Y7
+	VPAND        Y7, Y8, Y8
+	VPTEST       Y4, Y8
+	ADCQ         $0x00, R12
+	MOVQ         16(SP)(R11*8), R13
+	SHLQ         $0x08, R12
+	VPBROADCASTD 16(DX)(R9*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VMOVDQU      (AX)(R13*1), Y11
+	VPSRLVQ      Y8, Y11, Y8
+	VPSRLVQ      Y10, Y11, Y10
+	VPAND        Y10, Y8, Y8
+	VMOVDQU      32(AX)(R13*1), Y10
+	VPSRLVQ      Y9, Y10, Y9
+	VPAND        Y9, Y8, Y8
+	VPSRLVQ      Y7, Y10, Y7
+	VPAND        Y7, Y8, Y8
+	VPTEST       Y4, Y8
+	ADCQ         $0x00, R12
+	MOVQ         8(SP)(R11*8), R13
+	SHLQ         $0x08, R12
+	VPBROADCASTD 8(DX)(R9*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VMOVDQU      (AX)(R13*1), Y11
+	VPSRLVQ      Y8, Y11, Y8
+	VPSRLVQ      Y10, Y11, Y10
+	VPAND        Y10, Y8, Y8
+	VMOVDQU      32(AX)(R13*1), Y10
+	VPSRLVQ      Y9, Y10, Y9
+	VPAND        Y9, Y8, Y8
+	VPSRLVQ      Y7, Y10, Y7
+	VPAND        Y7, Y8, Y8
+	VPTEST       Y4, Y8
+	ADCQ         $0x00, R12
+	MOVQ         (SP)(R11*8), R11
+	SHLQ         $0x08, R12
+	VPBROADCASTD (DX)(R9*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VMOVDQU      (AX)(R11*1), Y11
+	VPSRLVQ      Y8, Y11, Y8
+	VPSRLVQ      Y10, Y11, Y10
+	VPAND        Y10, Y8, Y8
+	VMOVDQU      32(AX)(R11*1), Y10
+	VPSRLVQ      Y9, Y10, Y9
+	VPAND        Y9, Y8, Y8
+	VPSRLVQ      Y7, Y10, Y7
+	VPAND        Y7, Y8, Y8
+	VPTEST       Y4, Y8
+	ADCQ         $0x00, R12
+	MOVQ         R12, (SI)(R9*1)
+	POPCNTQ      R12, R12
+	ADDQ         R12, R8
+	ADDQ         $0x08, R9
+	JMP          filterHas16AVX2Ring_plain
+
+	// The last keys one at a time.
+filterHas16AVX2Ring_tail:
+	CMPQ         R9, BX
+	JAE          filterHas16AVX2Ring_done
+	MOVL         4(DX)(R9*8), DI
+	IMULQ        CX, DI
+	SHRQ         $0x20, DI
+	SHLQ         $0x06, DI
+	VPBROADCASTD (DX)(R9*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPMULLD      Y2, Y5, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y3, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VMOVDQU      (AX)(DI*1), Y9
+	VPSRLVQ      Y6, Y9, Y6
+	VPSRLVQ      Y8, Y9, Y8
+	VPAND        Y8, Y6, Y6
+	VMOVDQU      32(AX)(DI*1), Y8
+	VPSRLVQ      Y7, Y8, Y7
+	VPAND        Y7, Y6, Y6
+	VPSRLVQ      Y5, Y8, Y5
+	VPAND        Y5, Y6, Y6
+	VPTEST       Y4, Y6
+	SETCS        DI
+	MOVB         DI, (SI)(R9*1)
+	ADCQ         $0x00, R8
+	INCQ         R9
+	JMP          filterHas16AVX2Ring_tail
+
+filterHas16AVX2Ring_done:
+	VZEROUPPER
+	MOVQ R8, ret+72(FP)
 	RET
 
 // func filterAdd16AVX2(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, npf int)
@@ -3585,6 +4575,346 @@ splitHasAVX512_done:
 	MOVQ R9, ret+72(FP)
 	RET
 
+// func splitHasAVX2Ring(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+, POPCNT
+TEXT ·splitHasAVX2Ring(SB), NOSPLIT, $512-80
+	VMOVDQU      splitSalts<>+0(SB), Y0
+	VMOVDQU      dwordOnes<>+0(SB), Y1
+	MOVQ         blocks+0(FP), AX
+	MOVQ         nblocks+8(FP), CX
+	MOVQ         hs_base+16(FP), DX
+	MOVQ         hs_len+24(FP), BX
+	MOVQ         out_base+40(FP), SI
+	VPBROADCASTQ nblocks+8(FP), Y2
+	VPCMPEQQ     Y3, Y3, Y3
+	VPSLLQ       $0x05, Y3, Y3
+	MOVQ         BX, DI
+	ANDQ         $-8, DI
+	XORQ         R8, R8
+	XORQ         R9, R9
+	XORQ         R10, R10
+	XORQ         R11, R11
+	CMPB         prefetch+64(FP), $0x00
+	JE           splitHasAVX2Ring_plain_first
+
+	// Offsets of the first 5 groups (prefetch).
+splitHasAVX2Ring_prefetch_first:
+	CMPQ     R10, DI
+	JAE      splitHasAVX2Ring_prefetch_first_end
+	CMPQ     R10, $0x28
+	JAE      splitHasAVX2Ring_prefetch_first_end
+	MOVQ     R10, R12
+	ANDQ     $0x3f, R12
+	VPMULUDQ 4(DX)(R10*8), Y2, Y4
+	VPSRLQ   $0x1b, Y4, Y4
+	VPAND    Y3, Y4, Y4
+	VMOVDQU  Y4, (SP)(R12*8)
+	VPSRLQ   $0x20, 32(DX)(R10*8), Y4
+	VPMULUDQ Y2, Y4, Y4
+	VPSRLQ   $0x1b, Y4, Y4
+	VPAND    Y3, Y4, Y4
+	VMOVDQU  Y4, 32(SP)(R12*8)
+	ADDQ     $0x08, R10
+	JMP      splitHasAVX2Ring_prefetch_first
+
+splitHasAVX2Ring_prefetch_first_end:
+	// Prefetch the first 4 groups.
+splitHasAVX2Ring_prefetch_pf:
+	CMPQ       R11, DI
+	JAE        splitHasAVX2Ring_prefetch_pf_end
+	CMPQ       R11, $0x20
+	JAE        splitHasAVX2Ring_prefetch_pf_end
+	MOVQ       R11, R12
+	ANDQ       $0x3f, R12
+	MOVQ       (SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       8(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       16(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       24(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       32(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       40(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       48(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       56(SP)(R12*8), R12
+	PREFETCHT0 (AX)(R12*1)
+	ADDQ       $0x08, R11
+	JMP        splitHasAVX2Ring_prefetch_pf
+
+splitHasAVX2Ring_prefetch_pf_end:
+	// Groups of 8 keys (prefetch): the offsets of group g+5, the prefetch of group g+4.
+splitHasAVX2Ring_prefetch:
+	CMPQ     R9, DI
+	JAE      splitHasAVX2Ring_tail
+	CMPQ     R10, DI
+	JAE      splitHasAVX2Ring_prefetch_next
+	MOVQ     R10, R12
+	ANDQ     $0x3f, R12
+	VPMULUDQ 4(DX)(R10*8), Y2, Y4
+	VPSRLQ   $0x1b, Y4, Y4
+	VPAND    Y3, Y4, Y4
+	VMOVDQU  Y4, (SP)(R12*8)
+	VPSRLQ   $0x20, 32(DX)(R10*8), Y4
+	VPMULUDQ Y2, Y4, Y4
+	VPSRLQ   $0x1b, Y4, Y4
+	VPAND    Y3, Y4, Y4
+	VMOVDQU  Y4, 32(SP)(R12*8)
+	ADDQ     $0x08, R10
+
+splitHasAVX2Ring_prefetch_next:
+	CMPQ       R11, DI
+	JAE        splitHasAVX2Ring_prefetch_look
+	MOVQ       R11, R12
+	ANDQ       $0x3f, R12
+	MOVQ       (SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       8(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       16(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       24(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       32(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       40(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       48(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       56(SP)(R12*8), R12
+	PREFETCHT0 (AX)(R12*1)
+	ADDQ       $0x08, R11
+
+splitHasAVX2Ring_prefetch_look:
+	MOVQ         R9, R12
+	ANDQ         $0x3f, R12
+	XORQ         R13, R13
+	MOVQ         56(SP)(R12*8), R14
+	VPBROADCASTD 56(DX)(R9*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VMOVDQU      (AX)(R14*1), Y5
+	VPSRLVD      Y4, Y5, Y5
+	VPTEST       Y1, Y5
+	ADCQ         $0x00, R13
+	MOVQ         48(SP)(R12*8), R14
+	SHLQ         $0x08, R13
+	VPBROADCASTD 48(DX)(R9*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VMOVDQU      (AX)(R14*1), Y5
+	VPSRLVD      Y4, Y5, Y5
+	VPTEST       Y1, Y5
+	ADCQ         $0x00, R13
+	MOVQ         40(SP)(R12*8), R14
+	SHLQ         $0x08, R13
+	VPBROADCASTD 40(DX)(R9*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VMOVDQU      (AX)(R14*1), Y5
+	VPSRLVD      Y4, Y5, Y5
+	VPTEST       Y1, Y5
+	ADCQ         $0x00, R13
+	MOVQ         32(SP)(R12*8), R14
+	SHLQ         $0x08, R13
+	VPBROADCASTD 32(DX)(R9*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VMOVDQU      (AX)(R14*1), Y5
+	VPSRLVD      Y4, Y5, Y5
+	VPTEST       Y1, Y5
+	ADCQ         $0x00, R13
+	MOVQ         24(SP)(R12*8), R14
+	SHLQ         $0x08, R13
+	VPBROADCASTD 24(DX)(R9*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VMOVDQU      (AX)(R14*1), Y5
+	VPSRLVD      Y4, Y5, Y5
+	VPTEST       Y1, Y5
+	ADCQ         $0x00, R13
+	MOVQ         16(SP)(R12*8), R14
+	SHLQ         $0x08, R13
+	VPBROADCASTD 16(DX)(R9*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VMOVDQU      (AX)(R14*1), Y5
+	VPSRLVD      Y4, Y5, Y5
+	VPTEST       Y1, Y5
+	ADCQ         $0x00, R13
+	MOVQ         8(SP)(R12*8), R14
+	SHLQ         $0x08, R13
+	VPBROADCASTD 8(DX)(R9*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VMOVDQU      (AX)(R14*1), Y5
+	VPSRLVD      Y4, Y5, Y5
+	VPTEST       Y1, Y5
+	ADCQ         $0x00, R13
+	MOVQ         (SP)(R12*8), R12
+	SHLQ         $0x08, R13
+	VPBROADCASTD (DX)(R9*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VMOVDQU      (AX)(R12*1), Y5
+	VPSRLVD      Y4, Y5, Y5
+	VPTEST       Y1, Y5
+	ADCQ         $0x00, R13
+	MOVQ         R13, (SI)(R9*1)
+	POPCNTQ      R13, R13
+	ADDQ         R13, R8
+	ADDQ         $0x08, R9
+	JMP          splitHasAVX2Ring_prefetch
+
+	// Offsets of the first 5 groups (plain).
+splitHasAVX2Ring_plain_first:
+	CMPQ     R10, DI
+	JAE      splitHasAVX2Ring_plain_first_end
+	CMPQ     R10, $0x28
+	JAE      splitHasAVX2Ring_plain_first_end
+	MOVQ     R10, R11
+	ANDQ     $0x3f, R11
+	VPMULUDQ 4(DX)(R10*8), Y2, Y4
+	VPSRLQ   $0x1b, Y4, Y4
+	VPAND    Y3, Y4, Y4
+	VMOVDQU  Y4, (SP)(R11*8)
+	VPSRLQ   $0x20, 32(DX)(R10*8), Y4
+	VPMULUDQ Y2, Y4, Y4
+	VPSRLQ   $0x1b, Y4, Y4
+	VPAND    Y3, Y4, Y4
+	VMOVDQU  Y4, 32(SP)(R11*8)
+	ADDQ     $0x08, R10
+	JMP      splitHasAVX2Ring_plain_first
+
+splitHasAVX2Ring_plain_first_end:
+	// Groups of 8 keys (plain): the offsets of group g+5, the prefetch of group g+4.
+splitHasAVX2Ring_plain:
+	CMPQ     R9, DI
+	JAE      splitHasAVX2Ring_tail
+	CMPQ     R10, DI
+	JAE      splitHasAVX2Ring_plain_next
+	MOVQ     R10, R11
+	ANDQ     $0x3f, R11
+	VPMULUDQ 4(DX)(R10*8), Y2, Y4
+	VPSRLQ   $0x1b, Y4, Y4
+	VPAND    Y3, Y4, Y4
+	VMOVDQU  Y4, (SP)(R11*8)
+	VPSRLQ   $0x20, 32(DX)(R10*8), Y4
+	VPMULUDQ Y2, Y4, Y4
+	VPSRLQ   $0x1b, Y4, Y4
+	VPAND    Y3, Y4, Y4
+	VMOVDQU  Y4, 32(SP)(R11*8)
+	ADDQ     $0x08, R10
+
+splitHasAVX2Ring_plain_next:
+	MOVQ         R9, R11
+	ANDQ         $0x3f, R11
+	XORQ         R12, R12
+	MOVQ         56(SP)(R11*8), R13
+	VPBROADCASTD 56(DX)(R9*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VMOVDQU      (AX)(R13*1), Y5
+	VPSRLVD      Y4, Y5, Y5
+	VPTEST       Y1, Y5
+	ADCQ         $0x00, R12
+	MOVQ         48(SP)(R11*8), R13
+	SHLQ         $0x08, R12
+	VPBROADCASTD 48(DX)(R9*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VMOVDQU      (AX)(R13*1), Y5
+	VPSRLVD      Y4, Y5, Y5
+	VPTEST       Y1, Y5
+	ADCQ         $0x00, R12
+	MOVQ         40(SP)(R11*8), R13
+	SHLQ         $0x08, R12
+	VPBROADCASTD 40(DX)(R9*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VMOVDQU      (AX)(R13*1), Y5
+	VPSRLVD      Y4, Y5, Y5
+	VPTEST       Y1, Y5
+	ADCQ         $0x00, R12
+	MOVQ         32(SP)(R11*8), R13
+	SHLQ         $0x08, R12
+	VPBROADCASTD 32(DX)(R9*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VMOVDQU      (AX)(R13*1), Y5
+	VPSRLVD      Y4, Y5, Y5
+	VPTEST       Y1, Y5
+	ADCQ         $0x00, R12
+	MOVQ         24(SP)(R11*8), R13
+	SHLQ         $0x08, R12
+	VPBROADCASTD 24(DX)(R9*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VMOVDQU      (AX)(R13*1), Y5
+	VPSRLVD      Y4, Y5, Y5
+	VPTEST       Y1, Y5
+	ADCQ         $0x00, R12
+	MOVQ         16(SP)(R11*8), R13
+	SHLQ         $0x08, R12
+	VPBROADCASTD 16(DX)(R9*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VMOVDQU      (AX)(R13*1), Y5
+	VPSRLVD      Y4, Y5, Y5
+	VPTEST       Y1, Y5
+	ADCQ         $0x00, R12
+	MOVQ         8(SP)(R11*8), R13
+	SHLQ         $0x08, R12
+	VPBROADCASTD 8(DX)(R9*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VMOVDQU      (AX)(R13*1), Y5
+	VPSRLVD      Y4, Y5, Y5
+	VPTEST       Y1, Y5
+	ADCQ         $0x00, R12
+	MOVQ         (SP)(R11*8), R11
+	SHLQ         $0x08, R12
+	VPBROADCASTD (DX)(R9*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VMOVDQU      (AX)(R11*1), Y5
+	VPSRLVD      Y4, Y5, Y5
+	VPTEST       Y1, Y5
+	ADCQ         $0x00, R12
+	MOVQ         R12, (SI)(R9*1)
+	POPCNTQ      R12, R12
+	ADDQ         R12, R8
+	ADDQ         $0x08, R9
+	JMP          splitHasAVX2Ring_plain
+
+	// The last keys one at a time.
+splitHasAVX2Ring_tail:
+	CMPQ         R9, BX
+	JAE          splitHasAVX2Ring_done
+	MOVL         4(DX)(R9*8), DI
+	IMULQ        CX, DI
+	SHRQ         $0x20, DI
+	SHLQ         $0x05, DI
+	VPBROADCASTD (DX)(R9*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VMOVDQU      (AX)(DI*1), Y3
+	VPSRLVD      Y2, Y3, Y3
+	VPTEST       Y1, Y3
+	SETCS        DI
+	MOVB         DI, (SI)(R9*1)
+	ADCQ         $0x00, R8
+	INCQ         R9
+	JMP          splitHasAVX2Ring_tail
+
+splitHasAVX2Ring_done:
+	VZEROUPPER
+	MOVQ R8, ret+72(FP)
+	RET
+
 // func splitAddAVX2(blocks *[8]uint32, nblocks uint64, hs []uint64, pf int, npf int)
 // Requires: AVX, AVX2, MMX+
 TEXT ·splitAddAVX2(SB), NOSPLIT, $0-56
@@ -3785,6 +5115,8 @@ TEXT ·filterHasOne(SB), NOSPLIT, $0-17
 	RET
 
 avx512k16:
+	CMPQ           24(AX), $0x10
+	JNE            zero
 	VPBROADCASTD   CX, Z0
 	VPMULLD        filterSalts<>+0(SB), Z0, Z1
 	VPSRLQ         $0x3a, Z1, Z1
@@ -3822,6 +5154,8 @@ lower:
 	RET
 
 avx2k16:
+	CMPQ         24(AX), $0x10
+	JNE          zero
 	VMOVD        CX, X0
 	VPBROADCASTD X0, Y0
 	VPMULLD      filterSalts<>+0(SB), Y0, Y1
@@ -3895,6 +5229,8 @@ scalar:
 	RET
 
 scalark16:
+	CMPQ   24(AX), $0x10
+	JNE    zero
 	XORL   AX, AX
 	MOVQ   (DX), BX
 	IMUL3L $0x6a09e667, CX, SI
@@ -3970,6 +5306,10 @@ scalark16:
 	ADCL   $0x00, AX
 	CMPL   AX, $0x10
 	SETEQ  ret+16(FP)
+	RET
+
+zero:
+	MOVB $0x00, ret+16(FP)
 	RET
 
 // func filterAddOne(f *[4]uint64, h uint64)
@@ -4995,4 +6335,548 @@ countingHasAVX2_rest_1:
 countingHasAVX2_rest_end:
 	VZEROUPPER
 	MOVQ CX, ret+80(FP)
+	RET
+
+// func countingHasAVX2Ring(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
+// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+, POPCNT
+TEXT ·countingHasAVX2Ring(SB), NOSPLIT, $512-80
+	VMOVDQU      qwordFifteens<>+0(SB), Y0
+	VPXOR        Y1, Y1, Y1
+	MOVQ         blocks+0(FP), AX
+	MOVQ         nblocks+8(FP), CX
+	MOVQ         hs_base+16(FP), DX
+	MOVQ         hs_len+24(FP), BX
+	MOVQ         out_base+40(FP), SI
+	VPBROADCASTQ nblocks+8(FP), Y2
+	VPCMPEQQ     Y3, Y3, Y3
+	VPSLLQ       $0x06, Y3, Y3
+	MOVQ         BX, DI
+	ANDQ         $-8, DI
+	XORQ         R8, R8
+	XORQ         R9, R9
+	XORQ         R10, R10
+	XORQ         R11, R11
+	CMPB         prefetch+64(FP), $0x00
+	JE           countingHasAVX2Ring_plain_first
+
+	// Offsets of the first 5 groups (prefetch).
+countingHasAVX2Ring_prefetch_first:
+	CMPQ     R10, DI
+	JAE      countingHasAVX2Ring_prefetch_first_end
+	CMPQ     R10, $0x28
+	JAE      countingHasAVX2Ring_prefetch_first_end
+	MOVQ     R10, R12
+	ANDQ     $0x3f, R12
+	VPMULUDQ 4(DX)(R10*8), Y2, Y4
+	VPSRLQ   $0x1a, Y4, Y4
+	VPAND    Y3, Y4, Y4
+	VMOVDQU  Y4, (SP)(R12*8)
+	VPSRLQ   $0x20, 32(DX)(R10*8), Y4
+	VPMULUDQ Y2, Y4, Y4
+	VPSRLQ   $0x1a, Y4, Y4
+	VPAND    Y3, Y4, Y4
+	VMOVDQU  Y4, 32(SP)(R12*8)
+	ADDQ     $0x08, R10
+	JMP      countingHasAVX2Ring_prefetch_first
+
+countingHasAVX2Ring_prefetch_first_end:
+	// Prefetch the first 4 groups.
+countingHasAVX2Ring_prefetch_pf:
+	CMPQ       R11, DI
+	JAE        countingHasAVX2Ring_prefetch_pf_end
+	CMPQ       R11, $0x20
+	JAE        countingHasAVX2Ring_prefetch_pf_end
+	MOVQ       R11, R12
+	ANDQ       $0x3f, R12
+	MOVQ       (SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       8(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       16(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       24(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       32(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       40(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       48(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       56(SP)(R12*8), R12
+	PREFETCHT0 (AX)(R12*1)
+	ADDQ       $0x08, R11
+	JMP        countingHasAVX2Ring_prefetch_pf
+
+countingHasAVX2Ring_prefetch_pf_end:
+	// Groups of 8 keys (prefetch): the offsets of group g+5, the prefetch of group g+4.
+countingHasAVX2Ring_prefetch:
+	CMPQ     R9, DI
+	JAE      countingHasAVX2Ring_tail
+	CMPQ     R10, DI
+	JAE      countingHasAVX2Ring_prefetch_next
+	MOVQ     R10, R12
+	ANDQ     $0x3f, R12
+	VPMULUDQ 4(DX)(R10*8), Y2, Y4
+	VPSRLQ   $0x1a, Y4, Y4
+	VPAND    Y3, Y4, Y4
+	VMOVDQU  Y4, (SP)(R12*8)
+	VPSRLQ   $0x20, 32(DX)(R10*8), Y4
+	VPMULUDQ Y2, Y4, Y4
+	VPSRLQ   $0x1a, Y4, Y4
+	VPAND    Y3, Y4, Y4
+	VMOVDQU  Y4, 32(SP)(R12*8)
+	ADDQ     $0x08, R10
+
+countingHasAVX2Ring_prefetch_next:
+	CMPQ       R11, DI
+	JAE        countingHasAVX2Ring_prefetch_look
+	MOVQ       R11, R12
+	ANDQ       $0x3f, R12
+	MOVQ       (SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       8(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       16(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       24(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       32(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       40(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       48(SP)(R12*8), R13
+	PREFETCHT0 (AX)(R13*1)
+	MOVQ       56(SP)(R12*8), R12
+	PREFETCHT0 (AX)(R12*1)
+	ADDQ       $0x08, R11
+
+countingHasAVX2Ring_prefetch_look:
+	MOVQ         R9, R12
+	ANDQ         $0x3f, R12
+	XORQ         R13, R13
+	MOVQ         56(SP)(R12*8), R14
+	VPBROADCASTD 56(DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+0(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      (AX)(R14*1), Y5
+	VPSRLVQ      Y4, Y5, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQQ     Y1, Y5, Y5
+	VPBROADCASTD 56(DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+32(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      32(AX)(R14*1), Y6
+	VPSRLVQ      Y4, Y6, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQQ     Y1, Y6, Y6
+	VPOR         Y6, Y5, Y5
+	VPTEST       Y5, Y1
+	ADCQ         $0x00, R13
+	MOVQ         48(SP)(R12*8), R14
+	SHLQ         $0x08, R13
+	VPBROADCASTD 48(DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+0(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      (AX)(R14*1), Y5
+	VPSRLVQ      Y4, Y5, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQQ     Y1, Y5, Y5
+	VPBROADCASTD 48(DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+32(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      32(AX)(R14*1), Y6
+	VPSRLVQ      Y4, Y6, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQQ     Y1, Y6, Y6
+	VPOR         Y6, Y5, Y5
+	VPTEST       Y5, Y1
+	ADCQ         $0x00, R13
+	MOVQ         40(SP)(R12*8), R14
+	SHLQ         $0x08, R13
+	VPBROADCASTD 40(DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+0(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      (AX)(R14*1), Y5
+	VPSRLVQ      Y4, Y5, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQQ     Y1, Y5, Y5
+	VPBROADCASTD 40(DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+32(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      32(AX)(R14*1), Y6
+	VPSRLVQ      Y4, Y6, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQQ     Y1, Y6, Y6
+	VPOR         Y6, Y5, Y5
+	VPTEST       Y5, Y1
+	ADCQ         $0x00, R13
+	MOVQ         32(SP)(R12*8), R14
+	SHLQ         $0x08, R13
+	VPBROADCASTD 32(DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+0(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      (AX)(R14*1), Y5
+	VPSRLVQ      Y4, Y5, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQQ     Y1, Y5, Y5
+	VPBROADCASTD 32(DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+32(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      32(AX)(R14*1), Y6
+	VPSRLVQ      Y4, Y6, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQQ     Y1, Y6, Y6
+	VPOR         Y6, Y5, Y5
+	VPTEST       Y5, Y1
+	ADCQ         $0x00, R13
+	MOVQ         24(SP)(R12*8), R14
+	SHLQ         $0x08, R13
+	VPBROADCASTD 24(DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+0(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      (AX)(R14*1), Y5
+	VPSRLVQ      Y4, Y5, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQQ     Y1, Y5, Y5
+	VPBROADCASTD 24(DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+32(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      32(AX)(R14*1), Y6
+	VPSRLVQ      Y4, Y6, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQQ     Y1, Y6, Y6
+	VPOR         Y6, Y5, Y5
+	VPTEST       Y5, Y1
+	ADCQ         $0x00, R13
+	MOVQ         16(SP)(R12*8), R14
+	SHLQ         $0x08, R13
+	VPBROADCASTD 16(DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+0(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      (AX)(R14*1), Y5
+	VPSRLVQ      Y4, Y5, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQQ     Y1, Y5, Y5
+	VPBROADCASTD 16(DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+32(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      32(AX)(R14*1), Y6
+	VPSRLVQ      Y4, Y6, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQQ     Y1, Y6, Y6
+	VPOR         Y6, Y5, Y5
+	VPTEST       Y5, Y1
+	ADCQ         $0x00, R13
+	MOVQ         8(SP)(R12*8), R14
+	SHLQ         $0x08, R13
+	VPBROADCASTD 8(DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+0(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      (AX)(R14*1), Y5
+	VPSRLVQ      Y4, Y5, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQQ     Y1, Y5, Y5
+	VPBROADCASTD 8(DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+32(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      32(AX)(R14*1), Y6
+	VPSRLVQ      Y4, Y6, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQQ     Y1, Y6, Y6
+	VPOR         Y6, Y5, Y5
+	VPTEST       Y5, Y1
+	ADCQ         $0x00, R13
+	MOVQ         (SP)(R12*8), R12
+	SHLQ         $0x08, R13
+	VPBROADCASTD (DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+0(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      (AX)(R12*1), Y5
+	VPSRLVQ      Y4, Y5, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQQ     Y1, Y5, Y5
+	VPBROADCASTD (DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+32(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      32(AX)(R12*1), Y6
+	VPSRLVQ      Y4, Y6, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQQ     Y1, Y6, Y6
+	VPOR         Y6, Y5, Y5
+	VPTEST       Y5, Y1
+	ADCQ         $0x00, R13
+	MOVQ         R13, (SI)(R9*1)
+	POPCNTQ      R13, R13
+	ADDQ         R13, R8
+	ADDQ         $0x08, R9
+	JMP          countingHasAVX2Ring_prefetch
+
+	// Offsets of the first 5 groups (plain).
+countingHasAVX2Ring_plain_first:
+	CMPQ     R10, DI
+	JAE      countingHasAVX2Ring_plain_first_end
+	CMPQ     R10, $0x28
+	JAE      countingHasAVX2Ring_plain_first_end
+	MOVQ     R10, R11
+	ANDQ     $0x3f, R11
+	VPMULUDQ 4(DX)(R10*8), Y2, Y4
+	VPSRLQ   $0x1a, Y4, Y4
+	VPAND    Y3, Y4, Y4
+	VMOVDQU  Y4, (SP)(R11*8)
+	VPSRLQ   $0x20, 32(DX)(R10*8), Y4
+	VPMULUDQ Y2, Y4, Y4
+	VPSRLQ   $0x1a, Y4, Y4
+	VPAND    Y3, Y4, Y4
+	VMOVDQU  Y4, 32(SP)(R11*8)
+	ADDQ     $0x08, R10
+	JMP      countingHasAVX2Ring_plain_first
+
+countingHasAVX2Ring_plain_first_end:
+	// Groups of 8 keys (plain): the offsets of group g+5, the prefetch of group g+4.
+countingHasAVX2Ring_plain:
+	CMPQ     R9, DI
+	JAE      countingHasAVX2Ring_tail
+	CMPQ     R10, DI
+	JAE      countingHasAVX2Ring_plain_next
+	MOVQ     R10, R11
+	ANDQ     $0x3f, R11
+	VPMULUDQ 4(DX)(R10*8), Y2, Y4
+	VPSRLQ   $0x1a, Y4, Y4
+	VPAND    Y3, Y4, Y4
+	VMOVDQU  Y4, (SP)(R11*8)
+	VPSRLQ   $0x20, 32(DX)(R10*8), Y4
+	VPMULUDQ Y2, Y4, Y4
+	VPSRLQ   $0x1a, Y4, Y4
+	VPAND    Y3, Y4, Y4
+	VMOVDQU  Y4, 32(SP)(R11*8)
+	ADDQ     $0x08, R10
+
+countingHasAVX2Ring_plain_next:
+	MOVQ         R9, R11
+	ANDQ         $0x3f, R11
+	XORQ         R12, R12
+	MOVQ         56(SP)(R11*8), R13
+	VPBROADCASTD 56(DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+0(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      (AX)(R13*1), Y5
+	VPSRLVQ      Y4, Y5, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQQ     Y1, Y5, Y5
+	VPBROADCASTD 56(DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+32(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      32(AX)(R13*1), Y6
+	VPSRLVQ      Y4, Y6, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQQ     Y1, Y6, Y6
+	VPOR         Y6, Y5, Y5
+	VPTEST       Y5, Y1
+	ADCQ         $0x00, R12
+	MOVQ         48(SP)(R11*8), R13
+	SHLQ         $0x08, R12
+	VPBROADCASTD 48(DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+0(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      (AX)(R13*1), Y5
+	VPSRLVQ      Y4, Y5, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQQ     Y1, Y5, Y5
+	VPBROADCASTD 48(DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+32(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      32(AX)(R13*1), Y6
+	VPSRLVQ      Y4, Y6, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQQ     Y1, Y6, Y6
+	VPOR         Y6, Y5, Y5
+	VPTEST       Y5, Y1
+	ADCQ         $0x00, R12
+	MOVQ         40(SP)(R11*8), R13
+	SHLQ         $0x08, R12
+	VPBROADCASTD 40(DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+0(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      (AX)(R13*1), Y5
+	VPSRLVQ      Y4, Y5, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQQ     Y1, Y5, Y5
+	VPBROADCASTD 40(DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+32(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      32(AX)(R13*1), Y6
+	VPSRLVQ      Y4, Y6, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQQ     Y1, Y6, Y6
+	VPOR         Y6, Y5, Y5
+	VPTEST       Y5, Y1
+	ADCQ         $0x00, R12
+	MOVQ         32(SP)(R11*8), R13
+	SHLQ         $0x08, R12
+	VPBROADCASTD 32(DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+0(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      (AX)(R13*1), Y5
+	VPSRLVQ      Y4, Y5, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQQ     Y1, Y5, Y5
+	VPBROADCASTD 32(DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+32(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      32(AX)(R13*1), Y6
+	VPSRLVQ      Y4, Y6, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQQ     Y1, Y6, Y6
+	VPOR         Y6, Y5, Y5
+	VPTEST       Y5, Y1
+	ADCQ         $0x00, R12
+	MOVQ         24(SP)(R11*8), R13
+	SHLQ         $0x08, R12
+	VPBROADCASTD 24(DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+0(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      (AX)(R13*1), Y5
+	VPSRLVQ      Y4, Y5, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQQ     Y1, Y5, Y5
+	VPBROADCASTD 24(DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+32(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      32(AX)(R13*1), Y6
+	VPSRLVQ      Y4, Y6, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQQ     Y1, Y6, Y6
+	VPOR         Y6, Y5, Y5
+	VPTEST       Y5, Y1
+	ADCQ         $0x00, R12
+	MOVQ         16(SP)(R11*8), R13
+	SHLQ         $0x08, R12
+	VPBROADCASTD 16(DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+0(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      (AX)(R13*1), Y5
+	VPSRLVQ      Y4, Y5, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQQ     Y1, Y5, Y5
+	VPBROADCASTD 16(DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+32(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      32(AX)(R13*1), Y6
+	VPSRLVQ      Y4, Y6, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQQ     Y1, Y6, Y6
+	VPOR         Y6, Y5, Y5
+	VPTEST       Y5, Y1
+	ADCQ         $0x00, R12
+	MOVQ         8(SP)(R11*8), R13
+	SHLQ         $0x08, R12
+	VPBROADCASTD 8(DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+0(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      (AX)(R13*1), Y5
+	VPSRLVQ      Y4, Y5, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQQ     Y1, Y5, Y5
+	VPBROADCASTD 8(DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+32(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      32(AX)(R13*1), Y6
+	VPSRLVQ      Y4, Y6, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQQ     Y1, Y6, Y6
+	VPOR         Y6, Y5, Y5
+	VPTEST       Y5, Y1
+	ADCQ         $0x00, R12
+	MOVQ         (SP)(R11*8), R11
+	SHLQ         $0x08, R12
+	VPBROADCASTD (DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+0(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      (AX)(R11*1), Y5
+	VPSRLVQ      Y4, Y5, Y5
+	VPAND        Y0, Y5, Y5
+	VPCMPEQQ     Y1, Y5, Y5
+	VPBROADCASTD (DX)(R9*8), Y4
+	VPMULLD      filterSalts<>+32(SB), Y4, Y4
+	VPSRLQ       $0x3c, Y4, Y4
+	VPSLLQ       $0x02, Y4, Y4
+	VMOVDQU      32(AX)(R11*1), Y6
+	VPSRLVQ      Y4, Y6, Y6
+	VPAND        Y0, Y6, Y6
+	VPCMPEQQ     Y1, Y6, Y6
+	VPOR         Y6, Y5, Y5
+	VPTEST       Y5, Y1
+	ADCQ         $0x00, R12
+	MOVQ         R12, (SI)(R9*1)
+	POPCNTQ      R12, R12
+	ADDQ         R12, R8
+	ADDQ         $0x08, R9
+	JMP          countingHasAVX2Ring_plain
+
+	// The last keys one at a time.
+countingHasAVX2Ring_tail:
+	CMPQ         R9, BX
+	JAE          countingHasAVX2Ring_done
+	MOVL         4(DX)(R9*8), DI
+	IMULQ        CX, DI
+	SHRQ         $0x20, DI
+	SHLQ         $0x06, DI
+	VPBROADCASTD (DX)(R9*8), Y2
+	VPMULLD      filterSalts<>+0(SB), Y2, Y2
+	VPSRLQ       $0x3c, Y2, Y2
+	VPSLLQ       $0x02, Y2, Y2
+	VMOVDQU      (AX)(DI*1), Y3
+	VPSRLVQ      Y2, Y3, Y3
+	VPAND        Y0, Y3, Y3
+	VPCMPEQQ     Y1, Y3, Y3
+	VPBROADCASTD (DX)(R9*8), Y2
+	VPMULLD      filterSalts<>+32(SB), Y2, Y2
+	VPSRLQ       $0x3c, Y2, Y2
+	VPSLLQ       $0x02, Y2, Y2
+	VMOVDQU      32(AX)(DI*1), Y4
+	VPSRLVQ      Y2, Y4, Y4
+	VPAND        Y0, Y4, Y4
+	VPCMPEQQ     Y1, Y4, Y4
+	VPOR         Y4, Y3, Y3
+	VPTEST       Y3, Y1
+	SETCS        DI
+	MOVB         DI, (SI)(R9*1)
+	ADCQ         $0x00, R8
+	INCQ         R9
+	JMP          countingHasAVX2Ring_tail
+
+countingHasAVX2Ring_done:
+	VZEROUPPER
+	MOVQ R8, ret+72(FP)
 	RET

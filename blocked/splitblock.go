@@ -33,14 +33,18 @@ type splitBlock [8]uint32
 // For Parquet the hash must be XXH64 (seed 0) of the value's plain encoding;
 // package github.com/simdbloom/bloom/parquet computes it.
 //
-// The zero value is not usable; create filters with NewSplitBlock,
-// NewSplitBlockBytes or SplitBlockFromBitset. Concurrency is as for Filter:
-// lookups may run from many goroutines at once, changes may not.
-//
-// The one-key assembly (splitAddOne, splitHasOne) reads blocks' data pointer
-// at offset 0 and its length at 8 (checked at compile time in
-// dispatch_amd64.go). Keep the layout.
+// Create filters with NewSplitBlock, NewSplitBlockBytes or
+// SplitBlockFromBitset, or decode one with UnmarshalBinary or ReadFrom. The
+// zero value is an empty filter with no blocks, ready for UnmarshalBinary or
+// ReadFrom, and behaves as a zero Filter does: lookups answer false,
+// read-only methods 0, Clear does nothing, the encoders return ErrGeometry,
+// and the methods that add keys (and Union, Intersect) panic. Concurrency is
+// as for Filter: lookups may run from many goroutines at once, changes may
+// not.
 type SplitBlock struct {
+	// The one-key assembly (splitAddOne, splitHasOne) reads blocks' data
+	// pointer at offset 0 and its length at 8 (checked at compile time in
+	// dispatch_amd64.go). Keep the layout.
 	blocks []splitBlock // 64-byte aligned, so no block straddles a cache line
 	hash   HashID       // key hash the caller recorded (KeyHash); after blocks, which the assembly reads
 }
@@ -149,14 +153,19 @@ func (s *SplitBlock) blockAt(h uint64) *splitBlock {
 	return (*splitBlock)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.blocks)), i*SplitBlockBytes))
 }
 
-// AddHash adds the hash h. It is not safe for concurrent use.
-//
-// On amd64 AddHash and HasHash are one call each to an assembly kernel
-// (splitAddOne, splitHasOne) that Go inlines into the caller: it reads
-// cpu.Active and runs the AVX2 probe at the AVX2 and AVX-512 levels and a
-// scalar one below, both
-// equal to the pure-Go addHashGo and hasHashGo, which run elsewhere.
+// zeroSplitBlock ends the panic message of a mutation of a zero SplitBlock.
+const zeroSplitBlock = " on a zero SplitBlock; use blocked.NewSplitBlock, NewSplitBlockBytes or SplitBlockFromBitset"
+
+// AddHash adds the hash h. It is not safe for concurrent use. It panics on a
+// zero SplitBlock.
 func (s *SplitBlock) AddHash(h uint64) {
+	// On amd64 AddHash and HasHash are one call each to an assembly kernel
+	// (splitAddOne, splitHasOne) that Go inlines into the caller: it reads
+	// cpu.Active and runs the AVX2 probe at the AVX2 and AVX-512 levels and
+	// a scalar one below, both equal to the pure-Go addHashGo and hasHashGo.
+	if len(s.blocks) == 0 {
+		panic("blocked: SplitBlock.AddHash" + zeroSplitBlock)
+	}
 	if oneKeyAsm {
 		splitAddOne((*[3]uint64)(unsafe.Pointer(s)), h)
 		return
@@ -167,6 +176,9 @@ func (s *SplitBlock) AddHash(h uint64) {
 // HasHash reports whether h may have been added: false means it certainly
 // was not; true is wrong with probability about the filter's FPR.
 func (s *SplitBlock) HasHash(h uint64) bool {
+	if len(s.blocks) == 0 {
+		return false
+	}
 	if oneKeyAsm {
 		return splitHasOne((*[3]uint64)(unsafe.Pointer(s)), h)
 	}
@@ -203,8 +215,12 @@ func (s *SplitBlock) hasHashGo(h uint64) bool {
 	return v&1 != 0
 }
 
-// AddHashes adds every hash of hs. It is not safe for concurrent use.
+// AddHashes adds every hash of hs. It is not safe for concurrent use. It
+// panics on a zero SplitBlock.
 func (s *SplitBlock) AddHashes(hs []uint64) {
+	if len(s.blocks) == 0 {
+		panic("blocked: SplitBlock.AddHashes" + zeroSplitBlock)
+	}
 	if len(hs) == 0 {
 		return
 	}
@@ -218,6 +234,10 @@ func (s *SplitBlock) HasHashes(hs []uint64, out []bool) int {
 		panic(fmt.Sprintf("blocked: SplitBlock.HasHashes: out has %d elements, shorter than %d hashes", len(out), len(hs)))
 	}
 	if len(hs) == 0 {
+		return 0
+	}
+	if len(s.blocks) == 0 {
+		clear(out[:len(hs)])
 		return 0
 	}
 	return splitHasHashes(s, hs, out[:len(hs)])
@@ -283,6 +303,9 @@ func (s *SplitBlock) WriteBitset(w io.Writer) (int64, error) {
 // FillRatio returns the fraction of bits that are set. A well-sized filter at
 // its planned number of keys is below one half; far above means overflow.
 func (s *SplitBlock) FillRatio() float64 {
+	if len(s.blocks) == 0 {
+		return 0
+	}
 	var n uint64
 	for _, w := range s.words() {
 		n += uint64(bits.OnesCount32(w))
@@ -318,6 +341,9 @@ func (s *SplitBlock) EstimatedCount() float64 {
 // the mean over blocks of the probability that a random hash finds all its
 // bits set there. It is exact for well-mixed hashes, given the bits.
 func (s *SplitBlock) EstimatedFPR() float64 {
+	if len(s.blocks) == 0 {
+		return 0
+	}
 	sum := 0.0
 	for i := range s.blocks {
 		p := 1.0
@@ -342,8 +368,12 @@ func (s *SplitBlock) compatible(o *SplitBlock) error {
 
 // Union adds every key of o to s (bitwise OR). Both must have the same number
 // of blocks (else ErrGeometry) and key hashes that agree (else
-// ErrHashMismatch, as for Filter.Union); otherwise s is unchanged.
+// ErrHashMismatch, as for Filter.Union); otherwise s is unchanged. A zero
+// or nil o is ErrGeometry; a zero s panics.
 func (s *SplitBlock) Union(o *SplitBlock) error {
+	if len(s.blocks) == 0 {
+		panic("blocked: SplitBlock.Union" + zeroSplitBlock)
+	}
 	if err := s.compatible(o); err != nil {
 		return err
 	}
@@ -362,7 +392,11 @@ func (s *SplitBlock) Union(o *SplitBlock) error {
 // Intersect keeps in s only the bits also set in o (bitwise AND): every key
 // added to both still answers true. Both must have the same number of
 // blocks and key hashes that agree, as for Union; otherwise s is unchanged.
+// A zero or nil o is ErrGeometry; a zero s panics.
 func (s *SplitBlock) Intersect(o *SplitBlock) error {
+	if len(s.blocks) == 0 {
+		panic("blocked: SplitBlock.Intersect" + zeroSplitBlock)
+	}
 	if err := s.compatible(o); err != nil {
 		return err
 	}
@@ -378,11 +412,15 @@ func (s *SplitBlock) Intersect(o *SplitBlock) error {
 	return nil
 }
 
-// Clear removes every key, keeping the size.
+// Clear removes every key, keeping the size. On a zero SplitBlock it does
+// nothing.
 func (s *SplitBlock) Clear() { clear(s.blocks) }
 
-// Clone returns an independent copy of s.
+// Clone returns an independent copy of s (a zero SplitBlock for a zero s).
 func (s *SplitBlock) Clone() *SplitBlock {
+	if len(s.blocks) == 0 {
+		return &SplitBlock{hash: s.hash}
+	}
 	c := newSplitBlock(uint64(len(s.blocks)))
 	copy(c.blocks, s.blocks)
 	c.hash = s.hash

@@ -13,6 +13,10 @@ const maxKicks = 500
 
 // Filter is a cuckoo filter over 64-bit hashes. Create it with New or
 // NewBuckets.
+//
+// The zero value is an empty filter with no buckets: HasHash and HasHashes
+// answer false, the read-only methods 0, Clear does nothing, and AddHash and
+// RemoveHash panic.
 type Filter struct {
 	data    []byte // buckets of stride bytes, then 8 bytes of padding for unaligned loads
 	mask    uint64 // number of buckets - 1
@@ -54,8 +58,8 @@ func New(n uint64, fpr float64) (*Filter, error) {
 
 // NewBuckets returns an empty filter of exactly buckets buckets of
 // fingerprints of fpBits bits, planned for MaxLoad of its slots (see
-// BitsPerKey). The number of buckets is not rounded: the alternate bucket is
-// an XOR, so it must be a power of two. It returns ErrGeometry if fpBits is
+// BitsPerKey). The number of buckets is not rounded and must be a power of
+// two. It returns ErrGeometry if fpBits is
 // not 8, 12 or 16 or buckets is 0 or not a power of two, and ErrTooLarge for
 // more than MaxBuckets buckets or more than this platform can allocate.
 func NewBuckets(buckets uint64, fpBits int) (*Filter, error) {
@@ -97,15 +101,32 @@ func newFilter(buckets uint64, fpBits int) *Filter {
 // FingerprintBits returns the fingerprint size: 8, 12 or 16.
 func (f *Filter) FingerprintBits() int { return int(f.fpBits) }
 
-// NumBuckets returns the number of buckets, a power of two.
-func (f *Filter) NumBuckets() uint64 { return f.mask + 1 }
+// NumBuckets returns the number of buckets, a power of two (0 for the zero
+// Filter).
+func (f *Filter) NumBuckets() uint64 {
+	if f.zero() {
+		return 0
+	}
+	return f.mask + 1
+}
+
+// zero reports whether f is the zero Filter (no table).
+func (f *Filter) zero() bool { return len(f.data) == 0 }
+
+// zeroFilter ends the panic message of a mutation of a zero Filter.
+const zeroFilter = " on a zero Filter; use cuckoo.New or NewBuckets"
 
 // NumBits returns the size of the table in bits: buckets * 4 * fingerprint bits.
 func (f *Filter) NumBits() uint64 { return f.NumBuckets() * BucketSize * uint64(f.fpBits) }
 
 // BitsPerKey returns NumBits divided by the number of keys the filter was
 // planned for (n given to New; MaxLoad of the slots for NewBuckets).
-func (f *Filter) BitsPerKey() float64 { return float64(f.NumBits()) / float64(f.planned) }
+func (f *Filter) BitsPerKey() float64 {
+	if f.planned == 0 {
+		return 0
+	}
+	return float64(f.NumBits()) / float64(f.planned)
+}
 
 // Len returns the number of fingerprints stored: successful adds minus
 // successful removes.
@@ -113,12 +134,20 @@ func (f *Filter) Len() uint64 { return f.count }
 
 // LoadFactor returns the fraction of slots in use.
 func (f *Filter) LoadFactor() float64 {
+	if f.zero() {
+		return 0
+	}
 	return float64(f.count) / float64(f.NumBuckets()*BucketSize)
 }
 
 // EstimatedFPR returns the expected false-positive rate at the current load
 // (ExpectedFPR).
-func (f *Filter) EstimatedFPR() float64 { return ExpectedFPR(int(f.fpBits), f.LoadFactor()) }
+func (f *Filter) EstimatedFPR() float64 {
+	if f.zero() {
+		return 0
+	}
+	return ExpectedFPR(int(f.fpBits), f.LoadFactor())
+}
 
 // split returns the first bucket and the fingerprint of h.
 func (f *Filter) split(h uint64) (uint64, uint64) {
@@ -156,6 +185,9 @@ func (f *Filter) lane(m uint64) uint { return uint(bits.TrailingZeros64(m)) / f.
 // HasHash reports whether h may have been added: false means it certainly
 // was not (or was removed); true is wrong with about EstimatedFPR.
 func (f *Filter) HasHash(h uint64) bool {
+	if f.zero() {
+		return false
+	}
 	i1, fp := f.split(h)
 	p := fp * f.lo
 	m := f.zeroLanes(f.load(i1)^p) | f.zeroLanes(f.load(f.alt(i1, fp))^p)
@@ -217,10 +249,14 @@ func (f *Filter) moveAside(i, fp uint64) bool {
 // AddHash adds the hash h. Adding a hash again stores another copy (each
 // copy needs its own RemoveHash); a hash added more than 8 times cannot fit.
 // When the two buckets of h are full it evicts stored fingerprints to their
-// other buckets (preferring one that has room there), up to maxKicks times; if no place is found it undoes the
-// evictions and returns an error wrapping ErrFull: the filter is then exactly
-// as before the call. It is not safe for concurrent use.
+// other buckets (preferring one that has room there), a bounded number of times; if no
+// place is found it undoes the evictions and returns an error wrapping ErrFull: the filter is then exactly
+// as before the call. It is not safe for concurrent use. It panics on the
+// zero Filter.
 func (f *Filter) AddHash(h uint64) error {
+	if f.zero() {
+		panic("cuckoo: AddHash" + zeroFilter)
+	}
 	i, fp := f.split(h)
 	if f.put(i, fp) || f.put(f.alt(i, fp), fp) {
 		f.count++
@@ -265,8 +301,11 @@ func (f *Filter) AddHash(h uint64) error {
 // returns true, or returns false if neither bucket holds it. Remove only
 // hashes that were added: removing a never-added hash that is a false
 // positive erases another key's fingerprint, a false negative for that key.
-// It is not safe for concurrent use.
+// It is not safe for concurrent use. It panics on the zero Filter.
 func (f *Filter) RemoveHash(h uint64) bool {
+	if f.zero() {
+		panic("cuckoo: RemoveHash" + zeroFilter)
+	}
 	i, fp := f.split(h)
 	p := fp * f.lo
 	for range 2 {
@@ -281,13 +320,15 @@ func (f *Filter) RemoveHash(h uint64) bool {
 	return false
 }
 
-// Clear removes every key, keeping the size.
+// Clear removes every key, keeping the size. On the zero Filter it does
+// nothing.
 func (f *Filter) Clear() {
 	clear(f.data)
 	f.count = 0
 }
 
-// Clone returns an independent copy of f.
+// Clone returns an independent copy of f (the zero Filter for the zero
+// Filter).
 func (f *Filter) Clone() *Filter {
 	c := *f
 	c.data = append([]byte(nil), f.data...)

@@ -1,0 +1,167 @@
+package bloom
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/simdbloom/bloom/internal/childtest"
+	"github.com/simdbloom/bloom/internal/cpu"
+)
+
+// The zero Filter[K] and FilterView[K] of every key kind: lookups answer
+// false and read-only methods 0, never a fault (each kind runs in a child
+// process, at every kernel level), mutations panic naming bloom.New, and
+// decoding into a zero Filter works.
+
+type (
+	namedString string
+	namedUint   uint64
+)
+
+func TestZeroTypedFilter(t *testing.T) {
+	t.Run("string", func(t *testing.T) { zeroTyped(t, []string{"", "a", "a longer key than sixteen bytes"}) })
+	t.Run("bytes", func(t *testing.T) { zeroTyped(t, [][]byte{nil, {}, []byte("abc")}) })
+	t.Run("int", func(t *testing.T) { zeroTyped(t, []int{0, -1, 1 << 30}) })
+	t.Run("int8", func(t *testing.T) { zeroTyped(t, []int8{0, -1, 127}) })
+	t.Run("int16", func(t *testing.T) { zeroTyped(t, []int16{0, -1, 1 << 14}) })
+	t.Run("int32", func(t *testing.T) { zeroTyped(t, []int32{0, -1, 1 << 30}) })
+	t.Run("int64", func(t *testing.T) { zeroTyped(t, []int64{0, -1, 1 << 62}) })
+	t.Run("uint", func(t *testing.T) { zeroTyped(t, []uint{0, 1, ^uint(0)}) })
+	t.Run("uint8", func(t *testing.T) { zeroTyped(t, []uint8{0, 1, 255}) })
+	t.Run("uint16", func(t *testing.T) { zeroTyped(t, []uint16{0, 1, 65535}) })
+	t.Run("uint32", func(t *testing.T) { zeroTyped(t, []uint32{0, 1, ^uint32(0)}) })
+	t.Run("uint64", func(t *testing.T) { zeroTyped(t, []uint64{0, 1, ^uint64(0), 0xdeadbeefcafe}) })
+	t.Run("uintptr", func(t *testing.T) { zeroTyped(t, []uintptr{0, 1, ^uintptr(0)}) })
+	t.Run("namedString", func(t *testing.T) { zeroTyped(t, []namedString{"", "x"}) })
+	t.Run("namedUint", func(t *testing.T) { zeroTyped(t, []namedUint{0, 1, ^namedUint(0)}) })
+}
+
+// zeroTyped runs the zero-value checks for keys of type K in a child process.
+func zeroTyped[K Key](t *testing.T, keys []K) {
+	childtest.Run(t, func(t *testing.T) {
+		saved := cpu.Active
+		defer func() { cpu.Active = saved }()
+		for _, l := range cpu.Usable() {
+			cpu.Active = l
+			t.Run(l.String(), func(t *testing.T) { zeroTypedChecks(t, keys) })
+		}
+	})
+	// Decoding into a zero Filter gives the encoded filter.
+	f := mustNew[K](t, 100, 0.01)
+	f.AddAll(keys)
+	b, err := f.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var u, r Filter[K]
+	if err := u.UnmarshalBinary(b); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := r.ReadFrom(bytes.NewReader(b)); err != nil || n != int64(len(b)) {
+		t.Fatalf("ReadFrom: %d, %v", n, err)
+	}
+	for _, g := range []*Filter[K]{&u, &r} {
+		if !g.Equal(f) || g.HasAll(keys, make([]bool, len(keys))) != len(keys) {
+			t.Fatal("decoding into a zero Filter lost keys")
+		}
+		for _, k := range keys {
+			if !g.Has(k) {
+				t.Fatalf("decoded filter lost %v", k)
+			}
+		}
+	}
+}
+
+func zeroTypedChecks[K Key](t *testing.T, keys []K) {
+	var z Filter[K]
+	var v FilterView[K]
+	out := make([]bool, len(keys)+1)
+	for i := range out {
+		out[i] = true
+	}
+	for _, k := range keys {
+		if z.Has(k) || v.Has(k) {
+			t.Errorf("Has(%v) is true on a zero value", k)
+		}
+	}
+	if n := z.HasAll(keys, out); n != 0 || !out[len(keys)] {
+		t.Errorf("HasAll: %d found, or wrote past len(keys)", n)
+	}
+	for i := range out {
+		out[i] = true
+	}
+	if n := v.HasAll(keys, out); n != 0 {
+		t.Errorf("view HasAll: %d found", n)
+	}
+	for i, o := range out[:len(keys)] {
+		if o {
+			t.Errorf("HasAll left out[%d] true", i)
+		}
+	}
+	if z.NumBits() != 0 || z.K() != 0 || z.FillRatio() != 0 || z.EstimatedCount() != 0 || z.EstimatedFPR() != 0 {
+		t.Errorf("zero Filter: %d bits, k %d, fill %v, count %v, FPR %v", z.NumBits(), z.K(), z.FillRatio(), z.EstimatedCount(), z.EstimatedFPR())
+	}
+	if v.NumBits() != 0 || v.K() != 0 || v.FillRatio() != 0 || v.EstimatedCount() != 0 || v.EstimatedFPR() != 0 {
+		t.Errorf("zero view: %d bits, k %d, fill %v, count %v, FPR %v", v.NumBits(), v.K(), v.FillRatio(), v.EstimatedCount(), v.EstimatedFPR())
+	}
+	if z.Engine() != nil || v.Engine().HasHash(1) {
+		t.Error("Engine of a zero value")
+	}
+	if c := z.Clone(); !c.Equal(&z) || c.NumBits() != 0 || v.Clone().NumBits() != 0 || !v.Equal(&FilterView[K]{}) {
+		t.Error("Clone of a zero value is not zero, or Equal is false")
+	}
+	for name, enc := range map[string]func() error{
+		"MarshalBinary":      func() error { _, err := z.MarshalBinary(); return err },
+		"AppendBinary":       func() error { _, err := z.AppendBinary(nil); return err },
+		"WriteTo":            func() error { _, err := z.WriteTo(&bytes.Buffer{}); return err },
+		"view MarshalBinary": func() error { _, err := v.MarshalBinary(); return err },
+		"view WriteTo":       func() error { _, err := v.WriteTo(&bytes.Buffer{}); return err },
+	} {
+		if err := enc(); !errors.Is(err, ErrGeometry) {
+			t.Errorf("%s of a zero value: %v, want ErrGeometry", name, err)
+		}
+	}
+	z.Clear()
+	f := mustNew[K](t, 100, 0.01)
+	f.AddAll(keys)
+	if z.Equal(f) || f.Equal(&z) {
+		t.Error("a zero Filter equals a made one")
+	}
+	if err := f.Union(&z); !errors.Is(err, ErrGeometry) {
+		t.Errorf("Union with a zero argument: %v, want ErrGeometry", err)
+	}
+	if err := f.Intersect(&z); !errors.Is(err, ErrGeometry) {
+		t.Errorf("Intersect with a zero argument: %v, want ErrGeometry", err)
+	}
+	for _, k := range keys {
+		if !f.Has(k) {
+			t.Fatal("a refused Union or Intersect changed the filter")
+		}
+	}
+	const msg = " on a zero Filter; use bloom.New"
+	for name, fn := range map[string]func(){
+		"Add":       func() { z.Add(keys[0]) },
+		"AddAll":    func() { z.AddAll(keys) },
+		"Union":     func() { z.Union(f) },
+		"Intersect": func() { z.Intersect(f) },
+	} {
+		func() {
+			defer func() {
+				if m, _ := recover().(string); !strings.Contains(m, name+msg) {
+					t.Errorf("%s: panic %q, want %q", name, m, "bloom: "+name+msg)
+				}
+			}()
+			fn()
+		}()
+	}
+	func() {
+		defer func() {
+			if m, _ := recover().(string); !strings.Contains(m, "AddAll"+msg) {
+				t.Errorf("AddAll(nil): panic %q", m)
+			}
+		}()
+		z.AddAll(nil)
+	}()
+}
