@@ -18,17 +18,72 @@ func hashUint64sAVX512(dst []uint64, src []uint64)
 //go:noescape
 func hashUint64sAVX2(dst []uint64, src []uint64)
 
-// hashStringsAVX512 sets dst[i] to the XXH3-64 hash of the i-th key, for the
-// len(dst) keys whose headers (a pointer, then a length) start at keys,
-// stride bytes apart, eight keys per zmm register. It leaves dst[i] of keys
-// of 1 to 3 bytes and of more than 128 bytes to the caller, and returns
-// non-zero when there were such keys. It uses AVX-512 F and DQ.
+// hashStr4AVX512 sets dst[i] to the XXH3-64 hash of the i-th of the len(dst)
+// keys whose string headers start at keys, 8 keys per register;
+// every key has 4 to 8 bytes and len(dst) is a multiple of 8.
 //
 //go:noescape
-func hashStringsAVX512(dst []uint64, keys *string, stride uintptr) int
+func hashStr4AVX512(dst []uint64, keys *string)
 
-// hashStringsAVX2 is hashStringsAVX512 with four keys per ymm register;
-// len(dst) must be a multiple of 4.
+// hashStr9AVX512 sets dst[i] to the XXH3-64 hash of the i-th of the len(dst)
+// keys whose string headers start at keys, 8 keys per register;
+// every key has 9 to 16 bytes and len(dst) is a multiple of 8.
 //
 //go:noescape
-func hashStringsAVX2(dst []uint64, keys *string, stride uintptr) int
+func hashStr9AVX512(dst []uint64, keys *string)
+
+// hashStr17AVX512 sets dst[i] to the XXH3-64 hash of the i-th of the len(dst)
+// keys whose string headers start at keys, 8 keys per register;
+// every key has 17 to 32 bytes and len(dst) is a multiple of 8.
+//
+//go:noescape
+func hashStr17AVX512(dst []uint64, keys *string)
+
+// hashStr33AVX512 sets dst[i] to the XXH3-64 hash of the i-th of the len(dst)
+// keys whose string headers start at keys, 8 keys per register;
+// every key has 33 to 64 bytes and len(dst) is a multiple of 8.
+//
+//go:noescape
+func hashStr33AVX512(dst []uint64, keys *string)
+
+// hashStr4AVX2 sets dst[i] to the XXH3-64 hash of the i-th of the len(dst)
+// keys whose string headers start at keys, 4 keys per register;
+// every key has 4 to 8 bytes and len(dst) is a multiple of 4.
+//
+//go:noescape
+func hashStr4AVX2(dst []uint64, keys *string)
+
+// hashStr9AVX2 sets dst[i] to the XXH3-64 hash of the i-th of the len(dst)
+// keys whose string headers start at keys, 4 keys per register;
+// every key has 9 to 16 bytes and len(dst) is a multiple of 4.
+//
+//go:noescape
+func hashStr9AVX2(dst []uint64, keys *string)
+
+// hashStr17AVX2 sets dst[i] to the XXH3-64 hash of the i-th of the len(dst)
+// keys whose string headers start at keys, 4 keys per register;
+// every key has 17 to 32 bytes and len(dst) is a multiple of 4.
+//
+//go:noescape
+func hashStr17AVX2(dst []uint64, keys *string)
+
+// hashStr33AVX2 sets dst[i] to the XXH3-64 hash of the i-th of the len(dst)
+// keys whose string headers start at keys, 4 keys per register;
+// every key has 33 to 64 bytes and len(dst) is a multiple of 4.
+//
+//go:noescape
+func hashStr33AVX2(dst []uint64, keys *string)
+
+// hashStr65AVX2 sets dst[i] to the XXH3-64 hash of the i-th of the len(dst)
+// keys whose string headers start at keys, 4 keys per register;
+// every key has 65 to 96 bytes and len(dst) is a multiple of 4.
+//
+//go:noescape
+func hashStr65AVX2(dst []uint64, keys *string)
+
+// hashStr97AVX2 sets dst[i] to the XXH3-64 hash of the i-th of the len(dst)
+// keys whose string headers start at keys, 4 keys per register;
+// every key has 97 to 128 bytes and len(dst) is a multiple of 4.
+//
+//go:noescape
+func hashStr97AVX2(dst []uint64, keys *string)

@@ -295,410 +295,6 @@ DATA strBswap<>+48(SB)/8, $0x0001020304050607
 DATA strBswap<>+56(SB)/8, $0x08090a0b0c0d0e0f
 GLOBL strBswap<>(SB), RODATA|NOPTR, $64
 
-DATA strLanes<>+0(SB)/8, $0x0000000000000000
-DATA strLanes<>+8(SB)/8, $0x0000000000000001
-DATA strLanes<>+16(SB)/8, $0x0000000000000002
-DATA strLanes<>+24(SB)/8, $0x0000000000000003
-DATA strLanes<>+32(SB)/8, $0x0000000000000004
-DATA strLanes<>+40(SB)/8, $0x0000000000000005
-DATA strLanes<>+48(SB)/8, $0x0000000000000006
-DATA strLanes<>+56(SB)/8, $0x0000000000000007
-GLOBL strLanes<>(SB), RODATA|NOPTR, $64
-
-DATA strTailMasks<>+0(SB)/1, $0x00
-DATA strTailMasks<>+1(SB)/1, $0x01
-DATA strTailMasks<>+2(SB)/1, $0x03
-DATA strTailMasks<>+3(SB)/1, $0x07
-DATA strTailMasks<>+4(SB)/1, $0x0f
-DATA strTailMasks<>+5(SB)/1, $0x1f
-DATA strTailMasks<>+6(SB)/1, $0x3f
-DATA strTailMasks<>+7(SB)/1, $0x7f
-GLOBL strTailMasks<>(SB), RODATA|NOPTR, $8
-
-// func hashStringsAVX512(dst []uint64, keys *string, stride uintptr) int
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL
-TEXT ·hashStringsAVX512(SB), NOSPLIT, $0-48
-	MOVQ         dst_base+0(FP), AX
-	MOVQ         dst_len+8(FP), CX
-	MOVQ         keys+24(FP), DX
-	MOVQ         stride+32(FP), BX
-	XORQ         SI, SI
-	XORQ         DI, DI
-	VPBROADCASTQ BX, Z0
-	VPMULLQ      strLanes<>+0(SB), Z0, Z0
-	SHLQ         $0x03, BX
-	XORQ         R8, R8
-
-str_loop:
-	CMPQ  R8, CX
-	JAE   str_done
-	MOVQ  CX, R9
-	SUBQ  R8, R9
-	CMPQ  R9, $0x08
-	JAE   str_full
-	LEAQ  strTailMasks<>+0(SB), R10
-	KMOVB (R10)(R9*1), K1
-	JMP   str_group
-
-str_full:
-	KXNORB K1, K1, K1
-	CMPQ   BX, $0x80
-	JNE    str_group
-
-	// Eight string headers: two loads, split into pointers and lengths.
-	VMOVDQU64 (DX), Z1
-	VMOVDQU64 64(DX), Z2
-	VMOVDQU64 strEvens<>+0(SB), Z3
-	VMOVDQU64 strOdds<>+0(SB), Z4
-	VPERMI2Q  Z2, Z1, Z3
-	VPERMI2Q  Z2, Z1, Z4
-	VMOVDQA64 Z3, Z1
-	VMOVDQA64 Z4, Z2
-	JMP       str_headers
-
-str_group:
-	KMOVB      K1, K2
-	VPXORQ     Z1, Z1, Z1
-	VPGATHERQQ (DX)(Z0*1), K2, Z1
-	KMOVB      K1, K2
-	VPXORQ     Z2, Z2, Z2
-	VPGATHERQQ 8(DX)(Z0*1), K2, Z2
-
-str_headers:
-	VPADDQ Z2, Z1, Z3
-
-	// Length classes, within the batch: 0, 1-3, 4-8, 9-16, 17-128, longer.
-	VPCMPUQ.BCST $0x04, strConsts<>+120(SB), Z2, K1, K2
-	VPCMPUQ.BCST $0x06, strConsts<>+64(SB), Z2, K1, K3
-	VPCMPUQ.BCST $0x06, strConsts<>+88(SB), Z2, K1, K4
-	KANDNB       K2, K3, K2
-	KORB         K4, K2, K2
-	KMOVB        K2, R9
-	ORL          R9, DI
-	VPCMPUQ.BCST $0x06, strConsts<>+72(SB), Z2, K1, K2
-	KANDNB       K3, K2, K3
-	VPCMPUQ.BCST $0x06, strConsts<>+80(SB), Z2, K1, K5
-	KANDNB       K2, K5, K2
-	KANDNB       K5, K4, K5
-	VPBROADCASTQ strConsts<>+0(SB), Z4
-
-	// 4-8 bytes: rrmxmx of the first and last four bytes.
-	KTESTB          K3, K3
-	JZ              str_no4
-	KMOVB           K3, K4
-	VPXORD          Y5, Y5, Y5
-	VPGATHERQD      (SI)(Z1*1), K4, Y5
-	VPMOVZXDQ       Y5, Z25
-	KMOVB           K3, K4
-	VPXORD          Y6, Y6, Y6
-	VPGATHERQD      -4(SI)(Z3*1), K4, Y6
-	VPMOVZXDQ       Y6, Z26
-	VPSLLQ          $0x20, Z25, Z25
-	VPTERNLOGQ.BCST $0x96, strConsts<>+8(SB), Z26, Z25
-	VPROLQ          $0x31, Z25, Z26
-	VPROLQ          $0x18, Z25, Z27
-	VPTERNLOGQ      $0x96, Z27, Z26, Z25
-	VPMULLQ.BCST    strConsts<>+32(SB), Z25, Z25
-	VPSRLQ          $0x23, Z25, Z26
-	VPADDQ          Z2, Z26, Z26
-	VPXORQ          Z26, Z25, Z25
-	VPMULLQ.BCST    strConsts<>+32(SB), Z25, Z25
-	VPSRLQ          $0x1c, Z25, Z26
-	VPXORQ          Z26, Z25, Z25
-	VMOVDQA64       Z25, K3, Z4
-
-str_no4:
-	// 9-16 bytes: the first and last eight, folded with one 64x64->128 multiply.
-	KTESTB       K2, K2
-	JZ           str_no9
-	KMOVB        K2, K3
-	VPXORQ       Z7, Z7, Z7
-	VPGATHERQQ   (SI)(Z1*1), K3, Z7
-	KMOVB        K2, K3
-	VPXORQ       Z8, Z8, Z8
-	VPGATHERQQ   -8(SI)(Z3*1), K3, Z8
-	VPXORQ.BCST  strConsts<>+16(SB), Z7, Z7
-	VPXORQ.BCST  strConsts<>+24(SB), Z8, Z8
-	VPSRLQ       $0x20, Z7, Z25
-	VPSRLQ       $0x20, Z8, Z26
-	VPMULUDQ     Z8, Z7, Z27
-	VPMULUDQ     Z8, Z25, Z28
-	VPMULUDQ     Z26, Z7, Z29
-	VPMULUDQ     Z26, Z25, Z25
-	VPSRLQ       $0x20, Z27, Z26
-	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z30
-	VPADDQ       Z30, Z26, Z26
-	VPADDQ       Z29, Z26, Z26
-	VPSRLQ       $0x20, Z28, Z28
-	VPADDQ       Z28, Z25, Z25
-	VPSRLQ       $0x20, Z26, Z30
-	VPADDQ       Z30, Z25, Z25
-	VPSLLQ       $0x20, Z26, Z26
-	VPANDQ.BCST  strConsts<>+56(SB), Z27, Z27
-	VPTERNLOGQ   $0x96, Z27, Z26, Z25
-	VPSHUFB      strBswap<>+0(SB), Z7, Z7
-	VPADDQ       Z7, Z25, Z25
-	VPADDQ       Z8, Z25, Z25
-	VPADDQ       Z2, Z25, Z25
-	VPSRLQ       $0x25, Z25, Z26
-	VPXORQ       Z26, Z25, Z25
-	VPMULLQ.BCST strConsts<>+40(SB), Z25, Z25
-	VPSRLQ       $0x20, Z25, Z26
-	VPXORQ       Z26, Z25, Z25
-	VMOVDQA64    Z25, K2, Z4
-
-str_no9:
-	// 17-128 bytes: one pair of 16-byte words from each end per 32 bytes.
-	KTESTB       K5, K5
-	JZ           str_store
-	VPMULLQ.BCST strConsts<>+48(SB), Z2, Z25
-	KMOVB        K5, K2
-	VPXORQ       Z9, Z9, Z9
-	VPGATHERQQ   (SI)(Z1*1), K2, Z9
-	KMOVB        K5, K2
-	VPXORQ       Z10, Z10, Z10
-	VPGATHERQQ   8(SI)(Z1*1), K2, Z10
-	VPXORQ.BCST  strSecret<>+0(SB), Z9, Z9
-	VPXORQ.BCST  strSecret<>+8(SB), Z10, Z10
-	VPSRLQ       $0x20, Z9, Z26
-	VPSRLQ       $0x20, Z10, Z27
-	VPMULUDQ     Z10, Z9, Z28
-	VPMULUDQ     Z10, Z26, Z29
-	VPMULUDQ     Z27, Z9, Z30
-	VPMULUDQ     Z27, Z26, Z26
-	VPSRLQ       $0x20, Z28, Z27
-	VPANDQ.BCST  strConsts<>+56(SB), Z29, Z31
-	VPADDQ       Z31, Z27, Z27
-	VPADDQ       Z30, Z27, Z27
-	VPSRLQ       $0x20, Z29, Z29
-	VPADDQ       Z29, Z26, Z26
-	VPSRLQ       $0x20, Z27, Z31
-	VPADDQ       Z31, Z26, Z26
-	VPSLLQ       $0x20, Z27, Z27
-	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z28
-	VPTERNLOGQ   $0x96, Z28, Z27, Z26
-	VPADDQ       Z26, Z25, K5, Z25
-	KMOVB        K5, K2
-	VPXORQ       Z11, Z11, Z11
-	VPGATHERQQ   -16(SI)(Z3*1), K2, Z11
-	KMOVB        K5, K2
-	VPXORQ       Z12, Z12, Z12
-	VPGATHERQQ   -8(SI)(Z3*1), K2, Z12
-	VPXORQ.BCST  strSecret<>+16(SB), Z11, Z11
-	VPXORQ.BCST  strSecret<>+24(SB), Z12, Z12
-	VPSRLQ       $0x20, Z11, Z26
-	VPSRLQ       $0x20, Z12, Z27
-	VPMULUDQ     Z12, Z11, Z28
-	VPMULUDQ     Z12, Z26, Z29
-	VPMULUDQ     Z27, Z11, Z30
-	VPMULUDQ     Z27, Z26, Z26
-	VPSRLQ       $0x20, Z28, Z27
-	VPANDQ.BCST  strConsts<>+56(SB), Z29, Z31
-	VPADDQ       Z31, Z27, Z27
-	VPADDQ       Z30, Z27, Z27
-	VPSRLQ       $0x20, Z29, Z29
-	VPADDQ       Z29, Z26, Z26
-	VPSRLQ       $0x20, Z27, Z31
-	VPADDQ       Z31, Z26, Z26
-	VPSLLQ       $0x20, Z27, Z27
-	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z28
-	VPTERNLOGQ   $0x96, Z28, Z27, Z26
-	VPADDQ       Z26, Z25, K5, Z25
-	VPCMPUQ.BCST $0x06, strConsts<>+96(SB), Z2, K5, K2
-	KTESTB       K2, K2
-	JZ           str_fold17
-	KMOVB        K2, K3
-	VPXORQ       Z13, Z13, Z13
-	VPGATHERQQ   16(SI)(Z1*1), K3, Z13
-	KMOVB        K2, K3
-	VPXORQ       Z14, Z14, Z14
-	VPGATHERQQ   24(SI)(Z1*1), K3, Z14
-	VPXORQ.BCST  strSecret<>+32(SB), Z13, Z13
-	VPXORQ.BCST  strSecret<>+40(SB), Z14, Z14
-	VPSRLQ       $0x20, Z13, Z26
-	VPSRLQ       $0x20, Z14, Z27
-	VPMULUDQ     Z14, Z13, Z28
-	VPMULUDQ     Z14, Z26, Z29
-	VPMULUDQ     Z27, Z13, Z30
-	VPMULUDQ     Z27, Z26, Z26
-	VPSRLQ       $0x20, Z28, Z27
-	VPANDQ.BCST  strConsts<>+56(SB), Z29, Z31
-	VPADDQ       Z31, Z27, Z27
-	VPADDQ       Z30, Z27, Z27
-	VPSRLQ       $0x20, Z29, Z29
-	VPADDQ       Z29, Z26, Z26
-	VPSRLQ       $0x20, Z27, Z31
-	VPADDQ       Z31, Z26, Z26
-	VPSLLQ       $0x20, Z27, Z27
-	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z28
-	VPTERNLOGQ   $0x96, Z28, Z27, Z26
-	VPADDQ       Z26, Z25, K2, Z25
-	KMOVB        K2, K3
-	VPXORQ       Z15, Z15, Z15
-	VPGATHERQQ   -32(SI)(Z3*1), K3, Z15
-	KMOVB        K2, K3
-	VPXORQ       Z16, Z16, Z16
-	VPGATHERQQ   -24(SI)(Z3*1), K3, Z16
-	VPXORQ.BCST  strSecret<>+48(SB), Z15, Z15
-	VPXORQ.BCST  strSecret<>+56(SB), Z16, Z16
-	VPSRLQ       $0x20, Z15, Z26
-	VPSRLQ       $0x20, Z16, Z27
-	VPMULUDQ     Z16, Z15, Z28
-	VPMULUDQ     Z16, Z26, Z29
-	VPMULUDQ     Z27, Z15, Z30
-	VPMULUDQ     Z27, Z26, Z26
-	VPSRLQ       $0x20, Z28, Z27
-	VPANDQ.BCST  strConsts<>+56(SB), Z29, Z31
-	VPADDQ       Z31, Z27, Z27
-	VPADDQ       Z30, Z27, Z27
-	VPSRLQ       $0x20, Z29, Z29
-	VPADDQ       Z29, Z26, Z26
-	VPSRLQ       $0x20, Z27, Z31
-	VPADDQ       Z31, Z26, Z26
-	VPSLLQ       $0x20, Z27, Z27
-	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z28
-	VPTERNLOGQ   $0x96, Z28, Z27, Z26
-	VPADDQ       Z26, Z25, K2, Z25
-	VPCMPUQ.BCST $0x06, strConsts<>+104(SB), Z2, K5, K2
-	KTESTB       K2, K2
-	JZ           str_fold17
-	KMOVB        K2, K3
-	VPXORQ       Z17, Z17, Z17
-	VPGATHERQQ   32(SI)(Z1*1), K3, Z17
-	KMOVB        K2, K3
-	VPXORQ       Z18, Z18, Z18
-	VPGATHERQQ   40(SI)(Z1*1), K3, Z18
-	VPXORQ.BCST  strSecret<>+64(SB), Z17, Z17
-	VPXORQ.BCST  strSecret<>+72(SB), Z18, Z18
-	VPSRLQ       $0x20, Z17, Z26
-	VPSRLQ       $0x20, Z18, Z27
-	VPMULUDQ     Z18, Z17, Z28
-	VPMULUDQ     Z18, Z26, Z29
-	VPMULUDQ     Z27, Z17, Z30
-	VPMULUDQ     Z27, Z26, Z26
-	VPSRLQ       $0x20, Z28, Z27
-	VPANDQ.BCST  strConsts<>+56(SB), Z29, Z31
-	VPADDQ       Z31, Z27, Z27
-	VPADDQ       Z30, Z27, Z27
-	VPSRLQ       $0x20, Z29, Z29
-	VPADDQ       Z29, Z26, Z26
-	VPSRLQ       $0x20, Z27, Z31
-	VPADDQ       Z31, Z26, Z26
-	VPSLLQ       $0x20, Z27, Z27
-	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z28
-	VPTERNLOGQ   $0x96, Z28, Z27, Z26
-	VPADDQ       Z26, Z25, K2, Z25
-	KMOVB        K2, K3
-	VPXORQ       Z19, Z19, Z19
-	VPGATHERQQ   -48(SI)(Z3*1), K3, Z19
-	KMOVB        K2, K3
-	VPXORQ       Z20, Z20, Z20
-	VPGATHERQQ   -40(SI)(Z3*1), K3, Z20
-	VPXORQ.BCST  strSecret<>+80(SB), Z19, Z19
-	VPXORQ.BCST  strSecret<>+88(SB), Z20, Z20
-	VPSRLQ       $0x20, Z19, Z26
-	VPSRLQ       $0x20, Z20, Z27
-	VPMULUDQ     Z20, Z19, Z28
-	VPMULUDQ     Z20, Z26, Z29
-	VPMULUDQ     Z27, Z19, Z30
-	VPMULUDQ     Z27, Z26, Z26
-	VPSRLQ       $0x20, Z28, Z27
-	VPANDQ.BCST  strConsts<>+56(SB), Z29, Z31
-	VPADDQ       Z31, Z27, Z27
-	VPADDQ       Z30, Z27, Z27
-	VPSRLQ       $0x20, Z29, Z29
-	VPADDQ       Z29, Z26, Z26
-	VPSRLQ       $0x20, Z27, Z31
-	VPADDQ       Z31, Z26, Z26
-	VPSLLQ       $0x20, Z27, Z27
-	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z28
-	VPTERNLOGQ   $0x96, Z28, Z27, Z26
-	VPADDQ       Z26, Z25, K2, Z25
-	VPCMPUQ.BCST $0x06, strConsts<>+112(SB), Z2, K5, K2
-	KTESTB       K2, K2
-	JZ           str_fold17
-	KMOVB        K2, K3
-	VPXORQ       Z21, Z21, Z21
-	VPGATHERQQ   48(SI)(Z1*1), K3, Z21
-	KMOVB        K2, K3
-	VPXORQ       Z22, Z22, Z22
-	VPGATHERQQ   56(SI)(Z1*1), K3, Z22
-	VPXORQ.BCST  strSecret<>+96(SB), Z21, Z21
-	VPXORQ.BCST  strSecret<>+104(SB), Z22, Z22
-	VPSRLQ       $0x20, Z21, Z26
-	VPSRLQ       $0x20, Z22, Z27
-	VPMULUDQ     Z22, Z21, Z28
-	VPMULUDQ     Z22, Z26, Z29
-	VPMULUDQ     Z27, Z21, Z30
-	VPMULUDQ     Z27, Z26, Z26
-	VPSRLQ       $0x20, Z28, Z27
-	VPANDQ.BCST  strConsts<>+56(SB), Z29, Z31
-	VPADDQ       Z31, Z27, Z27
-	VPADDQ       Z30, Z27, Z27
-	VPSRLQ       $0x20, Z29, Z29
-	VPADDQ       Z29, Z26, Z26
-	VPSRLQ       $0x20, Z27, Z31
-	VPADDQ       Z31, Z26, Z26
-	VPSLLQ       $0x20, Z27, Z27
-	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z28
-	VPTERNLOGQ   $0x96, Z28, Z27, Z26
-	VPADDQ       Z26, Z25, K2, Z25
-	KMOVB        K2, K3
-	VPXORQ       Z23, Z23, Z23
-	VPGATHERQQ   -64(SI)(Z3*1), K3, Z23
-	KMOVB        K2, K3
-	VPXORQ       Z24, Z24, Z24
-	VPGATHERQQ   -56(SI)(Z3*1), K3, Z24
-	VPXORQ.BCST  strSecret<>+112(SB), Z23, Z23
-	VPXORQ.BCST  strSecret<>+120(SB), Z24, Z24
-	VPSRLQ       $0x20, Z23, Z3
-	VPSRLQ       $0x20, Z24, Z26
-	VPMULUDQ     Z24, Z23, Z27
-	VPMULUDQ     Z24, Z3, Z28
-	VPMULUDQ     Z26, Z23, Z29
-	VPMULUDQ     Z26, Z3, Z3
-	VPSRLQ       $0x20, Z27, Z26
-	VPANDQ.BCST  strConsts<>+56(SB), Z28, Z30
-	VPADDQ       Z30, Z26, Z26
-	VPADDQ       Z29, Z26, Z26
-	VPSRLQ       $0x20, Z28, Z28
-	VPADDQ       Z28, Z3, Z3
-	VPSRLQ       $0x20, Z26, Z30
-	VPADDQ       Z30, Z3, Z3
-	VPSLLQ       $0x20, Z26, Z26
-	VPANDQ.BCST  strConsts<>+56(SB), Z27, Z27
-	VPTERNLOGQ   $0x96, Z27, Z26, Z3
-	VPADDQ       Z3, Z25, K2, Z25
-
-str_fold17:
-	VPSRLQ       $0x25, Z25, Z3
-	VPXORQ       Z3, Z25, Z25
-	VPMULLQ.BCST strConsts<>+40(SB), Z25, Z25
-	VPSRLQ       $0x20, Z25, Z3
-	VPXORQ       Z3, Z25, Z25
-	VMOVDQA64    Z25, K5, Z4
-
-str_store:
-	VMOVDQU64 Z4, K1, (AX)(R8*8)
-	ADDQ      $0x08, R8
-	ADDQ      BX, DX
-	JMP       str_loop
-
-str_done:
-	MOVQ DI, ret+40(FP)
-	VZEROUPPER
-	RET
-
-DATA strEvens<>+0(SB)/8, $0x0000000000000000
-DATA strEvens<>+8(SB)/8, $0x0000000000000002
-DATA strEvens<>+16(SB)/8, $0x0000000000000004
-DATA strEvens<>+24(SB)/8, $0x0000000000000006
-DATA strEvens<>+32(SB)/8, $0x0000000000000008
-DATA strEvens<>+40(SB)/8, $0x000000000000000a
-DATA strEvens<>+48(SB)/8, $0x000000000000000c
-DATA strEvens<>+56(SB)/8, $0x000000000000000e
-GLOBL strEvens<>(SB), RODATA|NOPTR, $64
-
 DATA strOdds<>+0(SB)/8, $0x0000000000000001
 DATA strOdds<>+8(SB)/8, $0x0000000000000003
 DATA strOdds<>+16(SB)/8, $0x0000000000000005
@@ -708,6 +304,506 @@ DATA strOdds<>+40(SB)/8, $0x000000000000000b
 DATA strOdds<>+48(SB)/8, $0x000000000000000d
 DATA strOdds<>+56(SB)/8, $0x000000000000000f
 GLOBL strOdds<>(SB), RODATA|NOPTR, $64
+
+// func hashStr4AVX512(dst []uint64, keys *string)
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL
+TEXT ·hashStr4AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst_base+0(FP), AX
+	MOVQ dst_len+8(FP), CX
+	MOVQ keys+24(FP), DX
+	XORQ BX, BX
+
+hashStr4AVX512_loop:
+	CMPQ BX, CX
+	JAE  hashStr4AVX512_done
+
+	// 4-8 bytes: rrmxmx of the first and last four bytes.
+	VPXORQ       Z0, Z0, Z0
+	MOVQ         (DX), R10
+	MOVQ         8(DX), R11
+	VMOVD        -4(R10)(R11*1), X0
+	VPINSRD      $0x01, (R10), X0, X0
+	MOVQ         16(DX), R10
+	MOVQ         24(DX), R11
+	VPINSRD      $0x02, -4(R10)(R11*1), X0, X0
+	VPINSRD      $0x03, (R10), X0, X0
+	VPXORQ       Z1, Z1, Z1
+	MOVQ         32(DX), R10
+	MOVQ         40(DX), R11
+	VMOVD        -4(R10)(R11*1), X1
+	VPINSRD      $0x01, (R10), X1, X1
+	MOVQ         48(DX), R10
+	MOVQ         56(DX), R11
+	VPINSRD      $0x02, -4(R10)(R11*1), X1, X1
+	VPINSRD      $0x03, (R10), X1, X1
+	VPXORQ       Z2, Z2, Z2
+	MOVQ         64(DX), R10
+	MOVQ         72(DX), R11
+	VMOVD        -4(R10)(R11*1), X2
+	VPINSRD      $0x01, (R10), X2, X2
+	MOVQ         80(DX), R10
+	MOVQ         88(DX), R11
+	VPINSRD      $0x02, -4(R10)(R11*1), X2, X2
+	VPINSRD      $0x03, (R10), X2, X2
+	VPXORQ       Z3, Z3, Z3
+	MOVQ         96(DX), R10
+	MOVQ         104(DX), R11
+	VMOVD        -4(R10)(R11*1), X3
+	VPINSRD      $0x01, (R10), X3, X3
+	MOVQ         112(DX), R10
+	MOVQ         120(DX), R11
+	VPINSRD      $0x02, -4(R10)(R11*1), X3, X3
+	VPINSRD      $0x03, (R10), X3, X3
+	VINSERTI64X2 $0x01, X1, Y0, Y0
+	VINSERTI64X2 $0x01, X3, Y2, Y2
+	VINSERTI64X4 $0x01, Y2, Z0, Z0
+	VPXORQ.BCST  strConsts<>+8(SB), Z0, Z0
+	VPROLQ       $0x31, Z0, Z4
+	VPROLQ       $0x18, Z0, Z5
+	VPTERNLOGQ   $0x96, Z5, Z4, Z0
+	VPMULLQ.BCST strConsts<>+32(SB), Z0, Z0
+	VPSRLQ       $0x23, Z0, Z4
+	VMOVDQU64    strOdds<>+0(SB), Z6
+	VMOVDQU64    (DX), Z5
+	VPERMT2Q     64(DX), Z6, Z5
+	VPADDQ       Z5, Z4, Z4
+	VPXORQ       Z4, Z0, Z0
+	VPMULLQ.BCST strConsts<>+32(SB), Z0, Z0
+	VPSRLQ       $0x1c, Z0, Z4
+	VPXORQ       Z4, Z0, Z0
+	VMOVDQU64    Z0, (AX)(BX*8)
+	ADDQ         $0x08, BX
+	ADDQ         $0x00000080, DX
+	JMP          hashStr4AVX512_loop
+
+hashStr4AVX512_done:
+	VZEROUPPER
+	RET
+
+// func hashStr9AVX512(dst []uint64, keys *string)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL
+TEXT ·hashStr9AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst_base+0(FP), AX
+	MOVQ dst_len+8(FP), CX
+	MOVQ keys+24(FP), DX
+	XORQ BX, BX
+
+hashStr9AVX512_loop:
+	CMPQ BX, CX
+	JAE  hashStr9AVX512_done
+
+	// 9-16 bytes: the first and last eight, folded with one 64x64->128 multiply.
+	MOVQ         (DX), R10
+	MOVQ         8(DX), R11
+	VPXORQ       Z0, Z0, Z0
+	VPXORQ       Z1, Z1, Z1
+	VMOVQ        (R10), X0
+	VMOVQ        -8(R10)(R11*1), X1
+	MOVQ         16(DX), R10
+	MOVQ         24(DX), R11
+	VPINSRQ      $0x01, (R10), X0, X0
+	VPINSRQ      $0x01, -8(R10)(R11*1), X1, X1
+	MOVQ         32(DX), R10
+	MOVQ         40(DX), R11
+	VPXORQ       Z2, Z2, Z2
+	VPXORQ       Z3, Z3, Z3
+	VMOVQ        (R10), X2
+	VMOVQ        -8(R10)(R11*1), X3
+	MOVQ         48(DX), R10
+	MOVQ         56(DX), R11
+	VPINSRQ      $0x01, (R10), X2, X2
+	VPINSRQ      $0x01, -8(R10)(R11*1), X3, X3
+	MOVQ         64(DX), R10
+	MOVQ         72(DX), R11
+	VPXORQ       Z4, Z4, Z4
+	VPXORQ       Z5, Z5, Z5
+	VMOVQ        (R10), X4
+	VMOVQ        -8(R10)(R11*1), X5
+	MOVQ         80(DX), R10
+	MOVQ         88(DX), R11
+	VPINSRQ      $0x01, (R10), X4, X4
+	VPINSRQ      $0x01, -8(R10)(R11*1), X5, X5
+	MOVQ         96(DX), R10
+	MOVQ         104(DX), R11
+	VPXORQ       Z6, Z6, Z6
+	VPXORQ       Z7, Z7, Z7
+	VMOVQ        (R10), X6
+	VMOVQ        -8(R10)(R11*1), X7
+	MOVQ         112(DX), R10
+	MOVQ         120(DX), R11
+	VPINSRQ      $0x01, (R10), X6, X6
+	VPINSRQ      $0x01, -8(R10)(R11*1), X7, X7
+	VINSERTI64X2 $0x01, X2, Y0, Y0
+	VINSERTI64X2 $0x01, X6, Y4, Y4
+	VINSERTI64X4 $0x01, Y4, Z0, Z0
+	VINSERTI64X2 $0x01, X3, Y1, Y1
+	VINSERTI64X2 $0x01, X7, Y5, Y5
+	VINSERTI64X4 $0x01, Y5, Z1, Z1
+	VPXORQ.BCST  strConsts<>+16(SB), Z0, Z0
+	VPXORQ.BCST  strConsts<>+24(SB), Z1, Z1
+	VPSRLQ       $0x20, Z0, Z8
+	VPSRLQ       $0x20, Z1, Z9
+	VPMULUDQ     Z1, Z0, Z10
+	VPMULUDQ     Z1, Z8, Z11
+	VPMULUDQ     Z9, Z0, Z12
+	VPMULUDQ     Z9, Z8, Z8
+	VPSRLQ       $0x20, Z10, Z9
+	VPANDQ.BCST  strConsts<>+56(SB), Z11, Z13
+	VPADDQ       Z13, Z9, Z9
+	VPADDQ       Z12, Z9, Z9
+	VPSRLQ       $0x20, Z11, Z11
+	VPADDQ       Z11, Z8, Z8
+	VPSRLQ       $0x20, Z9, Z13
+	VPADDQ       Z13, Z8, Z8
+	VPSLLQ       $0x20, Z9, Z9
+	VPANDQ.BCST  strConsts<>+56(SB), Z10, Z10
+	VPTERNLOGQ   $0x96, Z10, Z9, Z8
+	VPSHUFB      strBswap<>+0(SB), Z0, Z0
+	VPADDQ       Z0, Z8, Z8
+	VPADDQ       Z1, Z8, Z8
+	VMOVDQU64    strOdds<>+0(SB), Z10
+	VMOVDQU64    (DX), Z9
+	VPERMT2Q     64(DX), Z10, Z9
+	VPADDQ       Z9, Z8, Z8
+	VPSRLQ       $0x25, Z8, Z9
+	VPXORQ       Z9, Z8, Z8
+	VPMULLQ.BCST strConsts<>+40(SB), Z8, Z8
+	VPSRLQ       $0x20, Z8, Z9
+	VPXORQ       Z9, Z8, Z8
+	VMOVDQU64    Z8, (AX)(BX*8)
+	ADDQ         $0x08, BX
+	ADDQ         $0x00000080, DX
+	JMP          hashStr9AVX512_loop
+
+hashStr9AVX512_done:
+	VZEROUPPER
+	RET
+
+// func hashStr17AVX512(dst []uint64, keys *string)
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL
+TEXT ·hashStr17AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst_base+0(FP), AX
+	MOVQ dst_len+8(FP), CX
+	MOVQ keys+24(FP), DX
+	XORQ BX, BX
+
+hashStr17AVX512_loop:
+	CMPQ BX, CX
+	JAE  hashStr17AVX512_done
+
+	// 17-128 bytes: one 16-byte pair from each end per 32 bytes.
+	VMOVDQU64    strOdds<>+0(SB), Z9
+	VMOVDQU64    (DX), Z0
+	VPERMT2Q     64(DX), Z9, Z0
+	VPMULLQ.BCST strConsts<>+48(SB), Z0, Z0
+	MOVQ         (DX), R10
+	MOVQ         8(DX), R11
+	VPXORQ       Z1, Z1, Z1
+	VMOVDQU64    (R10), X1
+	VPXORQ       Z2, Z2, Z2
+	VMOVDQU64    -16(R10)(R11*1), X2
+	MOVQ         32(DX), R10
+	MOVQ         40(DX), R11
+	VINSERTI64X2 $0x01, (R10), Y1, Y1
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y2, Y2
+	MOVQ         64(DX), R10
+	MOVQ         72(DX), R11
+	VPXORQ       Z3, Z3, Z3
+	VMOVDQU64    (R10), X3
+	VPXORQ       Z4, Z4, Z4
+	VMOVDQU64    -16(R10)(R11*1), X4
+	MOVQ         96(DX), R10
+	MOVQ         104(DX), R11
+	VINSERTI64X2 $0x01, (R10), Y3, Y3
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y4, Y4
+	VINSERTI64X4 $0x01, Y3, Z1, Z1
+	VINSERTI64X4 $0x01, Y4, Z2, Z2
+	MOVQ         16(DX), R10
+	MOVQ         24(DX), R11
+	VPXORQ       Z5, Z5, Z5
+	VMOVDQU64    (R10), X5
+	VPXORQ       Z6, Z6, Z6
+	VMOVDQU64    -16(R10)(R11*1), X6
+	MOVQ         48(DX), R10
+	MOVQ         56(DX), R11
+	VINSERTI64X2 $0x01, (R10), Y5, Y5
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y6, Y6
+	MOVQ         80(DX), R10
+	MOVQ         88(DX), R11
+	VPXORQ       Z7, Z7, Z7
+	VMOVDQU64    (R10), X7
+	VPXORQ       Z8, Z8, Z8
+	VMOVDQU64    -16(R10)(R11*1), X8
+	MOVQ         112(DX), R10
+	MOVQ         120(DX), R11
+	VINSERTI64X2 $0x01, (R10), Y7, Y7
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y8, Y8
+	VINSERTI64X4 $0x01, Y7, Z5, Z5
+	VINSERTI64X4 $0x01, Y8, Z6, Z6
+	VPUNPCKLQDQ  Z5, Z1, Z9
+	VPUNPCKHQDQ  Z5, Z1, Z10
+	VPUNPCKLQDQ  Z6, Z2, Z11
+	VPUNPCKHQDQ  Z6, Z2, Z12
+	VPXORQ.BCST  strSecret<>+0(SB), Z9, Z9
+	VPXORQ.BCST  strSecret<>+8(SB), Z10, Z10
+	VPSRLQ       $0x20, Z9, Z13
+	VPSRLQ       $0x20, Z10, Z14
+	VPMULUDQ     Z10, Z9, Z15
+	VPMULUDQ     Z10, Z13, Z10
+	VPMULUDQ     Z14, Z9, Z9
+	VPMULUDQ     Z14, Z13, Z13
+	VPSRLQ       $0x20, Z15, Z14
+	VPANDQ.BCST  strConsts<>+56(SB), Z10, Z16
+	VPADDQ       Z16, Z14, Z14
+	VPADDQ       Z9, Z14, Z14
+	VPSRLQ       $0x20, Z10, Z10
+	VPADDQ       Z10, Z13, Z13
+	VPSRLQ       $0x20, Z14, Z16
+	VPADDQ       Z16, Z13, Z13
+	VPSLLQ       $0x20, Z14, Z14
+	VPANDQ.BCST  strConsts<>+56(SB), Z15, Z15
+	VPTERNLOGQ   $0x96, Z15, Z14, Z13
+	VPADDQ       Z13, Z0, Z0
+	VPXORQ.BCST  strSecret<>+16(SB), Z11, Z11
+	VPXORQ.BCST  strSecret<>+24(SB), Z12, Z12
+	VPSRLQ       $0x20, Z11, Z9
+	VPSRLQ       $0x20, Z12, Z10
+	VPMULUDQ     Z12, Z11, Z13
+	VPMULUDQ     Z12, Z9, Z12
+	VPMULUDQ     Z10, Z11, Z11
+	VPMULUDQ     Z10, Z9, Z9
+	VPSRLQ       $0x20, Z13, Z10
+	VPANDQ.BCST  strConsts<>+56(SB), Z12, Z14
+	VPADDQ       Z14, Z10, Z10
+	VPADDQ       Z11, Z10, Z10
+	VPSRLQ       $0x20, Z12, Z12
+	VPADDQ       Z12, Z9, Z9
+	VPSRLQ       $0x20, Z10, Z14
+	VPADDQ       Z14, Z9, Z9
+	VPSLLQ       $0x20, Z10, Z10
+	VPANDQ.BCST  strConsts<>+56(SB), Z13, Z13
+	VPTERNLOGQ   $0x96, Z13, Z10, Z9
+	VPADDQ       Z9, Z0, Z0
+	VPSRLQ       $0x25, Z0, Z9
+	VPXORQ       Z9, Z0, Z0
+	VPMULLQ.BCST strConsts<>+40(SB), Z0, Z0
+	VPSRLQ       $0x20, Z0, Z9
+	VPXORQ       Z9, Z0, Z0
+	VMOVDQU64    Z0, (AX)(BX*8)
+	ADDQ         $0x08, BX
+	ADDQ         $0x00000080, DX
+	JMP          hashStr17AVX512_loop
+
+hashStr17AVX512_done:
+	VZEROUPPER
+	RET
+
+// func hashStr33AVX512(dst []uint64, keys *string)
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL
+TEXT ·hashStr33AVX512(SB), NOSPLIT, $0-32
+	MOVQ dst_base+0(FP), AX
+	MOVQ dst_len+8(FP), CX
+	MOVQ keys+24(FP), DX
+	XORQ BX, BX
+
+hashStr33AVX512_loop:
+	CMPQ BX, CX
+	JAE  hashStr33AVX512_done
+
+	// 17-128 bytes: one 16-byte pair from each end per 32 bytes.
+	VMOVDQU64    strOdds<>+0(SB), Z9
+	VMOVDQU64    (DX), Z0
+	VPERMT2Q     64(DX), Z9, Z0
+	VPMULLQ.BCST strConsts<>+48(SB), Z0, Z0
+	MOVQ         (DX), R10
+	MOVQ         8(DX), R11
+	VPXORQ       Z1, Z1, Z1
+	VMOVDQU64    (R10), X1
+	VPXORQ       Z2, Z2, Z2
+	VMOVDQU64    -16(R10)(R11*1), X2
+	MOVQ         32(DX), R10
+	MOVQ         40(DX), R11
+	VINSERTI64X2 $0x01, (R10), Y1, Y1
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y2, Y2
+	MOVQ         64(DX), R10
+	MOVQ         72(DX), R11
+	VPXORQ       Z3, Z3, Z3
+	VMOVDQU64    (R10), X3
+	VPXORQ       Z4, Z4, Z4
+	VMOVDQU64    -16(R10)(R11*1), X4
+	MOVQ         96(DX), R10
+	MOVQ         104(DX), R11
+	VINSERTI64X2 $0x01, (R10), Y3, Y3
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y4, Y4
+	VINSERTI64X4 $0x01, Y3, Z1, Z1
+	VINSERTI64X4 $0x01, Y4, Z2, Z2
+	MOVQ         16(DX), R10
+	MOVQ         24(DX), R11
+	VPXORQ       Z5, Z5, Z5
+	VMOVDQU64    (R10), X5
+	VPXORQ       Z6, Z6, Z6
+	VMOVDQU64    -16(R10)(R11*1), X6
+	MOVQ         48(DX), R10
+	MOVQ         56(DX), R11
+	VINSERTI64X2 $0x01, (R10), Y5, Y5
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y6, Y6
+	MOVQ         80(DX), R10
+	MOVQ         88(DX), R11
+	VPXORQ       Z7, Z7, Z7
+	VMOVDQU64    (R10), X7
+	VPXORQ       Z8, Z8, Z8
+	VMOVDQU64    -16(R10)(R11*1), X8
+	MOVQ         112(DX), R10
+	MOVQ         120(DX), R11
+	VINSERTI64X2 $0x01, (R10), Y7, Y7
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y8, Y8
+	VINSERTI64X4 $0x01, Y7, Z5, Z5
+	VINSERTI64X4 $0x01, Y8, Z6, Z6
+	VPUNPCKLQDQ  Z5, Z1, Z9
+	VPUNPCKHQDQ  Z5, Z1, Z10
+	VPUNPCKLQDQ  Z6, Z2, Z11
+	VPUNPCKHQDQ  Z6, Z2, Z12
+	VPXORQ.BCST  strSecret<>+0(SB), Z9, Z9
+	VPXORQ.BCST  strSecret<>+8(SB), Z10, Z10
+	VPSRLQ       $0x20, Z9, Z13
+	VPSRLQ       $0x20, Z10, Z14
+	VPMULUDQ     Z10, Z9, Z15
+	VPMULUDQ     Z10, Z13, Z10
+	VPMULUDQ     Z14, Z9, Z9
+	VPMULUDQ     Z14, Z13, Z13
+	VPSRLQ       $0x20, Z15, Z14
+	VPANDQ.BCST  strConsts<>+56(SB), Z10, Z24
+	VPADDQ       Z24, Z14, Z14
+	VPADDQ       Z9, Z14, Z14
+	VPSRLQ       $0x20, Z10, Z10
+	VPADDQ       Z10, Z13, Z13
+	VPSRLQ       $0x20, Z14, Z24
+	VPADDQ       Z24, Z13, Z13
+	VPSLLQ       $0x20, Z14, Z14
+	VPANDQ.BCST  strConsts<>+56(SB), Z15, Z15
+	VPTERNLOGQ   $0x96, Z15, Z14, Z13
+	VPADDQ       Z13, Z0, Z0
+	VPXORQ.BCST  strSecret<>+16(SB), Z11, Z11
+	VPXORQ.BCST  strSecret<>+24(SB), Z12, Z12
+	VPSRLQ       $0x20, Z11, Z9
+	VPSRLQ       $0x20, Z12, Z10
+	VPMULUDQ     Z12, Z11, Z13
+	VPMULUDQ     Z12, Z9, Z12
+	VPMULUDQ     Z10, Z11, Z11
+	VPMULUDQ     Z10, Z9, Z9
+	VPSRLQ       $0x20, Z13, Z10
+	VPANDQ.BCST  strConsts<>+56(SB), Z12, Z14
+	VPADDQ       Z14, Z10, Z10
+	VPADDQ       Z11, Z10, Z10
+	VPSRLQ       $0x20, Z12, Z12
+	VPADDQ       Z12, Z9, Z9
+	VPSRLQ       $0x20, Z10, Z14
+	VPADDQ       Z14, Z9, Z9
+	VPSLLQ       $0x20, Z10, Z10
+	VPANDQ.BCST  strConsts<>+56(SB), Z13, Z13
+	VPTERNLOGQ   $0x96, Z13, Z10, Z9
+	VPADDQ       Z9, Z0, Z0
+	MOVQ         (DX), R10
+	MOVQ         8(DX), R11
+	VPXORQ       Z16, Z16, Z16
+	VMOVDQU64    16(R10), X16
+	VPXORQ       Z17, Z17, Z17
+	VMOVDQU64    -32(R10)(R11*1), X17
+	MOVQ         32(DX), R10
+	MOVQ         40(DX), R11
+	VINSERTI64X2 $0x01, 16(R10), Y16, Y16
+	VINSERTI64X2 $0x01, -32(R10)(R11*1), Y17, Y17
+	MOVQ         64(DX), R10
+	MOVQ         72(DX), R11
+	VPXORQ       Z18, Z18, Z18
+	VMOVDQU64    16(R10), X18
+	VPXORQ       Z19, Z19, Z19
+	VMOVDQU64    -32(R10)(R11*1), X19
+	MOVQ         96(DX), R10
+	MOVQ         104(DX), R11
+	VINSERTI64X2 $0x01, 16(R10), Y18, Y18
+	VINSERTI64X2 $0x01, -32(R10)(R11*1), Y19, Y19
+	VINSERTI64X4 $0x01, Y18, Z16, Z16
+	VINSERTI64X4 $0x01, Y19, Z17, Z17
+	MOVQ         16(DX), R10
+	MOVQ         24(DX), R11
+	VPXORQ       Z20, Z20, Z20
+	VMOVDQU64    16(R10), X20
+	VPXORQ       Z21, Z21, Z21
+	VMOVDQU64    -32(R10)(R11*1), X21
+	MOVQ         48(DX), R10
+	MOVQ         56(DX), R11
+	VINSERTI64X2 $0x01, 16(R10), Y20, Y20
+	VINSERTI64X2 $0x01, -32(R10)(R11*1), Y21, Y21
+	MOVQ         80(DX), R10
+	MOVQ         88(DX), R11
+	VPXORQ       Z22, Z22, Z22
+	VMOVDQU64    16(R10), X22
+	VPXORQ       Z23, Z23, Z23
+	VMOVDQU64    -32(R10)(R11*1), X23
+	MOVQ         112(DX), R10
+	MOVQ         120(DX), R11
+	VINSERTI64X2 $0x01, 16(R10), Y22, Y22
+	VINSERTI64X2 $0x01, -32(R10)(R11*1), Y23, Y23
+	VINSERTI64X4 $0x01, Y22, Z20, Z20
+	VINSERTI64X4 $0x01, Y23, Z21, Z21
+	VPUNPCKLQDQ  Z20, Z16, Z9
+	VPUNPCKHQDQ  Z20, Z16, Z10
+	VPUNPCKLQDQ  Z21, Z17, Z11
+	VPUNPCKHQDQ  Z21, Z17, Z12
+	VPXORQ.BCST  strSecret<>+32(SB), Z9, Z9
+	VPXORQ.BCST  strSecret<>+40(SB), Z10, Z10
+	VPSRLQ       $0x20, Z9, Z13
+	VPSRLQ       $0x20, Z10, Z14
+	VPMULUDQ     Z10, Z9, Z15
+	VPMULUDQ     Z10, Z13, Z10
+	VPMULUDQ     Z14, Z9, Z9
+	VPMULUDQ     Z14, Z13, Z13
+	VPSRLQ       $0x20, Z15, Z14
+	VPANDQ.BCST  strConsts<>+56(SB), Z10, Z24
+	VPADDQ       Z24, Z14, Z14
+	VPADDQ       Z9, Z14, Z14
+	VPSRLQ       $0x20, Z10, Z10
+	VPADDQ       Z10, Z13, Z13
+	VPSRLQ       $0x20, Z14, Z24
+	VPADDQ       Z24, Z13, Z13
+	VPSLLQ       $0x20, Z14, Z14
+	VPANDQ.BCST  strConsts<>+56(SB), Z15, Z15
+	VPTERNLOGQ   $0x96, Z15, Z14, Z13
+	VPADDQ       Z13, Z0, Z0
+	VPXORQ.BCST  strSecret<>+48(SB), Z11, Z11
+	VPXORQ.BCST  strSecret<>+56(SB), Z12, Z12
+	VPSRLQ       $0x20, Z11, Z9
+	VPSRLQ       $0x20, Z12, Z10
+	VPMULUDQ     Z12, Z11, Z13
+	VPMULUDQ     Z12, Z9, Z12
+	VPMULUDQ     Z10, Z11, Z11
+	VPMULUDQ     Z10, Z9, Z9
+	VPSRLQ       $0x20, Z13, Z10
+	VPANDQ.BCST  strConsts<>+56(SB), Z12, Z14
+	VPADDQ       Z14, Z10, Z10
+	VPADDQ       Z11, Z10, Z10
+	VPSRLQ       $0x20, Z12, Z12
+	VPADDQ       Z12, Z9, Z9
+	VPSRLQ       $0x20, Z10, Z14
+	VPADDQ       Z14, Z9, Z9
+	VPSLLQ       $0x20, Z10, Z10
+	VPANDQ.BCST  strConsts<>+56(SB), Z13, Z13
+	VPTERNLOGQ   $0x96, Z13, Z10, Z9
+	VPADDQ       Z9, Z0, Z0
+	VPSRLQ       $0x25, Z0, Z9
+	VPXORQ       Z9, Z0, Z0
+	VPMULLQ.BCST strConsts<>+40(SB), Z0, Z0
+	VPSRLQ       $0x20, Z0, Z9
+	VPXORQ       Z9, Z0, Z0
+	VMOVDQU64    Z0, (AX)(BX*8)
+	ADDQ         $0x08, BX
+	ADDQ         $0x00000080, DX
+	JMP          hashStr33AVX512_loop
+
+hashStr33AVX512_done:
+	VZEROUPPER
+	RET
 
 DATA strConstsAVX2<>+0(SB)/8, $0x2d06800538d394c2
 DATA strConstsAVX2<>+8(SB)/8, $0x2d06800538d394c2
@@ -859,411 +955,1000 @@ DATA strBswapAVX2<>+16(SB)/8, $0x0001020304050607
 DATA strBswapAVX2<>+24(SB)/8, $0x08090a0b0c0d0e0f
 GLOBL strBswapAVX2<>(SB), RODATA|NOPTR, $32
 
-DATA strLanesAVX2<>+0(SB)/8, $0x0000000000000000
-DATA strLanesAVX2<>+8(SB)/8, $0x0000000000000001
-DATA strLanesAVX2<>+16(SB)/8, $0x0000000000000002
-DATA strLanesAVX2<>+24(SB)/8, $0x0000000000000003
-GLOBL strLanesAVX2<>(SB), RODATA|NOPTR, $32
+// func hashStr4AVX2(dst []uint64, keys *string)
+// Requires: AVX, AVX2
+TEXT ·hashStr4AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst_base+0(FP), AX
+	MOVQ dst_len+8(FP), CX
+	MOVQ keys+24(FP), DX
+	XORQ BX, BX
 
-// func hashStringsAVX2(dst []uint64, keys *string, stride uintptr) int
-// Requires: AVX, AVX2, SSE2
-TEXT ·hashStringsAVX2(SB), NOSPLIT, $0-48
-	MOVQ         dst_base+0(FP), AX
-	MOVQ         dst_len+8(FP), CX
-	MOVQ         keys+24(FP), DX
-	MOVQ         stride+32(FP), BX
-	XORQ         SI, SI
-	XORQ         DI, DI
-	MOVQ         BX, X0
-	VPBROADCASTQ X0, Y0
-	VPMULUDQ     strLanesAVX2<>+0(SB), Y0, Y0
-	SHLQ         $0x02, BX
-	XORQ         R8, R8
-
-str2_loop:
-	CMPQ       R8, CX
-	JAE        str2_done
-	VPCMPEQQ   Y1, Y1, Y1
-	VMOVDQA    Y1, Y3
-	VPXOR      Y2, Y2, Y2
-	VPGATHERQQ Y3, (DX)(Y0*1), Y2
-	VPXOR      Y3, Y3, Y3
-	VPGATHERQQ Y1, 8(DX)(Y0*1), Y3
-	VPADDQ     Y3, Y2, Y1
-
-	// Length classes: 0, 1-3, 4-8, 9-16, 17-128, longer.
-	VPCMPGTQ     strConstsAVX2<>+256(SB), Y3, Y4
-	VPCMPGTQ     strConstsAVX2<>+288(SB), Y3, Y5
-	VPCMPGTQ     strConstsAVX2<>+320(SB), Y3, Y6
-	VPCMPGTQ     strConstsAVX2<>+352(SB), Y3, Y7
-	VPCMPGTQ     strConstsAVX2<>+480(SB), Y3, Y8
-	VPANDN       Y8, Y4, Y8
-	VPOR         Y7, Y8, Y8
-	VMOVMSKPD    Y8, R9
-	ORL          R9, DI
-	VPANDN       Y4, Y5, Y4
-	VPANDN       Y5, Y6, Y5
-	VPANDN       Y6, Y7, Y6
-	VPBROADCASTQ strConstsAVX2<>+0(SB), Y7
+hashStr4AVX2_loop:
+	CMPQ BX, CX
+	JAE  hashStr4AVX2_done
 
 	// 4-8 bytes.
-	VPTEST       Y4, Y4
-	JZ           str2_no4
-	VEXTRACTI128 $0x01, Y4, X8
-	VSHUFPS      $0x88, X8, X4, X8
-	VMOVDQA      X8, X10
-	VPXOR        X9, X9, X9
-	VPGATHERQD   X10, (SI)(Y2*1), X9
-	VPMOVZXDQ    X9, Y9
-	VMOVDQA      X8, X10
-	VPXOR        X8, X8, X8
-	VPGATHERQD   X10, -4(SI)(Y1*1), X8
-	VPMOVZXDQ    X8, Y8
-	VPSLLQ       $0x20, Y9, Y9
-	VPXOR        Y8, Y9, Y9
-	VPXOR        strConstsAVX2<>+32(SB), Y9, Y9
-	VPSLLQ       $0x31, Y9, Y8
-	VPSRLQ       $0x0f, Y9, Y10
-	VPXOR        Y8, Y10, Y10
-	VPSLLQ       $0x18, Y9, Y8
-	VPXOR        Y8, Y10, Y10
-	VPSRLQ       $0x28, Y9, Y8
-	VPXOR        Y8, Y10, Y10
-	VPXOR        Y10, Y9, Y9
-	VPMULUDQ     strConstsAVX2<>+128(SB), Y9, Y8
-	VPMULUDQ     strConstsAVX2<>+544(SB), Y9, Y10
-	VPSRLQ       $0x20, Y9, Y9
-	VPMULUDQ     strConstsAVX2<>+128(SB), Y9, Y9
-	VPADDQ       Y10, Y9, Y9
-	VPSLLQ       $0x20, Y9, Y9
-	VPADDQ       Y8, Y9, Y9
-	VPSRLQ       $0x23, Y9, Y8
-	VPADDQ       Y3, Y8, Y8
-	VPXOR        Y8, Y9, Y9
-	VPMULUDQ     strConstsAVX2<>+128(SB), Y9, Y8
-	VPMULUDQ     strConstsAVX2<>+544(SB), Y9, Y10
-	VPSRLQ       $0x20, Y9, Y9
-	VPMULUDQ     strConstsAVX2<>+128(SB), Y9, Y9
-	VPADDQ       Y10, Y9, Y9
-	VPSLLQ       $0x20, Y9, Y9
-	VPADDQ       Y8, Y9, Y9
-	VPSRLQ       $0x1c, Y9, Y8
-	VPXOR        Y8, Y9, Y9
-	VPBLENDVB    Y4, Y9, Y7, Y7
+	VPXOR       Y0, Y0, Y0
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VMOVD       -4(R10)(R11*1), X0
+	VPINSRD     $0x01, (R10), X0, X0
+	MOVQ        16(DX), R10
+	MOVQ        24(DX), R11
+	VPINSRD     $0x02, -4(R10)(R11*1), X0, X0
+	VPINSRD     $0x03, (R10), X0, X0
+	VPXOR       Y1, Y1, Y1
+	MOVQ        32(DX), R10
+	MOVQ        40(DX), R11
+	VMOVD       -4(R10)(R11*1), X1
+	VPINSRD     $0x01, (R10), X1, X1
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VPINSRD     $0x02, -4(R10)(R11*1), X1, X1
+	VPINSRD     $0x03, (R10), X1, X1
+	VINSERTI128 $0x01, X1, Y0, Y0
+	VPXOR       strConstsAVX2<>+32(SB), Y0, Y0
+	VPSLLQ      $0x31, Y0, Y1
+	VPSRLQ      $0x0f, Y0, Y2
+	VPXOR       Y1, Y2, Y2
+	VPSLLQ      $0x18, Y0, Y1
+	VPXOR       Y1, Y2, Y2
+	VPSRLQ      $0x28, Y0, Y1
+	VPXOR       Y1, Y2, Y2
+	VPXOR       Y2, Y0, Y0
+	VPMULUDQ    strConstsAVX2<>+128(SB), Y0, Y1
+	VPMULUDQ    strConstsAVX2<>+544(SB), Y0, Y2
+	VPSRLQ      $0x20, Y0, Y0
+	VPMULUDQ    strConstsAVX2<>+128(SB), Y0, Y0
+	VPADDQ      Y2, Y0, Y0
+	VPSLLQ      $0x20, Y0, Y0
+	VPADDQ      Y1, Y0, Y0
+	VPSRLQ      $0x23, Y0, Y1
+	VPXOR       Y2, Y2, Y2
+	VPXOR       Y3, Y3, Y3
+	VMOVDQU     (DX), X2
+	VINSERTI128 $0x01, 32(DX), Y2, Y2
+	VMOVDQU     16(DX), X3
+	VINSERTI128 $0x01, 48(DX), Y3, Y3
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPADDQ      Y2, Y1, Y1
+	VPXOR       Y1, Y0, Y0
+	VPMULUDQ    strConstsAVX2<>+128(SB), Y0, Y1
+	VPMULUDQ    strConstsAVX2<>+544(SB), Y0, Y2
+	VPSRLQ      $0x20, Y0, Y0
+	VPMULUDQ    strConstsAVX2<>+128(SB), Y0, Y0
+	VPADDQ      Y2, Y0, Y0
+	VPSLLQ      $0x20, Y0, Y0
+	VPADDQ      Y1, Y0, Y0
+	VPSRLQ      $0x1c, Y0, Y1
+	VPXOR       Y1, Y0, Y0
+	VMOVDQU     Y0, (AX)(BX*8)
+	ADDQ        $0x04, BX
+	ADDQ        $0x00000040, DX
+	JMP         hashStr4AVX2_loop
 
-str2_no4:
+hashStr4AVX2_done:
+	VZEROUPPER
+	RET
+
+// func hashStr9AVX2(dst []uint64, keys *string)
+// Requires: AVX, AVX2
+TEXT ·hashStr9AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst_base+0(FP), AX
+	MOVQ dst_len+8(FP), CX
+	MOVQ keys+24(FP), DX
+	XORQ BX, BX
+
+hashStr9AVX2_loop:
+	CMPQ BX, CX
+	JAE  hashStr9AVX2_done
+
 	// 9-16 bytes.
-	VPTEST     Y5, Y5
-	JZ         str2_no9
-	VMOVDQA    Y5, Y8
-	VPXOR      Y4, Y4, Y4
-	VPGATHERQQ Y8, (SI)(Y2*1), Y4
-	VMOVDQA    Y5, Y9
-	VPXOR      Y8, Y8, Y8
-	VPGATHERQQ Y9, -8(SI)(Y1*1), Y8
-	VPXOR      strConstsAVX2<>+64(SB), Y4, Y4
-	VPXOR      strConstsAVX2<>+96(SB), Y8, Y8
-	VPSRLQ     $0x20, Y4, Y9
-	VPSRLQ     $0x20, Y8, Y10
-	VPMULUDQ   Y8, Y4, Y11
-	VPMULUDQ   Y8, Y9, Y12
-	VPMULUDQ   Y10, Y4, Y13
-	VPMULUDQ   Y10, Y9, Y9
-	VPSRLQ     $0x20, Y11, Y10
-	VPAND      strConstsAVX2<>+224(SB), Y12, Y14
-	VPADDQ     Y14, Y10, Y10
-	VPADDQ     Y13, Y10, Y10
-	VPSRLQ     $0x20, Y12, Y12
-	VPADDQ     Y12, Y9, Y9
-	VPSRLQ     $0x20, Y10, Y14
-	VPADDQ     Y14, Y9, Y9
-	VPSLLQ     $0x20, Y10, Y10
-	VPAND      strConstsAVX2<>+224(SB), Y11, Y11
-	VPXOR      Y11, Y9, Y9
-	VPXOR      Y10, Y9, Y9
-	VPSHUFB    strBswapAVX2<>+0(SB), Y4, Y4
-	VPADDQ     Y4, Y9, Y9
-	VPADDQ     Y8, Y9, Y9
-	VPADDQ     Y3, Y9, Y9
-	VPSRLQ     $0x25, Y9, Y4
-	VPXOR      Y4, Y9, Y9
-	VPMULUDQ   strConstsAVX2<>+160(SB), Y9, Y4
-	VPMULUDQ   strConstsAVX2<>+512(SB), Y9, Y8
-	VPSRLQ     $0x20, Y9, Y9
-	VPMULUDQ   strConstsAVX2<>+160(SB), Y9, Y9
-	VPADDQ     Y8, Y9, Y9
-	VPSLLQ     $0x20, Y9, Y9
-	VPADDQ     Y4, Y9, Y9
-	VPSRLQ     $0x20, Y9, Y4
-	VPXOR      Y4, Y9, Y9
-	VPBLENDVB  Y5, Y9, Y7, Y7
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VPXOR       Y0, Y0, Y0
+	VPXOR       Y1, Y1, Y1
+	VMOVQ       (R10), X0
+	VMOVQ       -8(R10)(R11*1), X1
+	MOVQ        16(DX), R10
+	MOVQ        24(DX), R11
+	VPINSRQ     $0x01, (R10), X0, X0
+	VPINSRQ     $0x01, -8(R10)(R11*1), X1, X1
+	MOVQ        32(DX), R10
+	MOVQ        40(DX), R11
+	VPXOR       Y2, Y2, Y2
+	VPXOR       Y3, Y3, Y3
+	VMOVQ       (R10), X2
+	VMOVQ       -8(R10)(R11*1), X3
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VPINSRQ     $0x01, (R10), X2, X2
+	VPINSRQ     $0x01, -8(R10)(R11*1), X3, X3
+	VINSERTI128 $0x01, X2, Y0, Y0
+	VINSERTI128 $0x01, X3, Y1, Y1
+	VPXOR       strConstsAVX2<>+64(SB), Y0, Y0
+	VPXOR       strConstsAVX2<>+96(SB), Y1, Y1
+	VPSRLQ      $0x20, Y0, Y2
+	VPSRLQ      $0x20, Y1, Y3
+	VPMULUDQ    Y1, Y0, Y4
+	VPMULUDQ    Y1, Y2, Y5
+	VPMULUDQ    Y3, Y0, Y6
+	VPMULUDQ    Y3, Y2, Y2
+	VPSRLQ      $0x20, Y4, Y3
+	VPAND       strConstsAVX2<>+224(SB), Y5, Y7
+	VPADDQ      Y7, Y3, Y3
+	VPADDQ      Y6, Y3, Y3
+	VPSRLQ      $0x20, Y5, Y5
+	VPADDQ      Y5, Y2, Y2
+	VPSRLQ      $0x20, Y3, Y7
+	VPADDQ      Y7, Y2, Y2
+	VPSLLQ      $0x20, Y3, Y3
+	VPAND       strConstsAVX2<>+224(SB), Y4, Y4
+	VPXOR       Y4, Y2, Y2
+	VPXOR       Y3, Y2, Y2
+	VPSHUFB     strBswapAVX2<>+0(SB), Y0, Y0
+	VPADDQ      Y0, Y2, Y2
+	VPADDQ      Y1, Y2, Y2
+	VPXOR       Y0, Y0, Y0
+	VPXOR       Y1, Y1, Y1
+	VMOVDQU     (DX), X0
+	VINSERTI128 $0x01, 32(DX), Y0, Y0
+	VMOVDQU     16(DX), X1
+	VINSERTI128 $0x01, 48(DX), Y1, Y1
+	VPUNPCKHQDQ Y1, Y0, Y0
+	VPADDQ      Y0, Y2, Y2
+	VPSRLQ      $0x25, Y2, Y0
+	VPXOR       Y0, Y2, Y2
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y2, Y0
+	VPMULUDQ    strConstsAVX2<>+512(SB), Y2, Y1
+	VPSRLQ      $0x20, Y2, Y2
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y2, Y2
+	VPADDQ      Y1, Y2, Y2
+	VPSLLQ      $0x20, Y2, Y2
+	VPADDQ      Y0, Y2, Y2
+	VPSRLQ      $0x20, Y2, Y0
+	VPXOR       Y0, Y2, Y2
+	VMOVDQU     Y2, (AX)(BX*8)
+	ADDQ        $0x04, BX
+	ADDQ        $0x00000040, DX
+	JMP         hashStr9AVX2_loop
 
-str2_no9:
+hashStr9AVX2_done:
+	VZEROUPPER
+	RET
+
+// func hashStr17AVX2(dst []uint64, keys *string)
+// Requires: AVX, AVX2
+TEXT ·hashStr17AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst_base+0(FP), AX
+	MOVQ dst_len+8(FP), CX
+	MOVQ keys+24(FP), DX
+	XORQ BX, BX
+
+hashStr17AVX2_loop:
+	CMPQ BX, CX
+	JAE  hashStr17AVX2_done
+
 	// 17-128 bytes.
-	VPTEST     Y6, Y6
-	JZ         str2_store
-	VPMULUDQ   strConstsAVX2<>+192(SB), Y3, Y4
-	VPMULUDQ   strConstsAVX2<>+576(SB), Y3, Y5
-	VPSLLQ     $0x20, Y5, Y5
-	VPADDQ     Y5, Y4, Y4
-	VMOVDQA    Y6, Y8
-	VPXOR      Y5, Y5, Y5
-	VPGATHERQQ Y8, (SI)(Y2*1), Y5
-	VMOVDQA    Y6, Y9
-	VPXOR      Y8, Y8, Y8
-	VPGATHERQQ Y9, 8(SI)(Y2*1), Y8
-	VPXOR      strSecretAVX2<>+0(SB), Y5, Y5
-	VPXOR      strSecretAVX2<>+32(SB), Y8, Y8
-	VPSRLQ     $0x20, Y5, Y9
-	VPSRLQ     $0x20, Y8, Y10
-	VPMULUDQ   Y8, Y5, Y11
-	VPMULUDQ   Y8, Y9, Y8
-	VPMULUDQ   Y10, Y5, Y5
-	VPMULUDQ   Y10, Y9, Y9
-	VPSRLQ     $0x20, Y11, Y10
-	VPAND      strConstsAVX2<>+224(SB), Y8, Y12
-	VPADDQ     Y12, Y10, Y10
-	VPADDQ     Y5, Y10, Y10
-	VPSRLQ     $0x20, Y8, Y8
-	VPADDQ     Y8, Y9, Y9
-	VPSRLQ     $0x20, Y10, Y12
-	VPADDQ     Y12, Y9, Y9
-	VPSLLQ     $0x20, Y10, Y10
-	VPAND      strConstsAVX2<>+224(SB), Y11, Y11
-	VPXOR      Y11, Y9, Y9
-	VPXOR      Y10, Y9, Y9
-	VPAND      Y6, Y9, Y9
-	VPADDQ     Y9, Y4, Y4
-	VMOVDQA    Y6, Y8
-	VPXOR      Y5, Y5, Y5
-	VPGATHERQQ Y8, -16(SI)(Y1*1), Y5
-	VMOVDQA    Y6, Y9
-	VPXOR      Y8, Y8, Y8
-	VPGATHERQQ Y9, -8(SI)(Y1*1), Y8
-	VPXOR      strSecretAVX2<>+64(SB), Y5, Y5
-	VPXOR      strSecretAVX2<>+96(SB), Y8, Y8
-	VPSRLQ     $0x20, Y5, Y9
-	VPSRLQ     $0x20, Y8, Y10
-	VPMULUDQ   Y8, Y5, Y11
-	VPMULUDQ   Y8, Y9, Y8
-	VPMULUDQ   Y10, Y5, Y5
-	VPMULUDQ   Y10, Y9, Y9
-	VPSRLQ     $0x20, Y11, Y10
-	VPAND      strConstsAVX2<>+224(SB), Y8, Y12
-	VPADDQ     Y12, Y10, Y10
-	VPADDQ     Y5, Y10, Y10
-	VPSRLQ     $0x20, Y8, Y8
-	VPADDQ     Y8, Y9, Y9
-	VPSRLQ     $0x20, Y10, Y12
-	VPADDQ     Y12, Y9, Y9
-	VPSLLQ     $0x20, Y10, Y10
-	VPAND      strConstsAVX2<>+224(SB), Y11, Y11
-	VPXOR      Y11, Y9, Y9
-	VPXOR      Y10, Y9, Y9
-	VPAND      Y6, Y9, Y9
-	VPADDQ     Y9, Y4, Y4
-	VPCMPGTQ   strConstsAVX2<>+384(SB), Y3, Y5
-	VPAND      Y6, Y5, Y5
-	VPTEST     Y5, Y5
-	JZ         str2_fold17
-	VMOVDQA    Y5, Y9
-	VPXOR      Y8, Y8, Y8
-	VPGATHERQQ Y9, 16(SI)(Y2*1), Y8
-	VMOVDQA    Y5, Y10
-	VPXOR      Y9, Y9, Y9
-	VPGATHERQQ Y10, 24(SI)(Y2*1), Y9
-	VPXOR      strSecretAVX2<>+128(SB), Y8, Y8
-	VPXOR      strSecretAVX2<>+160(SB), Y9, Y9
-	VPSRLQ     $0x20, Y8, Y10
-	VPSRLQ     $0x20, Y9, Y11
-	VPMULUDQ   Y9, Y8, Y12
-	VPMULUDQ   Y9, Y10, Y9
-	VPMULUDQ   Y11, Y8, Y8
-	VPMULUDQ   Y11, Y10, Y10
-	VPSRLQ     $0x20, Y12, Y11
-	VPAND      strConstsAVX2<>+224(SB), Y9, Y13
-	VPADDQ     Y13, Y11, Y11
-	VPADDQ     Y8, Y11, Y11
-	VPSRLQ     $0x20, Y9, Y9
-	VPADDQ     Y9, Y10, Y10
-	VPSRLQ     $0x20, Y11, Y13
-	VPADDQ     Y13, Y10, Y10
-	VPSLLQ     $0x20, Y11, Y11
-	VPAND      strConstsAVX2<>+224(SB), Y12, Y12
-	VPXOR      Y12, Y10, Y10
-	VPXOR      Y11, Y10, Y10
-	VPAND      Y5, Y10, Y10
-	VPADDQ     Y10, Y4, Y4
-	VMOVDQA    Y5, Y9
-	VPXOR      Y8, Y8, Y8
-	VPGATHERQQ Y9, -32(SI)(Y1*1), Y8
-	VMOVDQA    Y5, Y10
-	VPXOR      Y9, Y9, Y9
-	VPGATHERQQ Y10, -24(SI)(Y1*1), Y9
-	VPXOR      strSecretAVX2<>+192(SB), Y8, Y8
-	VPXOR      strSecretAVX2<>+224(SB), Y9, Y9
-	VPSRLQ     $0x20, Y8, Y10
-	VPSRLQ     $0x20, Y9, Y11
-	VPMULUDQ   Y9, Y8, Y12
-	VPMULUDQ   Y9, Y10, Y9
-	VPMULUDQ   Y11, Y8, Y8
-	VPMULUDQ   Y11, Y10, Y10
-	VPSRLQ     $0x20, Y12, Y11
-	VPAND      strConstsAVX2<>+224(SB), Y9, Y13
-	VPADDQ     Y13, Y11, Y11
-	VPADDQ     Y8, Y11, Y11
-	VPSRLQ     $0x20, Y9, Y9
-	VPADDQ     Y9, Y10, Y10
-	VPSRLQ     $0x20, Y11, Y13
-	VPADDQ     Y13, Y10, Y10
-	VPSLLQ     $0x20, Y11, Y11
-	VPAND      strConstsAVX2<>+224(SB), Y12, Y12
-	VPXOR      Y12, Y10, Y10
-	VPXOR      Y11, Y10, Y10
-	VPAND      Y5, Y10, Y10
-	VPADDQ     Y10, Y4, Y4
-	VPCMPGTQ   strConstsAVX2<>+416(SB), Y3, Y5
-	VPAND      Y6, Y5, Y5
-	VPTEST     Y5, Y5
-	JZ         str2_fold17
-	VMOVDQA    Y5, Y9
-	VPXOR      Y8, Y8, Y8
-	VPGATHERQQ Y9, 32(SI)(Y2*1), Y8
-	VMOVDQA    Y5, Y10
-	VPXOR      Y9, Y9, Y9
-	VPGATHERQQ Y10, 40(SI)(Y2*1), Y9
-	VPXOR      strSecretAVX2<>+256(SB), Y8, Y8
-	VPXOR      strSecretAVX2<>+288(SB), Y9, Y9
-	VPSRLQ     $0x20, Y8, Y10
-	VPSRLQ     $0x20, Y9, Y11
-	VPMULUDQ   Y9, Y8, Y12
-	VPMULUDQ   Y9, Y10, Y9
-	VPMULUDQ   Y11, Y8, Y8
-	VPMULUDQ   Y11, Y10, Y10
-	VPSRLQ     $0x20, Y12, Y11
-	VPAND      strConstsAVX2<>+224(SB), Y9, Y13
-	VPADDQ     Y13, Y11, Y11
-	VPADDQ     Y8, Y11, Y11
-	VPSRLQ     $0x20, Y9, Y9
-	VPADDQ     Y9, Y10, Y10
-	VPSRLQ     $0x20, Y11, Y13
-	VPADDQ     Y13, Y10, Y10
-	VPSLLQ     $0x20, Y11, Y11
-	VPAND      strConstsAVX2<>+224(SB), Y12, Y12
-	VPXOR      Y12, Y10, Y10
-	VPXOR      Y11, Y10, Y10
-	VPAND      Y5, Y10, Y10
-	VPADDQ     Y10, Y4, Y4
-	VMOVDQA    Y5, Y9
-	VPXOR      Y8, Y8, Y8
-	VPGATHERQQ Y9, -48(SI)(Y1*1), Y8
-	VMOVDQA    Y5, Y10
-	VPXOR      Y9, Y9, Y9
-	VPGATHERQQ Y10, -40(SI)(Y1*1), Y9
-	VPXOR      strSecretAVX2<>+320(SB), Y8, Y8
-	VPXOR      strSecretAVX2<>+352(SB), Y9, Y9
-	VPSRLQ     $0x20, Y8, Y10
-	VPSRLQ     $0x20, Y9, Y11
-	VPMULUDQ   Y9, Y8, Y12
-	VPMULUDQ   Y9, Y10, Y9
-	VPMULUDQ   Y11, Y8, Y8
-	VPMULUDQ   Y11, Y10, Y10
-	VPSRLQ     $0x20, Y12, Y11
-	VPAND      strConstsAVX2<>+224(SB), Y9, Y13
-	VPADDQ     Y13, Y11, Y11
-	VPADDQ     Y8, Y11, Y11
-	VPSRLQ     $0x20, Y9, Y9
-	VPADDQ     Y9, Y10, Y10
-	VPSRLQ     $0x20, Y11, Y13
-	VPADDQ     Y13, Y10, Y10
-	VPSLLQ     $0x20, Y11, Y11
-	VPAND      strConstsAVX2<>+224(SB), Y12, Y12
-	VPXOR      Y12, Y10, Y10
-	VPXOR      Y11, Y10, Y10
-	VPAND      Y5, Y10, Y10
-	VPADDQ     Y10, Y4, Y4
-	VPCMPGTQ   strConstsAVX2<>+448(SB), Y3, Y3
-	VPAND      Y6, Y3, Y3
-	VPTEST     Y3, Y3
-	JZ         str2_fold17
-	VMOVDQA    Y3, Y8
-	VPXOR      Y5, Y5, Y5
-	VPGATHERQQ Y8, 48(SI)(Y2*1), Y5
-	VMOVDQA    Y3, Y9
-	VPXOR      Y8, Y8, Y8
-	VPGATHERQQ Y9, 56(SI)(Y2*1), Y8
-	VPXOR      strSecretAVX2<>+384(SB), Y5, Y5
-	VPXOR      strSecretAVX2<>+416(SB), Y8, Y8
-	VPSRLQ     $0x20, Y5, Y2
-	VPSRLQ     $0x20, Y8, Y9
-	VPMULUDQ   Y8, Y5, Y10
-	VPMULUDQ   Y8, Y2, Y8
-	VPMULUDQ   Y9, Y5, Y5
-	VPMULUDQ   Y9, Y2, Y2
-	VPSRLQ     $0x20, Y10, Y9
-	VPAND      strConstsAVX2<>+224(SB), Y8, Y11
-	VPADDQ     Y11, Y9, Y9
-	VPADDQ     Y5, Y9, Y9
-	VPSRLQ     $0x20, Y8, Y8
-	VPADDQ     Y8, Y2, Y2
-	VPSRLQ     $0x20, Y9, Y11
-	VPADDQ     Y11, Y2, Y2
-	VPSLLQ     $0x20, Y9, Y9
-	VPAND      strConstsAVX2<>+224(SB), Y10, Y10
-	VPXOR      Y10, Y2, Y2
-	VPXOR      Y9, Y2, Y2
-	VPAND      Y3, Y2, Y2
-	VPADDQ     Y2, Y4, Y4
-	VMOVDQA    Y3, Y5
-	VPXOR      Y2, Y2, Y2
-	VPGATHERQQ Y5, -64(SI)(Y1*1), Y2
-	VMOVDQA    Y3, Y8
-	VPXOR      Y5, Y5, Y5
-	VPGATHERQQ Y8, -56(SI)(Y1*1), Y5
-	VPXOR      strSecretAVX2<>+448(SB), Y2, Y2
-	VPXOR      strSecretAVX2<>+480(SB), Y5, Y5
-	VPSRLQ     $0x20, Y2, Y1
-	VPSRLQ     $0x20, Y5, Y8
-	VPMULUDQ   Y5, Y2, Y9
-	VPMULUDQ   Y5, Y1, Y5
-	VPMULUDQ   Y8, Y2, Y2
-	VPMULUDQ   Y8, Y1, Y1
-	VPSRLQ     $0x20, Y9, Y8
-	VPAND      strConstsAVX2<>+224(SB), Y5, Y10
-	VPADDQ     Y10, Y8, Y8
-	VPADDQ     Y2, Y8, Y8
-	VPSRLQ     $0x20, Y5, Y5
-	VPADDQ     Y5, Y1, Y1
-	VPSRLQ     $0x20, Y8, Y10
-	VPADDQ     Y10, Y1, Y1
-	VPSLLQ     $0x20, Y8, Y8
-	VPAND      strConstsAVX2<>+224(SB), Y9, Y9
-	VPXOR      Y9, Y1, Y1
-	VPXOR      Y8, Y1, Y1
-	VPAND      Y3, Y1, Y1
-	VPADDQ     Y1, Y4, Y4
+	VPXOR       Y1, Y1, Y1
+	VPXOR       Y0, Y0, Y0
+	VMOVDQU     (DX), X1
+	VINSERTI128 $0x01, 32(DX), Y1, Y1
+	VMOVDQU     16(DX), X0
+	VINSERTI128 $0x01, 48(DX), Y0, Y0
+	VPUNPCKHQDQ Y0, Y1, Y1
+	VPMULUDQ    strConstsAVX2<>+192(SB), Y1, Y0
+	VPMULUDQ    strConstsAVX2<>+576(SB), Y1, Y1
+	VPSLLQ      $0x20, Y1, Y1
+	VPADDQ      Y1, Y0, Y0
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VPXOR       Y1, Y1, Y1
+	VMOVDQU     (R10), X1
+	VPXOR       Y2, Y2, Y2
+	VMOVDQU     -16(R10)(R11*1), X2
+	MOVQ        32(DX), R10
+	MOVQ        40(DX), R11
+	VINSERTI128 $0x01, (R10), Y1, Y1
+	VINSERTI128 $0x01, -16(R10)(R11*1), Y2, Y2
+	MOVQ        16(DX), R10
+	MOVQ        24(DX), R11
+	VPXOR       Y3, Y3, Y3
+	VMOVDQU     (R10), X3
+	VPXOR       Y4, Y4, Y4
+	VMOVDQU     -16(R10)(R11*1), X4
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VINSERTI128 $0x01, (R10), Y3, Y3
+	VINSERTI128 $0x01, -16(R10)(R11*1), Y4, Y4
+	VPUNPCKLQDQ Y3, Y1, Y5
+	VPUNPCKHQDQ Y3, Y1, Y1
+	VPUNPCKLQDQ Y4, Y2, Y3
+	VPUNPCKHQDQ Y4, Y2, Y2
+	VPXOR       strSecretAVX2<>+0(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+32(SB), Y1, Y1
+	VPSRLQ      $0x20, Y5, Y4
+	VPSRLQ      $0x20, Y1, Y6
+	VPMULUDQ    Y1, Y5, Y7
+	VPMULUDQ    Y1, Y4, Y1
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y4, Y4
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y1, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPADDQ      Y5, Y6, Y6
+	VPSRLQ      $0x20, Y1, Y1
+	VPADDQ      Y1, Y4, Y4
+	VPSRLQ      $0x20, Y6, Y8
+	VPADDQ      Y8, Y4, Y4
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y4, Y4
+	VPXOR       Y6, Y4, Y4
+	VPADDQ      Y4, Y0, Y0
+	VPXOR       strSecretAVX2<>+64(SB), Y3, Y3
+	VPXOR       strSecretAVX2<>+96(SB), Y2, Y2
+	VPSRLQ      $0x20, Y3, Y1
+	VPSRLQ      $0x20, Y2, Y4
+	VPMULUDQ    Y2, Y3, Y5
+	VPMULUDQ    Y2, Y1, Y2
+	VPMULUDQ    Y4, Y3, Y3
+	VPMULUDQ    Y4, Y1, Y1
+	VPSRLQ      $0x20, Y5, Y4
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y6
+	VPADDQ      Y6, Y4, Y4
+	VPADDQ      Y3, Y4, Y4
+	VPSRLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y1, Y1
+	VPSRLQ      $0x20, Y4, Y6
+	VPADDQ      Y6, Y1, Y1
+	VPSLLQ      $0x20, Y4, Y4
+	VPAND       strConstsAVX2<>+224(SB), Y5, Y5
+	VPXOR       Y5, Y1, Y1
+	VPXOR       Y4, Y1, Y1
+	VPADDQ      Y1, Y0, Y0
+	VPSRLQ      $0x25, Y0, Y1
+	VPXOR       Y1, Y0, Y0
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y0, Y1
+	VPMULUDQ    strConstsAVX2<>+512(SB), Y0, Y2
+	VPSRLQ      $0x20, Y0, Y0
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y0, Y0
+	VPADDQ      Y2, Y0, Y0
+	VPSLLQ      $0x20, Y0, Y0
+	VPADDQ      Y1, Y0, Y0
+	VPSRLQ      $0x20, Y0, Y1
+	VPXOR       Y1, Y0, Y0
+	VMOVDQU     Y0, (AX)(BX*8)
+	ADDQ        $0x04, BX
+	ADDQ        $0x00000040, DX
+	JMP         hashStr17AVX2_loop
 
-str2_fold17:
-	VPSRLQ    $0x25, Y4, Y1
-	VPXOR     Y1, Y4, Y4
-	VPMULUDQ  strConstsAVX2<>+160(SB), Y4, Y1
-	VPMULUDQ  strConstsAVX2<>+512(SB), Y4, Y2
-	VPSRLQ    $0x20, Y4, Y3
-	VPMULUDQ  strConstsAVX2<>+160(SB), Y3, Y3
-	VPADDQ    Y2, Y3, Y3
-	VPSLLQ    $0x20, Y3, Y3
-	VPADDQ    Y1, Y3, Y4
-	VPSRLQ    $0x20, Y4, Y1
-	VPXOR     Y1, Y4, Y4
-	VPBLENDVB Y6, Y4, Y7, Y7
+hashStr17AVX2_done:
+	VZEROUPPER
+	RET
 
-str2_store:
-	VMOVDQU Y7, (AX)(R8*8)
-	ADDQ    $0x04, R8
-	ADDQ    BX, DX
-	JMP     str2_loop
+// func hashStr33AVX2(dst []uint64, keys *string)
+// Requires: AVX, AVX2
+TEXT ·hashStr33AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst_base+0(FP), AX
+	MOVQ dst_len+8(FP), CX
+	MOVQ keys+24(FP), DX
+	XORQ BX, BX
 
-str2_done:
-	MOVQ DI, ret+40(FP)
+hashStr33AVX2_loop:
+	CMPQ BX, CX
+	JAE  hashStr33AVX2_done
+
+	// 17-128 bytes.
+	VPXOR       Y1, Y1, Y1
+	VPXOR       Y0, Y0, Y0
+	VMOVDQU     (DX), X1
+	VINSERTI128 $0x01, 32(DX), Y1, Y1
+	VMOVDQU     16(DX), X0
+	VINSERTI128 $0x01, 48(DX), Y0, Y0
+	VPUNPCKHQDQ Y0, Y1, Y1
+	VPMULUDQ    strConstsAVX2<>+192(SB), Y1, Y0
+	VPMULUDQ    strConstsAVX2<>+576(SB), Y1, Y1
+	VPSLLQ      $0x20, Y1, Y1
+	VPADDQ      Y1, Y0, Y0
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VPXOR       Y1, Y1, Y1
+	VMOVDQU     (R10), X1
+	VPXOR       Y2, Y2, Y2
+	VMOVDQU     -16(R10)(R11*1), X2
+	MOVQ        32(DX), R10
+	MOVQ        40(DX), R11
+	VINSERTI128 $0x01, (R10), Y1, Y1
+	VINSERTI128 $0x01, -16(R10)(R11*1), Y2, Y2
+	MOVQ        16(DX), R10
+	MOVQ        24(DX), R11
+	VPXOR       Y3, Y3, Y3
+	VMOVDQU     (R10), X3
+	VPXOR       Y4, Y4, Y4
+	VMOVDQU     -16(R10)(R11*1), X4
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VINSERTI128 $0x01, (R10), Y3, Y3
+	VINSERTI128 $0x01, -16(R10)(R11*1), Y4, Y4
+	VPUNPCKLQDQ Y3, Y1, Y5
+	VPUNPCKHQDQ Y3, Y1, Y1
+	VPUNPCKLQDQ Y4, Y2, Y3
+	VPUNPCKHQDQ Y4, Y2, Y2
+	VPXOR       strSecretAVX2<>+0(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+32(SB), Y1, Y1
+	VPSRLQ      $0x20, Y5, Y4
+	VPSRLQ      $0x20, Y1, Y6
+	VPMULUDQ    Y1, Y5, Y7
+	VPMULUDQ    Y1, Y4, Y1
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y4, Y4
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y1, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPADDQ      Y5, Y6, Y6
+	VPSRLQ      $0x20, Y1, Y1
+	VPADDQ      Y1, Y4, Y4
+	VPSRLQ      $0x20, Y6, Y8
+	VPADDQ      Y8, Y4, Y4
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y4, Y4
+	VPXOR       Y6, Y4, Y4
+	VPADDQ      Y4, Y0, Y0
+	VPXOR       strSecretAVX2<>+64(SB), Y3, Y3
+	VPXOR       strSecretAVX2<>+96(SB), Y2, Y2
+	VPSRLQ      $0x20, Y3, Y1
+	VPSRLQ      $0x20, Y2, Y4
+	VPMULUDQ    Y2, Y3, Y5
+	VPMULUDQ    Y2, Y1, Y2
+	VPMULUDQ    Y4, Y3, Y3
+	VPMULUDQ    Y4, Y1, Y1
+	VPSRLQ      $0x20, Y5, Y4
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y6
+	VPADDQ      Y6, Y4, Y4
+	VPADDQ      Y3, Y4, Y4
+	VPSRLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y1, Y1
+	VPSRLQ      $0x20, Y4, Y6
+	VPADDQ      Y6, Y1, Y1
+	VPSLLQ      $0x20, Y4, Y4
+	VPAND       strConstsAVX2<>+224(SB), Y5, Y5
+	VPXOR       Y5, Y1, Y1
+	VPXOR       Y4, Y1, Y1
+	VPADDQ      Y1, Y0, Y0
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VPXOR       Y1, Y1, Y1
+	VMOVDQU     16(R10), X1
+	VPXOR       Y2, Y2, Y2
+	VMOVDQU     -32(R10)(R11*1), X2
+	MOVQ        32(DX), R10
+	MOVQ        40(DX), R11
+	VINSERTI128 $0x01, 16(R10), Y1, Y1
+	VINSERTI128 $0x01, -32(R10)(R11*1), Y2, Y2
+	MOVQ        16(DX), R10
+	MOVQ        24(DX), R11
+	VPXOR       Y3, Y3, Y3
+	VMOVDQU     16(R10), X3
+	VPXOR       Y4, Y4, Y4
+	VMOVDQU     -32(R10)(R11*1), X4
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VINSERTI128 $0x01, 16(R10), Y3, Y3
+	VINSERTI128 $0x01, -32(R10)(R11*1), Y4, Y4
+	VPUNPCKLQDQ Y3, Y1, Y5
+	VPUNPCKHQDQ Y3, Y1, Y1
+	VPUNPCKLQDQ Y4, Y2, Y3
+	VPUNPCKHQDQ Y4, Y2, Y2
+	VPXOR       strSecretAVX2<>+128(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+160(SB), Y1, Y1
+	VPSRLQ      $0x20, Y5, Y4
+	VPSRLQ      $0x20, Y1, Y6
+	VPMULUDQ    Y1, Y5, Y7
+	VPMULUDQ    Y1, Y4, Y1
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y4, Y4
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y1, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPADDQ      Y5, Y6, Y6
+	VPSRLQ      $0x20, Y1, Y1
+	VPADDQ      Y1, Y4, Y4
+	VPSRLQ      $0x20, Y6, Y8
+	VPADDQ      Y8, Y4, Y4
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y4, Y4
+	VPXOR       Y6, Y4, Y4
+	VPADDQ      Y4, Y0, Y0
+	VPXOR       strSecretAVX2<>+192(SB), Y3, Y3
+	VPXOR       strSecretAVX2<>+224(SB), Y2, Y2
+	VPSRLQ      $0x20, Y3, Y1
+	VPSRLQ      $0x20, Y2, Y4
+	VPMULUDQ    Y2, Y3, Y5
+	VPMULUDQ    Y2, Y1, Y2
+	VPMULUDQ    Y4, Y3, Y3
+	VPMULUDQ    Y4, Y1, Y1
+	VPSRLQ      $0x20, Y5, Y4
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y6
+	VPADDQ      Y6, Y4, Y4
+	VPADDQ      Y3, Y4, Y4
+	VPSRLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y1, Y1
+	VPSRLQ      $0x20, Y4, Y6
+	VPADDQ      Y6, Y1, Y1
+	VPSLLQ      $0x20, Y4, Y4
+	VPAND       strConstsAVX2<>+224(SB), Y5, Y5
+	VPXOR       Y5, Y1, Y1
+	VPXOR       Y4, Y1, Y1
+	VPADDQ      Y1, Y0, Y0
+	VPSRLQ      $0x25, Y0, Y1
+	VPXOR       Y1, Y0, Y0
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y0, Y1
+	VPMULUDQ    strConstsAVX2<>+512(SB), Y0, Y2
+	VPSRLQ      $0x20, Y0, Y0
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y0, Y0
+	VPADDQ      Y2, Y0, Y0
+	VPSLLQ      $0x20, Y0, Y0
+	VPADDQ      Y1, Y0, Y0
+	VPSRLQ      $0x20, Y0, Y1
+	VPXOR       Y1, Y0, Y0
+	VMOVDQU     Y0, (AX)(BX*8)
+	ADDQ        $0x04, BX
+	ADDQ        $0x00000040, DX
+	JMP         hashStr33AVX2_loop
+
+hashStr33AVX2_done:
+	VZEROUPPER
+	RET
+
+// func hashStr65AVX2(dst []uint64, keys *string)
+// Requires: AVX, AVX2
+TEXT ·hashStr65AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst_base+0(FP), AX
+	MOVQ dst_len+8(FP), CX
+	MOVQ keys+24(FP), DX
+	XORQ BX, BX
+
+hashStr65AVX2_loop:
+	CMPQ BX, CX
+	JAE  hashStr65AVX2_done
+
+	// 17-128 bytes.
+	VPXOR       Y1, Y1, Y1
+	VPXOR       Y0, Y0, Y0
+	VMOVDQU     (DX), X1
+	VINSERTI128 $0x01, 32(DX), Y1, Y1
+	VMOVDQU     16(DX), X0
+	VINSERTI128 $0x01, 48(DX), Y0, Y0
+	VPUNPCKHQDQ Y0, Y1, Y1
+	VPMULUDQ    strConstsAVX2<>+192(SB), Y1, Y0
+	VPMULUDQ    strConstsAVX2<>+576(SB), Y1, Y1
+	VPSLLQ      $0x20, Y1, Y1
+	VPADDQ      Y1, Y0, Y0
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VPXOR       Y1, Y1, Y1
+	VMOVDQU     (R10), X1
+	VPXOR       Y2, Y2, Y2
+	VMOVDQU     -16(R10)(R11*1), X2
+	MOVQ        32(DX), R10
+	MOVQ        40(DX), R11
+	VINSERTI128 $0x01, (R10), Y1, Y1
+	VINSERTI128 $0x01, -16(R10)(R11*1), Y2, Y2
+	MOVQ        16(DX), R10
+	MOVQ        24(DX), R11
+	VPXOR       Y3, Y3, Y3
+	VMOVDQU     (R10), X3
+	VPXOR       Y4, Y4, Y4
+	VMOVDQU     -16(R10)(R11*1), X4
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VINSERTI128 $0x01, (R10), Y3, Y3
+	VINSERTI128 $0x01, -16(R10)(R11*1), Y4, Y4
+	VPUNPCKLQDQ Y3, Y1, Y5
+	VPUNPCKHQDQ Y3, Y1, Y1
+	VPUNPCKLQDQ Y4, Y2, Y3
+	VPUNPCKHQDQ Y4, Y2, Y2
+	VPXOR       strSecretAVX2<>+0(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+32(SB), Y1, Y1
+	VPSRLQ      $0x20, Y5, Y4
+	VPSRLQ      $0x20, Y1, Y6
+	VPMULUDQ    Y1, Y5, Y7
+	VPMULUDQ    Y1, Y4, Y1
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y4, Y4
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y1, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPADDQ      Y5, Y6, Y6
+	VPSRLQ      $0x20, Y1, Y1
+	VPADDQ      Y1, Y4, Y4
+	VPSRLQ      $0x20, Y6, Y8
+	VPADDQ      Y8, Y4, Y4
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y4, Y4
+	VPXOR       Y6, Y4, Y4
+	VPADDQ      Y4, Y0, Y0
+	VPXOR       strSecretAVX2<>+64(SB), Y3, Y3
+	VPXOR       strSecretAVX2<>+96(SB), Y2, Y2
+	VPSRLQ      $0x20, Y3, Y1
+	VPSRLQ      $0x20, Y2, Y4
+	VPMULUDQ    Y2, Y3, Y5
+	VPMULUDQ    Y2, Y1, Y2
+	VPMULUDQ    Y4, Y3, Y3
+	VPMULUDQ    Y4, Y1, Y1
+	VPSRLQ      $0x20, Y5, Y4
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y6
+	VPADDQ      Y6, Y4, Y4
+	VPADDQ      Y3, Y4, Y4
+	VPSRLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y1, Y1
+	VPSRLQ      $0x20, Y4, Y6
+	VPADDQ      Y6, Y1, Y1
+	VPSLLQ      $0x20, Y4, Y4
+	VPAND       strConstsAVX2<>+224(SB), Y5, Y5
+	VPXOR       Y5, Y1, Y1
+	VPXOR       Y4, Y1, Y1
+	VPADDQ      Y1, Y0, Y0
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VPXOR       Y1, Y1, Y1
+	VMOVDQU     16(R10), X1
+	VPXOR       Y2, Y2, Y2
+	VMOVDQU     -32(R10)(R11*1), X2
+	MOVQ        32(DX), R10
+	MOVQ        40(DX), R11
+	VINSERTI128 $0x01, 16(R10), Y1, Y1
+	VINSERTI128 $0x01, -32(R10)(R11*1), Y2, Y2
+	MOVQ        16(DX), R10
+	MOVQ        24(DX), R11
+	VPXOR       Y3, Y3, Y3
+	VMOVDQU     16(R10), X3
+	VPXOR       Y4, Y4, Y4
+	VMOVDQU     -32(R10)(R11*1), X4
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VINSERTI128 $0x01, 16(R10), Y3, Y3
+	VINSERTI128 $0x01, -32(R10)(R11*1), Y4, Y4
+	VPUNPCKLQDQ Y3, Y1, Y5
+	VPUNPCKHQDQ Y3, Y1, Y1
+	VPUNPCKLQDQ Y4, Y2, Y3
+	VPUNPCKHQDQ Y4, Y2, Y2
+	VPXOR       strSecretAVX2<>+128(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+160(SB), Y1, Y1
+	VPSRLQ      $0x20, Y5, Y4
+	VPSRLQ      $0x20, Y1, Y6
+	VPMULUDQ    Y1, Y5, Y7
+	VPMULUDQ    Y1, Y4, Y1
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y4, Y4
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y1, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPADDQ      Y5, Y6, Y6
+	VPSRLQ      $0x20, Y1, Y1
+	VPADDQ      Y1, Y4, Y4
+	VPSRLQ      $0x20, Y6, Y8
+	VPADDQ      Y8, Y4, Y4
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y4, Y4
+	VPXOR       Y6, Y4, Y4
+	VPADDQ      Y4, Y0, Y0
+	VPXOR       strSecretAVX2<>+192(SB), Y3, Y3
+	VPXOR       strSecretAVX2<>+224(SB), Y2, Y2
+	VPSRLQ      $0x20, Y3, Y1
+	VPSRLQ      $0x20, Y2, Y4
+	VPMULUDQ    Y2, Y3, Y5
+	VPMULUDQ    Y2, Y1, Y2
+	VPMULUDQ    Y4, Y3, Y3
+	VPMULUDQ    Y4, Y1, Y1
+	VPSRLQ      $0x20, Y5, Y4
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y6
+	VPADDQ      Y6, Y4, Y4
+	VPADDQ      Y3, Y4, Y4
+	VPSRLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y1, Y1
+	VPSRLQ      $0x20, Y4, Y6
+	VPADDQ      Y6, Y1, Y1
+	VPSLLQ      $0x20, Y4, Y4
+	VPAND       strConstsAVX2<>+224(SB), Y5, Y5
+	VPXOR       Y5, Y1, Y1
+	VPXOR       Y4, Y1, Y1
+	VPADDQ      Y1, Y0, Y0
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VPXOR       Y1, Y1, Y1
+	VMOVDQU     32(R10), X1
+	VPXOR       Y2, Y2, Y2
+	VMOVDQU     -48(R10)(R11*1), X2
+	MOVQ        32(DX), R10
+	MOVQ        40(DX), R11
+	VINSERTI128 $0x01, 32(R10), Y1, Y1
+	VINSERTI128 $0x01, -48(R10)(R11*1), Y2, Y2
+	MOVQ        16(DX), R10
+	MOVQ        24(DX), R11
+	VPXOR       Y3, Y3, Y3
+	VMOVDQU     32(R10), X3
+	VPXOR       Y4, Y4, Y4
+	VMOVDQU     -48(R10)(R11*1), X4
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VINSERTI128 $0x01, 32(R10), Y3, Y3
+	VINSERTI128 $0x01, -48(R10)(R11*1), Y4, Y4
+	VPUNPCKLQDQ Y3, Y1, Y5
+	VPUNPCKHQDQ Y3, Y1, Y1
+	VPUNPCKLQDQ Y4, Y2, Y3
+	VPUNPCKHQDQ Y4, Y2, Y2
+	VPXOR       strSecretAVX2<>+256(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+288(SB), Y1, Y1
+	VPSRLQ      $0x20, Y5, Y4
+	VPSRLQ      $0x20, Y1, Y6
+	VPMULUDQ    Y1, Y5, Y7
+	VPMULUDQ    Y1, Y4, Y1
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y4, Y4
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y1, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPADDQ      Y5, Y6, Y6
+	VPSRLQ      $0x20, Y1, Y1
+	VPADDQ      Y1, Y4, Y4
+	VPSRLQ      $0x20, Y6, Y8
+	VPADDQ      Y8, Y4, Y4
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y4, Y4
+	VPXOR       Y6, Y4, Y4
+	VPADDQ      Y4, Y0, Y0
+	VPXOR       strSecretAVX2<>+320(SB), Y3, Y3
+	VPXOR       strSecretAVX2<>+352(SB), Y2, Y2
+	VPSRLQ      $0x20, Y3, Y1
+	VPSRLQ      $0x20, Y2, Y4
+	VPMULUDQ    Y2, Y3, Y5
+	VPMULUDQ    Y2, Y1, Y2
+	VPMULUDQ    Y4, Y3, Y3
+	VPMULUDQ    Y4, Y1, Y1
+	VPSRLQ      $0x20, Y5, Y4
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y6
+	VPADDQ      Y6, Y4, Y4
+	VPADDQ      Y3, Y4, Y4
+	VPSRLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y1, Y1
+	VPSRLQ      $0x20, Y4, Y6
+	VPADDQ      Y6, Y1, Y1
+	VPSLLQ      $0x20, Y4, Y4
+	VPAND       strConstsAVX2<>+224(SB), Y5, Y5
+	VPXOR       Y5, Y1, Y1
+	VPXOR       Y4, Y1, Y1
+	VPADDQ      Y1, Y0, Y0
+	VPSRLQ      $0x25, Y0, Y1
+	VPXOR       Y1, Y0, Y0
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y0, Y1
+	VPMULUDQ    strConstsAVX2<>+512(SB), Y0, Y2
+	VPSRLQ      $0x20, Y0, Y0
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y0, Y0
+	VPADDQ      Y2, Y0, Y0
+	VPSLLQ      $0x20, Y0, Y0
+	VPADDQ      Y1, Y0, Y0
+	VPSRLQ      $0x20, Y0, Y1
+	VPXOR       Y1, Y0, Y0
+	VMOVDQU     Y0, (AX)(BX*8)
+	ADDQ        $0x04, BX
+	ADDQ        $0x00000040, DX
+	JMP         hashStr65AVX2_loop
+
+hashStr65AVX2_done:
+	VZEROUPPER
+	RET
+
+// func hashStr97AVX2(dst []uint64, keys *string)
+// Requires: AVX, AVX2
+TEXT ·hashStr97AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst_base+0(FP), AX
+	MOVQ dst_len+8(FP), CX
+	MOVQ keys+24(FP), DX
+	XORQ BX, BX
+
+hashStr97AVX2_loop:
+	CMPQ BX, CX
+	JAE  hashStr97AVX2_done
+
+	// 17-128 bytes.
+	VPXOR       Y1, Y1, Y1
+	VPXOR       Y0, Y0, Y0
+	VMOVDQU     (DX), X1
+	VINSERTI128 $0x01, 32(DX), Y1, Y1
+	VMOVDQU     16(DX), X0
+	VINSERTI128 $0x01, 48(DX), Y0, Y0
+	VPUNPCKHQDQ Y0, Y1, Y1
+	VPMULUDQ    strConstsAVX2<>+192(SB), Y1, Y0
+	VPMULUDQ    strConstsAVX2<>+576(SB), Y1, Y1
+	VPSLLQ      $0x20, Y1, Y1
+	VPADDQ      Y1, Y0, Y0
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VPXOR       Y1, Y1, Y1
+	VMOVDQU     (R10), X1
+	VPXOR       Y2, Y2, Y2
+	VMOVDQU     -16(R10)(R11*1), X2
+	MOVQ        32(DX), R10
+	MOVQ        40(DX), R11
+	VINSERTI128 $0x01, (R10), Y1, Y1
+	VINSERTI128 $0x01, -16(R10)(R11*1), Y2, Y2
+	MOVQ        16(DX), R10
+	MOVQ        24(DX), R11
+	VPXOR       Y3, Y3, Y3
+	VMOVDQU     (R10), X3
+	VPXOR       Y4, Y4, Y4
+	VMOVDQU     -16(R10)(R11*1), X4
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VINSERTI128 $0x01, (R10), Y3, Y3
+	VINSERTI128 $0x01, -16(R10)(R11*1), Y4, Y4
+	VPUNPCKLQDQ Y3, Y1, Y5
+	VPUNPCKHQDQ Y3, Y1, Y1
+	VPUNPCKLQDQ Y4, Y2, Y3
+	VPUNPCKHQDQ Y4, Y2, Y2
+	VPXOR       strSecretAVX2<>+0(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+32(SB), Y1, Y1
+	VPSRLQ      $0x20, Y5, Y4
+	VPSRLQ      $0x20, Y1, Y6
+	VPMULUDQ    Y1, Y5, Y7
+	VPMULUDQ    Y1, Y4, Y1
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y4, Y4
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y1, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPADDQ      Y5, Y6, Y6
+	VPSRLQ      $0x20, Y1, Y1
+	VPADDQ      Y1, Y4, Y4
+	VPSRLQ      $0x20, Y6, Y8
+	VPADDQ      Y8, Y4, Y4
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y4, Y4
+	VPXOR       Y6, Y4, Y4
+	VPADDQ      Y4, Y0, Y0
+	VPXOR       strSecretAVX2<>+64(SB), Y3, Y3
+	VPXOR       strSecretAVX2<>+96(SB), Y2, Y2
+	VPSRLQ      $0x20, Y3, Y1
+	VPSRLQ      $0x20, Y2, Y4
+	VPMULUDQ    Y2, Y3, Y5
+	VPMULUDQ    Y2, Y1, Y2
+	VPMULUDQ    Y4, Y3, Y3
+	VPMULUDQ    Y4, Y1, Y1
+	VPSRLQ      $0x20, Y5, Y4
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y6
+	VPADDQ      Y6, Y4, Y4
+	VPADDQ      Y3, Y4, Y4
+	VPSRLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y1, Y1
+	VPSRLQ      $0x20, Y4, Y6
+	VPADDQ      Y6, Y1, Y1
+	VPSLLQ      $0x20, Y4, Y4
+	VPAND       strConstsAVX2<>+224(SB), Y5, Y5
+	VPXOR       Y5, Y1, Y1
+	VPXOR       Y4, Y1, Y1
+	VPADDQ      Y1, Y0, Y0
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VPXOR       Y1, Y1, Y1
+	VMOVDQU     16(R10), X1
+	VPXOR       Y2, Y2, Y2
+	VMOVDQU     -32(R10)(R11*1), X2
+	MOVQ        32(DX), R10
+	MOVQ        40(DX), R11
+	VINSERTI128 $0x01, 16(R10), Y1, Y1
+	VINSERTI128 $0x01, -32(R10)(R11*1), Y2, Y2
+	MOVQ        16(DX), R10
+	MOVQ        24(DX), R11
+	VPXOR       Y3, Y3, Y3
+	VMOVDQU     16(R10), X3
+	VPXOR       Y4, Y4, Y4
+	VMOVDQU     -32(R10)(R11*1), X4
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VINSERTI128 $0x01, 16(R10), Y3, Y3
+	VINSERTI128 $0x01, -32(R10)(R11*1), Y4, Y4
+	VPUNPCKLQDQ Y3, Y1, Y5
+	VPUNPCKHQDQ Y3, Y1, Y1
+	VPUNPCKLQDQ Y4, Y2, Y3
+	VPUNPCKHQDQ Y4, Y2, Y2
+	VPXOR       strSecretAVX2<>+128(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+160(SB), Y1, Y1
+	VPSRLQ      $0x20, Y5, Y4
+	VPSRLQ      $0x20, Y1, Y6
+	VPMULUDQ    Y1, Y5, Y7
+	VPMULUDQ    Y1, Y4, Y1
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y4, Y4
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y1, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPADDQ      Y5, Y6, Y6
+	VPSRLQ      $0x20, Y1, Y1
+	VPADDQ      Y1, Y4, Y4
+	VPSRLQ      $0x20, Y6, Y8
+	VPADDQ      Y8, Y4, Y4
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y4, Y4
+	VPXOR       Y6, Y4, Y4
+	VPADDQ      Y4, Y0, Y0
+	VPXOR       strSecretAVX2<>+192(SB), Y3, Y3
+	VPXOR       strSecretAVX2<>+224(SB), Y2, Y2
+	VPSRLQ      $0x20, Y3, Y1
+	VPSRLQ      $0x20, Y2, Y4
+	VPMULUDQ    Y2, Y3, Y5
+	VPMULUDQ    Y2, Y1, Y2
+	VPMULUDQ    Y4, Y3, Y3
+	VPMULUDQ    Y4, Y1, Y1
+	VPSRLQ      $0x20, Y5, Y4
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y6
+	VPADDQ      Y6, Y4, Y4
+	VPADDQ      Y3, Y4, Y4
+	VPSRLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y1, Y1
+	VPSRLQ      $0x20, Y4, Y6
+	VPADDQ      Y6, Y1, Y1
+	VPSLLQ      $0x20, Y4, Y4
+	VPAND       strConstsAVX2<>+224(SB), Y5, Y5
+	VPXOR       Y5, Y1, Y1
+	VPXOR       Y4, Y1, Y1
+	VPADDQ      Y1, Y0, Y0
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VPXOR       Y1, Y1, Y1
+	VMOVDQU     32(R10), X1
+	VPXOR       Y2, Y2, Y2
+	VMOVDQU     -48(R10)(R11*1), X2
+	MOVQ        32(DX), R10
+	MOVQ        40(DX), R11
+	VINSERTI128 $0x01, 32(R10), Y1, Y1
+	VINSERTI128 $0x01, -48(R10)(R11*1), Y2, Y2
+	MOVQ        16(DX), R10
+	MOVQ        24(DX), R11
+	VPXOR       Y3, Y3, Y3
+	VMOVDQU     32(R10), X3
+	VPXOR       Y4, Y4, Y4
+	VMOVDQU     -48(R10)(R11*1), X4
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VINSERTI128 $0x01, 32(R10), Y3, Y3
+	VINSERTI128 $0x01, -48(R10)(R11*1), Y4, Y4
+	VPUNPCKLQDQ Y3, Y1, Y5
+	VPUNPCKHQDQ Y3, Y1, Y1
+	VPUNPCKLQDQ Y4, Y2, Y3
+	VPUNPCKHQDQ Y4, Y2, Y2
+	VPXOR       strSecretAVX2<>+256(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+288(SB), Y1, Y1
+	VPSRLQ      $0x20, Y5, Y4
+	VPSRLQ      $0x20, Y1, Y6
+	VPMULUDQ    Y1, Y5, Y7
+	VPMULUDQ    Y1, Y4, Y1
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y4, Y4
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y1, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPADDQ      Y5, Y6, Y6
+	VPSRLQ      $0x20, Y1, Y1
+	VPADDQ      Y1, Y4, Y4
+	VPSRLQ      $0x20, Y6, Y8
+	VPADDQ      Y8, Y4, Y4
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y4, Y4
+	VPXOR       Y6, Y4, Y4
+	VPADDQ      Y4, Y0, Y0
+	VPXOR       strSecretAVX2<>+320(SB), Y3, Y3
+	VPXOR       strSecretAVX2<>+352(SB), Y2, Y2
+	VPSRLQ      $0x20, Y3, Y1
+	VPSRLQ      $0x20, Y2, Y4
+	VPMULUDQ    Y2, Y3, Y5
+	VPMULUDQ    Y2, Y1, Y2
+	VPMULUDQ    Y4, Y3, Y3
+	VPMULUDQ    Y4, Y1, Y1
+	VPSRLQ      $0x20, Y5, Y4
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y6
+	VPADDQ      Y6, Y4, Y4
+	VPADDQ      Y3, Y4, Y4
+	VPSRLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y1, Y1
+	VPSRLQ      $0x20, Y4, Y6
+	VPADDQ      Y6, Y1, Y1
+	VPSLLQ      $0x20, Y4, Y4
+	VPAND       strConstsAVX2<>+224(SB), Y5, Y5
+	VPXOR       Y5, Y1, Y1
+	VPXOR       Y4, Y1, Y1
+	VPADDQ      Y1, Y0, Y0
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VPXOR       Y1, Y1, Y1
+	VMOVDQU     48(R10), X1
+	VPXOR       Y2, Y2, Y2
+	VMOVDQU     -64(R10)(R11*1), X2
+	MOVQ        32(DX), R10
+	MOVQ        40(DX), R11
+	VINSERTI128 $0x01, 48(R10), Y1, Y1
+	VINSERTI128 $0x01, -64(R10)(R11*1), Y2, Y2
+	MOVQ        16(DX), R10
+	MOVQ        24(DX), R11
+	VPXOR       Y3, Y3, Y3
+	VMOVDQU     48(R10), X3
+	VPXOR       Y4, Y4, Y4
+	VMOVDQU     -64(R10)(R11*1), X4
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VINSERTI128 $0x01, 48(R10), Y3, Y3
+	VINSERTI128 $0x01, -64(R10)(R11*1), Y4, Y4
+	VPUNPCKLQDQ Y3, Y1, Y5
+	VPUNPCKHQDQ Y3, Y1, Y1
+	VPUNPCKLQDQ Y4, Y2, Y3
+	VPUNPCKHQDQ Y4, Y2, Y2
+	VPXOR       strSecretAVX2<>+384(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+416(SB), Y1, Y1
+	VPSRLQ      $0x20, Y5, Y4
+	VPSRLQ      $0x20, Y1, Y6
+	VPMULUDQ    Y1, Y5, Y7
+	VPMULUDQ    Y1, Y4, Y1
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y4, Y4
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y1, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPADDQ      Y5, Y6, Y6
+	VPSRLQ      $0x20, Y1, Y1
+	VPADDQ      Y1, Y4, Y4
+	VPSRLQ      $0x20, Y6, Y8
+	VPADDQ      Y8, Y4, Y4
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y4, Y4
+	VPXOR       Y6, Y4, Y4
+	VPADDQ      Y4, Y0, Y0
+	VPXOR       strSecretAVX2<>+448(SB), Y3, Y3
+	VPXOR       strSecretAVX2<>+480(SB), Y2, Y2
+	VPSRLQ      $0x20, Y3, Y1
+	VPSRLQ      $0x20, Y2, Y4
+	VPMULUDQ    Y2, Y3, Y5
+	VPMULUDQ    Y2, Y1, Y2
+	VPMULUDQ    Y4, Y3, Y3
+	VPMULUDQ    Y4, Y1, Y1
+	VPSRLQ      $0x20, Y5, Y4
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y6
+	VPADDQ      Y6, Y4, Y4
+	VPADDQ      Y3, Y4, Y4
+	VPSRLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y1, Y1
+	VPSRLQ      $0x20, Y4, Y6
+	VPADDQ      Y6, Y1, Y1
+	VPSLLQ      $0x20, Y4, Y4
+	VPAND       strConstsAVX2<>+224(SB), Y5, Y5
+	VPXOR       Y5, Y1, Y1
+	VPXOR       Y4, Y1, Y1
+	VPADDQ      Y1, Y0, Y0
+	VPSRLQ      $0x25, Y0, Y1
+	VPXOR       Y1, Y0, Y0
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y0, Y1
+	VPMULUDQ    strConstsAVX2<>+512(SB), Y0, Y2
+	VPSRLQ      $0x20, Y0, Y0
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y0, Y0
+	VPADDQ      Y2, Y0, Y0
+	VPSLLQ      $0x20, Y0, Y0
+	VPADDQ      Y1, Y0, Y0
+	VPSRLQ      $0x20, Y0, Y1
+	VPXOR       Y1, Y0, Y0
+	VMOVDQU     Y0, (AX)(BX*8)
+	ADDQ        $0x04, BX
+	ADDQ        $0x00000040, DX
+	JMP         hashStr97AVX2_loop
+
+hashStr97AVX2_done:
 	VZEROUPPER
 	RET
