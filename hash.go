@@ -337,13 +337,13 @@ func hashStrings(dst []uint64, keys *string, stride uintptr) {
 }
 
 // hashStringChunk is hashStrings for at most strChunk keys at one SIMD level
-// (simd its class mask). A chunk whose keys are all strings of one SIMD class
-// is hashed in place, the last 0 to w-1 keys by Go (w the level's lane
-// count). Otherwise one pass counts the classes, a second copies each SIMD
-// class's headers into its own run of a scratch array (recording where each
-// key came from) and hashes the others in Go, each run is padded to a
-// multiple of w with copies of its last key and hashed by its kernel, and
-// the hashes are stored back in key order.
+// (simd its class mask). Only a chunk whose keys are all of one SIMD class
+// runs a kernel: strings in place, the last 0 to w-1 keys by Go (w the
+// level's lane count); byte slices through a scratch array of string
+// headers. That copy is a general class sort: it copies each SIMD class's
+// headers into its own run (recording where each key came from), hashes the
+// others in Go, pads each run to a multiple of w with copies of its last key,
+// runs its kernel and stores the hashes back in key order.
 func hashStringChunk(dst []uint64, keys *string, stride uintptr, avx512 bool, simd uint8) {
 	w := 4
 	if avx512 {
@@ -360,7 +360,14 @@ func hashStringChunk(dst []uint64, keys *string, stride uintptr, avx512 bool, si
 		cls[i] = c
 		counts += 1 << (9 * c)
 	}
-	if c := cls[0]; stride == unsafe.Sizeof("") && c != strGo && int(counts>>(9*c)&511) == n {
+	c := cls[0]
+	if c == strGo || int(counts>>(9*c)&511) != n {
+		// Mixed classes: sorting them cost more than the kernels saved
+		// (PERF.md), so Go hashes them.
+		hashStringsGo(dst, keys, stride)
+		return
+	}
+	if stride == unsafe.Sizeof("") {
 		m := n &^ (w - 1)
 		if m > 0 {
 			strKernel(avx512, c, dst[:m], keys)
