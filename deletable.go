@@ -21,7 +21,7 @@ type Cuckoo[K Key] struct {
 // NewCuckoo returns a cuckoo filter sized for n keys at false-positive rate
 // fpr; cuckoo.Size(n, fpr) gives its size. It returns ErrKeys for n = 0,
 // ErrFPR for fpr outside (0, 1) or below what cuckoo filters reach (about
-// 6.1e-5), and ErrTooLarge for a table too large to make.
+// 9.3e-10), and ErrTooLarge for a table too large to make.
 //
 // The zero Cuckoo is empty: its lookups answer false and 0, its mutations
 // panic, and UnmarshalBinary or ReadFrom fill it.

@@ -23,9 +23,9 @@
 //   - A set of keys, size known in advance: Filter, made by New.
 //   - Number of keys unknown: Scalable (NewScalable) adds larger stages as
 //     keys arrive and keeps the total false-positive rate under the target.
-//   - Keys must also be removed: Cuckoo (NewCuckoo) is the smaller, but it
-//     can become full (Add returns ErrFull) and reaches rates down to about
-//     6e-5; Counting (NewCounting) never becomes full and reaches any rate,
+//   - Keys must also be removed: Cuckoo (NewCuckoo) is the smaller (below
+//     about 2% smaller than a Filter too), but it can become full (Add
+//     returns ErrFull); Counting (NewCounting) never becomes full,
 //     at several times a Filter's memory. Remove only keys that were added.
 //   - Hashes you compute yourself, or adds from many goroutines at once
 //     (AddHashAtomic): package blocked, the engine under every Filter (see

@@ -326,13 +326,13 @@ func TestPersistHostileSizes(t *testing.T) {
 		format.Header{Version: format.Version, Variant: v, K: k, Blocks: blocks, Hash: 1, Params: params, PayloadBytes: payload}.Put(b)
 		return append(b, make([]byte, 100)...)
 	}
-	cuckooParams := [7]byte{format.CuckooLayoutPow2, format.CuckooSlots}
+	cuckooParams := [7]byte{format.CuckooLayoutSemiSorted, format.CuckooSlots}
 	cases := []struct {
 		name string
 		b    []byte
 		dst  func() codec
 	}{
-		{"cuckoo 2^32 buckets", header(format.Cuckoo, 16, 1<<32, format.CuckooPrefixBytes+1<<35, cuckooParams), func() codec { return new(Cuckoo[uint64]) }},
+		{"cuckoo 2^32 buckets", header(format.Cuckoo, 16, 1<<32, format.CuckooPrefixBytes+60<<29, cuckooParams), func() codec { return new(Cuckoo[uint64]) }},
 		{"scalable 2^40 stages", header(format.Scalable, 0, 1<<40, 64+128<<40, [7]byte{}), func() codec { return new(Scalable[uint64]) }},
 		{"scalable 2^60 bytes", header(format.Scalable, 0, 1, 1<<60, [7]byte{}), func() codec { return new(Scalable[uint64]) }},
 		{"counting 2^32 blocks", header(format.Counting, 8, 1<<32, 64<<32, [7]byte{}), func() codec { return new(Counting[uint64]) }},

@@ -3,82 +3,123 @@ package cuckoo
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/simdbloom/bloom/blocked"
 )
 
-// idealBitsPerKey is the cuckoo filter's bits/key with no power-of-two
-// rounding: the best fingerprint size at its highest allowed load.
-func idealBitsPerKey(fpr float64) (float64, int) {
-	best, bestF := math.Inf(1), 0
-	for _, f := range fpSizes {
-		load := min(MaxLoad, maxLoadFor(f, fpr))
-		if load < minLoad {
-			continue
-		}
-		if b := float64(f) / load; b <= best {
-			best, bestF = b, f
-		}
+// tableSizes are the key counts of the memory targets.
+var tableSizes = []uint64{3_000, 100_000, 1_000_000, 1_500_000, 3_000_000}
+
+// blockedBitsPerKey returns the bits per key of blocked.New(n, p), from
+// the size it makes (blocked.SizeFilter).
+func blockedBitsPerKey(t testing.TB, n uint64, p float64) float64 {
+	b, err := blocked.SizeFilter(n, p)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return best, bestF
+	return float64(b.Bits) / float64(n)
 }
 
-// TestBitsPerKeyTable prints the memory each structure needs for the same
-// target FPR (from the formulas the FPR tests check against measurement) and
-// checks that every size meets its target:
-//   - classic Bloom: the floor, log2(1/p)/ln 2;
-//   - blocked.Filter from blocked.New (k = 8 or 16, exact Poisson sizing);
-//   - blocked.Counting from blocked.NewCounting (4-bit counters);
-//   - cuckoo, ideal: f/load with the best f in {8, 12, 16}, load capped at
-//     0.95 and by the FPR (no rounding: n just under a power-of-two capacity);
-//   - cuckoo from New at n = 1e6 (2^18 or 2^19 buckets: rounding costs);
-//   - cuckoo from New averaged over n log-uniform in [1e6, 2e6).
-//
-// 0.002 and 0.00012 are the rates 12- and 16-bit fingerprints reach at
-// 95% load: where the cuckoo filter is at its best.
+// TestBitsPerKeyTable prints the bits per key New makes (NumBits()/n) for
+// each target FPR and size, next to blocked.New's and the semi-sorted
+// ideal (f-1)/0.95, and checks the targets: at every FPR up to 1% the
+// cuckoo filter is no larger than the blocked one, and from 1e5 keys it is
+// within 3% of (f-1)/load at the load it plans (no rounding waste). It
+// then scans FPRs from 20% down to 1e-4 and prints the rate below which
+// the cuckoo filter is the smaller at every size.
 func TestBitsPerKeyTable(t *testing.T) {
-	const n = 1_000_000
 	var tab strings.Builder
-	fmt.Fprintf(&tab, "\n%-8s %8s %9s %9s %14s %14s %12s\n", "FPR", "classic", "blocked", "counting", "cuckoo ideal", "cuckoo n=1e6", "cuckoo avg")
-	for _, p := range []float64{0.1, 0.03, 0.01, 0.002, 0.001, 0.00012, 0.0001} {
-		classic := math.Log2(1/p) / math.Ln2
-		bs, err := blocked.SizeFilter(n, p)
+	fmt.Fprintf(&tab, "\n%-7s %4s %7s", "FPR", "f", "ideal")
+	for _, n := range tableSizes {
+		fmt.Fprintf(&tab, " %15s", fmt.Sprintf("n=%g c/b", float64(n)))
+	}
+	fmt.Fprintf(&tab, " %8s\n", "plain 1e6")
+	for _, p := range []float64{0.1, 0.05, 0.03, 0.02, 0.01, 0.005, 0.002, 0.001, 1e-4, 1e-5, 1e-6} {
+		s, err := Size(1_000_000, p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if blocked.FPR(n, bs.Blocks, bs.K) > p {
-			t.Fatalf("blocked sizing misses %v", p)
-		}
-		c, err := blocked.NewCounting(n, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if blocked.CountingFPR(n, c.NumBlocks()) > p {
-			t.Fatalf("counting sizing misses %v", p)
-		}
-		ideal, idealF := idealBitsPerKey(p)
-		s, err := Size(n, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.FPR > p || s.Load > MaxLoad {
-			t.Fatalf("cuckoo sizing misses %v: FPR %v at load %v", p, s.FPR, s.Load)
-		}
-		avg := 0.0
-		const steps = 64
-		for i := range steps {
-			m := uint64(n * math.Pow(2, float64(i)/steps))
-			si, err := Size(m, p)
+		fmt.Fprintf(&tab, "%-7v %4d %7.2f", p, s.FingerprintBits, float64(s.FingerprintBits-1)/MaxLoad)
+		for _, n := range tableSizes {
+			f, err := New(n, p)
 			if err != nil {
 				t.Fatal(err)
 			}
-			avg += float64(si.Bits) / float64(m) / steps
+			c, b := float64(f.NumBits())/float64(n), blockedBitsPerKey(t, n, p)
+			fmt.Fprintf(&tab, " %7.2f/%-7.2f", c, b)
+			if p <= 0.01 && c > b {
+				t.Errorf("n=%d p=%v: cuckoo %.2f bits/key, blocked %.2f", n, p, c, b)
+			}
+			fb := f.FingerprintBits()
+			load := min(plannedLoad(fb), maxLoadFor(fb, p))
+			if ideal := float64(fb-1) / load; n >= 100_000 && c > 1.03*ideal {
+				t.Errorf("n=%d p=%v: %.3f bits/key, more than 3%% over (f-1)/load = %.3f", n, p, c, ideal)
+			}
 		}
-		fmt.Fprintf(&tab, "%-8v %8.2f %6.2f k%-2d %9.2f %10.2f f%-2d %8.2f f%-2d %5.1f%% %12.2f\n", p, classic,
-			bs.BitsPerKey, bs.K, float64(c.NumBits())/n, ideal, idealF,
-			float64(s.Bits)/n, s.FingerprintBits, 100*s.Load, avg)
+		pl, err := NewLayout(1_000_000, p, Plain)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(&tab, " %8.2f\n", float64(pl.NumBits())/1e6)
 	}
+	// The crossover: the highest FPR of a fine log scan below which every
+	// scanned rate and size has the cuckoo filter the smaller.
+	const steps = 400
+	cross := 0.0
+	for i := steps; i >= 0; i-- {
+		p := 0.2 * math.Pow(1e-4/0.2, float64(i)/steps) // from 1e-4 up to 0.2
+		smaller := true
+		for _, n := range tableSizes {
+			s, err := Size(n, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			smaller = smaller && s.BitsPerKey <= blockedBitsPerKey(t, n, p)
+		}
+		if !smaller {
+			break
+		}
+		cross = p
+	}
+	fmt.Fprintf(&tab, "cuckoo (semi-sorted) is no larger than blocked at every scanned FPR from 1e-4 up to %.4f (n in %v)\n", cross, tableSizes)
 	t.Log(tab.String())
+	if cross < 0.01 {
+		t.Errorf("crossover at %v, below 1%%", cross)
+	}
+}
+
+// TestPlannedKeys: New's filter takes all n planned keys without ErrFull
+// at each target size and FPR, and its measured FPR is within 4 sigma of
+// ExpectedFPR at that load.
+func TestPlannedKeys(t *testing.T) {
+	sizes := tableSizes
+	if testing.Short() {
+		sizes = sizes[:2]
+	}
+	for _, n := range sizes {
+		for _, p := range []float64{0.03, 0.01, 0.001, 1e-4} {
+			f, err := New(n, p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, h := range randomHashes(int(n), n^math.Float64bits(p)) {
+				if err := f.AddHash(h); err != nil {
+					t.Fatalf("New(%d, %v): add %d of %d: %v", n, p, i, n, err)
+				}
+			}
+			const probes = 1 << 21
+			r := rand.New(rand.NewPCG(n, 5))
+			yes := 0
+			for range probes {
+				yes += int(b2u(f.HasHash(r.Uint64())))
+			}
+			got, want := float64(yes)/probes, f.EstimatedFPR()
+			if math.Abs(got-want) > 4*sigma(want, probes) || want > p {
+				t.Errorf("New(%d, %v) full: measured FPR %.6f, expected %.6f", n, p, got, want)
+			}
+		}
+	}
 }

@@ -7,16 +7,18 @@
 //	f.HasHash(h)                            // true
 //	f.RemoveHash(h)                         // remove only what was added
 //
-// The filter stores a short fingerprint of each hash (8, 12 or 16 bits) in
-// one of two buckets of four slots that the hash chooses; a lookup compares
-// the fingerprint with the slots of both buckets. The number of buckets is a
-// power of two.
+// The filter stores a short fingerprint of each hash (4 to 32 bits, chosen
+// by Size for the target rate) in one of two buckets of four slots that the
+// hash chooses; a lookup compares the fingerprint with the slots of both
+// buckets. The table may have any number of buckets. By default buckets are
+// semi-sorted (Layout SemiSorted), one bit per slot smaller than Plain.
 //
 // # When to use it
 //
-// Use a cuckoo filter when keys must be removed and the target rate is
-// between about 6e-5 and a few percent; below that, Size returns ErrFPR and a
-// Bloom filter (bloom.NewCounting, blocked.NewCounting) is the way to delete.
+// Use a cuckoo filter when keys must be removed: from a rate of about 2%
+// down it is also smaller than a blocked Bloom filter of the same rate (see
+// the README). A counting Bloom filter (bloom.NewCounting,
+// blocked.NewCounting) deletes too and is never full, but is larger.
 // Unlike a Bloom filter it can become full: AddHash returns an error wrapping
 // ErrFull, and the filter is then exactly as before the call. New plans for
 // n keys with room to spare, but check AddHash's error anyway. Adding a hash

@@ -14,9 +14,9 @@ import (
 // 64-byte header (k = fingerprint bits, blocks = buckets, the table layout
 // in the parameter bytes), then a 32-byte prefix (planned keys, stored
 // fingerprints, the victim generator's state, a zero word) and the table,
-// bucket after bucket, each the little-endian packing of its 4
-// fingerprints. A decoded filter continues exactly as the encoded one would
-// have: same answers, same table after the same adds.
+// the buckets' bits one after the other, little-endian. A decoded filter
+// continues exactly as the encoded one would have: same answers, same
+// table after the same adds.
 
 // Errors returned when decoding, wrapped with the details; test for them
 // with errors.Is. They are the values of the same names in packages bloom,
@@ -60,6 +60,14 @@ func (f *Filter) table() []byte {
 	return f.data[:len(f.data)-8]
 }
 
+// formatLayout returns the layout byte of the format for l.
+func formatLayout(l Layout) uint8 {
+	if l == SemiSorted {
+		return format.CuckooLayoutSemiSorted
+	}
+	return format.CuckooLayoutPlain
+}
+
 // header returns the framing header of f; the payload CRC is left to the framing.
 func (f *Filter) header() (format.Header, error) {
 	if f.data == nil {
@@ -71,7 +79,7 @@ func (f *Filter) header() (format.Header, error) {
 		K:            uint8(f.fpBits),
 		Blocks:       f.NumBuckets(),
 		Hash:         uint8(f.hash),
-		Params:       [7]byte{format.CuckooLayoutPow2, format.CuckooSlots},
+		Params:       [7]byte{formatLayout(f.layout), format.CuckooSlots},
 		PayloadBytes: format.CuckooPrefixBytes + uint64(len(f.table())),
 	}, nil
 }
@@ -158,8 +166,10 @@ func (f *Filter) ReadFrom(r io.Reader) (int64, error) {
 
 // decode builds a filter from a checked header and its payload (length
 // and CRC checked), after checking what the framing cannot: the prefix's
-// planned keys (at least 1), generator state (not zero) and zero word, and
-// that the stored count is the number of occupied slots in the table.
+// planned keys (at least 1), generator state (not zero) and zero word; that
+// every semi-sorted bucket holds a valid code and its fingerprints in
+// ascending order; that the bits after the last bucket are zero; and that
+// the stored count is the number of occupied slots in the table.
 func decode(h format.Header, p []byte) (*Filter, error) {
 	planned := binary.LittleEndian.Uint64(p[0:])
 	count := binary.LittleEndian.Uint64(p[8:])
@@ -172,32 +182,35 @@ func decode(h format.Header, p []byte) (*Filter, error) {
 	case rng == 0:
 		return nil, fmt.Errorf("%w: victim generator state is zero", ErrCorrupt)
 	}
-	if h.Blocks > platformBuckets(int(h.K)) {
+	l := Plain
+	if h.Params[0] == format.CuckooLayoutSemiSorted {
+		l = SemiSorted
+	}
+	if h.Blocks > platformBuckets(int(h.K), l) {
 		return nil, fmt.Errorf("%w: %w: %d buckets of %d-bit fingerprints is more than this platform can allocate", ErrCorrupt, ErrTooLarge, h.Blocks, h.K)
 	}
-	table := p[format.CuckooPrefixBytes:]
-	if got := occupied(table, uint(h.K)); got != count {
-		return nil, fmt.Errorf("%w: the header counts %d fingerprints, the table holds %d", ErrCorrupt, count, got)
+	g := newFilter(h.Blocks, int(h.K), l)
+	copy(g.data, p[format.CuckooPrefixBytes:])
+	used := g.nb * g.bBits
+	if end := uint64(len(g.table())) * 8; used < end && g.getBits(used, uint(end-used)) != 0 {
+		return nil, fmt.Errorf("%w: bits after the last bucket are not zero", ErrCorrupt)
 	}
-	g := newFilter(h.Blocks, int(h.K))
-	copy(g.data, table)
-	g.planned, g.count, g.rng, g.hash = planned, count, rng, blocked.HashID(h.Hash)
-	return g, nil
-}
-
-// occupied returns the number of non-zero fpBits-bit slots in the packed
-// table t (4 slots in each fpBits/2 bytes).
-func occupied(t []byte, fpBits uint) uint64 {
-	stride := int(fpBits / 2)
-	mask := uint64(1)<<fpBits - 1
 	var n uint64
-	var buf [8]byte
-	for off := 0; off+stride <= len(t); off += stride {
-		copy(buf[:], t[off:off+stride])
-		w := binary.LittleEndian.Uint64(buf[:])
-		for j := range uint(BucketSize) {
-			n += b2u(w>>(j*fpBits)&mask != 0)
+	for i := range g.nb {
+		if l == SemiSorted && g.getBits(i*g.bBits, codeBits) >= numCodes {
+			return nil, fmt.Errorf("%w: bucket %d: nibble code %d is not below %d", ErrCorrupt, i, g.getBits(i*g.bBits, codeBits), numCodes)
+		}
+		s := g.slots(i)
+		for j, v := range s {
+			n += b2u(v != 0)
+			if l == SemiSorted && j > 0 && v < s[j-1] {
+				return nil, fmt.Errorf("%w: bucket %d of a semi-sorted table is not sorted", ErrCorrupt, i)
+			}
 		}
 	}
-	return n
+	if n != count {
+		return nil, fmt.Errorf("%w: the header counts %d fingerprints, the table holds %d", ErrCorrupt, count, n)
+	}
+	g.planned, g.count, g.rng, g.hash = planned, count, rng, blocked.HashID(h.Hash)
+	return g, nil
 }

@@ -40,5 +40,5 @@ func ExampleSize() {
 	}
 	fmt.Printf("%d buckets of 4 %d-bit fingerprints, %.2f bits/key\n",
 		s.Blocks, s.FingerprintBits, s.BitsPerKey)
-	// Output: 524288 buckets of 4 12-bit fingerprints, 25.17 bits/key
+	// Output: 263158 buckets of 4 13-bit fingerprints, 12.63 bits/key
 }

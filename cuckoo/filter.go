@@ -3,7 +3,6 @@ package cuckoo
 import (
 	"encoding/binary"
 	"fmt"
-	"math/bits"
 
 	"github.com/simdbloom/bloom/blocked"
 )
@@ -11,113 +10,124 @@ import (
 // maxKicks is the number of evictions an Add tries before it gives up.
 const maxKicks = 500
 
-// Filter is a cuckoo filter over 64-bit hashes. Create it with New or
-// NewBuckets.
+// Filter is a cuckoo filter over 64-bit hashes. Create it with New,
+// NewLayout or NewBuckets.
 //
 // The zero value is an empty filter with no buckets: HasHash and HasHashes
 // answer false, the read-only methods 0, Clear does nothing, and AddHash and
 // RemoveHash panic.
 type Filter struct {
-	data    []byte // buckets of stride bytes, then 8 bytes of padding for unaligned loads
-	mask    uint64 // number of buckets - 1
-	fpBits  uint   // 8, 12 or 16
-	stride  uint64 // bytes per bucket: fpBits/2
-	fpMask  uint64 // one lane: 2^fpBits - 1
-	lo, hi  uint64 // 1 and the top bit in every lane
-	wordMsk uint64 // the bucket's 4 lanes
-	count   uint64 // fingerprints stored
-	planned uint64 // keys the filter was sized for
-	rng     uint64 // xorshift state for the choice of victims
-	path    []kick // the moves of the current Add, to undo a failed one
-
-	hash blocked.HashID // key-hash identifier (KeyHash), carried by the encoding
+	data     []byte // the table (bucketBits bits per bucket), then 8 bytes of padding
+	nb       uint64 // number of buckets
+	fpBits   uint   // MinFingerprintBits..MaxFingerprintBits
+	rest     uint   // semi-sorted: fpBits-4, the bits of a slot stored outside the code
+	bBits    uint64 // bits per bucket
+	fpMask   uint64 // 2^fpBits - 1
+	layout   Layout
+	count    uint64 // fingerprints stored
+	planned  uint64 // keys the filter was sized for
+	rng      uint64 // xorshift state for the choice of victims
+	path     []kick // the moves of the current Add, to undo a failed one
+	hash     blocked.HashID
+	lanesMsk uint64 // one 16-bit lane's low part mask (plain: fpMask, semi: 2^rest-1)
 }
 
-// kick is one eviction: the slot written during an Add.
+// kick is one eviction during an Add: fingerprint in replaced out in slot
+// of bucket.
 type kick struct {
-	bucket uint32
-	slot   uint32
+	bucket, slot uint32
+	in, out      uint32
 }
 
-// New returns a filter for n keys with an expected false-positive rate of
-// at most fpr at n keys: the filter Size(n, fpr) describes. It returns Size's
-// errors, and ErrTooLarge for a table this platform cannot allocate.
-func New(n uint64, fpr float64) (*Filter, error) {
-	s, err := Size(n, fpr)
+// New returns a semi-sorted filter for n keys with an expected
+// false-positive rate of at most fpr at n keys: the filter Size(n, fpr)
+// describes. It returns Size's errors, and ErrTooLarge for a table this
+// platform cannot allocate.
+func New(n uint64, fpr float64) (*Filter, error) { return NewLayout(n, fpr, SemiSorted) }
+
+// NewLayout returns a filter of layout l for n keys with an expected
+// false-positive rate of at most fpr at n keys: the filter SizeLayout(n,
+// fpr, l) describes. It returns SizeLayout's errors, and ErrTooLarge for a
+// table this platform cannot allocate.
+func NewLayout(n uint64, fpr float64, l Layout) (*Filter, error) {
+	s, err := SizeLayout(n, fpr, l)
 	if err != nil {
 		return nil, err
 	}
-	if s.Blocks > platformBuckets(s.FingerprintBits) {
+	if s.Blocks > platformBuckets(s.FingerprintBits, l) {
 		return nil, fmt.Errorf("%w: %d keys need %d buckets of %d-bit fingerprints, more than this platform can allocate",
 			ErrTooLarge, n, s.Blocks, s.FingerprintBits)
 	}
-	f := newFilter(s.Blocks, s.FingerprintBits)
+	f := newFilter(s.Blocks, s.FingerprintBits, l)
 	f.planned = n
 	return f, nil
 }
 
 // NewBuckets returns an empty filter of exactly buckets buckets of
-// fingerprints of fpBits bits, planned for MaxLoad of its slots (see
-// BitsPerKey). The number of buckets is not rounded and must be a power of
-// two. It returns ErrGeometry if fpBits is
-// not 8, 12 or 16 or buckets is 0 or not a power of two, and ErrTooLarge for
-// more than MaxBuckets buckets or more than this platform can allocate.
-func NewBuckets(buckets uint64, fpBits int) (*Filter, error) {
-	if fpBits != 8 && fpBits != 12 && fpBits != 16 {
-		return nil, fmt.Errorf("%w: fingerprints must be 8, 12 or 16 bits, got %d", ErrGeometry, fpBits)
+// fingerprints of fpBits bits in layout l, planned for MaxLoad of its slots
+// (see BitsPerKey). It returns ErrGeometry if buckets is 0, fpBits is
+// outside MinFingerprintBits..MaxFingerprintBits or l is unknown, and
+// ErrTooLarge for more than MaxBuckets buckets or more than this platform
+// can allocate.
+func NewBuckets(buckets uint64, fpBits int, l Layout) (*Filter, error) {
+	if fpBits < MinFingerprintBits || fpBits > MaxFingerprintBits {
+		return nil, fmt.Errorf("%w: fingerprints must be %d to %d bits, got %d", ErrGeometry, MinFingerprintBits, MaxFingerprintBits, fpBits)
 	}
-	if buckets == 0 || buckets&(buckets-1) != 0 {
-		return nil, fmt.Errorf("%w: the number of buckets must be a power of two, got %d", ErrGeometry, buckets)
+	if l != SemiSorted && l != Plain {
+		return nil, fmt.Errorf("%w: unknown layout %d", ErrGeometry, l)
+	}
+	if buckets == 0 {
+		return nil, fmt.Errorf("%w: 0 buckets", ErrGeometry)
 	}
 	if buckets > MaxBuckets {
 		return nil, fmt.Errorf("%w: %d buckets, the most is %d", ErrTooLarge, buckets, MaxBuckets)
 	}
-	if buckets > platformBuckets(fpBits) {
+	if buckets > platformBuckets(fpBits, l) {
 		return nil, fmt.Errorf("%w: %d buckets of %d-bit fingerprints is more than this platform can allocate", ErrTooLarge, buckets, fpBits)
 	}
-	f := newFilter(buckets, fpBits)
+	f := newFilter(buckets, fpBits, l)
 	f.planned = max(1, uint64(MaxLoad*float64(buckets*BucketSize)))
 	return f, nil
 }
 
-func newFilter(buckets uint64, fpBits int) *Filter {
+func newFilter(buckets uint64, fpBits int, l Layout) *Filter {
 	fb := uint(fpBits)
 	f := &Filter{
-		mask:   buckets - 1,
+		nb:     buckets,
 		fpBits: fb,
-		stride: uint64(fb) / 2,
+		bBits:  bucketBits(fpBits, l),
 		fpMask: 1<<fb - 1,
+		layout: l,
 		rng:    0x9e3779b97f4a7c15,
 	}
-	for j := range uint(BucketSize) {
-		f.lo |= 1 << (j * fb)
+	f.lanesMsk = f.fpMask
+	if l == SemiSorted {
+		f.rest = fb - 4
+		f.lanesMsk = 1<<f.rest - 1
 	}
-	f.hi = f.lo << (fb - 1)
-	f.wordMsk = f.lo * f.fpMask // every bit of the 4 lanes
-	f.data = make([]byte, buckets*f.stride+8)
+	f.data = make([]byte, tableBytes(buckets, fpBits, l)+8)
 	return f
 }
 
-// FingerprintBits returns the fingerprint size: 8, 12 or 16.
+// FingerprintBits returns the fingerprint width in bits (0 for the zero
+// Filter).
 func (f *Filter) FingerprintBits() int { return int(f.fpBits) }
 
-// NumBuckets returns the number of buckets, a power of two (0 for the zero
-// Filter).
-func (f *Filter) NumBuckets() uint64 {
-	if f.zero() {
-		return 0
-	}
-	return f.mask + 1
-}
+// Layout returns the way buckets are stored (0 for the zero Filter).
+func (f *Filter) Layout() Layout { return f.layout }
+
+// NumBuckets returns the number of buckets (0 for the zero Filter).
+func (f *Filter) NumBuckets() uint64 { return f.nb }
 
 // zero reports whether f is the zero Filter (no table).
-func (f *Filter) zero() bool { return len(f.data) == 0 }
+func (f *Filter) zero() bool { return f.nb == 0 }
 
 // zeroFilter ends the panic message of a mutation of a zero Filter.
 const zeroFilter = " on a zero Filter; use cuckoo.New or NewBuckets"
 
-// NumBits returns the size of the table in bits: buckets * 4 * fingerprint bits.
-func (f *Filter) NumBits() uint64 { return f.NumBuckets() * BucketSize * uint64(f.fpBits) }
+// NumBits returns the size of the table in bits: buckets times 4(f-1)
+// (semi-sorted) or 4f (plain).
+func (f *Filter) NumBits() uint64 { return f.nb * f.bBits }
 
 // BitsPerKey returns NumBits divided by the number of keys the filter was
 // planned for (n given to New; MaxLoad of the slots for NewBuckets).
@@ -137,7 +147,7 @@ func (f *Filter) LoadFactor() float64 {
 	if f.zero() {
 		return 0
 	}
-	return float64(f.count) / float64(f.NumBuckets()*BucketSize)
+	return float64(f.count) / float64(f.nb*BucketSize)
 }
 
 // EstimatedFPR returns the expected false-positive rate at the current load
@@ -149,38 +159,117 @@ func (f *Filter) EstimatedFPR() float64 {
 	return ExpectedFPR(int(f.fpBits), f.LoadFactor())
 }
 
-// split returns the first bucket and the fingerprint of h.
+// altMix multiplies a fingerprint into the 32 bits that choose the offset
+// between its two buckets.
+const altMix = 0x9e3779b97f4a7c15
+
+// split returns the first bucket and the fingerprint of h: the upper 32
+// bits scaled to the number of buckets, and the low fpBits bits (0 becomes
+// 1, since 0 marks an empty slot).
 func (f *Filter) split(h uint64) (uint64, uint64) {
 	fp := h & f.fpMask
-	fp += b2u(fp == 0) // 0 marks an empty slot
-	return (h >> 32) & f.mask, fp
+	fp += b2u(fp == 0)
+	return (h >> 32) * f.nb >> 32, fp
 }
 
-// alt returns the other bucket of fingerprint fp stored in bucket i. It is
-// its own inverse: alt(alt(i, fp), fp) == i.
+// alt returns the other bucket of fingerprint fp stored in bucket i:
+// (H(fp) - i) mod buckets, with H(fp) in [0, buckets). It is its own
+// inverse: alt(alt(i, fp), fp) == i.
 func (f *Filter) alt(i, fp uint64) uint64 {
-	return i ^ (fp*0x9e3779b97f4a7c15)>>32&f.mask
+	hf := (fp * altMix >> 32) * f.nb >> 32
+	d := hf - i
+	if i > hf {
+		d += f.nb
+	}
+	return d
 }
 
-// load returns the 8 bytes at bucket i: its lanes, then whatever follows.
-func (f *Filter) load(i uint64) uint64 {
-	return binary.LittleEndian.Uint64(f.data[i*f.stride:])
+// getBits returns the n bits (n <= 32) of the table at bit offset off.
+func (f *Filter) getBits(off uint64, n uint) uint64 {
+	return binary.LittleEndian.Uint64(f.data[off>>3:]) >> (off & 7) & (1<<n - 1)
 }
 
-func (f *Filter) store(i, w uint64) {
-	binary.LittleEndian.PutUint64(f.data[i*f.stride:], w)
+// setBits stores v (< 2^n, n <= 32) in the n bits at bit offset off.
+func (f *Filter) setBits(off uint64, n uint, v uint64) {
+	p := f.data[off>>3:]
+	s := off & 7
+	w := binary.LittleEndian.Uint64(p)
+	binary.LittleEndian.PutUint64(p, w&^((1<<n-1)<<s)|v<<s)
 }
 
-// zeroLanes returns a word with the top bit of some lane set if and only if
-// a lane of x (masked to the bucket) is zero; its lowest set bit is in the
-// lowest zero lane.
-func (f *Filter) zeroLanes(x uint64) uint64 {
-	x &= f.wordMsk
-	return (x - f.lo) &^ x & f.hi
+// slots returns the 4 fingerprints of bucket i (0 for an empty slot), in
+// ascending order for a semi-sorted table.
+func (f *Filter) slots(i uint64) [BucketSize]uint64 {
+	var s [BucketSize]uint64
+	base := i * f.bBits
+	if f.layout == SemiSorted {
+		nib := uint64(decodeNibbles[f.getBits(base, codeBits)])
+		for j := range uint64(BucketSize) {
+			s[j] = (nib>>(4*j)&15)<<f.rest | f.getBits(base+codeBits+j*uint64(f.rest), f.rest)
+		}
+		return s
+	}
+	for j := range uint64(BucketSize) {
+		s[j] = f.getBits(base+j*uint64(f.fpBits), f.fpBits)
+	}
+	return s
 }
 
-// lane returns the index of the lane holding the top bit m (m non-zero).
-func (f *Filter) lane(m uint64) uint { return uint(bits.TrailingZeros64(m)) / f.fpBits }
+// setSlots stores s as the fingerprints of bucket i, sorting them first in
+// a semi-sorted table.
+func (f *Filter) setSlots(i uint64, s [BucketSize]uint64) {
+	base := i * f.bBits
+	if f.layout == SemiSorted {
+		sort4(&s)
+		var nib uint64
+		for j := range BucketSize {
+			nib |= (s[j] >> f.rest) << (4 * j)
+		}
+		f.setBits(base, codeBits, uint64(encodeNibbles(nib)))
+		for j := range uint64(BucketSize) {
+			f.setBits(base+codeBits+j*uint64(f.rest), f.rest, s[j]&f.lanesMsk)
+		}
+		return
+	}
+	for j := range uint64(BucketSize) {
+		f.setBits(base+j*uint64(f.fpBits), f.fpBits, s[j])
+	}
+}
+
+// Lookups of fingerprints up to 16 bits unpack a bucket into 4 16-bit
+// lanes of one word and compare all four at once (SWAR).
+const (
+	lanes16Lo = 0x0001_0001_0001_0001
+	lanes16Hi = 0x8000_8000_8000_8000
+)
+
+// lanes16 returns the 4 fingerprints of bucket i in the 16-bit lanes of a
+// word (fpBits <= 16, so a bucket is at most 64 bits, starts at a bit
+// offset that is a multiple of 4, and one 8-byte load holds it).
+func (f *Filter) lanes16(i uint64) uint64 {
+	off := i * f.bBits
+	w := binary.LittleEndian.Uint64(f.data[off>>3:]) >> (off & 4)
+	var top uint64
+	lw := f.fpBits // width of the stored lanes
+	if f.layout == SemiSorted {
+		top = spread16(decodeNibbles[w&(1<<codeBits-1)]) << f.rest
+		w >>= codeBits
+		lw = f.rest
+	}
+	m := f.lanesMsk
+	return top | w&m | (w>>lw&m)<<16 | (w>>(2*lw)&m)<<32 | (w>>(3*lw)&m)<<48
+}
+
+// spread16 moves the 4 nibbles of x to the low bits of the 4 16-bit lanes
+// of a word.
+func spread16(x uint16) uint64 {
+	w := uint64(x)
+	w = (w | w<<24) & 0x0000_00ff_0000_00ff
+	return (w | w<<12) & 0x000f_000f_000f_000f
+}
+
+// hasZero16 is non-zero if and only if some 16-bit lane of x is zero.
+func hasZero16(x uint64) uint64 { return (x - lanes16Lo) &^ x & lanes16Hi }
 
 // HasHash reports whether h may have been added: false means it certainly
 // was not (or was removed); true is wrong with about EstimatedFPR.
@@ -189,17 +278,22 @@ func (f *Filter) HasHash(h uint64) bool {
 		return false
 	}
 	i1, fp := f.split(h)
-	p := fp * f.lo
-	m := f.zeroLanes(f.load(i1)^p) | f.zeroLanes(f.load(f.alt(i1, fp))^p)
-	return m != 0
+	i2 := f.alt(i1, fp)
+	if f.fpBits <= 16 {
+		p := fp * lanes16Lo
+		return hasZero16(f.lanes16(i1)^p)|hasZero16(f.lanes16(i2)^p) != 0
+	}
+	return f.holds(i1, fp) || f.holds(i2, fp)
 }
 
-// HasHashes sets out[i] to HasHash(hs[i]) for every i and returns how many
-// are true. It panics if out is shorter than hs, before touching anything.
-func (f *Filter) HasHashes(hs []uint64, out []bool) int {
-	if len(out) < len(hs) {
-		panic(fmt.Sprintf("cuckoo: HasHashes: out has %d elements, shorter than %d hashes", len(out), len(hs)))
-	}
+// holds reports whether bucket i holds fp.
+func (f *Filter) holds(i, fp uint64) bool {
+	s := f.slots(i)
+	return s[0] == fp || s[1] == fp || s[2] == fp || s[3] == fp
+}
+
+// hasHashes is the portable HasHashes: len(out) >= len(hs).
+func (f *Filter) hasHashes(hs []uint64, out []bool) int {
 	out = out[:len(hs)]
 	n := 0
 	for i, h := range hs {
@@ -212,22 +306,36 @@ func (f *Filter) HasHashes(hs []uint64, out []bool) int {
 
 // put stores fp in an empty slot of bucket i, if it has one.
 func (f *Filter) put(i, fp uint64) bool {
-	w := f.load(i)
-	m := f.zeroLanes(w)
-	if m == 0 {
-		return false
+	s := f.slots(i)
+	for j := range s {
+		if s[j] == 0 {
+			s[j] = fp
+			f.setSlots(i, s)
+			return true
+		}
 	}
-	f.store(i, w|fp<<(f.lane(m)*f.fpBits))
-	return true
+	return false
 }
 
 // swap stores fp in slot j of bucket i and returns the fingerprint it held.
 func (f *Filter) swap(i uint64, j uint, fp uint64) uint64 {
-	w := f.load(i)
-	s := j * f.fpBits
-	old := w >> s & f.fpMask
-	f.store(i, w&^(f.fpMask<<s)|fp<<s)
+	s := f.slots(i)
+	old := s[j]
+	s[j] = fp
+	f.setSlots(i, s)
 	return old
+}
+
+// replace changes one copy of in, which bucket i holds, to out.
+func (f *Filter) replace(i, in, out uint64) {
+	s := f.slots(i)
+	for j := range s {
+		if s[j] == in {
+			s[j] = out
+			f.setSlots(i, s)
+			return
+		}
+	}
 }
 
 // moveAside looks one step ahead from the full bucket i: if some
@@ -235,11 +343,11 @@ func (f *Filter) swap(i uint64, j uint, fp uint64) uint64 {
 // stores fp in the freed slot. This lookahead lets tables fill well past 95%
 // where a plain random walk starts to fail on large tables.
 func (f *Filter) moveAside(i, fp uint64) bool {
-	w := f.load(i)
-	for j := range uint(BucketSize) {
-		v := w >> (j * f.fpBits) & f.fpMask
-		if f.put(f.alt(i, v), v) {
-			f.swap(i, j, fp)
+	s := f.slots(i)
+	for j, v := range s {
+		if a := f.alt(i, v); a != i && f.put(a, v) {
+			s[j] = fp
+			f.setSlots(i, s)
 			return true
 		}
 	}
@@ -249,10 +357,10 @@ func (f *Filter) moveAside(i, fp uint64) bool {
 // AddHash adds the hash h. Adding a hash again stores another copy (each
 // copy needs its own RemoveHash); a hash added more than 8 times cannot fit.
 // When the two buckets of h are full it evicts stored fingerprints to their
-// other buckets (preferring one that has room there), a bounded number of times; if no
-// place is found it undoes the evictions and returns an error wrapping ErrFull: the filter is then exactly
-// as before the call. It is not safe for concurrent use. It panics on the
-// zero Filter.
+// other buckets (preferring one that has room there), a bounded number of
+// times; if no place is found it undoes the evictions and returns an error
+// wrapping ErrFull: the filter is then exactly as before the call. It is
+// not safe for concurrent use. It panics on the zero Filter.
 func (f *Filter) AddHash(h uint64) error {
 	if f.zero() {
 		panic("cuckoo: AddHash" + zeroFilter)
@@ -279,8 +387,9 @@ func (f *Filter) AddHash(h uint64) error {
 		r ^= r >> 7
 		r ^= r << 17
 		j := uint(r & (BucketSize - 1))
-		f.path[n] = kick{bucket: uint32(i), slot: uint32(j)}
-		fp = f.swap(i, j, fp)
+		old := f.swap(i, j, fp)
+		f.path[n] = kick{bucket: uint32(i), slot: uint32(j), in: uint32(fp), out: uint32(old)}
+		fp = old
 		i = f.alt(i, fp)
 		if f.put(i, fp) {
 			f.count++
@@ -288,32 +397,40 @@ func (f *Filter) AddHash(h uint64) error {
 			return nil
 		}
 	}
-	// Undo in reverse: each slot gets back what it held, and fp ends up as
-	// the fingerprint of h again.
+	// Undo in reverse: each bucket gets back what it held. A semi-sorted
+	// bucket is sorted, so its bytes depend only on its fingerprints; a
+	// plain one gets each fingerprint back in its slot.
 	for n := len(f.path) - 1; n >= 0; n-- {
 		k := f.path[n]
-		fp = f.swap(uint64(k.bucket), uint(k.slot), fp)
+		if f.layout == SemiSorted {
+			f.replace(uint64(k.bucket), uint64(k.in), uint64(k.out))
+		} else {
+			f.swap(uint64(k.bucket), uint(k.slot), uint64(k.out))
+		}
 	}
 	return fmt.Errorf("%w: no room for hash %#x after %d evictions at load %.4f", ErrFull, h, maxKicks, f.LoadFactor())
 }
 
 // RemoveHash removes one copy of the fingerprint of h from its buckets and
-// returns true, or returns false if neither bucket holds it. Remove only
-// hashes that were added: removing a never-added hash that is a false
-// positive erases another key's fingerprint, a false negative for that key.
-// It is not safe for concurrent use. It panics on the zero Filter.
+// returns true, or returns false, changing nothing, if neither bucket holds
+// it. Remove only hashes that were added: removing a never-added hash that
+// is a false positive erases another key's fingerprint, a false negative
+// for that key. It is not safe for concurrent use. It panics on the zero
+// Filter.
 func (f *Filter) RemoveHash(h uint64) bool {
 	if f.zero() {
 		panic("cuckoo: RemoveHash" + zeroFilter)
 	}
 	i, fp := f.split(h)
-	p := fp * f.lo
 	for range 2 {
-		w := f.load(i)
-		if m := f.zeroLanes(w ^ p); m != 0 {
-			f.store(i, w&^(f.fpMask<<(f.lane(m)*f.fpBits)))
-			f.count--
-			return true
+		s := f.slots(i)
+		for j := range s {
+			if s[j] == fp {
+				s[j] = 0
+				f.setSlots(i, s)
+				f.count--
+				return true
+			}
 		}
 		i = f.alt(i, fp)
 	}
@@ -339,7 +456,7 @@ func (f *Filter) Clone() *Filter {
 // Equal reports whether f and o have the same geometry and hold the same
 // fingerprints in the same slots.
 func (f *Filter) Equal(o *Filter) bool {
-	if o == nil || f.fpBits != o.fpBits || f.mask != o.mask || f.count != o.count {
+	if o == nil || f.fpBits != o.fpBits || f.nb != o.nb || f.layout != o.layout || f.count != o.count {
 		return false
 	}
 	return string(f.data) == string(o.data)

@@ -2,6 +2,7 @@ package cuckoo
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -18,28 +19,56 @@ func randomHashes(n int, seed uint64) []uint64 {
 	return hs
 }
 
-func mustBuckets(t testing.TB, buckets uint64, fpBits int) *Filter {
+func mustBuckets(t testing.TB, buckets uint64, fpBits int, l Layout) *Filter {
 	t.Helper()
-	f, err := NewBuckets(buckets, fpBits)
+	f, err := NewBuckets(buckets, fpBits, l)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return f
 }
 
-var fpSizes = []int{8, 12, 16}
+// geometry is a fingerprint width and a layout.
+type geometry struct {
+	fb int
+	l  Layout
+}
 
-// slots returns every stored fingerprint, bucket by bucket, read lane by lane
-// without SWAR (the reference the SWAR code is checked against).
-func (f *Filter) slots() []uint64 {
+func (g geometry) String() string { return fmt.Sprintf("f=%d/%v", g.fb, g.l) }
+
+// geometries covers both layouts, the shortest and longest fingerprints,
+// widths on both sides of 16 (the SWAR lookup's limit) and semi-sorted
+// widths with no low bits (4) or odd bucket sizes.
+var geometries = []geometry{
+	{4, SemiSorted}, {5, SemiSorted}, {8, SemiSorted}, {10, SemiSorted}, {13, SemiSorted},
+	{16, SemiSorted}, {17, SemiSorted}, {24, SemiSorted}, {32, SemiSorted},
+	{4, Plain}, {8, Plain}, {11, Plain}, {16, Plain}, {19, Plain}, {32, Plain},
+}
+
+// shortGeometries is a smaller set for the slower tests.
+var shortGeometries = []geometry{{8, SemiSorted}, {13, SemiSorted}, {17, SemiSorted}, {12, Plain}}
+
+// refSlots returns every stored fingerprint, bucket by bucket, read bit by
+// bit from the table (the reference for the word-at-a-time code).
+func (f *Filter) refSlots() []uint64 {
+	bit := func(off uint64) uint64 { return uint64(f.data[off/8]>>(off%8)) & 1 }
+	field := func(off uint64, n uint) uint64 {
+		var v uint64
+		for k := range uint64(n) {
+			v |= bit(off+k) << k
+		}
+		return v
+	}
 	var r []uint64
 	for i := range f.NumBuckets() {
-		var bucket uint64
-		for k := range f.stride {
-			bucket |= uint64(f.data[i*f.stride+k]) << (8 * k)
-		}
-		for j := range uint(BucketSize) {
-			r = append(r, bucket>>(j*f.fpBits)&f.fpMask)
+		base := i * f.bBits
+		for j := range uint64(BucketSize) {
+			if f.layout == SemiSorted {
+				nib := uint64(decodeNibbles[field(base, codeBits)]) >> (4 * j) & 15
+				r = append(r, nib<<f.rest|field(base+codeBits+j*uint64(f.rest), f.rest))
+			} else {
+				r = append(r, field(base+j*uint64(f.fpBits), f.fpBits))
+			}
 		}
 	}
 	return r
@@ -57,79 +86,136 @@ func fillUntilFull(f *Filter, seed uint64) (int, uint64, error) {
 	}
 }
 
-// TestSWARMatchesLanes checks lookups against a lane-by-lane reading of the
-// table, for every fingerprint size, including fingerprints 0/1 and values
-// with every lane bit pattern.
-func TestSWARMatchesLanes(t *testing.T) {
-	for _, fb := range fpSizes {
-		f := mustBuckets(t, 64, fb)
-		hs := randomHashes(200, uint64(fb))
-		for v := range uint64(16) {
-			hs = append(hs, v, v<<32, f.fpMask-v, f.fpMask<<(f.fpBits-4)|v, 1<<(f.fpBits-1)|v<<32)
-		}
-		var added []uint64
-		for _, h := range hs {
-			if f.AddHash(h) == nil {
-				added = append(added, h)
+// TestSemiSortCodes: the 3876 codes are exactly the sorted 4-tuples of
+// nibbles, each once, and encoding inverts decoding.
+func TestSemiSortCodes(t *testing.T) {
+	seen := map[uint16]bool{}
+	for c := range uint64(numCodes) {
+		nib := decodeNibbles[c]
+		for j := range 3 {
+			if nib>>(4*j)&15 > nib>>(4*j+4)&15 {
+				t.Fatalf("code %d decodes to unsorted nibbles %#04x", c, nib)
 			}
 		}
-		slots := f.slots()
-		var n uint64
-		for _, s := range slots {
-			n += b2u(s != 0)
+		if seen[nib] || (c > 0 && nib == 0) {
+			t.Fatalf("nibbles %#04x decoded twice", nib)
 		}
-		if n != f.Len() {
-			t.Fatalf("f=%d: %d occupied slots, Len %d", fb, n, f.Len())
+		seen[nib] = true
+		if e := encodeNibbles(uint64(nib)); uint64(e) != c {
+			t.Fatalf("code %d decodes to %#04x, which encodes to %d", c, nib, e)
 		}
-		probe := append(randomHashes(5000, 99), hs...)
-		for _, h := range probe {
-			i1, fp := f.split(h)
-			i2 := f.alt(i1, fp)
-			if f.alt(i2, fp) != i1 {
-				t.Fatalf("alt is not an involution")
+	}
+	if len(seen) != 3876 {
+		t.Fatalf("%d codes", len(seen))
+	}
+}
+
+// TestLookupMatchesSlots checks lookups against a bit-by-bit reading of
+// the table, for every geometry and odd numbers of buckets, including
+// fingerprints 0/1 and the extreme values; the alternate bucket map is an
+// involution; the stored count is the occupied slots; semi-sorted buckets
+// are sorted.
+func TestLookupMatchesSlots(t *testing.T) {
+	for _, g := range geometries {
+		for _, nb := range []uint64{1, 3, 61, 100} {
+			f := mustBuckets(t, nb, g.fb, g.l)
+			hs := randomHashes(int(nb)*5, uint64(g.fb)+nb)
+			for v := range uint64(16) {
+				hs = append(hs, v, v<<32, f.fpMask-v, f.fpMask<<(f.fpBits-4)|v, 1<<(f.fpBits-1)|v<<32, ^v)
 			}
-			want := false
-			for _, b := range []uint64{i1, i2} {
-				for j := range uint64(BucketSize) {
-					want = want || slots[b*BucketSize+j] == fp
+			var added []uint64
+			for _, h := range hs {
+				if f.AddHash(h) == nil {
+					added = append(added, h)
 				}
 			}
-			if got := f.HasHash(h); got != want {
-				t.Fatalf("f=%d: HasHash(%#x) = %v, lane-by-lane %v", fb, h, got, want)
+			slots := f.refSlots()
+			var n uint64
+			for k, s := range slots {
+				n += b2u(s != 0)
+				if g.l == SemiSorted && k%BucketSize > 0 && s < slots[k-1] {
+					t.Fatalf("%v: bucket %d is not sorted: %v", g, k/BucketSize, slots[k-k%BucketSize:k+1])
+				}
 			}
-		}
-		for _, h := range added {
-			if !f.HasHash(h) {
-				t.Fatalf("f=%d: false negative for %#x", fb, h)
+			if n != f.Len() {
+				t.Fatalf("%v: %d occupied slots, Len %d", g, n, f.Len())
+			}
+			probe := append(randomHashes(3000, 99), hs...)
+			for _, h := range probe {
+				i1, fp := f.split(h)
+				i2 := f.alt(i1, fp)
+				if i1 >= nb || i2 >= nb || f.alt(i2, fp) != i1 {
+					t.Fatalf("buckets %d, %d of %d: alt is not an involution", i1, i2, nb)
+				}
+				want := false
+				for _, b := range []uint64{i1, i2} {
+					for j := range uint64(BucketSize) {
+						want = want || slots[b*BucketSize+j] == fp
+					}
+				}
+				if got := f.HasHash(h); got != want {
+					t.Fatalf("%v buckets %d: HasHash(%#x) = %v, bit by bit %v", g, nb, h, got, want)
+				}
+			}
+			for _, h := range added {
+				if !f.HasHash(h) {
+					t.Fatalf("%v: false negative for %#x", g, h)
+				}
 			}
 		}
 	}
 }
 
-// TestLoadFactorBeforeFull: the first failed Add comes at a load of at
-// least 0.95, for every fingerprint size and several table sizes.
-func TestLoadFactorBeforeFull(t *testing.T) {
-	sizes := []uint64{16, 1 << 10, 1 << 14, 1 << 18}
-	if testing.Short() {
-		sizes = sizes[:3]
+// TestBucketsSpread: over a table of a number of buckets that is not a
+// power of two, first and alternate buckets are spread evenly (a chi-square
+// test at a fixed seed, with a bound far in the tail).
+func TestBucketsSpread(t *testing.T) {
+	const nb = 1000
+	f := mustBuckets(t, nb, 12, SemiSorted)
+	var first, other [nb]float64
+	const n = 200_000
+	for _, h := range randomHashes(n, 3) {
+		i, fp := f.split(h)
+		first[i]++
+		other[f.alt(i, fp)]++
 	}
-	for _, fb := range fpSizes {
+	for name, c := range map[string]*[nb]float64{"first": &first, "alternate": &other} {
+		chi := 0.0
+		for _, x := range c {
+			chi += (x - n/nb) * (x - n/nb) / (n / nb)
+		}
+		// 999 degrees of freedom: mean 999, sd about 45.
+		if chi > 999+6*45 {
+			t.Errorf("%s buckets: chi-square %.0f", name, chi)
+		}
+	}
+}
+
+// TestLoadFactorBeforeFull: the first failed Add comes at a load of at
+// least 0.95 from fullBuckets buckets up, for several geometries and table
+// sizes; the full distribution over 50 seeds is TestLoads.
+func TestLoadFactorBeforeFull(t *testing.T) {
+	sizes := []uint64{16, 100, 1000, 1 << 14, 100_003}
+	if testing.Short() {
+		sizes = sizes[:4]
+	}
+	for _, g := range shortGeometries {
 		for _, nb := range sizes {
 			for seed := range uint64(3) {
-				f := mustBuckets(t, nb, fb)
+				f := mustBuckets(t, nb, g.fb, g.l)
 				n, _, err := fillUntilFull(f, seed+nb)
 				if !errors.Is(err, ErrFull) {
 					t.Fatalf("want ErrFull, got %v", err)
 				}
 				lf := f.LoadFactor()
 				if seed == 0 {
-					t.Logf("f=%d buckets=%d: first failed Add at load %.4f (%d keys)", fb, nb, lf, n)
+					t.Logf("%v buckets=%d: first failed Add at load %.4f (%d keys)", g, nb, lf, n)
 				}
-				if lf < 0.95 && nb >= 1<<10 {
-					t.Errorf("f=%d buckets=%d seed %d: first failed Add at load %.4f, below 0.95", fb, nb, seed, lf)
+				if lf < plannedLoad(g.fb) && nb >= fullBuckets {
+					t.Errorf("%v buckets=%d seed %d: first failed Add at load %.4f, below %v", g, nb, seed, lf, plannedLoad(g.fb))
 				}
-				if lf < 0.80 {
-					t.Errorf("f=%d buckets=%d seed %d: first failed Add at load %.4f", fb, nb, seed, lf)
+				if lf < smallLoad(nb) {
+					t.Errorf("%v buckets=%d seed %d: first failed Add at load %.4f, below the planned %.3f", g, nb, seed, lf, smallLoad(nb))
 				}
 			}
 		}
@@ -140,13 +226,13 @@ func TestLoadFactorBeforeFull(t *testing.T) {
 // it was (table, count and the victim generator), and every added key is
 // still present.
 func TestFailedAddUnchanged(t *testing.T) {
-	for _, fb := range fpSizes {
-		for _, nb := range []uint64{1, 2, 64, 4096} {
-			f := mustBuckets(t, nb, fb)
-			r := rand.New(rand.NewPCG(uint64(fb), nb))
+	for _, g := range geometries {
+		for _, nb := range []uint64{1, 2, 63, 4096} {
+			f := mustBuckets(t, nb, g.fb, g.l)
+			r := rand.New(rand.NewPCG(uint64(g.fb), nb))
 			var added []uint64
 			failures := 0
-			for failures < 20 {
+			for failures < 8 {
 				h := r.Uint64()
 				before := f.Clone()
 				beforeRNG := f.rng
@@ -156,7 +242,7 @@ func TestFailedAddUnchanged(t *testing.T) {
 						t.Fatalf("failed Add returned %v", err)
 					}
 					if !f.Equal(before) || f.rng != beforeRNG || string(f.data) != string(before.data) {
-						t.Fatalf("f=%d buckets=%d: a failed Add changed the filter", fb, nb)
+						t.Fatalf("%v buckets=%d: a failed Add changed the filter", g, nb)
 					}
 					continue
 				}
@@ -164,7 +250,7 @@ func TestFailedAddUnchanged(t *testing.T) {
 			}
 			for _, h := range added {
 				if !f.HasHash(h) {
-					t.Fatalf("f=%d buckets=%d: false negative after failed Adds", fb, nb)
+					t.Fatalf("%v buckets=%d: false negative after failed Adds", g, nb)
 				}
 			}
 			if f.Len() != uint64(len(added)) {
@@ -177,15 +263,26 @@ func TestFailedAddUnchanged(t *testing.T) {
 // TestRemoveKeepsOthers: removing added keys never loses the others, frees
 // their slots, and a removed key answers no except at the FPR.
 func TestRemoveKeepsOthers(t *testing.T) {
-	for _, fb := range fpSizes {
-		f := mustBuckets(t, 1<<14, fb)
-		hs := randomHashes(int(0.94*float64(f.NumBuckets()*BucketSize)), uint64(fb)+100)
+	for _, g := range geometries {
+		fb := g.fb
+		f := mustBuckets(t, 10_007, fb, g.l)
+		hs := randomHashes(int(min(0.94, plannedLoad(fb))*float64(f.NumBuckets()*BucketSize)), uint64(fb)+100)
 		for _, h := range hs {
 			if err := f.AddHash(h); err != nil {
 				t.Fatal(err)
 			}
 		}
 		removed, kept := hs[:len(hs)/2], hs[len(hs)/2:]
+		absent := randomHashes(1000, 7)
+		before := f.Clone()
+		for _, h := range absent {
+			if !f.HasHash(h) && f.RemoveHash(h) {
+				t.Fatalf("%v: RemoveHash of an absent hash returned true", g)
+			}
+		}
+		if !f.Equal(before) {
+			t.Fatalf("%v: removing absent hashes changed the filter", g)
+		}
 		for _, h := range removed {
 			if !f.RemoveHash(h) {
 				t.Fatalf("f=%d: RemoveHash of an added key returned false", fb)
@@ -214,7 +311,7 @@ func TestRemoveKeepsOthers(t *testing.T) {
 		if f.Len() != 0 || f.LoadFactor() != 0 {
 			t.Fatalf("f=%d: Len %d after removing every key", fb, f.Len())
 		}
-		for _, s := range f.slots() {
+		for _, s := range f.refSlots() {
 			if s != 0 {
 				t.Fatalf("f=%d: a slot is still occupied after removing every key", fb)
 			}
@@ -223,7 +320,7 @@ func TestRemoveKeepsOthers(t *testing.T) {
 }
 
 func TestDuplicates(t *testing.T) {
-	f := mustBuckets(t, 1<<10, 12)
+	f := mustBuckets(t, 1000, 12, SemiSorted)
 	h := uint64(0xfeedface12345678)
 	for i := range 8 {
 		if err := f.AddHash(h); err != nil {
@@ -247,19 +344,20 @@ func TestDuplicates(t *testing.T) {
 func sigma(p float64, n int) float64 { return math.Sqrt(p * (1 - p) / float64(n)) }
 
 // TestFPRMatchesFormula measures the FPR of full tables against
-// ExpectedFPR(f, load) = 1 - (1 - (2^f+2)/4^f)^(8*load).
+// ExpectedFPR(f, load) = 1 - (1 - (2^f+2)/4^f)^(8*load), within 4 sigma.
 func TestFPRMatchesFormula(t *testing.T) {
-	for _, fb := range fpSizes {
+	for _, g := range geometries {
+		fb := g.fb
 		for _, target := range []float64{0.95, 0.5} {
-			f := mustBuckets(t, 1<<16, fb)
-			keys := randomHashes(int(target*float64(f.NumBuckets()*BucketSize)), uint64(fb))
+			f := mustBuckets(t, 65_537, fb, g.l)
+			keys := randomHashes(int(min(target, plannedLoad(fb))*float64(f.NumBuckets()*BucketSize)), uint64(fb))
 			for _, h := range keys {
 				if err := f.AddHash(h); err != nil {
 					t.Fatal(err)
 				}
 			}
 			probes := 1 << 22
-			if fb == 16 {
+			if fb >= 16 {
 				probes = 1 << 24
 			}
 			if testing.Short() {
@@ -273,9 +371,12 @@ func TestFPRMatchesFormula(t *testing.T) {
 			got := float64(yes) / float64(probes)
 			want := ExpectedFPR(fb, f.LoadFactor())
 			s := sigma(want, probes)
-			t.Logf("f=%d load %.3f: measured FPR %.6f, formula %.6f (sigma %.6f), 2b/2^f = %.6f",
-				fb, f.LoadFactor(), got, want, s, 8/math.Ldexp(1, fb))
-			if math.Abs(got-want) > 4*s {
+			t.Logf("%v load %.3f: measured FPR %.6f, formula %.6f (sigma %.6f), 2b/2^f = %.6f",
+				g, f.LoadFactor(), got, want, s, 8/math.Ldexp(1, fb))
+			// Below 6 bits the fingerprints of a bucket are often equal
+			// (15 values), and the measured rate is a few percent under
+			// the formula, which then bounds it from above.
+			if got-want > 4*s || (fb >= 6 && want-got > 4*s) {
 				t.Errorf("f=%d load %.3f: measured FPR %.6f is more than 4 sigma from %.6f", fb, f.LoadFactor(), got, want)
 			}
 			if math.Abs(f.EstimatedFPR()-want) > 1e-12 {
@@ -285,46 +386,48 @@ func TestFPRMatchesFormula(t *testing.T) {
 	}
 }
 
+// TestNewSizing: New's filters meet their load and FPR, are the smallest
+// table of their fingerprint width (one bucket fewer would not do) and of
+// any width (checked against every width), and take their planned keys.
 func TestNewSizing(t *testing.T) {
-	for _, c := range []struct {
-		p  float64
-		fb int
-	}{{0.1, 8}, {0.03, 8}, {0.01, 12}, {0.002, 12}, {0.001, 0}, {1e-4, 16}} {
-		for _, n := range []uint64{1, 100, 1000, 1_000_000, 3_800_000} {
-			f, err := New(n, c.p)
-			if err != nil {
-				t.Fatalf("New(%d, %v): %v", n, c.p, err)
-			}
-			load := float64(n) / float64(f.NumBuckets()*BucketSize)
-			maxLoad := MaxLoad
-			if f.NumBuckets() < smallBuckets {
-				maxLoad = smallMaxLoad
-			}
-			if load > maxLoad || ExpectedFPR(f.FingerprintBits(), load) > c.p {
-				t.Fatalf("New(%d, %v): load %.3f, expected FPR %v", n, c.p, load, ExpectedFPR(f.FingerprintBits(), load))
-			}
-			if n >= 1000 && c.fb != 0 && f.FingerprintBits() != c.fb {
-				t.Errorf("New(%d, %v) chose %d-bit fingerprints, want %d", n, c.p, f.FingerprintBits(), c.fb)
-			}
-			if f.NumBuckets()&(f.NumBuckets()-1) != 0 {
-				t.Fatalf("%d buckets is not a power of two", f.NumBuckets())
-			}
-			if got, want := f.BitsPerKey(), float64(f.NumBits())/float64(n); got != want {
-				t.Fatalf("BitsPerKey %v, want %v", got, want)
-			}
-			// Halving the table would overflow the load or the FPR.
-			if nb := f.NumBuckets() / 2; nb > 0 {
-				l := float64(n) / float64(nb*BucketSize)
-				if l <= MaxLoad && (nb >= smallBuckets || l <= smallMaxLoad) && ExpectedFPR(f.FingerprintBits(), l) <= c.p {
-					t.Fatalf("New(%d, %v): %d buckets is not the smallest", n, c.p, f.NumBuckets())
+	for _, l := range []Layout{SemiSorted, Plain} {
+		for _, p := range []float64{0.1, 0.03, 0.01, 0.002, 0.001, 1e-4, 1e-6} {
+			for _, n := range []uint64{1, 100, 1000, 3000, 1_000_000, 3_800_000} {
+				f, err := NewLayout(n, p, l)
+				if err != nil {
+					t.Fatalf("New(%d, %v): %v", n, p, err)
+				}
+				fb, nb := f.FingerprintBits(), f.NumBuckets()
+				load := float64(n) / float64(nb*BucketSize)
+				if load > smallLoad(nb) || ExpectedFPR(fb, load) > p || f.Layout() != l {
+					t.Fatalf("New(%d, %v, %v): load %.3f, expected FPR %v", n, p, l, load, ExpectedFPR(fb, load))
+				}
+				if got, want := f.BitsPerKey(), float64(f.NumBits())/float64(n); got != want {
+					t.Fatalf("BitsPerKey %v, want %v", got, want)
+				}
+				if l := float64(n) / float64((nb-1)*BucketSize); nb > 1 && l <= smallLoad(nb-1) && ExpectedFPR(fb, l) <= p {
+					t.Fatalf("New(%d, %v): %d buckets is not the smallest", n, p, nb)
+				}
+				for w := MinFingerprintBits; w <= MaxFingerprintBits; w++ {
+					load := min(plannedLoad(w), maxLoadFor(w, p))
+					if load < minLoad {
+						continue
+					}
+					if nbw, _ := bucketsFor(n, load); nbw*bucketBits(w, l) < f.NumBits() {
+						t.Fatalf("New(%d, %v): %d-bit fingerprints in %d buckets are smaller than %d bits in %d", n, p, w, nbw, fb, nb)
+					}
 				}
 			}
 		}
 	}
 	// New's filters take their planned keys, small ones included (a table
-	// just at 0.95 load, and every n up to 1000 with 20 seeds each).
+	// just at 0.95 load, and every n up to 2000 with 20 seeds each).
+	top := 2000
+	if testing.Short() {
+		top = 600
+	}
 	for _, fpr := range []float64{0.03, 0.002, 1e-4} {
-		for _, n := range []int{3_800_000 / 16, 1 << 16 * 4 * 95 / 100} {
+		for _, n := range []int{3_800_000 / 16, 65_536 * 4 * 95 / 100} {
 			f, _ := New(uint64(n), fpr)
 			for i, h := range randomHashes(n, 5) {
 				if err := f.AddHash(h); err != nil {
@@ -332,7 +435,7 @@ func TestNewSizing(t *testing.T) {
 				}
 			}
 		}
-		for n := 1; n <= 1000; n++ {
+		for n := 1; n <= top; n++ {
 			for seed := range uint64(20) {
 				f, _ := New(uint64(n), fpr)
 				for i, h := range randomHashes(n, seed<<20|uint64(n)) {
@@ -352,7 +455,7 @@ func TestBadInput(t *testing.T) {
 		want error
 	}{
 		{0, 0.01, ErrKeys}, {10, 0, ErrFPR}, {10, -0.1, ErrFPR}, {10, 1, ErrFPR}, {10, 2, ErrFPR},
-		{10, math.NaN(), ErrFPR}, {10, math.Inf(1), ErrFPR}, {10, 1e-5, ErrFPR}, {10, 1e-12, ErrFPR},
+		{10, math.NaN(), ErrFPR}, {10, math.Inf(1), ErrFPR}, {10, 1e-10, ErrFPR}, {10, 1e-12, ErrFPR},
 		{math.MaxUint64, 0.01, ErrTooLarge}, {1 << 40, 0.001, ErrTooLarge},
 	} {
 		f, err := New(c.n, c.p)
@@ -363,15 +466,20 @@ func TestBadInput(t *testing.T) {
 	for _, c := range []struct {
 		buckets uint64
 		fb      int
+		l       Layout
 		want    error
 	}{
-		{0, 8, ErrGeometry}, {3, 8, ErrGeometry}, {1000, 12, ErrGeometry}, {1 << 33, 16, ErrTooLarge}, {1<<32 + 1, 8, ErrGeometry},
-		{16, 0, ErrGeometry}, {16, 4, ErrGeometry}, {16, 32, ErrGeometry}, {16, -8, ErrGeometry},
+		{0, 8, SemiSorted, ErrGeometry}, {1 << 33, 16, SemiSorted, ErrTooLarge}, {1<<32 + 1, 8, Plain, ErrTooLarge},
+		{16, 0, SemiSorted, ErrGeometry}, {16, 3, Plain, ErrGeometry}, {16, 33, SemiSorted, ErrGeometry},
+		{16, -8, Plain, ErrGeometry}, {16, 8, 0, ErrGeometry}, {16, 8, 3, ErrGeometry},
 	} {
-		f, err := NewBuckets(c.buckets, c.fb)
+		f, err := NewBuckets(c.buckets, c.fb, c.l)
 		if !errors.Is(err, c.want) || f != nil {
-			t.Errorf("NewBuckets(%d, %d) = %v, %v; want error %v", c.buckets, c.fb, f, err, c.want)
+			t.Errorf("NewBuckets(%d, %d, %v) = %v, %v; want error %v", c.buckets, c.fb, c.l, f, err, c.want)
 		}
+	}
+	if _, err := SizeLayout(10, 0.01, 7); !errors.Is(err, ErrGeometry) {
+		t.Errorf("SizeLayout with layout 7: %v", err)
 	}
 }
 
@@ -381,7 +489,7 @@ func TestTooLargeFor32Bit(t *testing.T) {
 	if math.MaxInt != math.MaxInt32 {
 		t.Skip("64-bit platform")
 	}
-	if _, err := NewBuckets(1<<30, 16); !errors.Is(err, ErrTooLarge) {
+	if _, err := NewBuckets(1<<30, 16, Plain); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("NewBuckets(2^30, 16) on 32-bit: %v", err)
 	}
 	if _, err := New(1<<31, 0.01); !errors.Is(err, ErrTooLarge) {
@@ -394,7 +502,7 @@ func TestTooLargeFor32Bit(t *testing.T) {
 }
 
 func TestCloneClearEqualBatch(t *testing.T) {
-	f := mustBuckets(t, 256, 12)
+	f := mustBuckets(t, 250, 12, SemiSorted)
 	hs := randomHashes(900, 8)
 	for _, h := range hs {
 		if err := f.AddHash(h); err != nil {
@@ -402,7 +510,7 @@ func TestCloneClearEqualBatch(t *testing.T) {
 		}
 	}
 	c := f.Clone()
-	if !c.Equal(f) || c.Equal(nil) || c.Equal(mustBuckets(t, 256, 16)) {
+	if !c.Equal(f) || c.Equal(nil) || c.Equal(mustBuckets(t, 250, 16, SemiSorted)) || c.Equal(mustBuckets(t, 250, 12, Plain)) {
 		t.Fatal("Clone/Equal")
 	}
 	c.RemoveHash(hs[0])
@@ -438,7 +546,7 @@ func TestCloneClearEqualBatch(t *testing.T) {
 }
 
 func TestZeroAllocs(t *testing.T) {
-	f := mustBuckets(t, 1<<12, 8)
+	f := mustBuckets(t, 5000, 8, SemiSorted)
 	hs := randomHashes(1000, 4)
 	out := make([]bool, len(hs))
 	for name, fn := range map[string]func(){

@@ -19,9 +19,9 @@ func FuzzAddRemove(f *testing.F) {
 		if len(ops) > 2048 {
 			return
 		}
-		fb := fpSizes[int(geometry&3)%len(fpSizes)]
-		buckets := uint64(1) << (geometry >> 2 & 7) // 1 to 128 buckets
-		c := mustBuckets(t, buckets, fb)
+		g := geometries[int(geometry&15)%len(geometries)]
+		buckets := uint64(geometry>>4) + 1 // 1 to 16 buckets
+		c := mustBuckets(t, buckets, g.fb, g.l)
 		live := map[uint64]int{}
 		var order []uint64
 		key := func(b byte) uint64 {

@@ -3,7 +3,6 @@ package cuckoo
 import (
 	"fmt"
 	"math"
-	"math/bits"
 
 	"github.com/simdbloom/bloom/blocked"
 	"github.com/simdbloom/bloom/internal/errs"
@@ -12,28 +11,54 @@ import (
 // BucketSize is the number of fingerprints in a bucket.
 const BucketSize = 4
 
-// MaxLoad is the load factor New plans for: a filter sized for n keys has
-// at most this fraction of its slots in use at n keys, usually less, since
-// the number of buckets is rounded up to a power of two.
+// The range of fingerprint widths, in bits.
+const (
+	MinFingerprintBits = 4
+	MaxFingerprintBits = 32
+)
+
+// MaxLoad is the load factor New plans for at 1024 buckets and more: a
+// filter sized for n keys has at most this fraction of its slots in use at
+// n keys. Smaller tables are planned for a lower load (see Size).
 const MaxLoad = 0.95
 
-// Why MaxLoad is 0.95: buckets of 4 with maxKicks (500) kicks fill to about
-// 0.95-0.98 before the first failed Add, so planning for at most 0.95 keeps
-// New's filters below that point.
+// Why MaxLoad is 0.95: buckets of 4 with maxKicks kicks and a one-step
+// lookahead fill to about 0.96-0.98 before the first failed Add at 1024
+// buckets and more (PERF.md, "Loads at the first failure"), so planning for
+// at most 0.95 keeps New's filters below that point.
 //
-// smallBuckets and smallMaxLoad: small tables fill less reliably (the first
-// failed Add came at a load as low as 0.5 with 2 to 8 buckets, 0.92 with 64,
-// over 200 seeds), so Size plans tables under smallBuckets buckets (up to
-// about 490 keys) for a load of at most smallMaxLoad. It costs at most a few
-// hundred bytes.
+// Small tables fill less reliably (the first failed Add came at a load as
+// low as 0.5 with 2 to 8 buckets), so Size plans a table of fewer than
+// fullBuckets buckets for a load of at most smallLoad(buckets), which rises
+// from smallMaxLoad at smallBuckets buckets to MaxLoad at fullBuckets. It
+// costs at most a few hundred bytes.
 const (
-	smallBuckets = 256
+	smallBuckets = 64
+	fullBuckets  = 512
 	smallMaxLoad = 0.5
 )
 
+// plannedLoad returns the highest load Size plans for fpBits-bit
+// fingerprints: MaxLoad from 8 bits; less for shorter ones, whose 2^f
+// possible offsets between a key's two buckets leave the table less room to
+// move fingerprints, so large tables fill less (PERF.md, "Loads at the
+// first failure").
+func plannedLoad(fpBits int) float64 {
+	switch {
+	case fpBits >= 8:
+		return MaxLoad
+	case fpBits == 7:
+		return 0.93
+	case fpBits == 6:
+		return 0.90
+	case fpBits == 5:
+		return 0.85
+	}
+	return 0.75
+}
+
 // minLoad is the lowest load Size will plan for to reach a small fpr with a
-// fingerprint size: below it a longer fingerprint (or a Bloom filter) is the
-// better deal, so Size returns ErrFPR.
+// fingerprint width: below it a longer fingerprint is the better deal.
 const minLoad = 0.5
 
 // MaxBuckets is the largest number of buckets: the first bucket comes from
@@ -41,11 +66,48 @@ const minLoad = 0.5
 // refuse, with ErrTooLarge, what this platform cannot allocate.
 const MaxBuckets uint64 = 1 << 32
 
+// Layout is the way a bucket's 4 fingerprints are stored.
+type Layout uint8
+
+const (
+	// SemiSorted keeps each bucket's fingerprints sorted and codes their
+	// top 4 bits together in 12 bits: 4(f-1) bits per bucket, one bit per
+	// slot less than Plain. New uses it.
+	SemiSorted Layout = 1
+	// Plain stores the 4 fingerprints as they are: 4f bits per bucket.
+	Plain Layout = 2
+)
+
+// String names the layout.
+func (l Layout) String() string {
+	switch l {
+	case SemiSorted:
+		return "semi-sorted"
+	case Plain:
+		return "plain"
+	}
+	return fmt.Sprintf("Layout(%d)", uint8(l))
+}
+
+// bucketBits returns the bits of one bucket of fpBits-bit fingerprints.
+func bucketBits(fpBits int, l Layout) uint64 {
+	if l == SemiSorted {
+		return 4 * uint64(fpBits-1)
+	}
+	return 4 * uint64(fpBits)
+}
+
+// tableBytes returns the bytes of buckets buckets, the last one padded to
+// a whole byte.
+func tableBytes(buckets uint64, fpBits int, l Layout) uint64 {
+	return (buckets*bucketBits(fpBits, l) + 7) / 8
+}
+
 // platformBuckets returns the most buckets of fpBits-bit fingerprints this
 // platform can allocate: MaxBuckets, or less where an int cannot count the
 // bytes (32-bit).
-func platformBuckets(fpBits int) uint64 {
-	return min(MaxBuckets, uint64(math.MaxInt-8)/uint64(fpBits/2))
+func platformBuckets(fpBits int, l Layout) uint64 {
+	return min(MaxBuckets, uint64(math.MaxInt-16)/bucketBits(fpBits, l)*8)
 }
 
 // Errors returned by this package, wrapped with details; test for them with
@@ -55,13 +117,13 @@ var (
 	// ErrKeys means the number of keys to plan for is zero.
 	ErrKeys = errs.ErrKeys
 	// ErrFPR means a false-positive rate is outside (0, 1) or NaN, or below
-	// what 16-bit fingerprints reach.
+	// what 32-bit fingerprints reach.
 	ErrFPR = errs.ErrFPR
 	// ErrTooLarge means the table would need more than MaxBuckets buckets,
 	// or more memory than this platform can address.
 	ErrTooLarge = errs.ErrTooLarge
-	// ErrGeometry means a number of buckets that is not a power of two, or
-	// a fingerprint width other than 8, 12 or 16.
+	// ErrGeometry means no buckets, a fingerprint width outside
+	// MinFingerprintBits..MaxFingerprintBits, or an unknown Layout.
 	ErrGeometry = errs.ErrGeometry
 	// ErrFull means AddHash found no room; the filter is unchanged.
 	ErrFull = errs.ErrFull
@@ -81,7 +143,7 @@ func slotMatch(fpBits int) float64 {
 // lookup compares the query's fingerprint with the 2*4*load fingerprints
 // its two buckets hold on average, so FPR = 1 - (1-q)^(8*load), where q is
 // the probability two fingerprints are equal, (2^f+2)/4^f (about 2^-f).
-// At full load this is about 2*4/2^f: 3.1% (8 bits), 0.20% (12), 0.012% (16).
+// At full load this is about 8/2^f. The layout does not change it.
 func ExpectedFPR(fpBits int, load float64) float64 {
 	return -math.Expm1(2 * BucketSize * load * math.Log1p(-slotMatch(fpBits)))
 }
@@ -92,25 +154,54 @@ func maxLoadFor(fpBits int, fpr float64) float64 {
 	return math.Log1p(-fpr) / (2 * BucketSize * math.Log1p(-slotMatch(fpBits)))
 }
 
-// bucketsFor returns the fewest buckets, a power of two, that hold n keys at
-// a load of at most load, or false if that is more than MaxBuckets.
+// smallLoad returns the highest load Size plans for a table of buckets
+// buckets: smallMaxLoad up to smallBuckets, MaxLoad from fullBuckets, and
+// linear in between.
+func smallLoad(buckets uint64) float64 {
+	switch {
+	case buckets <= smallBuckets:
+		return smallMaxLoad
+	case buckets >= fullBuckets:
+		return MaxLoad
+	}
+	return smallMaxLoad + (MaxLoad-smallMaxLoad)*float64(buckets-smallBuckets)/(fullBuckets-smallBuckets)
+}
+
+// bucketsFor returns the fewest buckets that hold n keys at a load of at
+// most load and of at most smallLoad of their number, or false if that is
+// more than MaxBuckets.
 func bucketsFor(n uint64, load float64) (uint64, bool) {
 	need := math.Ceil(float64(n) / (BucketSize * load))
 	if need > float64(MaxBuckets) {
 		return 0, false
 	}
-	return uint64(1) << bits.Len64(uint64(need)-1), true
+	nb := max(1, uint64(need))
+	if nb >= fullBuckets || float64(n) <= smallLoad(nb)*float64(nb*BucketSize) {
+		return nb, true
+	}
+	// The load a small table may take grows with its size: search the
+	// fewest buckets in (nb, fullBuckets] that take n keys.
+	lo, hi := nb, uint64(fullBuckets) // n fits hi buckets (n < 0.95*4*512 here)
+	for hi-lo > 1 {
+		m := (lo + hi) / 2
+		if float64(n) <= min(load, smallLoad(m))*float64(m*BucketSize) {
+			hi = m
+		} else {
+			lo = m
+		}
+	}
+	return hi, true
 }
 
 // Sizing is the size Size chooses. Its Blocks field is the number of
-// buckets (a power of two), FingerprintBits the fingerprint width, Load the
-// fraction of slots in use at Keys keys, and K is 0; see blocked.Sizing.
+// buckets, FingerprintBits the fingerprint width, Load the fraction of
+// slots in use at Keys keys, and K is 0; see blocked.Sizing.
 type Sizing = blocked.Sizing
 
 // sizing returns the Sizing of n keys in nb buckets of fpBits-bit fingerprints.
-func sizing(n, nb uint64, fpBits int) Sizing {
+func sizing(n, nb uint64, fpBits int, l Layout) Sizing {
 	s := Sizing{Keys: n, Blocks: nb, FingerprintBits: fpBits, Load: float64(n) / float64(nb*BucketSize)}
-	s.Bits = nb * BucketSize * uint64(fpBits)
+	s.Bits = nb * bucketBits(fpBits, l)
 	s.Bytes = (s.Bits + 7) / 8
 	s.FPR = ExpectedFPR(fpBits, s.Load)
 	if n > 0 {
@@ -119,28 +210,37 @@ func sizing(n, nb uint64, fpBits int) Sizing {
 	return s
 }
 
-// Size returns the smallest geometry that holds n keys at a load of at most
-// MaxLoad with an expected FPR at most fpr: for each fingerprint size (8,
-// 12, 16 bits) the load is capped so that ExpectedFPR(f, load) <= fpr, the
-// buckets are rounded up to a power of two, and the fewest bits win (the
-// longer fingerprint on a tie). Small tables (up to about 490 keys) are
-// planned for a lower load, since they fill less reliably. A fingerprint
-// size that would need a load under one half is not considered; if none
-// qualifies (fpr below about 6.1e-5) Size returns ErrFPR: use a Bloom
-// filter. It returns ErrKeys for n = 0, ErrFPR for fpr outside (0, 1), and
-// ErrTooLarge for more than MaxBuckets buckets. New(n, fpr) makes this
-// filter.
-func Size(n uint64, fpr float64) (Sizing, error) {
+// Size returns the smallest semi-sorted table that holds n keys at a load
+// of at most MaxLoad with an expected FPR at most fpr: SizeLayout(n, fpr,
+// SemiSorted). New(n, fpr) makes this filter.
+func Size(n uint64, fpr float64) (Sizing, error) { return SizeLayout(n, fpr, SemiSorted) }
+
+// SizeLayout returns the smallest table of layout l that holds n keys at a
+// load of at most MaxLoad with an expected FPR at most fpr: for each
+// fingerprint width from MinFingerprintBits to MaxFingerprintBits the load
+// is capped so that ExpectedFPR(f, load) <= fpr, the buckets are the fewest
+// that hold n keys at that load (any number), and the fewest bits win (the
+// longer fingerprint on a tie). Tables under 512 buckets (about 1900 keys)
+// are planned for a lower load, since they fill less reliably. A width that
+// would need a load under one half is not considered; if none qualifies
+// (fpr below about 9.3e-10) SizeLayout returns ErrFPR. It returns ErrKeys
+// for n = 0, ErrFPR for fpr outside (0, 1), ErrGeometry for an unknown
+// layout and ErrTooLarge for more than MaxBuckets buckets. NewLayout(n,
+// fpr, l) makes this filter.
+func SizeLayout(n uint64, fpr float64, l Layout) (Sizing, error) {
 	if n == 0 {
 		return Sizing{}, ErrKeys
 	}
 	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
 		return Sizing{}, fmt.Errorf("%w: got %v", ErrFPR, fpr)
 	}
+	if l != SemiSorted && l != Plain {
+		return Sizing{}, fmt.Errorf("%w: unknown layout %d", ErrGeometry, l)
+	}
 	var best Sizing
 	var tooLarge error
-	for _, f := range []int{8, 12, 16} {
-		load := min(MaxLoad, maxLoadFor(f, fpr))
+	for f := MinFingerprintBits; f <= MaxFingerprintBits; f++ {
+		load := min(plannedLoad(f), maxLoadFor(f, fpr))
 		if load < minLoad {
 			continue
 		}
@@ -149,10 +249,7 @@ func Size(n uint64, fpr float64) (Sizing, error) {
 			tooLarge = fmt.Errorf("%w: %d keys need more than %d buckets", ErrTooLarge, n, MaxBuckets)
 			continue
 		}
-		if nb < smallBuckets {
-			nb, _ = bucketsFor(n, min(load, smallMaxLoad))
-		}
-		s := sizing(n, nb, f)
+		s := sizing(n, nb, f, l)
 		if best.Blocks == 0 || s.Bits <= best.Bits {
 			best = s
 		}
@@ -161,8 +258,8 @@ func Size(n uint64, fpr float64) (Sizing, error) {
 		if tooLarge != nil {
 			return Sizing{}, tooLarge
 		}
-		return Sizing{}, fmt.Errorf("%w: %v is below %.2g, the lowest 16-bit fingerprints reach at load %v; use a Bloom filter",
-			ErrFPR, fpr, ExpectedFPR(16, minLoad), minLoad)
+		return Sizing{}, fmt.Errorf("%w: %v is below %.2g, the lowest %d-bit fingerprints reach at load %v; use a Bloom filter",
+			ErrFPR, fpr, ExpectedFPR(MaxFingerprintBits, minLoad), MaxFingerprintBits, minLoad)
 	}
 	return best, nil
 }

@@ -31,7 +31,7 @@ func TestZeroFilter(t *testing.T) {
 		for name, v := range map[string]float64{
 			"NumBuckets": float64(z.NumBuckets()), "NumBits": float64(z.NumBits()), "Len": float64(z.Len()),
 			"BitsPerKey": z.BitsPerKey(), "LoadFactor": z.LoadFactor(), "EstimatedFPR": z.EstimatedFPR(),
-			"FingerprintBits": float64(z.FingerprintBits()),
+			"FingerprintBits": float64(z.FingerprintBits()), "Layout": float64(z.Layout()),
 		} {
 			if v != 0 || math.IsNaN(v) {
 				t.Errorf("%s of the zero Filter: %v", name, v)
@@ -42,7 +42,7 @@ func TestZeroFilter(t *testing.T) {
 		if !c.Equal(&z) || c.HasHash(1) || c.NumBuckets() != 0 {
 			t.Error("Clone of the zero Filter is not zero")
 		}
-		f, err := NewBuckets(4, 8)
+		f, err := NewBuckets(4, 8, SemiSorted)
 		if err != nil {
 			t.Fatal(err)
 		}

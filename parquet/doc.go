@@ -32,6 +32,11 @@
 //	g, err := sbparquet.ReadFilter(r) // at a column chunk's bloom_filter_offset
 //	g.HasHash(sbparquet.HashString("Paris"))
 //
+// ReadFooter reads a Parquet file's footer from an io.ReaderAt: its row
+// groups and, for each column chunk, the path, the physical type and where
+// the Bloom filter is; ColumnChunk.ReadFilter reads that filter, so a program
+// can tell which row groups may hold a value without a Parquet engine.
+//
 // NewFilter and Size choose power-of-two sizes from 32 bytes to 128 MiB, the
 // sizes every Parquet reader accepts, by the filter's exact false-positive
 // formula. For split block filters outside Parquet files (any size, saved in

@@ -3,6 +3,7 @@ package parquet_test
 import (
 	"bytes"
 	"fmt"
+	"os"
 
 	// Programs that read Parquet files usually import parquet-go too, whose
 	// package is also named parquet: name this one sbparquet.
@@ -64,4 +65,38 @@ func ExampleWriteFilter() {
 	// Output:
 	// 15 40 1c 1c 00 00 1c 1c 00 00 1c 1c 00 00 00
 	// true true
+}
+
+func ExampleReadFooter() {
+	// Which row groups of a Parquet file may hold the city "Lyon"?
+	f, err := os.Open("testdata/cities.parquet")
+	if err != nil {
+		panic(err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		panic(err)
+	}
+	footer, err := sbparquet.ReadFooter(f, st.Size())
+	if err != nil {
+		panic(err)
+	}
+	h := sbparquet.HashString("Lyon") // the column is a BYTE_ARRAY
+	for i, rg := range footer.RowGroups {
+		for _, c := range rg.Columns {
+			if c.Name() != "name" || !c.HasBloomFilter {
+				continue
+			}
+			filter, err := c.ReadFilter(f, st.Size())
+			if err != nil {
+				panic(err)
+			}
+			fmt.Printf("row group %d (%d rows, %s): may hold Lyon: %v\n", i, rg.NumRows, c.Type, filter.HasHash(h))
+		}
+	}
+	// Output:
+	// row group 0 (3 rows, BYTE_ARRAY): may hold Lyon: true
+	// row group 1 (2 rows, BYTE_ARRAY): may hold Lyon: false
+	// row group 2 (4 rows, BYTE_ARRAY): may hold Lyon: false
 }

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"os"
 	"testing"
+
+	"github.com/simdbloom/bloom/blocked"
 )
 
 // FuzzReadFilter feeds arbitrary bytes to ReadFilter: it must never panic,
@@ -39,6 +42,64 @@ func FuzzReadFilter(f *testing.F) {
 		}
 		if !bytes.Equal(g.Bitset(), in[consumed-n:consumed]) {
 			t.Fatal("bitset is not the bytes after the header")
+		}
+	})
+}
+
+// FuzzReadFooter feeds arbitrary files to ReadFooter and reads every filter
+// its footer points to: it must never panic, must fail only with the
+// documented errors, and a footer it accepts must point inside the file's
+// data and hold no more row groups and columns than the metadata has bytes.
+func FuzzReadFooter(f *testing.F) {
+	if real, err := os.ReadFile("testdata/cities.parquet"); err == nil {
+		f.Add(real)
+	}
+	filter, _ := NewFilter(10, 0.01)
+	filter.AddHash(HashString("x"))
+	groups := [][]testChunk{{{path: []string{"a"}, typ: Int64, extraFields: true}, {path: []string{"b", "c"}, typ: ByteArray}}}
+	f.Add(testFile(f, groups, [][]*blocked.SplitBlock{{filter, nil}}, true))
+	f.Add(testFile(f, groups, [][]*blocked.SplitBlock{{nil, filter}}, false))
+	f.Add(appendTail([]byte("PAR1"), []byte{0x49, 0xfc, 0xff, 0xff, 0xff, 0xff, 0x07, 0x00}))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		r := bytes.NewReader(in)
+		size := int64(len(in))
+		ft, err := ReadFooter(r, size)
+		if err != nil {
+			if ft != nil {
+				t.Fatal("ReadFooter returned a footer and an error")
+			}
+			if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrVariant) && !errors.Is(err, ErrMagic) &&
+				!(errors.Is(err, ErrTruncated) && errors.Is(err, io.ErrUnexpectedEOF)) {
+				t.Fatalf("undocumented error: %v", err)
+			}
+			return
+		}
+		dataEnd := size - 8 - ft.MetadataBytes
+		elems := int64(len(ft.RowGroups))
+		for _, rg := range ft.RowGroups {
+			elems += int64(len(rg.Columns))
+			for _, c := range rg.Columns {
+				if !c.HasBloomFilter {
+					continue
+				}
+				if c.BloomFilterOffset < 4 || c.BloomFilterOffset+int64(c.BloomFilterLength) > dataEnd {
+					t.Fatalf("filter at %d (%d bytes) outside the data, which ends at %d", c.BloomFilterOffset, c.BloomFilterLength, dataEnd)
+				}
+				g, err := c.ReadFilter(r, size)
+				if err != nil {
+					if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrVariant) && !errors.Is(err, ErrHashMismatch) &&
+						!(errors.Is(err, ErrTruncated) && errors.Is(err, io.ErrUnexpectedEOF)) {
+						t.Fatalf("undocumented filter error: %v", err)
+					}
+					continue
+				}
+				if int64(g.SizeBytes()) > size-c.BloomFilterOffset {
+					t.Fatalf("filter of %d bytes at %d in a %d-byte file", g.SizeBytes(), c.BloomFilterOffset, size)
+				}
+			}
+		}
+		if elems > ft.MetadataBytes {
+			t.Fatalf("%d row groups and columns from %d bytes of metadata", elems, ft.MetadataBytes)
 		}
 	})
 }

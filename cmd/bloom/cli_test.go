@@ -29,12 +29,19 @@ func TestMain(m *testing.M) {
 // stdout and stderr.
 func runChild(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
+	return runChildStdin(t, "", args...)
+}
+
+// runChildStdin is runChild with stdin as the child's standard input.
+func runChildStdin(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(exe, args...)
 	cmd.Env = append(os.Environ(), childEnv+"=1")
+	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err = cmd.Run()

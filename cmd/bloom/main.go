@@ -1,14 +1,23 @@
-// Command bloom sizes Bloom filters, reproduces the measured-versus-formula
-// experiment, and benchmarks simdbloom on this machine.
+// Command bloom builds and queries Bloom filter files, reads the Bloom
+// filters inside Parquet files, sizes filters, reproduces the
+// measured-versus-formula experiment, and benchmarks simdbloom on this
+// machine.
 //
-//	bloom size -n 1e9 -p 0.01         bits, bytes and k for each filter variant
-//	bloom experiment                   measured false-positive rates against the formulas
-//	bloom bench                        a 10-second benchmark, naming the kernel in use
-//	bloom version                      module and Go versions, and the kernel in use
+//	bloom build -o deny.bloom keys.txt     a filter of the file's lines (one key a line)
+//	bloom query deny.bloom input.txt       print the lines the filter may hold, like grep
+//	bloom info deny.bloom                  a filter file's variant, size, fill and estimated keys
+//	bloom parquet data.parquet             the Bloom filters of a Parquet file
+//	bloom parquet -column city data.parquet Paris   which row groups may hold Paris
+//	bloom size -n 1e9 -p 0.01              bits, bytes and k for each filter variant
+//	bloom experiment                       measured false-positive rates against the formulas
+//	bloom bench                            a 10-second benchmark, naming the kernel in use
+//	bloom version                          module and Go versions, and the kernel in use
 //
 // Every subcommand takes -h for its flags (printed on stdout) and --json for
-// machine-readable output. Exit codes: 0 success, 1 the command failed, 2 bad
-// usage (a bad flag value, an unknown command or argument).
+// machine-readable output. Exit codes: 0 success; 1 the command failed, or
+// (query, parquet -column, like grep) nothing was found; 2 bad usage (a bad
+// flag value, an unknown command or argument) or a file that cannot be read
+// or is not what the command needs (missing, truncated, damaged).
 package main
 
 import (
@@ -21,13 +30,18 @@ import (
 	"regexp"
 )
 
-const usage = `bloom: size, test and benchmark Bloom filters (github.com/simdbloom/bloom)
+const usage = `bloom: build, query, size, test and benchmark Bloom filters (github.com/simdbloom/bloom)
 
 Usage:
-  bloom size -n N -p P [--json]        bits, bytes, k and bits/key for each variant
-  bloom experiment [flags] [--json]    measured FPR and fill against the formulas
-  bloom bench [flags] [--json]         a short benchmark on this machine
-  bloom version [--json]               module and Go versions, kernel in use
+  bloom build [-n N] [-p P] [-0] -o FILE [INPUT...]  a filter file of the inputs' lines
+  bloom query [-v] [-c] [-0] FILTER [INPUT...]       print the lines that may be in the filter
+  bloom info [--json] FILTER                         a filter file's variant, size and health
+  bloom parquet [--json] FILE                        the Bloom filters of a Parquet file
+  bloom parquet [--json] -column PATH FILE VALUE...  which row groups may hold each value
+  bloom size -n N -p P [--json]                      bits, bytes, k and bits/key for each variant
+  bloom experiment [flags] [--json]                  measured FPR and fill against the formulas
+  bloom bench [flags] [--json]                       a short benchmark on this machine
+  bloom version [--json]                             module and Go versions, kernel in use
 
 Run "bloom <command> -h" for a command's flags.
 `
@@ -38,6 +52,10 @@ func main() {
 
 // commands maps each subcommand to its function.
 var commands = map[string]func(args []string, stdout, stderr io.Writer) error{
+	"build":      runBuild,
+	"query":      runQuery,
+	"info":       runInfo,
+	"parquet":    runParquet,
 	"size":       runSize,
 	"experiment": runExperiment,
 	"bench":      runBench,
@@ -76,6 +94,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	case errors.Is(err, flag.ErrHelp):
 		return 0
+	case errors.As(err, new(exitError)):
+		var e exitError
+		errors.As(err, &e)
+		if e.err != nil {
+			fmt.Fprintf(stderr, "bloom %s: %s\n", name, toolWords(e.err))
+		}
+		return e.code
 	case errors.As(err, new(usageError)):
 		fmt.Fprintf(stderr, "bloom %s: %s\nRun \"bloom %s -h\" for its flags.\n", name, toolWords(err), name)
 		return 2
@@ -89,6 +114,30 @@ func run(args []string, stdout, stderr io.Writer) int {
 type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
+
+// exitError ends the command with an exit code of its own, printing err
+// (if not nil) as the command's failure.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e exitError) Unwrap() error { return e.err }
+
+// badFile returns err as an exit-2 failure: a file that cannot be read or
+// is not what the command needs.
+func badFile(err error) error { return exitError{2, err} }
+
+// errNothingFound ends query and parquet -column with exit code 1 and no
+// message, as grep does when no line matches.
+var errNothingFound = exitError{code: 1}
 
 // usagef returns a usageError with a formatted message.
 func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
@@ -117,8 +166,21 @@ func newFlags(name, summary string) *flag.FlagSet {
 }
 
 // parse parses args, printing the usage on stdout for -h and turning flag
-// errors into usage errors.
+// errors into usage errors. It refuses arguments after the flags.
 func parse(fs *flag.FlagSet, args []string, stdout io.Writer) error {
+	if err := parseArgs(fs, args, stdout); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	return nil
+}
+
+// parseArgs is parse for commands that take arguments after their flags
+// (fs.Args()). Flags come first: the first argument that is not a flag, or
+// "--", ends them, so a value such as -5 after a file name is an argument.
+func parseArgs(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(stdout)
@@ -126,9 +188,6 @@ func parse(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 			return err
 		}
 		return usageError{err.Error()}
-	}
-	if fs.NArg() > 0 {
-		return usagef("unexpected argument %q", fs.Arg(0))
 	}
 	return nil
 }

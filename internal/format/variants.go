@@ -11,15 +11,31 @@ import (
 // CuckooPrefixBytes prefix (planned keys, stored fingerprints, victim
 // generator state, a reserved zero word; uint64 each) and the table.
 const (
-	// CuckooLayoutPow2 is the only table layout of version 1: a power-of-two
-	// number of buckets of 4 plain fingerprints of 8, 12 or 16 bits, packed
-	// into K/2 bytes per bucket, little-endian, slot j in bits j*K..j*K+K-1.
-	CuckooLayoutPow2 = 1
+	// CuckooLayoutPlain is a table of any number of buckets of 4
+	// fingerprints of CuckooMinBits to CuckooMaxBits bits, 4K bits per
+	// bucket, the buckets' bits one after the other, little-endian.
+	CuckooLayoutPlain = 2
+	// CuckooLayoutSemiSorted is a table like CuckooLayoutPlain but of
+	// semi-sorted buckets of 4(K-1) bits: a 12-bit code of the sorted top
+	// 4 bits of the fingerprints, then their low K-4 bits.
+	CuckooLayoutSemiSorted = 3
+	// CuckooMinBits and CuckooMaxBits bound the fingerprint width.
+	CuckooMinBits = 4
+	CuckooMaxBits = 32
 	// CuckooSlots is the number of fingerprints in a bucket.
 	CuckooSlots = 4
 	// CuckooPrefixBytes is the size of the payload before the table.
 	CuckooPrefixBytes = 32
 )
+
+// CuckooBucketBits returns the bits of a bucket of k-bit fingerprints in
+// the given layout (one of the two above).
+func CuckooBucketBits(layout, k uint8) uint64 {
+	if layout == CuckooLayoutSemiSorted {
+		return 4 * (uint64(k) - 1)
+	}
+	return 4 * uint64(k)
+}
 
 // Variant 5, bloom.Scalable[K] (FORMAT.md, "Variant 5: scalable filter"). K
 // and Params are zero, Blocks is the number of stages. The payload is a
@@ -37,36 +53,37 @@ const (
 // by a number of blocks: what fits an int with the header.
 const maxTotal = uint64(math.MaxInt - 2*HeaderSize)
 
-// checkCuckoo validates a variant 4 header: the layout (an unknown one,
-// which a later version would write, is Version), the slots per bucket,
-// the other parameter bytes zero, the fingerprint width, the number of
-// buckets (a power of two from 1 to MaxBlocks), the payload length and that
-// it fits this platform's memory.
+// checkCuckoo validates a variant 4 header: the layout (0 is corrupt; 1,
+// the power-of-two table of an earlier draft, and any unknown one, which a
+// later version would write, are Version), the slots per bucket, the other
+// parameter bytes zero, the fingerprint width, the number of buckets (1 to
+// MaxBlocks), the payload length and that it fits this platform's memory.
 func checkCuckoo(h Header, e *Errors) error {
 	switch layout := h.Params[0]; {
 	case layout == 0:
 		return fmt.Errorf("%w: cuckoo table layout 0", e.Corrupt)
-	case layout != CuckooLayoutPow2:
-		return fmt.Errorf("%w: cuckoo table layout %d, this version reads layout %d", e.Version, layout, CuckooLayoutPow2)
+	case layout != CuckooLayoutPlain && layout != CuckooLayoutSemiSorted:
+		return fmt.Errorf("%w: cuckoo table layout %d, this version reads layouts %d and %d", e.Version, layout, CuckooLayoutPlain, CuckooLayoutSemiSorted)
 	}
 	if h.Params[1] != CuckooSlots {
-		return fmt.Errorf("%w: %w: %d slots per bucket, layout %d has %d", e.Corrupt, e.Size, h.Params[1], CuckooLayoutPow2, CuckooSlots)
+		return fmt.Errorf("%w: %w: %d slots per bucket, the layouts have %d", e.Corrupt, e.Size, h.Params[1], CuckooSlots)
 	}
 	if [5]byte(h.Params[2:]) != [5]byte{} {
 		return fmt.Errorf("%w: reserved cuckoo parameter bytes are not zero", e.Corrupt)
 	}
-	if h.K != 8 && h.K != 12 && h.K != 16 {
-		return fmt.Errorf("%w: %w: %d-bit fingerprints, layout %d has 8, 12 or 16", e.Corrupt, e.K, h.K, CuckooLayoutPow2)
+	if h.K < CuckooMinBits || h.K > CuckooMaxBits {
+		return fmt.Errorf("%w: %w: %d-bit fingerprints, not %d to %d", e.Corrupt, e.K, h.K, CuckooMinBits, CuckooMaxBits)
 	}
-	if h.Blocks == 0 || h.Blocks&(h.Blocks-1) != 0 {
-		return fmt.Errorf("%w: %w: %d buckets, not a power of two", e.Corrupt, e.Size, h.Blocks)
+	if h.Blocks == 0 {
+		return fmt.Errorf("%w: %w: 0 buckets", e.Corrupt, e.Size)
 	}
 	if h.Blocks > MaxBlocks {
 		return fmt.Errorf("%w: %w: %d buckets, the most is %d", e.Corrupt, e.TooLarge, h.Blocks, uint64(MaxBlocks))
 	}
-	table := h.Blocks * uint64(h.K) / 2 // at most 2^35: no overflow
+	bb := CuckooBucketBits(h.Params[0], h.K)
+	table := (h.Blocks*bb + 7) / 8 // at most 2^39: no overflow
 	if h.PayloadBytes != CuckooPrefixBytes+table {
-		return fmt.Errorf("%w: payload length %d is not %d + %d buckets of %d bytes", e.Corrupt, h.PayloadBytes, CuckooPrefixBytes, h.Blocks, h.K/2)
+		return fmt.Errorf("%w: payload length %d is not %d + %d buckets of %d bits", e.Corrupt, h.PayloadBytes, CuckooPrefixBytes, h.Blocks, bb)
 	}
 	// The decoded table keeps 8 bytes of padding after the buckets.
 	if h.PayloadBytes > maxTotal-8 {

@@ -1,0 +1,132 @@
+//go:build !purego
+
+package blocked
+
+// Kernel tests that need Linux's mmap: memory fenced by unmapped pages, and
+// a 256 GiB mapping that is never backed by memory.
+
+import (
+	"slices"
+	"syscall"
+	"testing"
+	"unsafe"
+
+	"github.com/simdbloom/bloom/internal/cpu"
+)
+
+// fenced returns size bytes of fresh memory that start right after an
+// unmapped page (atEnd false) or end right before one (atEnd true),
+// released at the end of the test.
+func fenced(t *testing.T, size int, atEnd bool) unsafe.Pointer {
+	t.Helper()
+	page := syscall.Getpagesize()
+	span := (size + page - 1) / page * page
+	mem, err := syscall.Mmap(-1, 0, span+2*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Skipf("mmap: %v", err)
+	}
+	t.Cleanup(func() { syscall.Munmap(mem) })
+	if err := syscall.Mprotect(mem[:page], syscall.PROT_NONE); err != nil {
+		t.Skipf("mprotect: %v", err)
+	}
+	if err := syscall.Mprotect(mem[page+span:], syscall.PROT_NONE); err != nil {
+		t.Skipf("mprotect: %v", err)
+	}
+	off := page
+	if atEnd {
+		off = page + span - size
+	}
+	return unsafe.Pointer(&mem[off])
+}
+
+// TestAsmStaysInBounds puts the hashes and the results of every lookup
+// against unmapped pages, before and after: a kernel that reads one hash
+// or writes one result outside them crashes the test (the ring kernels
+// load each group's hashes 4 bytes in).
+func TestAsmStaysInBounds(t *testing.T) {
+	ls := asmLevels()
+	if len(ls) == 0 {
+		t.Skip("no assembly kernels on this processor")
+	}
+	f8, f16, s := newFilter(100, 8), newFilter(100, 16), newSplitBlock(100)
+	c := &Counting{blocks: alignedBlocks(100)}
+	randomCounters(c, 1)
+	for _, l := range ls {
+		withPrefetch(func() {
+			for _, atEnd := range []bool{false, true} {
+				for _, n := range []int{1, 7, 8, 9, 40, 41, 64, 65, 72} {
+					hs := unsafe.Slice((*uint64)(fenced(t, n*8, atEnd)), n)
+					copy(hs, randomHashes(n, uint64(n)))
+					out := unsafe.Slice((*bool)(fenced(t, n, atEnd)), n)
+					want := make([]bool, n)
+					for _, b := range []interface {
+						HasHashes(hs []uint64, out []bool) int
+					}{f8, f16, s, c} {
+						var got, wantN int
+						withLevel(l, func() { got = b.HasHashes(hs, out) })
+						withLevel(cpu.Generic, func() { wantN = b.HasHashes(hs, want) })
+						if got != wantN || !slices.Equal(out, want) {
+							t.Fatalf("%v %T n=%d: HasHashes differs from generic", l, b, n)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestAsmHugeBlockCount runs the lookups on 2^32-1 blocks (the most the
+// AVX2 ring kernels take: their offsets come from 32-bit multiplies) and
+// 2^32 blocks (the one-key kernels), mapped but not backed: 256 GiB of
+// address space of which only the blocks the hashes reach are touched.
+func TestAsmHugeBlockCount(t *testing.T) {
+	if testing.Short() {
+		t.Skip("maps 256 GiB of address space")
+	}
+	ls := asmLevels()
+	if len(ls) == 0 {
+		t.Skip("no assembly kernels on this processor")
+	}
+	const most = 1 << 32
+	mem, err := syscall.Mmap(-1, 0, (most+1)*64, syscall.PROT_READ|syscall.PROT_WRITE,
+		syscall.MAP_ANON|syscall.MAP_PRIVATE|syscall.MAP_NORESERVE)
+	if err != nil {
+		t.Skipf("mmap: %v", err)
+	}
+	defer syscall.Munmap(mem)
+	all := unsafe.Slice((*block)(unsafe.Pointer(&mem[0])), most)
+	// Hashes near the first and last blocks, where a product that lost
+	// its upper bits would land elsewhere, and random ones.
+	hs := append(edgeHashes(), blockStarts(most - 1)[:60]...)
+	for _, hi := range []uint64{most - 1, most - 2, most - 3, 1 << 31, 3} {
+		hs = append(hs, hi<<32|0x12345678, hi<<32|0xfedcba98)
+	}
+	hs = append(hs, randomHashes(500, 9)...)
+	probe := mixed(hs, 10)
+	for _, nb := range []uint64{most - 1, most} {
+		for _, k := range []int{8, 16} {
+			f := &Filter{blocks: all[:nb:nb], k: k}
+			c := &Counting{blocks: all[:nb:nb]}
+			s := &SplitBlock{blocks: unsafe.Slice((*splitBlock)(unsafe.Pointer(&mem[0])), nb)}
+			withLevel(cpu.Generic, func() { f.AddHashes(hs); s.AddHashes(hs) })
+			for _, l := range ls {
+				withPrefetch(func() {
+					for _, b := range []interface {
+						HasHashes(hs []uint64, out []bool) int
+					}{f, s, c} {
+						got, want := make([]bool, len(probe)), make([]bool, len(probe))
+						var n, wantN int
+						withLevel(l, func() { n = b.HasHashes(probe, got) })
+						withLevel(cpu.Generic, func() { wantN = b.HasHashes(probe, want) })
+						if n != wantN || !slices.Equal(got, want) {
+							t.Fatalf("%v %T k=%d blocks=%d: HasHashes differs from generic", l, b, k, nb)
+						}
+						if n < len(hs) {
+							t.Fatalf("%v %T k=%d blocks=%d: %d of %d added hashes found", l, b, k, nb, n, len(hs))
+						}
+					}
+				})
+			}
+		}
+	}
+}

@@ -1,0 +1,202 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/simdbloom/bloom"
+)
+
+// scalableInitial is the first stage's planned keys of a Scalable filter
+// built from stdin without -n: about 160 kB at 1%; each further stage
+// doubles.
+const scalableInitial = 1 << 17
+
+// builder is what build adds keys to: a Filter or a Scalable.
+type builder interface {
+	AddAll(keys [][]byte)
+	WriteTo(w io.Writer) (int64, error)
+	EstimatedFPR() float64
+	NumBits() uint64
+}
+
+// buildResult is what "bloom build --json" prints.
+type buildResult struct {
+	File         string  `json:"file"`
+	Variant      string  `json:"variant"`
+	Keys         uint64  `json:"keys"` // lines read, duplicates included
+	PlannedKeys  uint64  `json:"planned_keys"`
+	FPR          float64 `json:"fpr"`
+	Bytes        int64   `json:"bytes"`
+	EstimatedFPR float64 `json:"estimated_fpr"`
+}
+
+func runBuild(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("build", "bloom build [-n N] [-p P] [-0] -o FILE [INPUT...]: a filter file of the keys in the inputs,\n"+
+		"one key a line (the line's bytes without its newline), read from standard input when no INPUT\n"+
+		"is given or for \"-\". The file is in simdbloom's format (FORMAT.md) with the xxh3 key hash, for\n"+
+		"bloom query and for bloom.View[string] or bloom.View[[]byte] in Go.\n\n"+
+		"The filter is sized for N keys at false-positive rate P. Without -n, the lines of the input files\n"+
+		"are counted first; when an input is standard input and -n is not given, the filter is a scalable\n"+
+		"filter, which grows as keys arrive and keeps the rate P. On a terminal, a progress line shows\n"+
+		"keys, keys/s and bytes read. Prints nothing else unless --json is given.")
+	nStr := fs.String("n", "", "number of keys to size the filter for (default: count the input files' lines)")
+	pStr := fs.String("p", "0.01", "target false-positive rate, in (0, 1)")
+	nul := fs.Bool("0", false, "keys end with a NUL byte instead of a newline")
+	out := fs.String("o", "", "the filter file to write (required; - for standard output)")
+	asJSON := fs.Bool("json", false, "print what was built as JSON")
+	if err := parseArgs(fs, args, stdout); err != nil {
+		return err
+	}
+	if *out == "" {
+		return usagef("-o FILE is required")
+	}
+	p, err := parseRate(*pStr)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	var n uint64
+	if *nStr != "" {
+		if n, err = parseCount(*nStr); err != nil {
+			return usageError{err.Error()}
+		}
+	}
+	sep := byte('\n')
+	if *nul {
+		sep = 0
+	}
+	inputs := fs.Args()
+	stdin := len(inputs) == 0
+	for _, in := range inputs {
+		stdin = stdin || in == "-"
+	}
+	res := buildResult{File: *out, FPR: p, Variant: "filter"}
+	var b builder
+	switch {
+	case n > 0:
+		res.PlannedKeys = n
+	case stdin:
+		n = scalableInitial
+		res.PlannedKeys, res.Variant = n, "scalable"
+	default:
+		for _, name := range inputs {
+			c, err := countLines(name, sep)
+			if err != nil {
+				return err
+			}
+			n += c
+		}
+		res.PlannedKeys = max(n, 1) // an empty input makes a filter that holds nothing
+	}
+	if res.Variant == "scalable" {
+		b, err = bloom.NewScalable[[]byte](n, p)
+	} else {
+		b, err = bloom.New[[]byte](res.PlannedKeys, p)
+	}
+	if err != nil {
+		return usageError{err.Error()}
+	}
+
+	prog := newKeyProgress(stderr)
+	var readBytes int64
+	err = eachInput(inputs, os.Stdin, func(name string, r io.Reader) error {
+		lr := newLineReader(r, sep)
+		defer func() { readBytes += lr.bytes }()
+		for {
+			lines, err := lr.next()
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return badFile(fmt.Errorf("reading %s: %w", name, err))
+			}
+			b.AddAll(lines)
+			res.Keys += uint64(len(lines))
+			prog.update(res.Keys, readBytes+lr.bytes)
+		}
+	})
+	prog.done(res.Keys, readBytes)
+	if err != nil {
+		return err
+	}
+	if res.Bytes, err = writeFilterFile(*out, b, stdout); err != nil {
+		return err
+	}
+	res.EstimatedFPR = b.EstimatedFPR()
+	if res.Variant == "filter" && res.Keys > res.PlannedKeys {
+		fmt.Fprintf(stderr, "bloom build: warning: %d keys in a filter sized for %d: its false-positive rate is now about %.3g\n",
+			res.Keys, res.PlannedKeys, res.EstimatedFPR)
+	}
+	if *asJSON {
+		return writeJSON(stdout, res)
+	}
+	return nil
+}
+
+// countLines counts the lines of the file name: its separators, plus one
+// for a last line without one.
+func countLines(name string, sep byte) (uint64, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return 0, badFile(fileError(err))
+	}
+	defer f.Close()
+	buf := make([]byte, 1<<20)
+	var n uint64
+	last := sep
+	for {
+		m, err := f.Read(buf)
+		if m > 0 {
+			n += uint64(bytes.Count(buf[:m], []byte{sep}))
+			last = buf[m-1]
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return 0, badFile(fmt.Errorf("reading %s: %w", name, err))
+		}
+	}
+	if last != sep {
+		n++
+	}
+	return n, nil
+}
+
+// writeFilterFile writes b to name ("-": stdout) through a temporary file
+// in the same directory, renamed into place once complete, so that a
+// failed build leaves no partial filter behind. It returns the bytes written.
+func writeFilterFile(name string, b builder, stdout io.Writer) (int64, error) {
+	if name == "-" {
+		w := bufio.NewWriterSize(stdout, 1<<20)
+		n, err := b.WriteTo(w)
+		if err == nil {
+			err = w.Flush()
+		}
+		return n, err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
+	if err != nil {
+		return 0, badFile(fileError(err))
+	}
+	w := bufio.NewWriterSize(tmp, 1<<20)
+	n, err := b.WriteTo(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), name)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return 0, badFile(fmt.Errorf("writing %s: %w", name, fileError(err)))
+	}
+	return n, nil
+}

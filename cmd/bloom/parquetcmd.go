@@ -1,0 +1,281 @@
+package main
+
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"unicode/utf8"
+
+	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/parquet"
+)
+
+// parquetFilter is one line of "bloom parquet FILE": a column chunk with a
+// Bloom filter. Error is set, and the figures left out, when the filter
+// is of a kind this tool cannot read (another algorithm, hash or
+// compression).
+type parquetFilter struct {
+	RowGroup          int      `json:"row_group"`
+	Column            string   `json:"column"`
+	Type              string   `json:"type"`
+	FilterBytes       uint64   `json:"filter_bytes,omitempty"`
+	FillRatio         *float64 `json:"fill_ratio,omitempty"`
+	EstimatedDistinct *float64 `json:"estimated_distinct,omitempty"`
+	Error             string   `json:"error,omitempty"`
+}
+
+// parquetAnswer is one value's answer in "bloom parquet -column".
+type parquetAnswer struct {
+	Value     string           `json:"value"`
+	RowGroups []rowGroupAnswer `json:"row_groups"`
+}
+
+// rowGroupAnswer says whether one row group may hold a value. A row group
+// whose chunk has no filter (or one this tool cannot read) may hold
+// anything: has_filter false, may_contain true.
+type rowGroupAnswer struct {
+	RowGroup   int  `json:"row_group"`
+	HasFilter  bool `json:"has_filter"`
+	MayContain bool `json:"may_contain"`
+}
+
+func runParquet(args []string, stdout, _ io.Writer) error {
+	fs := newFlags("parquet", "bloom parquet [--json] FILE: every column chunk of the Parquet file that has a Bloom filter:\n"+
+		"row group, column path, physical type, filter bytes, fill ratio and estimated distinct values.\n\n"+
+		"bloom parquet [--json] -column PATH FILE VALUE...: for each value, for each row group, whether the\n"+
+		"column's filter says the row group may contain it, certainly does not, or has no filter. Values are\n"+
+		"parsed by the column's physical type: INT32 and INT64 decimal; FLOAT and DOUBLE as Go parses floats;\n"+
+		"BYTE_ARRAY as the text given (UTF-8); BOOLEAN true or false; FIXED_LEN_BYTE_ARRAY and INT96 in hex.\n"+
+		"Flags come before FILE, so a value such as -5 needs no quoting.\n\n"+
+		"Exit status of -column: 0 if some row group may contain some value, 1 if every value is certainly\n"+
+		"absent from every row group, 2 on an error.")
+	column := fs.String("column", "", "the column's dotted path (as listed by bloom parquet FILE)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := parseArgs(fs, args, stdout); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return usagef("FILE is required")
+	}
+	if *column == "" && fs.NArg() > 1 {
+		return usagef("unexpected argument %q (values need -column PATH)", fs.Arg(1))
+	}
+	if *column != "" && fs.NArg() < 2 {
+		return usagef("-column needs at least one VALUE after FILE")
+	}
+	name := fs.Arg(0)
+	f, err := os.Open(name)
+	if err != nil {
+		return badFile(fileError(err))
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return badFile(fileError(err))
+	}
+	if st.IsDir() {
+		return badFile(fmt.Errorf("%s is a directory", name))
+	}
+	footer, err := parquet.ReadFooter(f, st.Size())
+	if err != nil {
+		return badFile(fmt.Errorf("%s: %w", name, err))
+	}
+	if *column == "" {
+		return listParquet(stdout, f, st.Size(), name, footer, *asJSON)
+	}
+	return queryParquet(stdout, f, st.Size(), name, footer, *column, fs.Args()[1:], *asJSON)
+}
+
+// unsupported reports a filter error that means "a kind of filter this tool
+// cannot read", not a damaged file.
+func unsupported(err error) bool {
+	return errors.Is(err, parquet.ErrVariant) || errors.Is(err, parquet.ErrHashMismatch)
+}
+
+func listParquet(stdout io.Writer, r io.ReaderAt, size int64, name string, footer *parquet.Footer, asJSON bool) error {
+	rows := []parquetFilter{}
+	for g, rg := range footer.RowGroups {
+		for _, c := range rg.Columns {
+			if !c.HasBloomFilter {
+				continue
+			}
+			row := parquetFilter{RowGroup: g, Column: c.Name(), Type: c.Type.String()}
+			s, err := c.ReadFilter(r, size)
+			switch {
+			case err == nil:
+				fill, est := s.FillRatio(), s.EstimatedCount()
+				row.FilterBytes, row.FillRatio, row.EstimatedDistinct = s.SizeBytes(), &fill, &est
+			case unsupported(err):
+				row.Error = toolWords(err)
+			default:
+				return badFile(fmt.Errorf("%s: row group %d: %w", name, g, err))
+			}
+			rows = append(rows, row)
+		}
+	}
+	if asJSON {
+		return writeJSON(stdout, rows)
+	}
+	if len(rows) == 0 {
+		cols := 0
+		if len(footer.RowGroups) > 0 {
+			cols = len(footer.RowGroups[0].Columns)
+		}
+		fmt.Fprintf(stdout, "%s: no Bloom filters (%d row groups, %d columns)\n", name, len(footer.RowGroups), cols)
+		return nil
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "row group\tcolumn\ttype\tfilter bytes\tfill ratio\testimated distinct")
+	for _, row := range rows {
+		if row.Error != "" {
+			fmt.Fprintf(tw, "%d\t%s\t%s\t-\t-\t%s\n", row.RowGroup, row.Column, row.Type, row.Error)
+			continue
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%.4f\t%.0f\n", row.RowGroup, row.Column, row.Type, row.FilterBytes, *row.FillRatio, *row.EstimatedDistinct)
+	}
+	return tw.Flush()
+}
+
+func queryParquet(stdout io.Writer, r io.ReaderAt, size int64, name string, footer *parquet.Footer, column string, values []string, asJSON bool) error {
+	// The column's chunk in each row group, and its filter.
+	type chunk struct {
+		typ    parquet.PhysicalType
+		filter *blocked.SplitBlock // nil: no filter, or one of a kind this tool cannot read
+	}
+	var chunks []chunk
+	var names []string
+	for g, rg := range footer.RowGroups {
+		found := false
+		for _, c := range rg.Columns {
+			if g == 0 {
+				names = append(names, c.Name())
+			}
+			if c.Name() != column {
+				continue
+			}
+			found = true
+			ch := chunk{typ: c.Type}
+			if c.HasBloomFilter {
+				s, err := c.ReadFilter(r, size)
+				if err != nil && !unsupported(err) {
+					return badFile(fmt.Errorf("%s: row group %d: %w", name, g, err))
+				}
+				ch.filter = s
+			}
+			chunks = append(chunks, ch)
+			break
+		}
+		if !found {
+			if g == 0 {
+				return badFile(fmt.Errorf("%s has no column %q (its columns: %s)", name, column, strings.Join(names, ", ")))
+			}
+			return badFile(fmt.Errorf("%s: row group %d has no column %q", name, g, column))
+		}
+	}
+	answers := make([]parquetAnswer, len(values))
+	any := false
+	for i, v := range values {
+		answers[i] = parquetAnswer{Value: v, RowGroups: []rowGroupAnswer{}}
+		for g, ch := range chunks {
+			h, err := hashValue(ch.typ, v)
+			if err != nil {
+				return usageError{fmt.Sprintf("value %q for column %s (%s): %v", v, column, ch.typ, err)}
+			}
+			a := rowGroupAnswer{RowGroup: g, HasFilter: ch.filter != nil, MayContain: true}
+			if ch.filter != nil {
+				a.MayContain = ch.filter.HasHash(h)
+			}
+			any = any || a.MayContain
+			answers[i].RowGroups = append(answers[i].RowGroups, a)
+		}
+	}
+	if asJSON {
+		if err := writeJSON(stdout, answers); err != nil {
+			return err
+		}
+	} else {
+		tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "value\trow group\tanswer")
+		for _, a := range answers {
+			for _, g := range a.RowGroups {
+				answer := "certainly absent"
+				switch {
+				case !g.HasFilter:
+					answer = "no filter"
+				case g.MayContain:
+					answer = "may contain"
+				}
+				fmt.Fprintf(tw, "%s\t%d\t%s\n", printable(a.Value), g.RowGroup, answer)
+			}
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if !any {
+		return errNothingFound
+	}
+	return nil
+}
+
+// printable quotes a value that would not print as itself in a table.
+func printable(s string) string {
+	if s == "" || !utf8.ValidString(s) || strings.ContainsAny(s, "\t\n\r") {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
+// hashValue parses the text v as a value of the physical type t and returns
+// its Parquet hash.
+func hashValue(t parquet.PhysicalType, v string) (uint64, error) {
+	switch t {
+	case parquet.Boolean:
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return 0, errors.New("want true or false")
+		}
+		return parquet.HashBool(b), nil
+	case parquet.Int32:
+		i, err := strconv.ParseInt(v, 10, 32)
+		if err != nil {
+			return 0, errors.New("want a decimal integer from -2147483648 to 2147483647")
+		}
+		return parquet.HashInt32(int32(i)), nil
+	case parquet.Int64:
+		i, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return 0, errors.New("want a decimal 64-bit integer")
+		}
+		return parquet.HashInt64(i), nil
+	case parquet.Float:
+		f, err := strconv.ParseFloat(v, 32)
+		if err != nil {
+			return 0, errors.New("want a 32-bit floating-point number")
+		}
+		return parquet.HashFloat32(float32(f)), nil
+	case parquet.Double:
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return 0, errors.New("want a floating-point number")
+		}
+		return parquet.HashFloat64(f), nil
+	case parquet.ByteArray:
+		return parquet.HashString(v), nil
+	case parquet.FixedLenByteArray, parquet.Int96:
+		b, err := hex.DecodeString(v)
+		if err != nil {
+			return 0, errors.New("want hexadecimal bytes")
+		}
+		if t == parquet.Int96 && len(b) != 12 {
+			return 0, fmt.Errorf("want 12 bytes (24 hex digits), got %d", len(b))
+		}
+		return parquet.HashBytes(b), nil
+	}
+	return 0, fmt.Errorf("cannot parse values of physical type %s", t)
+}

@@ -1,0 +1,227 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+
+	"github.com/simdbloom/bloom"
+	"github.com/simdbloom/bloom/blocked"
+)
+
+// lookup is a filter file opened for queries: a Filter or the stages of a
+// Scalable filter, viewed in place.
+type lookup struct {
+	stages  []hasAller // one for a Filter; the stages, oldest first, for a Scalable
+	tmp     []bool
+	release func()
+	variant string
+}
+
+// hasAller is a filter's batch lookup.
+type hasAller interface {
+	HasAll(keys [][]byte, out []bool) int
+}
+
+// hasAll sets out[i] to whether any stage may hold keys[i].
+func (l *lookup) hasAll(keys [][]byte, out []bool) {
+	l.stages[0].HasAll(keys, out)
+	for _, s := range l.stages[1:] {
+		if cap(l.tmp) < len(keys) {
+			l.tmp = make([]bool, len(keys))
+		}
+		tmp := l.tmp[:len(keys)]
+		s.HasAll(keys, tmp)
+		for i, t := range tmp {
+			out[i] = out[i] || t
+		}
+	}
+}
+
+// openLookup opens the filter file name for queries. It tells the two
+// kinds of file apart by the variant in the header (FORMAT.md, offset 6):
+// 1 is a Filter, used through bloom.View; 5 is a Scalable, whose stages
+// (Filter encodings at 64-byte offsets in its payload) are each used
+// through bloom.View. Either way the file is memory-mapped, not copied
+// (on platforms without mmap, and on big-endian machines, it is read and
+// decoded). The headers and lengths are checked, not the payload
+// checksums: bloom info checks those.
+func openLookup(name string) (*lookup, error) {
+	b, _, release, err := loadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	l, err := viewLookup(b)
+	if err != nil {
+		release()
+		return nil, badFile(fmt.Errorf("%s: %w", name, err))
+	}
+	l.release = release
+	return l, nil
+}
+
+// viewLookup returns the lookup of the encoding b.
+func viewLookup(b []byte) (*lookup, error) {
+	h, err := blocked.ParseHeader(b)
+	if err != nil {
+		return nil, err
+	}
+	switch h.Variant {
+	case blocked.VariantFilter:
+		v, err := viewFilter(b)
+		if err != nil {
+			return nil, err
+		}
+		return &lookup{stages: []hasAller{v}, variant: "filter"}, nil
+	case blocked.VariantScalable:
+		if uint64(len(b)) != h.Size() {
+			var s bloom.Scalable[[]byte] // says exactly what is wrong
+			return nil, s.UnmarshalBinary(b)
+		}
+		l := &lookup{variant: "scalable"}
+		off := uint64(2 * blocked.HeaderSize) // header, then the parameter block
+		for i := uint64(0); i < h.Blocks; i++ {
+			if off > uint64(len(b)) {
+				return nil, fmt.Errorf("%w: scalable filter ends before stage %d", blocked.ErrCorrupt, i)
+			}
+			sh, err := blocked.ParseHeader(b[off:])
+			if err != nil {
+				return nil, fmt.Errorf("stage %d: %w", i, err)
+			}
+			if sh.Size() > uint64(len(b))-off {
+				return nil, fmt.Errorf("%w: stage %d of the scalable filter is cut off", blocked.ErrTruncated, i)
+			}
+			v, err := viewFilter(b[off : off+sh.Size()])
+			if err != nil {
+				return nil, fmt.Errorf("stage %d: %w", i, err)
+			}
+			l.stages = append(l.stages, v)
+			off += sh.Size()
+		}
+		if off != uint64(len(b)) {
+			return nil, fmt.Errorf("%w: %d bytes after the scalable filter's stages", blocked.ErrCorrupt, uint64(len(b))-off)
+		}
+		return l, nil
+	}
+	return nil, fmt.Errorf("%w: it holds a %s, and query reads filters and scalable filters (made by bloom build or bloom.New and bloom.NewScalable)",
+		blocked.ErrVariant, variantName(h.Variant))
+}
+
+// variantName names a variant as bloom info prints it.
+func variantName(v blocked.Variant) string {
+	switch v {
+	case blocked.VariantFilter:
+		return "filter"
+	case blocked.VariantSplitBlock:
+		return "split-block"
+	case blocked.VariantCounting:
+		return "counting"
+	case blocked.VariantCuckoo:
+		return "cuckoo"
+	case blocked.VariantScalable:
+		return "scalable"
+	}
+	return v.String()
+}
+
+// viewFilter returns a typed view of the Filter encoding b, or, where views
+// are impossible (a big-endian machine), the decoded filter.
+func viewFilter(b []byte) (hasAller, error) {
+	v, err := bloom.View[[]byte](b)
+	if errors.Is(err, bloom.ErrByteOrder) {
+		var f bloom.Filter[[]byte]
+		if err := f.UnmarshalBinary(b); err != nil {
+			return nil, err
+		}
+		return &f, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+func runQuery(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("query", "bloom query [-v] [-c] [-0] FILTER [INPUT...]: print each line of the inputs that may be in the\n"+
+		"filter (made by bloom build, or a Filter or Scalable saved by the Go library with string or []byte keys),\n"+
+		"like grep: standard input when no INPUT is given or for \"-\"; lines are printed as read, without file\n"+
+		"names, each ended by a newline (a NUL with -0). A line the filter may hold is a false positive with\n"+
+		"the filter's rate; a line it does not hold is certainly not in it.\n\n"+
+		"Exit status: 0 if a line was printed (or counted), 1 if none was, 2 on an error.")
+	invert := fs.Bool("v", false, "print the lines certainly not in the filter instead")
+	count := fs.Bool("c", false, "print only the number of lines that would be printed, over all inputs")
+	nul := fs.Bool("0", false, "lines end with a NUL byte instead of a newline")
+	asJSON := fs.Bool("json", false, "with -c, print {\"count\": N, \"lines\": M} (M lines read); otherwise a usage error")
+	if err := parseArgs(fs, args, stdout); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return usagef("FILTER is required")
+	}
+	if *asJSON && !*count {
+		return usagef("--json needs -c (the lines themselves are printed as they are)")
+	}
+	l, err := openLookup(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	defer l.release()
+	sep := byte('\n')
+	if *nul {
+		sep = 0
+	}
+	w := bufio.NewWriterSize(stdout, 1<<16)
+	var selected, total uint64
+	var out []bool
+	err = eachInput(fs.Args()[1:], os.Stdin, func(name string, r io.Reader) error {
+		lr := newLineReader(r, sep)
+		for {
+			lines, err := lr.next()
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return badFile(fmt.Errorf("reading %s: %w", name, err))
+			}
+			if cap(out) < len(lines) {
+				out = make([]bool, len(lines))
+			}
+			out = out[:len(lines)]
+			l.hasAll(lines, out)
+			total += uint64(len(lines))
+			for i, line := range lines {
+				if out[i] == *invert {
+					continue
+				}
+				selected++
+				if !*count {
+					w.Write(line)
+					w.WriteByte(sep)
+				}
+			}
+			if err := w.Flush(); err != nil {
+				return exitError{2, fmt.Errorf("writing: %w", err)}
+			}
+		}
+	})
+	if *count {
+		if *asJSON {
+			writeJSON(w, map[string]uint64{"count": selected, "lines": total})
+		} else {
+			w.WriteString(strconv.FormatUint(selected, 10) + "\n")
+		}
+	}
+	if ferr := w.Flush(); err == nil && ferr != nil {
+		err = exitError{2, fmt.Errorf("writing: %w", ferr)}
+	}
+	if err != nil {
+		return err
+	}
+	if selected == 0 {
+		return errNothingFound
+	}
+	return nil
+}
