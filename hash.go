@@ -275,136 +275,164 @@ const (
 	strSIMD2   = 1<<str4 | 1<<str9 | 1<<str17 | 1<<str33 | 1<<str65 | 1<<str97
 )
 
-// strChunk is how many keys hashStrings sorts by class at a time; the
-// class counts of a chunk share one word, 9 bits each.
-const strChunk = 256
+// strLo[c] and strHi[c] are the shortest and longest key of class c.
+var strLo, strHi = [strClasses]int{0, 4, 9, 17, 33, 65, 97}, [strClasses]int{0, 8, 16, 32, 64, 96, 128}
 
-// strKernel hashes the keys at keys, all of class c (one the level's mask
-// holds), into dst; len(dst) is a multiple of the level's width.
-func strKernel(avx512 bool, c uint8, dst []uint64, keys *string) {
+// strKernel hashes the keys at keys into dst while they are of class c (one
+// the level's mask holds), a group of the level's width at a time; len(dst)
+// is a multiple of that width. It returns how many keys it hashed: len(dst),
+// or fewer if a group holds a key of another class.
+func strKernel(avx512 bool, c uint8, dst []uint64, keys *string) int {
 	if avx512 {
 		switch c {
 		case str4:
-			hashStr4AVX512(dst, keys)
+			return hashStr4AVX512(dst, keys)
 		case str9:
-			hashStr9AVX512(dst, keys)
+			return hashStr9AVX512(dst, keys)
 		case str17:
-			hashStr17AVX512(dst, keys)
+			return hashStr17AVX512(dst, keys)
 		case str33:
-			hashStr33AVX512(dst, keys)
+			return hashStr33AVX512(dst, keys)
 		}
-		return
+		return 0
 	}
 	switch c {
 	case str4:
-		hashStr4AVX2(dst, keys)
+		return hashStr4AVX2(dst, keys)
 	case str9:
-		hashStr9AVX2(dst, keys)
+		return hashStr9AVX2(dst, keys)
 	case str17:
-		hashStr17AVX2(dst, keys)
+		return hashStr17AVX2(dst, keys)
 	case str33:
-		hashStr33AVX2(dst, keys)
+		return hashStr33AVX2(dst, keys)
 	case str65:
-		hashStr65AVX2(dst, keys)
+		return hashStr65AVX2(dst, keys)
 	case str97:
-		hashStr97AVX2(dst, keys)
+		return hashStr97AVX2(dst, keys)
 	}
+	return 0
+}
+
+// strTable512 and strTable2 map min(n, 129) to the class of a key of n
+// bytes at the AVX-512 and AVX2 levels: classes the level hashes in Go are
+// strGo.
+var strTable512, strTable2 = strTable(strSIMD512), strTable(strSIMD2)
+
+func strTable(simd uint8) (t [130]uint8) {
+	for n, c := range strClassOf {
+		if simd>>c&1 != 0 {
+			t[n] = c
+		}
+	}
+	return t
 }
 
 // hashStrings sets dst[i] to the xxh3 hash of the i-th of len(dst) strings or
 // byte slices whose headers start at keys, stride bytes apart (16 for
 // strings, 24 for slices). At the AVX-512 and AVX2 levels it hashes chunks of
-// strChunk keys with hashStringChunk; at other levels, and on every other
+// strChunk keys with hashStringChunk, byte slices through a copy of their
+// headers as string headers; at other levels, and on every other
 // architecture, it is the Go loop.
 func hashStrings(dst []uint64, keys *string, stride uintptr) {
-	var simd uint8
+	var tbl *[130]uint8
 	switch cpu.Active {
 	case cpu.AVX512:
-		simd = strSIMD512
+		tbl = &strTable512
 	case cpu.AVX2:
-		simd = strSIMD2
+		tbl = &strTable2
 	default:
 		hashStringsGo(dst, keys, stride)
 		return
 	}
 	avx512 := cpu.Active == cpu.AVX512
+	var tmp [strChunk]string
 	for len(dst) > 0 {
 		n := min(len(dst), strChunk)
-		hashStringChunk(dst[:n], keys, stride, avx512, simd)
+		ks := unsafe.Slice(keys, n)
+		if stride != unsafe.Sizeof("") {
+			for i := range n {
+				tmp[i] = keyAt(keys, stride, i)
+			}
+			ks = tmp[:n]
+		}
+		hashStringChunk(dst[:n], ks, avx512, tbl)
 		dst = dst[n:]
 		keys = (*string)(unsafe.Add(unsafe.Pointer(keys), uintptr(n)*stride))
 	}
 }
 
-// hashStringChunk is hashStrings for at most strChunk keys at one SIMD level
-// (simd its class mask). Only a chunk whose keys are all of one SIMD class
-// runs a kernel: strings in place, the last 0 to w-1 keys by Go (w the
-// level's lane count); byte slices through a scratch array of string
-// headers. That copy is a general class sort: it copies each SIMD class's
-// headers into its own run (recording where each key came from), hashes the
-// others in Go, pads each run to a multiple of w with copies of its last key,
-// runs its kernel and stores the hashes back in key order.
-func hashStringChunk(dst []uint64, keys *string, stride uintptr, avx512 bool, simd uint8) {
+// strChunk is how many keys hashStringChunk takes at a time: indexes into
+// a chunk fit a byte.
+const strChunk = 256
+
+// hashStringChunk is hashStrings for at most strChunk string headers at one
+// SIMD level (tbl its class table). If the first key is of a SIMD class,
+// that class's kernel runs in place on the chunk and stops at the first
+// group of w keys (the level's lane count) holding a key of another class;
+// a chunk of one class is thus hashed with no pass over its lengths, the Go
+// loop hashing its last keys (fewer than w). Other chunks, and what is left
+// of a chunk, are sorted by class without branches on the lengths (a random
+// mix of lengths mispredicts the Go loop's branches on every other key):
+// each SIMD class with at least w/2 keys has its headers copied into a run
+// padded to a multiple of w, runs its kernel and has its hashes stored back;
+// the Go loop hashes the rest.
+func hashStringChunk(dst []uint64, ks []string, avx512 bool, tbl *[130]uint8) {
 	w := 4
 	if avx512 {
 		w = 8
 	}
-	n := len(dst)
-	var cls [strChunk]uint8
-	var counts uint64 // class c's count in bits 9c to 9c+8
-	for i := range dst {
-		c := strClassOf[min(len(keyAt(keys, stride, i)), 129)]
-		if simd>>c&1 == 0 {
-			c = strGo
-		}
-		cls[i] = c
-		counts += 1 << (9 * c)
-	}
-	c := cls[0]
-	if c == strGo || int(counts>>(9*c)&511) != n {
-		// Mixed classes: sorting them cost more than the kernels saved
-		// (PERF.md), so Go hashes them.
-		hashStringsGo(dst, keys, stride)
-		return
-	}
-	if stride == unsafe.Sizeof("") {
+	if c := tbl[min(len(ks[0]), 129)]; c != strGo {
+		n := len(ks)
 		m := n &^ (w - 1)
 		if m > 0 {
-			strKernel(avx512, c, dst[:m], keys)
+			m = strKernel(avx512, c, dst[:m], &ks[0])
 		}
-		hashStringsGo(dst[m:], (*string)(unsafe.Add(unsafe.Pointer(keys), uintptr(m)*stride)), stride)
-		return
+		if m == n&^(w-1) {
+			for i := m; i < n; i++ {
+				dst[i] = xxh3.HashString(ks[i])
+			}
+			return
+		}
+		dst, ks = dst[m:], ks[m:]
 	}
-	var start, pos [strClasses]int
-	end := 0
+	hashStringSorted(dst, ks, avx512, tbl, w)
+}
+
+// hashStringSorted is hashStringChunk's class sort.
+func hashStringSorted(dst []uint64, ks []string, avx512 bool, tbl *[130]uint8, w int) {
+	var cnt [8]int
+	var idx [8][strChunk]uint8
+	for i, s := range ks {
+		c := tbl[min(len(s), 129)] & 7
+		idx[c][cnt[c]&(strChunk-1)] = uint8(i)
+		cnt[c]++
+	}
+	var tmp [strChunk + 8]string
+	var out [strChunk + 8]uint64
 	for c := 1; c < strClasses; c++ {
-		start[c], pos[c] = end, end
-		end += (int(counts>>(9*c)&511) + w - 1) &^ (w - 1)
-	}
-	var tmp [strChunk + strClasses*8]string
-	var from [strChunk + strClasses*8]uint8
-	var out [strChunk + strClasses*8]uint64
-	for i, c := range cls[:n] {
-		s := keyAt(keys, stride, i)
-		if c == strGo {
-			dst[i] = xxh3.HashString(s)
+		m := cnt[c]
+		if m == 0 {
 			continue
 		}
-		p := pos[c]
-		tmp[p], from[p] = s, uint8(i)
-		pos[c] = p + 1
-	}
-	for c := 1; c < strClasses; c++ {
-		if pos[c] == start[c] {
+		if m < w/2 {
+			for _, i := range idx[c][:m] {
+				dst[i] = xxh3.HashString(ks[i])
+			}
 			continue
 		}
-		stop := start[c] + (pos[c]-start[c]+w-1)&^(w-1)
-		for p := pos[c]; p < stop; p++ {
-			tmp[p], from[p] = tmp[p-1], from[p-1]
+		for j, i := range idx[c][:m] {
+			tmp[j] = ks[i]
 		}
-		strKernel(avx512, uint8(c), out[start[c]:stop], &tmp[start[c]])
+		p := (m + w - 1) &^ (w - 1)
+		for j := m; j < p; j++ {
+			tmp[j] = tmp[m-1]
+		}
+		strKernel(avx512, uint8(c), out[:p], &tmp[0])
+		for j, i := range idx[c][:m] {
+			dst[i] = out[j]
+		}
 	}
-	for j, i := range from[:end] {
-		dst[i] = out[j]
+	for _, i := range idx[strGo][:cnt[strGo]] {
+		dst[i] = xxh3.HashString(ks[i])
 	}
 }

@@ -305,503 +305,539 @@ DATA strOdds<>+48(SB)/8, $0x000000000000000d
 DATA strOdds<>+56(SB)/8, $0x000000000000000f
 GLOBL strOdds<>(SB), RODATA|NOPTR, $64
 
-// func hashStr4AVX512(dst []uint64, keys *string)
+// func hashStr4AVX512(dst []uint64, keys *string) int
 // Requires: AVX, AVX512DQ, AVX512F, AVX512VL
-TEXT ·hashStr4AVX512(SB), NOSPLIT, $0-32
-	MOVQ dst_base+0(FP), AX
-	MOVQ dst_len+8(FP), CX
-	MOVQ keys+24(FP), DX
-	XORQ BX, BX
+TEXT ·hashStr4AVX512(SB), NOSPLIT, $0-40
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         keys+24(FP), DX
+	MOVQ         $0x00000004, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x00000004, BX
+	VPBROADCASTQ BX, Z1
+	XORQ         BX, BX
 
 hashStr4AVX512_loop:
-	CMPQ BX, CX
-	JAE  hashStr4AVX512_done
+	CMPQ      BX, CX
+	JAE       hashStr4AVX512_done
+	VMOVDQU64 strOdds<>+0(SB), Z3
+	VMOVDQU64 (DX), Z2
+	VPERMT2Q  64(DX), Z3, Z2
+	VPSUBQ    Z0, Z2, Z3
+	VPCMPUQ   $0x06, Z1, Z3, K1
+	KORTESTB  K1, K1
+	JNZ       hashStr4AVX512_done
 
 	// 4-8 bytes: rrmxmx of the first and last four bytes.
-	VPXORQ       Z0, Z0, Z0
+	VPXORQ       Z4, Z4, Z4
 	MOVQ         (DX), R10
 	MOVQ         8(DX), R11
-	VMOVD        -4(R10)(R11*1), X0
-	VPINSRD      $0x01, (R10), X0, X0
+	VMOVD        -4(R10)(R11*1), X4
+	VPINSRD      $0x01, (R10), X4, X4
 	MOVQ         16(DX), R10
 	MOVQ         24(DX), R11
-	VPINSRD      $0x02, -4(R10)(R11*1), X0, X0
-	VPINSRD      $0x03, (R10), X0, X0
-	VPXORQ       Z1, Z1, Z1
+	VPINSRD      $0x02, -4(R10)(R11*1), X4, X4
+	VPINSRD      $0x03, (R10), X4, X4
+	VPXORQ       Z5, Z5, Z5
 	MOVQ         32(DX), R10
 	MOVQ         40(DX), R11
-	VMOVD        -4(R10)(R11*1), X1
-	VPINSRD      $0x01, (R10), X1, X1
+	VMOVD        -4(R10)(R11*1), X5
+	VPINSRD      $0x01, (R10), X5, X5
 	MOVQ         48(DX), R10
 	MOVQ         56(DX), R11
-	VPINSRD      $0x02, -4(R10)(R11*1), X1, X1
-	VPINSRD      $0x03, (R10), X1, X1
-	VPXORQ       Z2, Z2, Z2
+	VPINSRD      $0x02, -4(R10)(R11*1), X5, X5
+	VPINSRD      $0x03, (R10), X5, X5
+	VPXORQ       Z6, Z6, Z6
 	MOVQ         64(DX), R10
 	MOVQ         72(DX), R11
-	VMOVD        -4(R10)(R11*1), X2
-	VPINSRD      $0x01, (R10), X2, X2
+	VMOVD        -4(R10)(R11*1), X6
+	VPINSRD      $0x01, (R10), X6, X6
 	MOVQ         80(DX), R10
 	MOVQ         88(DX), R11
-	VPINSRD      $0x02, -4(R10)(R11*1), X2, X2
-	VPINSRD      $0x03, (R10), X2, X2
-	VPXORQ       Z3, Z3, Z3
+	VPINSRD      $0x02, -4(R10)(R11*1), X6, X6
+	VPINSRD      $0x03, (R10), X6, X6
+	VPXORQ       Z7, Z7, Z7
 	MOVQ         96(DX), R10
 	MOVQ         104(DX), R11
-	VMOVD        -4(R10)(R11*1), X3
-	VPINSRD      $0x01, (R10), X3, X3
+	VMOVD        -4(R10)(R11*1), X7
+	VPINSRD      $0x01, (R10), X7, X7
 	MOVQ         112(DX), R10
 	MOVQ         120(DX), R11
-	VPINSRD      $0x02, -4(R10)(R11*1), X3, X3
-	VPINSRD      $0x03, (R10), X3, X3
-	VINSERTI64X2 $0x01, X1, Y0, Y0
-	VINSERTI64X2 $0x01, X3, Y2, Y2
-	VINSERTI64X4 $0x01, Y2, Z0, Z0
-	VPXORQ.BCST  strConsts<>+8(SB), Z0, Z0
-	VPROLQ       $0x31, Z0, Z4
-	VPROLQ       $0x18, Z0, Z5
-	VPTERNLOGQ   $0x96, Z5, Z4, Z0
-	VPMULLQ.BCST strConsts<>+32(SB), Z0, Z0
-	VPSRLQ       $0x23, Z0, Z4
-	VMOVDQU64    strOdds<>+0(SB), Z6
-	VMOVDQU64    (DX), Z5
-	VPERMT2Q     64(DX), Z6, Z5
-	VPADDQ       Z5, Z4, Z4
-	VPXORQ       Z4, Z0, Z0
-	VPMULLQ.BCST strConsts<>+32(SB), Z0, Z0
-	VPSRLQ       $0x1c, Z0, Z4
-	VPXORQ       Z4, Z0, Z0
-	VMOVDQU64    Z0, (AX)(BX*8)
+	VPINSRD      $0x02, -4(R10)(R11*1), X7, X7
+	VPINSRD      $0x03, (R10), X7, X7
+	VINSERTI64X2 $0x01, X5, Y4, Y4
+	VINSERTI64X2 $0x01, X7, Y6, Y6
+	VINSERTI64X4 $0x01, Y6, Z4, Z4
+	VPXORQ.BCST  strConsts<>+8(SB), Z4, Z4
+	VPROLQ       $0x31, Z4, Z3
+	VPROLQ       $0x18, Z4, Z8
+	VPTERNLOGQ   $0x96, Z8, Z3, Z4
+	VPMULLQ.BCST strConsts<>+32(SB), Z4, Z4
+	VPSRLQ       $0x23, Z4, Z3
+	VPADDQ       Z2, Z3, Z3
+	VPXORQ       Z3, Z4, Z4
+	VPMULLQ.BCST strConsts<>+32(SB), Z4, Z4
+	VPSRLQ       $0x1c, Z4, Z3
+	VPXORQ       Z3, Z4, Z4
+	VMOVDQU64    Z4, (AX)(BX*8)
 	ADDQ         $0x08, BX
 	ADDQ         $0x00000080, DX
 	JMP          hashStr4AVX512_loop
 
 hashStr4AVX512_done:
+	MOVQ BX, ret+32(FP)
 	VZEROUPPER
 	RET
 
-// func hashStr9AVX512(dst []uint64, keys *string)
+// func hashStr9AVX512(dst []uint64, keys *string) int
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL
-TEXT ·hashStr9AVX512(SB), NOSPLIT, $0-32
-	MOVQ dst_base+0(FP), AX
-	MOVQ dst_len+8(FP), CX
-	MOVQ keys+24(FP), DX
-	XORQ BX, BX
+TEXT ·hashStr9AVX512(SB), NOSPLIT, $0-40
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         keys+24(FP), DX
+	MOVQ         $0x00000009, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x00000007, BX
+	VPBROADCASTQ BX, Z1
+	XORQ         BX, BX
 
 hashStr9AVX512_loop:
-	CMPQ BX, CX
-	JAE  hashStr9AVX512_done
+	CMPQ      BX, CX
+	JAE       hashStr9AVX512_done
+	VMOVDQU64 strOdds<>+0(SB), Z3
+	VMOVDQU64 (DX), Z2
+	VPERMT2Q  64(DX), Z3, Z2
+	VPSUBQ    Z0, Z2, Z3
+	VPCMPUQ   $0x06, Z1, Z3, K1
+	KORTESTB  K1, K1
+	JNZ       hashStr9AVX512_done
 
 	// 9-16 bytes: the first and last eight, folded with one 64x64->128 multiply.
 	MOVQ         (DX), R10
 	MOVQ         8(DX), R11
-	VPXORQ       Z0, Z0, Z0
-	VPXORQ       Z1, Z1, Z1
-	VMOVQ        (R10), X0
-	VMOVQ        -8(R10)(R11*1), X1
-	MOVQ         16(DX), R10
-	MOVQ         24(DX), R11
-	VPINSRQ      $0x01, (R10), X0, X0
-	VPINSRQ      $0x01, -8(R10)(R11*1), X1, X1
-	MOVQ         32(DX), R10
-	MOVQ         40(DX), R11
-	VPXORQ       Z2, Z2, Z2
-	VPXORQ       Z3, Z3, Z3
-	VMOVQ        (R10), X2
-	VMOVQ        -8(R10)(R11*1), X3
-	MOVQ         48(DX), R10
-	MOVQ         56(DX), R11
-	VPINSRQ      $0x01, (R10), X2, X2
-	VPINSRQ      $0x01, -8(R10)(R11*1), X3, X3
-	MOVQ         64(DX), R10
-	MOVQ         72(DX), R11
 	VPXORQ       Z4, Z4, Z4
 	VPXORQ       Z5, Z5, Z5
 	VMOVQ        (R10), X4
 	VMOVQ        -8(R10)(R11*1), X5
-	MOVQ         80(DX), R10
-	MOVQ         88(DX), R11
+	MOVQ         16(DX), R10
+	MOVQ         24(DX), R11
 	VPINSRQ      $0x01, (R10), X4, X4
 	VPINSRQ      $0x01, -8(R10)(R11*1), X5, X5
-	MOVQ         96(DX), R10
-	MOVQ         104(DX), R11
+	MOVQ         32(DX), R10
+	MOVQ         40(DX), R11
 	VPXORQ       Z6, Z6, Z6
 	VPXORQ       Z7, Z7, Z7
 	VMOVQ        (R10), X6
 	VMOVQ        -8(R10)(R11*1), X7
-	MOVQ         112(DX), R10
-	MOVQ         120(DX), R11
+	MOVQ         48(DX), R10
+	MOVQ         56(DX), R11
 	VPINSRQ      $0x01, (R10), X6, X6
 	VPINSRQ      $0x01, -8(R10)(R11*1), X7, X7
-	VINSERTI64X2 $0x01, X2, Y0, Y0
+	MOVQ         64(DX), R10
+	MOVQ         72(DX), R11
+	VPXORQ       Z8, Z8, Z8
+	VPXORQ       Z9, Z9, Z9
+	VMOVQ        (R10), X8
+	VMOVQ        -8(R10)(R11*1), X9
+	MOVQ         80(DX), R10
+	MOVQ         88(DX), R11
+	VPINSRQ      $0x01, (R10), X8, X8
+	VPINSRQ      $0x01, -8(R10)(R11*1), X9, X9
+	MOVQ         96(DX), R10
+	MOVQ         104(DX), R11
+	VPXORQ       Z10, Z10, Z10
+	VPXORQ       Z11, Z11, Z11
+	VMOVQ        (R10), X10
+	VMOVQ        -8(R10)(R11*1), X11
+	MOVQ         112(DX), R10
+	MOVQ         120(DX), R11
+	VPINSRQ      $0x01, (R10), X10, X10
+	VPINSRQ      $0x01, -8(R10)(R11*1), X11, X11
 	VINSERTI64X2 $0x01, X6, Y4, Y4
-	VINSERTI64X4 $0x01, Y4, Z0, Z0
-	VINSERTI64X2 $0x01, X3, Y1, Y1
+	VINSERTI64X2 $0x01, X10, Y8, Y8
+	VINSERTI64X4 $0x01, Y8, Z4, Z4
 	VINSERTI64X2 $0x01, X7, Y5, Y5
-	VINSERTI64X4 $0x01, Y5, Z1, Z1
-	VPXORQ.BCST  strConsts<>+16(SB), Z0, Z0
-	VPXORQ.BCST  strConsts<>+24(SB), Z1, Z1
-	VPSRLQ       $0x20, Z0, Z8
-	VPSRLQ       $0x20, Z1, Z9
-	VPMULUDQ     Z1, Z0, Z10
-	VPMULUDQ     Z1, Z8, Z11
-	VPMULUDQ     Z9, Z0, Z12
-	VPMULUDQ     Z9, Z8, Z8
-	VPSRLQ       $0x20, Z10, Z9
-	VPANDQ.BCST  strConsts<>+56(SB), Z11, Z13
-	VPADDQ       Z13, Z9, Z9
-	VPADDQ       Z12, Z9, Z9
-	VPSRLQ       $0x20, Z11, Z11
-	VPADDQ       Z11, Z8, Z8
-	VPSRLQ       $0x20, Z9, Z13
-	VPADDQ       Z13, Z8, Z8
-	VPSLLQ       $0x20, Z9, Z9
-	VPANDQ.BCST  strConsts<>+56(SB), Z10, Z10
-	VPTERNLOGQ   $0x96, Z10, Z9, Z8
-	VPSHUFB      strBswap<>+0(SB), Z0, Z0
-	VPADDQ       Z0, Z8, Z8
-	VPADDQ       Z1, Z8, Z8
-	VMOVDQU64    strOdds<>+0(SB), Z10
-	VMOVDQU64    (DX), Z9
-	VPERMT2Q     64(DX), Z10, Z9
-	VPADDQ       Z9, Z8, Z8
-	VPSRLQ       $0x25, Z8, Z9
-	VPXORQ       Z9, Z8, Z8
-	VPMULLQ.BCST strConsts<>+40(SB), Z8, Z8
-	VPSRLQ       $0x20, Z8, Z9
-	VPXORQ       Z9, Z8, Z8
-	VMOVDQU64    Z8, (AX)(BX*8)
+	VINSERTI64X2 $0x01, X11, Y9, Y9
+	VINSERTI64X4 $0x01, Y9, Z5, Z5
+	VPXORQ.BCST  strConsts<>+16(SB), Z4, Z4
+	VPXORQ.BCST  strConsts<>+24(SB), Z5, Z5
+	VPSRLQ       $0x20, Z4, Z3
+	VPSRLQ       $0x20, Z5, Z12
+	VPMULUDQ     Z5, Z4, Z13
+	VPMULUDQ     Z5, Z3, Z14
+	VPMULUDQ     Z12, Z4, Z15
+	VPMULUDQ     Z12, Z3, Z3
+	VPSRLQ       $0x20, Z13, Z12
+	VPANDQ.BCST  strConsts<>+56(SB), Z14, Z16
+	VPADDQ       Z16, Z12, Z12
+	VPADDQ       Z15, Z12, Z12
+	VPSRLQ       $0x20, Z14, Z14
+	VPADDQ       Z14, Z3, Z3
+	VPSRLQ       $0x20, Z12, Z16
+	VPADDQ       Z16, Z3, Z3
+	VPSLLQ       $0x20, Z12, Z12
+	VPANDQ.BCST  strConsts<>+56(SB), Z13, Z13
+	VPTERNLOGQ   $0x96, Z13, Z12, Z3
+	VPSHUFB      strBswap<>+0(SB), Z4, Z4
+	VPADDQ       Z4, Z3, Z3
+	VPADDQ       Z5, Z3, Z3
+	VPADDQ       Z2, Z3, Z3
+	VPSRLQ       $0x25, Z3, Z2
+	VPXORQ       Z2, Z3, Z3
+	VPMULLQ.BCST strConsts<>+40(SB), Z3, Z3
+	VPSRLQ       $0x20, Z3, Z2
+	VPXORQ       Z2, Z3, Z3
+	VMOVDQU64    Z3, (AX)(BX*8)
 	ADDQ         $0x08, BX
 	ADDQ         $0x00000080, DX
 	JMP          hashStr9AVX512_loop
 
 hashStr9AVX512_done:
+	MOVQ BX, ret+32(FP)
 	VZEROUPPER
 	RET
 
-// func hashStr17AVX512(dst []uint64, keys *string)
+// func hashStr17AVX512(dst []uint64, keys *string) int
 // Requires: AVX, AVX512DQ, AVX512F, AVX512VL
-TEXT ·hashStr17AVX512(SB), NOSPLIT, $0-32
-	MOVQ dst_base+0(FP), AX
-	MOVQ dst_len+8(FP), CX
-	MOVQ keys+24(FP), DX
-	XORQ BX, BX
+TEXT ·hashStr17AVX512(SB), NOSPLIT, $0-40
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         keys+24(FP), DX
+	MOVQ         $0x00000011, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x0000000f, BX
+	VPBROADCASTQ BX, Z1
+	XORQ         BX, BX
 
 hashStr17AVX512_loop:
-	CMPQ BX, CX
-	JAE  hashStr17AVX512_done
+	CMPQ      BX, CX
+	JAE       hashStr17AVX512_done
+	VMOVDQU64 strOdds<>+0(SB), Z3
+	VMOVDQU64 (DX), Z2
+	VPERMT2Q  64(DX), Z3, Z2
+	VPSUBQ    Z0, Z2, Z3
+	VPCMPUQ   $0x06, Z1, Z3, K1
+	KORTESTB  K1, K1
+	JNZ       hashStr17AVX512_done
 
 	// 17-128 bytes: one 16-byte pair from each end per 32 bytes.
-	VMOVDQU64    strOdds<>+0(SB), Z9
-	VMOVDQU64    (DX), Z0
-	VPERMT2Q     64(DX), Z9, Z0
-	VPMULLQ.BCST strConsts<>+48(SB), Z0, Z0
+	VPMULLQ.BCST strConsts<>+48(SB), Z2, Z2
 	MOVQ         (DX), R10
 	MOVQ         8(DX), R11
-	VPXORQ       Z1, Z1, Z1
-	VMOVDQU64    (R10), X1
-	VPXORQ       Z2, Z2, Z2
-	VMOVDQU64    -16(R10)(R11*1), X2
+	VPXORQ       Z4, Z4, Z4
+	VMOVDQU64    (R10), X4
+	VPXORQ       Z5, Z5, Z5
+	VMOVDQU64    -16(R10)(R11*1), X5
 	MOVQ         32(DX), R10
 	MOVQ         40(DX), R11
-	VINSERTI64X2 $0x01, (R10), Y1, Y1
-	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y2, Y2
+	VINSERTI64X2 $0x01, (R10), Y4, Y4
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y5, Y5
 	MOVQ         64(DX), R10
 	MOVQ         72(DX), R11
-	VPXORQ       Z3, Z3, Z3
-	VMOVDQU64    (R10), X3
-	VPXORQ       Z4, Z4, Z4
-	VMOVDQU64    -16(R10)(R11*1), X4
+	VPXORQ       Z6, Z6, Z6
+	VMOVDQU64    (R10), X6
+	VPXORQ       Z7, Z7, Z7
+	VMOVDQU64    -16(R10)(R11*1), X7
 	MOVQ         96(DX), R10
 	MOVQ         104(DX), R11
-	VINSERTI64X2 $0x01, (R10), Y3, Y3
-	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y4, Y4
-	VINSERTI64X4 $0x01, Y3, Z1, Z1
-	VINSERTI64X4 $0x01, Y4, Z2, Z2
+	VINSERTI64X2 $0x01, (R10), Y6, Y6
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y7, Y7
+	VINSERTI64X4 $0x01, Y6, Z4, Z4
+	VINSERTI64X4 $0x01, Y7, Z5, Z5
 	MOVQ         16(DX), R10
 	MOVQ         24(DX), R11
-	VPXORQ       Z5, Z5, Z5
-	VMOVDQU64    (R10), X5
-	VPXORQ       Z6, Z6, Z6
-	VMOVDQU64    -16(R10)(R11*1), X6
+	VPXORQ       Z8, Z8, Z8
+	VMOVDQU64    (R10), X8
+	VPXORQ       Z9, Z9, Z9
+	VMOVDQU64    -16(R10)(R11*1), X9
 	MOVQ         48(DX), R10
 	MOVQ         56(DX), R11
-	VINSERTI64X2 $0x01, (R10), Y5, Y5
-	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y6, Y6
+	VINSERTI64X2 $0x01, (R10), Y8, Y8
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y9, Y9
 	MOVQ         80(DX), R10
 	MOVQ         88(DX), R11
-	VPXORQ       Z7, Z7, Z7
-	VMOVDQU64    (R10), X7
-	VPXORQ       Z8, Z8, Z8
-	VMOVDQU64    -16(R10)(R11*1), X8
+	VPXORQ       Z10, Z10, Z10
+	VMOVDQU64    (R10), X10
+	VPXORQ       Z11, Z11, Z11
+	VMOVDQU64    -16(R10)(R11*1), X11
 	MOVQ         112(DX), R10
 	MOVQ         120(DX), R11
-	VINSERTI64X2 $0x01, (R10), Y7, Y7
-	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y8, Y8
-	VINSERTI64X4 $0x01, Y7, Z5, Z5
-	VINSERTI64X4 $0x01, Y8, Z6, Z6
-	VPUNPCKLQDQ  Z5, Z1, Z9
-	VPUNPCKHQDQ  Z5, Z1, Z10
-	VPUNPCKLQDQ  Z6, Z2, Z11
-	VPUNPCKHQDQ  Z6, Z2, Z12
-	VPXORQ.BCST  strSecret<>+0(SB), Z9, Z9
-	VPXORQ.BCST  strSecret<>+8(SB), Z10, Z10
-	VPSRLQ       $0x20, Z9, Z13
-	VPSRLQ       $0x20, Z10, Z14
-	VPMULUDQ     Z10, Z9, Z15
-	VPMULUDQ     Z10, Z13, Z10
-	VPMULUDQ     Z14, Z9, Z9
-	VPMULUDQ     Z14, Z13, Z13
-	VPSRLQ       $0x20, Z15, Z14
-	VPANDQ.BCST  strConsts<>+56(SB), Z10, Z16
-	VPADDQ       Z16, Z14, Z14
-	VPADDQ       Z9, Z14, Z14
-	VPSRLQ       $0x20, Z10, Z10
-	VPADDQ       Z10, Z13, Z13
-	VPSRLQ       $0x20, Z14, Z16
-	VPADDQ       Z16, Z13, Z13
-	VPSLLQ       $0x20, Z14, Z14
-	VPANDQ.BCST  strConsts<>+56(SB), Z15, Z15
-	VPTERNLOGQ   $0x96, Z15, Z14, Z13
-	VPADDQ       Z13, Z0, Z0
-	VPXORQ.BCST  strSecret<>+16(SB), Z11, Z11
-	VPXORQ.BCST  strSecret<>+24(SB), Z12, Z12
-	VPSRLQ       $0x20, Z11, Z9
-	VPSRLQ       $0x20, Z12, Z10
-	VPMULUDQ     Z12, Z11, Z13
-	VPMULUDQ     Z12, Z9, Z12
-	VPMULUDQ     Z10, Z11, Z11
-	VPMULUDQ     Z10, Z9, Z9
-	VPSRLQ       $0x20, Z13, Z10
-	VPANDQ.BCST  strConsts<>+56(SB), Z12, Z14
-	VPADDQ       Z14, Z10, Z10
-	VPADDQ       Z11, Z10, Z10
+	VINSERTI64X2 $0x01, (R10), Y10, Y10
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y11, Y11
+	VINSERTI64X4 $0x01, Y10, Z8, Z8
+	VINSERTI64X4 $0x01, Y11, Z9, Z9
+	VPUNPCKLQDQ  Z8, Z4, Z3
+	VPUNPCKHQDQ  Z8, Z4, Z12
+	VPUNPCKLQDQ  Z9, Z5, Z13
+	VPUNPCKHQDQ  Z9, Z5, Z14
+	VPXORQ.BCST  strSecret<>+0(SB), Z3, Z3
+	VPXORQ.BCST  strSecret<>+8(SB), Z12, Z12
+	VPSRLQ       $0x20, Z3, Z15
+	VPSRLQ       $0x20, Z12, Z16
+	VPMULUDQ     Z12, Z3, Z17
+	VPMULUDQ     Z12, Z15, Z12
+	VPMULUDQ     Z16, Z3, Z3
+	VPMULUDQ     Z16, Z15, Z15
+	VPSRLQ       $0x20, Z17, Z16
+	VPANDQ.BCST  strConsts<>+56(SB), Z12, Z18
+	VPADDQ       Z18, Z16, Z16
+	VPADDQ       Z3, Z16, Z16
 	VPSRLQ       $0x20, Z12, Z12
-	VPADDQ       Z12, Z9, Z9
-	VPSRLQ       $0x20, Z10, Z14
-	VPADDQ       Z14, Z9, Z9
-	VPSLLQ       $0x20, Z10, Z10
-	VPANDQ.BCST  strConsts<>+56(SB), Z13, Z13
-	VPTERNLOGQ   $0x96, Z13, Z10, Z9
-	VPADDQ       Z9, Z0, Z0
-	VPSRLQ       $0x25, Z0, Z9
-	VPXORQ       Z9, Z0, Z0
-	VPMULLQ.BCST strConsts<>+40(SB), Z0, Z0
-	VPSRLQ       $0x20, Z0, Z9
-	VPXORQ       Z9, Z0, Z0
-	VMOVDQU64    Z0, (AX)(BX*8)
+	VPADDQ       Z12, Z15, Z15
+	VPSRLQ       $0x20, Z16, Z18
+	VPADDQ       Z18, Z15, Z15
+	VPSLLQ       $0x20, Z16, Z16
+	VPANDQ.BCST  strConsts<>+56(SB), Z17, Z17
+	VPTERNLOGQ   $0x96, Z17, Z16, Z15
+	VPADDQ       Z15, Z2, Z2
+	VPXORQ.BCST  strSecret<>+16(SB), Z13, Z13
+	VPXORQ.BCST  strSecret<>+24(SB), Z14, Z14
+	VPSRLQ       $0x20, Z13, Z3
+	VPSRLQ       $0x20, Z14, Z12
+	VPMULUDQ     Z14, Z13, Z15
+	VPMULUDQ     Z14, Z3, Z14
+	VPMULUDQ     Z12, Z13, Z13
+	VPMULUDQ     Z12, Z3, Z3
+	VPSRLQ       $0x20, Z15, Z12
+	VPANDQ.BCST  strConsts<>+56(SB), Z14, Z16
+	VPADDQ       Z16, Z12, Z12
+	VPADDQ       Z13, Z12, Z12
+	VPSRLQ       $0x20, Z14, Z14
+	VPADDQ       Z14, Z3, Z3
+	VPSRLQ       $0x20, Z12, Z16
+	VPADDQ       Z16, Z3, Z3
+	VPSLLQ       $0x20, Z12, Z12
+	VPANDQ.BCST  strConsts<>+56(SB), Z15, Z15
+	VPTERNLOGQ   $0x96, Z15, Z12, Z3
+	VPADDQ       Z3, Z2, Z2
+	VPSRLQ       $0x25, Z2, Z3
+	VPXORQ       Z3, Z2, Z2
+	VPMULLQ.BCST strConsts<>+40(SB), Z2, Z2
+	VPSRLQ       $0x20, Z2, Z3
+	VPXORQ       Z3, Z2, Z2
+	VMOVDQU64    Z2, (AX)(BX*8)
 	ADDQ         $0x08, BX
 	ADDQ         $0x00000080, DX
 	JMP          hashStr17AVX512_loop
 
 hashStr17AVX512_done:
+	MOVQ BX, ret+32(FP)
 	VZEROUPPER
 	RET
 
-// func hashStr33AVX512(dst []uint64, keys *string)
+// func hashStr33AVX512(dst []uint64, keys *string) int
 // Requires: AVX, AVX512DQ, AVX512F, AVX512VL
-TEXT ·hashStr33AVX512(SB), NOSPLIT, $0-32
-	MOVQ dst_base+0(FP), AX
-	MOVQ dst_len+8(FP), CX
-	MOVQ keys+24(FP), DX
-	XORQ BX, BX
+TEXT ·hashStr33AVX512(SB), NOSPLIT, $0-40
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         keys+24(FP), DX
+	MOVQ         $0x00000021, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x0000001f, BX
+	VPBROADCASTQ BX, Z1
+	XORQ         BX, BX
 
 hashStr33AVX512_loop:
-	CMPQ BX, CX
-	JAE  hashStr33AVX512_done
+	CMPQ      BX, CX
+	JAE       hashStr33AVX512_done
+	VMOVDQU64 strOdds<>+0(SB), Z3
+	VMOVDQU64 (DX), Z2
+	VPERMT2Q  64(DX), Z3, Z2
+	VPSUBQ    Z0, Z2, Z3
+	VPCMPUQ   $0x06, Z1, Z3, K1
+	KORTESTB  K1, K1
+	JNZ       hashStr33AVX512_done
 
 	// 17-128 bytes: one 16-byte pair from each end per 32 bytes.
-	VMOVDQU64    strOdds<>+0(SB), Z9
-	VMOVDQU64    (DX), Z0
-	VPERMT2Q     64(DX), Z9, Z0
-	VPMULLQ.BCST strConsts<>+48(SB), Z0, Z0
+	VPMULLQ.BCST strConsts<>+48(SB), Z2, Z2
 	MOVQ         (DX), R10
 	MOVQ         8(DX), R11
-	VPXORQ       Z1, Z1, Z1
-	VMOVDQU64    (R10), X1
-	VPXORQ       Z2, Z2, Z2
-	VMOVDQU64    -16(R10)(R11*1), X2
+	VPXORQ       Z4, Z4, Z4
+	VMOVDQU64    (R10), X4
+	VPXORQ       Z5, Z5, Z5
+	VMOVDQU64    -16(R10)(R11*1), X5
 	MOVQ         32(DX), R10
 	MOVQ         40(DX), R11
-	VINSERTI64X2 $0x01, (R10), Y1, Y1
-	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y2, Y2
+	VINSERTI64X2 $0x01, (R10), Y4, Y4
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y5, Y5
 	MOVQ         64(DX), R10
 	MOVQ         72(DX), R11
-	VPXORQ       Z3, Z3, Z3
-	VMOVDQU64    (R10), X3
-	VPXORQ       Z4, Z4, Z4
-	VMOVDQU64    -16(R10)(R11*1), X4
+	VPXORQ       Z6, Z6, Z6
+	VMOVDQU64    (R10), X6
+	VPXORQ       Z7, Z7, Z7
+	VMOVDQU64    -16(R10)(R11*1), X7
 	MOVQ         96(DX), R10
 	MOVQ         104(DX), R11
-	VINSERTI64X2 $0x01, (R10), Y3, Y3
-	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y4, Y4
-	VINSERTI64X4 $0x01, Y3, Z1, Z1
-	VINSERTI64X4 $0x01, Y4, Z2, Z2
+	VINSERTI64X2 $0x01, (R10), Y6, Y6
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y7, Y7
+	VINSERTI64X4 $0x01, Y6, Z4, Z4
+	VINSERTI64X4 $0x01, Y7, Z5, Z5
 	MOVQ         16(DX), R10
 	MOVQ         24(DX), R11
-	VPXORQ       Z5, Z5, Z5
-	VMOVDQU64    (R10), X5
-	VPXORQ       Z6, Z6, Z6
-	VMOVDQU64    -16(R10)(R11*1), X6
+	VPXORQ       Z8, Z8, Z8
+	VMOVDQU64    (R10), X8
+	VPXORQ       Z9, Z9, Z9
+	VMOVDQU64    -16(R10)(R11*1), X9
 	MOVQ         48(DX), R10
 	MOVQ         56(DX), R11
-	VINSERTI64X2 $0x01, (R10), Y5, Y5
-	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y6, Y6
+	VINSERTI64X2 $0x01, (R10), Y8, Y8
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y9, Y9
 	MOVQ         80(DX), R10
 	MOVQ         88(DX), R11
-	VPXORQ       Z7, Z7, Z7
-	VMOVDQU64    (R10), X7
-	VPXORQ       Z8, Z8, Z8
-	VMOVDQU64    -16(R10)(R11*1), X8
+	VPXORQ       Z10, Z10, Z10
+	VMOVDQU64    (R10), X10
+	VPXORQ       Z11, Z11, Z11
+	VMOVDQU64    -16(R10)(R11*1), X11
 	MOVQ         112(DX), R10
 	MOVQ         120(DX), R11
-	VINSERTI64X2 $0x01, (R10), Y7, Y7
-	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y8, Y8
-	VINSERTI64X4 $0x01, Y7, Z5, Z5
-	VINSERTI64X4 $0x01, Y8, Z6, Z6
-	VPUNPCKLQDQ  Z5, Z1, Z9
-	VPUNPCKHQDQ  Z5, Z1, Z10
-	VPUNPCKLQDQ  Z6, Z2, Z11
-	VPUNPCKHQDQ  Z6, Z2, Z12
-	VPXORQ.BCST  strSecret<>+0(SB), Z9, Z9
-	VPXORQ.BCST  strSecret<>+8(SB), Z10, Z10
-	VPSRLQ       $0x20, Z9, Z13
-	VPSRLQ       $0x20, Z10, Z14
-	VPMULUDQ     Z10, Z9, Z15
-	VPMULUDQ     Z10, Z13, Z10
-	VPMULUDQ     Z14, Z9, Z9
-	VPMULUDQ     Z14, Z13, Z13
-	VPSRLQ       $0x20, Z15, Z14
-	VPANDQ.BCST  strConsts<>+56(SB), Z10, Z24
-	VPADDQ       Z24, Z14, Z14
-	VPADDQ       Z9, Z14, Z14
-	VPSRLQ       $0x20, Z10, Z10
-	VPADDQ       Z10, Z13, Z13
-	VPSRLQ       $0x20, Z14, Z24
-	VPADDQ       Z24, Z13, Z13
-	VPSLLQ       $0x20, Z14, Z14
-	VPANDQ.BCST  strConsts<>+56(SB), Z15, Z15
-	VPTERNLOGQ   $0x96, Z15, Z14, Z13
-	VPADDQ       Z13, Z0, Z0
-	VPXORQ.BCST  strSecret<>+16(SB), Z11, Z11
-	VPXORQ.BCST  strSecret<>+24(SB), Z12, Z12
-	VPSRLQ       $0x20, Z11, Z9
-	VPSRLQ       $0x20, Z12, Z10
-	VPMULUDQ     Z12, Z11, Z13
-	VPMULUDQ     Z12, Z9, Z12
-	VPMULUDQ     Z10, Z11, Z11
-	VPMULUDQ     Z10, Z9, Z9
-	VPSRLQ       $0x20, Z13, Z10
-	VPANDQ.BCST  strConsts<>+56(SB), Z12, Z14
-	VPADDQ       Z14, Z10, Z10
-	VPADDQ       Z11, Z10, Z10
-	VPSRLQ       $0x20, Z12, Z12
-	VPADDQ       Z12, Z9, Z9
-	VPSRLQ       $0x20, Z10, Z14
-	VPADDQ       Z14, Z9, Z9
-	VPSLLQ       $0x20, Z10, Z10
-	VPANDQ.BCST  strConsts<>+56(SB), Z13, Z13
-	VPTERNLOGQ   $0x96, Z13, Z10, Z9
-	VPADDQ       Z9, Z0, Z0
+	VINSERTI64X2 $0x01, (R10), Y10, Y10
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y11, Y11
+	VINSERTI64X4 $0x01, Y10, Z8, Z8
+	VINSERTI64X4 $0x01, Y11, Z9, Z9
+	VPUNPCKLQDQ  Z8, Z4, Z3
+	VPUNPCKHQDQ  Z8, Z4, Z20
+	VPUNPCKLQDQ  Z9, Z5, Z21
+	VPUNPCKHQDQ  Z9, Z5, Z22
+	VPXORQ.BCST  strSecret<>+0(SB), Z3, Z3
+	VPXORQ.BCST  strSecret<>+8(SB), Z20, Z20
+	VPSRLQ       $0x20, Z3, Z23
+	VPSRLQ       $0x20, Z20, Z24
+	VPMULUDQ     Z20, Z3, Z25
+	VPMULUDQ     Z20, Z23, Z20
+	VPMULUDQ     Z24, Z3, Z3
+	VPMULUDQ     Z24, Z23, Z23
+	VPSRLQ       $0x20, Z25, Z24
+	VPANDQ.BCST  strConsts<>+56(SB), Z20, Z26
+	VPADDQ       Z26, Z24, Z24
+	VPADDQ       Z3, Z24, Z24
+	VPSRLQ       $0x20, Z20, Z20
+	VPADDQ       Z20, Z23, Z23
+	VPSRLQ       $0x20, Z24, Z26
+	VPADDQ       Z26, Z23, Z23
+	VPSLLQ       $0x20, Z24, Z24
+	VPANDQ.BCST  strConsts<>+56(SB), Z25, Z25
+	VPTERNLOGQ   $0x96, Z25, Z24, Z23
+	VPADDQ       Z23, Z2, Z2
+	VPXORQ.BCST  strSecret<>+16(SB), Z21, Z21
+	VPXORQ.BCST  strSecret<>+24(SB), Z22, Z22
+	VPSRLQ       $0x20, Z21, Z3
+	VPSRLQ       $0x20, Z22, Z20
+	VPMULUDQ     Z22, Z21, Z23
+	VPMULUDQ     Z22, Z3, Z22
+	VPMULUDQ     Z20, Z21, Z21
+	VPMULUDQ     Z20, Z3, Z3
+	VPSRLQ       $0x20, Z23, Z20
+	VPANDQ.BCST  strConsts<>+56(SB), Z22, Z24
+	VPADDQ       Z24, Z20, Z20
+	VPADDQ       Z21, Z20, Z20
+	VPSRLQ       $0x20, Z22, Z22
+	VPADDQ       Z22, Z3, Z3
+	VPSRLQ       $0x20, Z20, Z24
+	VPADDQ       Z24, Z3, Z3
+	VPSLLQ       $0x20, Z20, Z20
+	VPANDQ.BCST  strConsts<>+56(SB), Z23, Z23
+	VPTERNLOGQ   $0x96, Z23, Z20, Z3
+	VPADDQ       Z3, Z2, Z2
 	MOVQ         (DX), R10
 	MOVQ         8(DX), R11
+	VPXORQ       Z12, Z12, Z12
+	VMOVDQU64    16(R10), X12
+	VPXORQ       Z13, Z13, Z13
+	VMOVDQU64    -32(R10)(R11*1), X13
+	MOVQ         32(DX), R10
+	MOVQ         40(DX), R11
+	VINSERTI64X2 $0x01, 16(R10), Y12, Y12
+	VINSERTI64X2 $0x01, -32(R10)(R11*1), Y13, Y13
+	MOVQ         64(DX), R10
+	MOVQ         72(DX), R11
+	VPXORQ       Z14, Z14, Z14
+	VMOVDQU64    16(R10), X14
+	VPXORQ       Z15, Z15, Z15
+	VMOVDQU64    -32(R10)(R11*1), X15
+	MOVQ         96(DX), R10
+	MOVQ         104(DX), R11
+	VINSERTI64X2 $0x01, 16(R10), Y14, Y14
+	VINSERTI64X2 $0x01, -32(R10)(R11*1), Y15, Y15
+	VINSERTI64X4 $0x01, Y14, Z12, Z12
+	VINSERTI64X4 $0x01, Y15, Z13, Z13
+	MOVQ         16(DX), R10
+	MOVQ         24(DX), R11
 	VPXORQ       Z16, Z16, Z16
 	VMOVDQU64    16(R10), X16
 	VPXORQ       Z17, Z17, Z17
 	VMOVDQU64    -32(R10)(R11*1), X17
-	MOVQ         32(DX), R10
-	MOVQ         40(DX), R11
+	MOVQ         48(DX), R10
+	MOVQ         56(DX), R11
 	VINSERTI64X2 $0x01, 16(R10), Y16, Y16
 	VINSERTI64X2 $0x01, -32(R10)(R11*1), Y17, Y17
-	MOVQ         64(DX), R10
-	MOVQ         72(DX), R11
+	MOVQ         80(DX), R10
+	MOVQ         88(DX), R11
 	VPXORQ       Z18, Z18, Z18
 	VMOVDQU64    16(R10), X18
 	VPXORQ       Z19, Z19, Z19
 	VMOVDQU64    -32(R10)(R11*1), X19
-	MOVQ         96(DX), R10
-	MOVQ         104(DX), R11
+	MOVQ         112(DX), R10
+	MOVQ         120(DX), R11
 	VINSERTI64X2 $0x01, 16(R10), Y18, Y18
 	VINSERTI64X2 $0x01, -32(R10)(R11*1), Y19, Y19
 	VINSERTI64X4 $0x01, Y18, Z16, Z16
 	VINSERTI64X4 $0x01, Y19, Z17, Z17
-	MOVQ         16(DX), R10
-	MOVQ         24(DX), R11
-	VPXORQ       Z20, Z20, Z20
-	VMOVDQU64    16(R10), X20
-	VPXORQ       Z21, Z21, Z21
-	VMOVDQU64    -32(R10)(R11*1), X21
-	MOVQ         48(DX), R10
-	MOVQ         56(DX), R11
-	VINSERTI64X2 $0x01, 16(R10), Y20, Y20
-	VINSERTI64X2 $0x01, -32(R10)(R11*1), Y21, Y21
-	MOVQ         80(DX), R10
-	MOVQ         88(DX), R11
-	VPXORQ       Z22, Z22, Z22
-	VMOVDQU64    16(R10), X22
-	VPXORQ       Z23, Z23, Z23
-	VMOVDQU64    -32(R10)(R11*1), X23
-	MOVQ         112(DX), R10
-	MOVQ         120(DX), R11
-	VINSERTI64X2 $0x01, 16(R10), Y22, Y22
-	VINSERTI64X2 $0x01, -32(R10)(R11*1), Y23, Y23
-	VINSERTI64X4 $0x01, Y22, Z20, Z20
-	VINSERTI64X4 $0x01, Y23, Z21, Z21
-	VPUNPCKLQDQ  Z20, Z16, Z9
-	VPUNPCKHQDQ  Z20, Z16, Z10
-	VPUNPCKLQDQ  Z21, Z17, Z11
-	VPUNPCKHQDQ  Z21, Z17, Z12
-	VPXORQ.BCST  strSecret<>+32(SB), Z9, Z9
-	VPXORQ.BCST  strSecret<>+40(SB), Z10, Z10
-	VPSRLQ       $0x20, Z9, Z13
-	VPSRLQ       $0x20, Z10, Z14
-	VPMULUDQ     Z10, Z9, Z15
-	VPMULUDQ     Z10, Z13, Z10
-	VPMULUDQ     Z14, Z9, Z9
-	VPMULUDQ     Z14, Z13, Z13
-	VPSRLQ       $0x20, Z15, Z14
-	VPANDQ.BCST  strConsts<>+56(SB), Z10, Z24
-	VPADDQ       Z24, Z14, Z14
-	VPADDQ       Z9, Z14, Z14
-	VPSRLQ       $0x20, Z10, Z10
-	VPADDQ       Z10, Z13, Z13
-	VPSRLQ       $0x20, Z14, Z24
-	VPADDQ       Z24, Z13, Z13
-	VPSLLQ       $0x20, Z14, Z14
-	VPANDQ.BCST  strConsts<>+56(SB), Z15, Z15
-	VPTERNLOGQ   $0x96, Z15, Z14, Z13
-	VPADDQ       Z13, Z0, Z0
-	VPXORQ.BCST  strSecret<>+48(SB), Z11, Z11
-	VPXORQ.BCST  strSecret<>+56(SB), Z12, Z12
-	VPSRLQ       $0x20, Z11, Z9
-	VPSRLQ       $0x20, Z12, Z10
-	VPMULUDQ     Z12, Z11, Z13
-	VPMULUDQ     Z12, Z9, Z12
-	VPMULUDQ     Z10, Z11, Z11
-	VPMULUDQ     Z10, Z9, Z9
-	VPSRLQ       $0x20, Z13, Z10
-	VPANDQ.BCST  strConsts<>+56(SB), Z12, Z14
-	VPADDQ       Z14, Z10, Z10
-	VPADDQ       Z11, Z10, Z10
-	VPSRLQ       $0x20, Z12, Z12
-	VPADDQ       Z12, Z9, Z9
-	VPSRLQ       $0x20, Z10, Z14
-	VPADDQ       Z14, Z9, Z9
-	VPSLLQ       $0x20, Z10, Z10
-	VPANDQ.BCST  strConsts<>+56(SB), Z13, Z13
-	VPTERNLOGQ   $0x96, Z13, Z10, Z9
-	VPADDQ       Z9, Z0, Z0
-	VPSRLQ       $0x25, Z0, Z9
-	VPXORQ       Z9, Z0, Z0
-	VPMULLQ.BCST strConsts<>+40(SB), Z0, Z0
-	VPSRLQ       $0x20, Z0, Z9
-	VPXORQ       Z9, Z0, Z0
-	VMOVDQU64    Z0, (AX)(BX*8)
+	VPUNPCKLQDQ  Z16, Z12, Z3
+	VPUNPCKHQDQ  Z16, Z12, Z20
+	VPUNPCKLQDQ  Z17, Z13, Z21
+	VPUNPCKHQDQ  Z17, Z13, Z22
+	VPXORQ.BCST  strSecret<>+32(SB), Z3, Z3
+	VPXORQ.BCST  strSecret<>+40(SB), Z20, Z20
+	VPSRLQ       $0x20, Z3, Z23
+	VPSRLQ       $0x20, Z20, Z24
+	VPMULUDQ     Z20, Z3, Z25
+	VPMULUDQ     Z20, Z23, Z20
+	VPMULUDQ     Z24, Z3, Z3
+	VPMULUDQ     Z24, Z23, Z23
+	VPSRLQ       $0x20, Z25, Z24
+	VPANDQ.BCST  strConsts<>+56(SB), Z20, Z26
+	VPADDQ       Z26, Z24, Z24
+	VPADDQ       Z3, Z24, Z24
+	VPSRLQ       $0x20, Z20, Z20
+	VPADDQ       Z20, Z23, Z23
+	VPSRLQ       $0x20, Z24, Z26
+	VPADDQ       Z26, Z23, Z23
+	VPSLLQ       $0x20, Z24, Z24
+	VPANDQ.BCST  strConsts<>+56(SB), Z25, Z25
+	VPTERNLOGQ   $0x96, Z25, Z24, Z23
+	VPADDQ       Z23, Z2, Z2
+	VPXORQ.BCST  strSecret<>+48(SB), Z21, Z21
+	VPXORQ.BCST  strSecret<>+56(SB), Z22, Z22
+	VPSRLQ       $0x20, Z21, Z3
+	VPSRLQ       $0x20, Z22, Z20
+	VPMULUDQ     Z22, Z21, Z23
+	VPMULUDQ     Z22, Z3, Z22
+	VPMULUDQ     Z20, Z21, Z21
+	VPMULUDQ     Z20, Z3, Z3
+	VPSRLQ       $0x20, Z23, Z20
+	VPANDQ.BCST  strConsts<>+56(SB), Z22, Z24
+	VPADDQ       Z24, Z20, Z20
+	VPADDQ       Z21, Z20, Z20
+	VPSRLQ       $0x20, Z22, Z22
+	VPADDQ       Z22, Z3, Z3
+	VPSRLQ       $0x20, Z20, Z24
+	VPADDQ       Z24, Z3, Z3
+	VPSLLQ       $0x20, Z20, Z20
+	VPANDQ.BCST  strConsts<>+56(SB), Z23, Z23
+	VPTERNLOGQ   $0x96, Z23, Z20, Z3
+	VPADDQ       Z3, Z2, Z2
+	VPSRLQ       $0x25, Z2, Z3
+	VPXORQ       Z3, Z2, Z2
+	VPMULLQ.BCST strConsts<>+40(SB), Z2, Z2
+	VPSRLQ       $0x20, Z2, Z3
+	VPXORQ       Z3, Z2, Z2
+	VMOVDQU64    Z2, (AX)(BX*8)
 	ADDQ         $0x08, BX
 	ADDQ         $0x00000080, DX
 	JMP          hashStr33AVX512_loop
 
 hashStr33AVX512_done:
+	MOVQ BX, ret+32(FP)
 	VZEROUPPER
 	RET
 
@@ -955,55 +991,23 @@ DATA strBswapAVX2<>+16(SB)/8, $0x0001020304050607
 DATA strBswapAVX2<>+24(SB)/8, $0x08090a0b0c0d0e0f
 GLOBL strBswapAVX2<>(SB), RODATA|NOPTR, $32
 
-// func hashStr4AVX2(dst []uint64, keys *string)
-// Requires: AVX, AVX2
-TEXT ·hashStr4AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst_base+0(FP), AX
-	MOVQ dst_len+8(FP), CX
-	MOVQ keys+24(FP), DX
-	XORQ BX, BX
+// func hashStr4AVX2(dst []uint64, keys *string) int
+// Requires: AVX, AVX2, SSE2
+TEXT ·hashStr4AVX2(SB), NOSPLIT, $0-40
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         keys+24(FP), DX
+	MOVQ         $0x00000004, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x00000008, BX
+	MOVQ         BX, X1
+	VPBROADCASTQ X1, Y1
+	XORQ         BX, BX
 
 hashStr4AVX2_loop:
-	CMPQ BX, CX
-	JAE  hashStr4AVX2_done
-
-	// 4-8 bytes.
-	VPXOR       Y0, Y0, Y0
-	MOVQ        (DX), R10
-	MOVQ        8(DX), R11
-	VMOVD       -4(R10)(R11*1), X0
-	VPINSRD     $0x01, (R10), X0, X0
-	MOVQ        16(DX), R10
-	MOVQ        24(DX), R11
-	VPINSRD     $0x02, -4(R10)(R11*1), X0, X0
-	VPINSRD     $0x03, (R10), X0, X0
-	VPXOR       Y1, Y1, Y1
-	MOVQ        32(DX), R10
-	MOVQ        40(DX), R11
-	VMOVD       -4(R10)(R11*1), X1
-	VPINSRD     $0x01, (R10), X1, X1
-	MOVQ        48(DX), R10
-	MOVQ        56(DX), R11
-	VPINSRD     $0x02, -4(R10)(R11*1), X1, X1
-	VPINSRD     $0x03, (R10), X1, X1
-	VINSERTI128 $0x01, X1, Y0, Y0
-	VPXOR       strConstsAVX2<>+32(SB), Y0, Y0
-	VPSLLQ      $0x31, Y0, Y1
-	VPSRLQ      $0x0f, Y0, Y2
-	VPXOR       Y1, Y2, Y2
-	VPSLLQ      $0x18, Y0, Y1
-	VPXOR       Y1, Y2, Y2
-	VPSRLQ      $0x28, Y0, Y1
-	VPXOR       Y1, Y2, Y2
-	VPXOR       Y2, Y0, Y0
-	VPMULUDQ    strConstsAVX2<>+128(SB), Y0, Y1
-	VPMULUDQ    strConstsAVX2<>+544(SB), Y0, Y2
-	VPSRLQ      $0x20, Y0, Y0
-	VPMULUDQ    strConstsAVX2<>+128(SB), Y0, Y0
-	VPADDQ      Y2, Y0, Y0
-	VPSLLQ      $0x20, Y0, Y0
-	VPADDQ      Y1, Y0, Y0
-	VPSRLQ      $0x23, Y0, Y1
+	CMPQ        BX, CX
+	JAE         hashStr4AVX2_done
 	VPXOR       Y2, Y2, Y2
 	VPXOR       Y3, Y3, Y3
 	VMOVDQU     (DX), X2
@@ -1011,944 +1015,1048 @@ hashStr4AVX2_loop:
 	VMOVDQU     16(DX), X3
 	VINSERTI128 $0x01, 48(DX), Y3, Y3
 	VPUNPCKHQDQ Y3, Y2, Y2
-	VPADDQ      Y2, Y1, Y1
-	VPXOR       Y1, Y0, Y0
-	VPMULUDQ    strConstsAVX2<>+128(SB), Y0, Y1
-	VPMULUDQ    strConstsAVX2<>+544(SB), Y0, Y2
-	VPSRLQ      $0x20, Y0, Y0
-	VPMULUDQ    strConstsAVX2<>+128(SB), Y0, Y0
-	VPADDQ      Y2, Y0, Y0
-	VPSLLQ      $0x20, Y0, Y0
-	VPADDQ      Y1, Y0, Y0
-	VPSRLQ      $0x1c, Y0, Y1
-	VPXOR       Y1, Y0, Y0
-	VMOVDQU     Y0, (AX)(BX*8)
+	VPCMPGTQ    Y1, Y2, Y3
+	VPCMPGTQ    Y2, Y0, Y4
+	VPOR        Y4, Y3, Y3
+	VPTEST      Y3, Y3
+	JNZ         hashStr4AVX2_done
+
+	// 4-8 bytes.
+	VPXOR       Y3, Y3, Y3
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VMOVD       -4(R10)(R11*1), X3
+	VPINSRD     $0x01, (R10), X3, X3
+	MOVQ        16(DX), R10
+	MOVQ        24(DX), R11
+	VPINSRD     $0x02, -4(R10)(R11*1), X3, X3
+	VPINSRD     $0x03, (R10), X3, X3
+	VPXOR       Y4, Y4, Y4
+	MOVQ        32(DX), R10
+	MOVQ        40(DX), R11
+	VMOVD       -4(R10)(R11*1), X4
+	VPINSRD     $0x01, (R10), X4, X4
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VPINSRD     $0x02, -4(R10)(R11*1), X4, X4
+	VPINSRD     $0x03, (R10), X4, X4
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VPXOR       strConstsAVX2<>+32(SB), Y3, Y3
+	VPSLLQ      $0x31, Y3, Y4
+	VPSRLQ      $0x0f, Y3, Y5
+	VPXOR       Y4, Y5, Y5
+	VPSLLQ      $0x18, Y3, Y4
+	VPXOR       Y4, Y5, Y5
+	VPSRLQ      $0x28, Y3, Y4
+	VPXOR       Y4, Y5, Y5
+	VPXOR       Y5, Y3, Y3
+	VPMULUDQ    strConstsAVX2<>+128(SB), Y3, Y4
+	VPMULUDQ    strConstsAVX2<>+544(SB), Y3, Y5
+	VPSRLQ      $0x20, Y3, Y3
+	VPMULUDQ    strConstsAVX2<>+128(SB), Y3, Y3
+	VPADDQ      Y5, Y3, Y3
+	VPSLLQ      $0x20, Y3, Y3
+	VPADDQ      Y4, Y3, Y3
+	VPSRLQ      $0x23, Y3, Y4
+	VPADDQ      Y2, Y4, Y4
+	VPXOR       Y4, Y3, Y3
+	VPMULUDQ    strConstsAVX2<>+128(SB), Y3, Y2
+	VPMULUDQ    strConstsAVX2<>+544(SB), Y3, Y4
+	VPSRLQ      $0x20, Y3, Y3
+	VPMULUDQ    strConstsAVX2<>+128(SB), Y3, Y3
+	VPADDQ      Y4, Y3, Y3
+	VPSLLQ      $0x20, Y3, Y3
+	VPADDQ      Y2, Y3, Y3
+	VPSRLQ      $0x1c, Y3, Y4
+	VPXOR       Y4, Y3, Y3
+	VMOVDQU     Y3, (AX)(BX*8)
 	ADDQ        $0x04, BX
 	ADDQ        $0x00000040, DX
 	JMP         hashStr4AVX2_loop
 
 hashStr4AVX2_done:
+	MOVQ BX, ret+32(FP)
 	VZEROUPPER
 	RET
 
-// func hashStr9AVX2(dst []uint64, keys *string)
-// Requires: AVX, AVX2
-TEXT ·hashStr9AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst_base+0(FP), AX
-	MOVQ dst_len+8(FP), CX
-	MOVQ keys+24(FP), DX
-	XORQ BX, BX
+// func hashStr9AVX2(dst []uint64, keys *string) int
+// Requires: AVX, AVX2, SSE2
+TEXT ·hashStr9AVX2(SB), NOSPLIT, $0-40
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         keys+24(FP), DX
+	MOVQ         $0x00000009, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x00000010, BX
+	MOVQ         BX, X1
+	VPBROADCASTQ X1, Y1
+	XORQ         BX, BX
 
 hashStr9AVX2_loop:
-	CMPQ BX, CX
-	JAE  hashStr9AVX2_done
+	CMPQ        BX, CX
+	JAE         hashStr9AVX2_done
+	VPXOR       Y2, Y2, Y2
+	VPXOR       Y3, Y3, Y3
+	VMOVDQU     (DX), X2
+	VINSERTI128 $0x01, 32(DX), Y2, Y2
+	VMOVDQU     16(DX), X3
+	VINSERTI128 $0x01, 48(DX), Y3, Y3
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPCMPGTQ    Y1, Y2, Y3
+	VPCMPGTQ    Y2, Y0, Y4
+	VPOR        Y4, Y3, Y3
+	VPTEST      Y3, Y3
+	JNZ         hashStr9AVX2_done
 
 	// 9-16 bytes.
 	MOVQ        (DX), R10
 	MOVQ        8(DX), R11
-	VPXOR       Y0, Y0, Y0
-	VPXOR       Y1, Y1, Y1
-	VMOVQ       (R10), X0
-	VMOVQ       -8(R10)(R11*1), X1
+	VPXOR       Y3, Y3, Y3
+	VPXOR       Y4, Y4, Y4
+	VMOVQ       (R10), X3
+	VMOVQ       -8(R10)(R11*1), X4
 	MOVQ        16(DX), R10
 	MOVQ        24(DX), R11
-	VPINSRQ     $0x01, (R10), X0, X0
-	VPINSRQ     $0x01, -8(R10)(R11*1), X1, X1
+	VPINSRQ     $0x01, (R10), X3, X3
+	VPINSRQ     $0x01, -8(R10)(R11*1), X4, X4
 	MOVQ        32(DX), R10
 	MOVQ        40(DX), R11
-	VPXOR       Y2, Y2, Y2
-	VPXOR       Y3, Y3, Y3
-	VMOVQ       (R10), X2
-	VMOVQ       -8(R10)(R11*1), X3
+	VPXOR       Y5, Y5, Y5
+	VPXOR       Y6, Y6, Y6
+	VMOVQ       (R10), X5
+	VMOVQ       -8(R10)(R11*1), X6
 	MOVQ        48(DX), R10
 	MOVQ        56(DX), R11
-	VPINSRQ     $0x01, (R10), X2, X2
-	VPINSRQ     $0x01, -8(R10)(R11*1), X3, X3
-	VINSERTI128 $0x01, X2, Y0, Y0
-	VINSERTI128 $0x01, X3, Y1, Y1
-	VPXOR       strConstsAVX2<>+64(SB), Y0, Y0
-	VPXOR       strConstsAVX2<>+96(SB), Y1, Y1
-	VPSRLQ      $0x20, Y0, Y2
-	VPSRLQ      $0x20, Y1, Y3
-	VPMULUDQ    Y1, Y0, Y4
-	VPMULUDQ    Y1, Y2, Y5
-	VPMULUDQ    Y3, Y0, Y6
-	VPMULUDQ    Y3, Y2, Y2
-	VPSRLQ      $0x20, Y4, Y3
-	VPAND       strConstsAVX2<>+224(SB), Y5, Y7
-	VPADDQ      Y7, Y3, Y3
-	VPADDQ      Y6, Y3, Y3
-	VPSRLQ      $0x20, Y5, Y5
-	VPADDQ      Y5, Y2, Y2
-	VPSRLQ      $0x20, Y3, Y7
-	VPADDQ      Y7, Y2, Y2
-	VPSLLQ      $0x20, Y3, Y3
-	VPAND       strConstsAVX2<>+224(SB), Y4, Y4
-	VPXOR       Y4, Y2, Y2
-	VPXOR       Y3, Y2, Y2
-	VPSHUFB     strBswapAVX2<>+0(SB), Y0, Y0
-	VPADDQ      Y0, Y2, Y2
-	VPADDQ      Y1, Y2, Y2
-	VPXOR       Y0, Y0, Y0
-	VPXOR       Y1, Y1, Y1
-	VMOVDQU     (DX), X0
-	VINSERTI128 $0x01, 32(DX), Y0, Y0
-	VMOVDQU     16(DX), X1
-	VINSERTI128 $0x01, 48(DX), Y1, Y1
-	VPUNPCKHQDQ Y1, Y0, Y0
-	VPADDQ      Y0, Y2, Y2
-	VPSRLQ      $0x25, Y2, Y0
-	VPXOR       Y0, Y2, Y2
-	VPMULUDQ    strConstsAVX2<>+160(SB), Y2, Y0
-	VPMULUDQ    strConstsAVX2<>+512(SB), Y2, Y1
-	VPSRLQ      $0x20, Y2, Y2
-	VPMULUDQ    strConstsAVX2<>+160(SB), Y2, Y2
-	VPADDQ      Y1, Y2, Y2
-	VPSLLQ      $0x20, Y2, Y2
-	VPADDQ      Y0, Y2, Y2
-	VPSRLQ      $0x20, Y2, Y0
-	VPXOR       Y0, Y2, Y2
-	VMOVDQU     Y2, (AX)(BX*8)
+	VPINSRQ     $0x01, (R10), X5, X5
+	VPINSRQ     $0x01, -8(R10)(R11*1), X6, X6
+	VINSERTI128 $0x01, X5, Y3, Y3
+	VINSERTI128 $0x01, X6, Y4, Y4
+	VPXOR       strConstsAVX2<>+64(SB), Y3, Y3
+	VPXOR       strConstsAVX2<>+96(SB), Y4, Y4
+	VPSRLQ      $0x20, Y3, Y5
+	VPSRLQ      $0x20, Y4, Y6
+	VPMULUDQ    Y4, Y3, Y7
+	VPMULUDQ    Y4, Y5, Y8
+	VPMULUDQ    Y6, Y3, Y9
+	VPMULUDQ    Y6, Y5, Y5
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y8, Y10
+	VPADDQ      Y10, Y6, Y6
+	VPADDQ      Y9, Y6, Y6
+	VPSRLQ      $0x20, Y8, Y8
+	VPADDQ      Y8, Y5, Y5
+	VPSRLQ      $0x20, Y6, Y10
+	VPADDQ      Y10, Y5, Y5
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y5, Y5
+	VPXOR       Y6, Y5, Y5
+	VPSHUFB     strBswapAVX2<>+0(SB), Y3, Y3
+	VPADDQ      Y3, Y5, Y5
+	VPADDQ      Y4, Y5, Y5
+	VPADDQ      Y2, Y5, Y5
+	VPSRLQ      $0x25, Y5, Y2
+	VPXOR       Y2, Y5, Y5
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y5, Y2
+	VPMULUDQ    strConstsAVX2<>+512(SB), Y5, Y3
+	VPSRLQ      $0x20, Y5, Y4
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y4, Y4
+	VPADDQ      Y3, Y4, Y4
+	VPSLLQ      $0x20, Y4, Y4
+	VPADDQ      Y2, Y4, Y5
+	VPSRLQ      $0x20, Y5, Y2
+	VPXOR       Y2, Y5, Y5
+	VMOVDQU     Y5, (AX)(BX*8)
 	ADDQ        $0x04, BX
 	ADDQ        $0x00000040, DX
 	JMP         hashStr9AVX2_loop
 
 hashStr9AVX2_done:
+	MOVQ BX, ret+32(FP)
 	VZEROUPPER
 	RET
 
-// func hashStr17AVX2(dst []uint64, keys *string)
-// Requires: AVX, AVX2
-TEXT ·hashStr17AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst_base+0(FP), AX
-	MOVQ dst_len+8(FP), CX
-	MOVQ keys+24(FP), DX
-	XORQ BX, BX
+// func hashStr17AVX2(dst []uint64, keys *string) int
+// Requires: AVX, AVX2, SSE2
+TEXT ·hashStr17AVX2(SB), NOSPLIT, $0-40
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         keys+24(FP), DX
+	MOVQ         $0x00000011, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x00000020, BX
+	MOVQ         BX, X1
+	VPBROADCASTQ X1, Y1
+	XORQ         BX, BX
 
 hashStr17AVX2_loop:
-	CMPQ BX, CX
-	JAE  hashStr17AVX2_done
+	CMPQ        BX, CX
+	JAE         hashStr17AVX2_done
+	VPXOR       Y2, Y2, Y2
+	VPXOR       Y3, Y3, Y3
+	VMOVDQU     (DX), X2
+	VINSERTI128 $0x01, 32(DX), Y2, Y2
+	VMOVDQU     16(DX), X3
+	VINSERTI128 $0x01, 48(DX), Y3, Y3
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPCMPGTQ    Y1, Y2, Y3
+	VPCMPGTQ    Y2, Y0, Y4
+	VPOR        Y4, Y3, Y3
+	VPTEST      Y3, Y3
+	JNZ         hashStr17AVX2_done
 
 	// 17-128 bytes.
-	VPXOR       Y1, Y1, Y1
-	VPXOR       Y0, Y0, Y0
-	VMOVDQU     (DX), X1
-	VINSERTI128 $0x01, 32(DX), Y1, Y1
-	VMOVDQU     16(DX), X0
-	VINSERTI128 $0x01, 48(DX), Y0, Y0
-	VPUNPCKHQDQ Y0, Y1, Y1
-	VPMULUDQ    strConstsAVX2<>+192(SB), Y1, Y0
-	VPMULUDQ    strConstsAVX2<>+576(SB), Y1, Y1
-	VPSLLQ      $0x20, Y1, Y1
-	VPADDQ      Y1, Y0, Y0
+	VPMULUDQ    strConstsAVX2<>+192(SB), Y2, Y3
+	VPMULUDQ    strConstsAVX2<>+576(SB), Y2, Y2
+	VPSLLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y3, Y3
 	MOVQ        (DX), R10
 	MOVQ        8(DX), R11
-	VPXOR       Y1, Y1, Y1
-	VMOVDQU     (R10), X1
 	VPXOR       Y2, Y2, Y2
-	VMOVDQU     -16(R10)(R11*1), X2
-	MOVQ        32(DX), R10
-	MOVQ        40(DX), R11
-	VINSERTI128 $0x01, (R10), Y1, Y1
-	VINSERTI128 $0x01, -16(R10)(R11*1), Y2, Y2
-	MOVQ        16(DX), R10
-	MOVQ        24(DX), R11
-	VPXOR       Y3, Y3, Y3
-	VMOVDQU     (R10), X3
+	VMOVDQU     (R10), X2
 	VPXOR       Y4, Y4, Y4
 	VMOVDQU     -16(R10)(R11*1), X4
+	MOVQ        32(DX), R10
+	MOVQ        40(DX), R11
+	VINSERTI128 $0x01, (R10), Y2, Y2
+	VINSERTI128 $0x01, -16(R10)(R11*1), Y4, Y4
+	MOVQ        16(DX), R10
+	MOVQ        24(DX), R11
+	VPXOR       Y5, Y5, Y5
+	VMOVDQU     (R10), X5
+	VPXOR       Y6, Y6, Y6
+	VMOVDQU     -16(R10)(R11*1), X6
 	MOVQ        48(DX), R10
 	MOVQ        56(DX), R11
-	VINSERTI128 $0x01, (R10), Y3, Y3
-	VINSERTI128 $0x01, -16(R10)(R11*1), Y4, Y4
-	VPUNPCKLQDQ Y3, Y1, Y5
-	VPUNPCKHQDQ Y3, Y1, Y1
-	VPUNPCKLQDQ Y4, Y2, Y3
-	VPUNPCKHQDQ Y4, Y2, Y2
-	VPXOR       strSecretAVX2<>+0(SB), Y5, Y5
-	VPXOR       strSecretAVX2<>+32(SB), Y1, Y1
-	VPSRLQ      $0x20, Y5, Y4
-	VPSRLQ      $0x20, Y1, Y6
-	VPMULUDQ    Y1, Y5, Y7
-	VPMULUDQ    Y1, Y4, Y1
-	VPMULUDQ    Y6, Y5, Y5
-	VPMULUDQ    Y6, Y4, Y4
+	VINSERTI128 $0x01, (R10), Y5, Y5
+	VINSERTI128 $0x01, -16(R10)(R11*1), Y6, Y6
+	VPUNPCKLQDQ Y5, Y2, Y7
+	VPUNPCKHQDQ Y5, Y2, Y2
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPXOR       strSecretAVX2<>+0(SB), Y7, Y7
+	VPXOR       strSecretAVX2<>+32(SB), Y2, Y2
 	VPSRLQ      $0x20, Y7, Y6
-	VPAND       strConstsAVX2<>+224(SB), Y1, Y8
+	VPSRLQ      $0x20, Y2, Y8
+	VPMULUDQ    Y2, Y7, Y9
+	VPMULUDQ    Y2, Y6, Y2
+	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y8, Y6, Y6
+	VPSRLQ      $0x20, Y9, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y10
+	VPADDQ      Y10, Y8, Y8
+	VPADDQ      Y7, Y8, Y8
+	VPSRLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y6, Y6
+	VPSRLQ      $0x20, Y8, Y10
+	VPADDQ      Y10, Y6, Y6
+	VPSLLQ      $0x20, Y8, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPXOR       Y8, Y6, Y6
+	VPADDQ      Y6, Y3, Y3
+	VPXOR       strSecretAVX2<>+64(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+96(SB), Y4, Y4
+	VPSRLQ      $0x20, Y5, Y2
+	VPSRLQ      $0x20, Y4, Y6
+	VPMULUDQ    Y4, Y5, Y7
+	VPMULUDQ    Y4, Y2, Y4
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y4, Y8
 	VPADDQ      Y8, Y6, Y6
 	VPADDQ      Y5, Y6, Y6
-	VPSRLQ      $0x20, Y1, Y1
-	VPADDQ      Y1, Y4, Y4
+	VPSRLQ      $0x20, Y4, Y4
+	VPADDQ      Y4, Y2, Y2
 	VPSRLQ      $0x20, Y6, Y8
-	VPADDQ      Y8, Y4, Y4
+	VPADDQ      Y8, Y2, Y2
 	VPSLLQ      $0x20, Y6, Y6
 	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
-	VPXOR       Y7, Y4, Y4
-	VPXOR       Y6, Y4, Y4
-	VPADDQ      Y4, Y0, Y0
-	VPXOR       strSecretAVX2<>+64(SB), Y3, Y3
-	VPXOR       strSecretAVX2<>+96(SB), Y2, Y2
-	VPSRLQ      $0x20, Y3, Y1
-	VPSRLQ      $0x20, Y2, Y4
-	VPMULUDQ    Y2, Y3, Y5
-	VPMULUDQ    Y2, Y1, Y2
-	VPMULUDQ    Y4, Y3, Y3
-	VPMULUDQ    Y4, Y1, Y1
-	VPSRLQ      $0x20, Y5, Y4
-	VPAND       strConstsAVX2<>+224(SB), Y2, Y6
-	VPADDQ      Y6, Y4, Y4
-	VPADDQ      Y3, Y4, Y4
-	VPSRLQ      $0x20, Y2, Y2
-	VPADDQ      Y2, Y1, Y1
-	VPSRLQ      $0x20, Y4, Y6
-	VPADDQ      Y6, Y1, Y1
-	VPSLLQ      $0x20, Y4, Y4
-	VPAND       strConstsAVX2<>+224(SB), Y5, Y5
-	VPXOR       Y5, Y1, Y1
-	VPXOR       Y4, Y1, Y1
-	VPADDQ      Y1, Y0, Y0
-	VPSRLQ      $0x25, Y0, Y1
-	VPXOR       Y1, Y0, Y0
-	VPMULUDQ    strConstsAVX2<>+160(SB), Y0, Y1
-	VPMULUDQ    strConstsAVX2<>+512(SB), Y0, Y2
-	VPSRLQ      $0x20, Y0, Y0
-	VPMULUDQ    strConstsAVX2<>+160(SB), Y0, Y0
-	VPADDQ      Y2, Y0, Y0
-	VPSLLQ      $0x20, Y0, Y0
-	VPADDQ      Y1, Y0, Y0
-	VPSRLQ      $0x20, Y0, Y1
-	VPXOR       Y1, Y0, Y0
-	VMOVDQU     Y0, (AX)(BX*8)
+	VPXOR       Y7, Y2, Y2
+	VPXOR       Y6, Y2, Y2
+	VPADDQ      Y2, Y3, Y3
+	VPSRLQ      $0x25, Y3, Y2
+	VPXOR       Y2, Y3, Y3
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y3, Y2
+	VPMULUDQ    strConstsAVX2<>+512(SB), Y3, Y4
+	VPSRLQ      $0x20, Y3, Y3
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y3, Y3
+	VPADDQ      Y4, Y3, Y3
+	VPSLLQ      $0x20, Y3, Y3
+	VPADDQ      Y2, Y3, Y3
+	VPSRLQ      $0x20, Y3, Y2
+	VPXOR       Y2, Y3, Y3
+	VMOVDQU     Y3, (AX)(BX*8)
 	ADDQ        $0x04, BX
 	ADDQ        $0x00000040, DX
 	JMP         hashStr17AVX2_loop
 
 hashStr17AVX2_done:
+	MOVQ BX, ret+32(FP)
 	VZEROUPPER
 	RET
 
-// func hashStr33AVX2(dst []uint64, keys *string)
-// Requires: AVX, AVX2
-TEXT ·hashStr33AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst_base+0(FP), AX
-	MOVQ dst_len+8(FP), CX
-	MOVQ keys+24(FP), DX
-	XORQ BX, BX
+// func hashStr33AVX2(dst []uint64, keys *string) int
+// Requires: AVX, AVX2, SSE2
+TEXT ·hashStr33AVX2(SB), NOSPLIT, $0-40
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         keys+24(FP), DX
+	MOVQ         $0x00000021, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x00000040, BX
+	MOVQ         BX, X1
+	VPBROADCASTQ X1, Y1
+	XORQ         BX, BX
 
 hashStr33AVX2_loop:
-	CMPQ BX, CX
-	JAE  hashStr33AVX2_done
+	CMPQ        BX, CX
+	JAE         hashStr33AVX2_done
+	VPXOR       Y2, Y2, Y2
+	VPXOR       Y3, Y3, Y3
+	VMOVDQU     (DX), X2
+	VINSERTI128 $0x01, 32(DX), Y2, Y2
+	VMOVDQU     16(DX), X3
+	VINSERTI128 $0x01, 48(DX), Y3, Y3
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPCMPGTQ    Y1, Y2, Y3
+	VPCMPGTQ    Y2, Y0, Y4
+	VPOR        Y4, Y3, Y3
+	VPTEST      Y3, Y3
+	JNZ         hashStr33AVX2_done
 
 	// 17-128 bytes.
-	VPXOR       Y1, Y1, Y1
-	VPXOR       Y0, Y0, Y0
-	VMOVDQU     (DX), X1
-	VINSERTI128 $0x01, 32(DX), Y1, Y1
-	VMOVDQU     16(DX), X0
-	VINSERTI128 $0x01, 48(DX), Y0, Y0
-	VPUNPCKHQDQ Y0, Y1, Y1
-	VPMULUDQ    strConstsAVX2<>+192(SB), Y1, Y0
-	VPMULUDQ    strConstsAVX2<>+576(SB), Y1, Y1
-	VPSLLQ      $0x20, Y1, Y1
-	VPADDQ      Y1, Y0, Y0
+	VPMULUDQ    strConstsAVX2<>+192(SB), Y2, Y3
+	VPMULUDQ    strConstsAVX2<>+576(SB), Y2, Y2
+	VPSLLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y3, Y3
 	MOVQ        (DX), R10
 	MOVQ        8(DX), R11
-	VPXOR       Y1, Y1, Y1
-	VMOVDQU     (R10), X1
 	VPXOR       Y2, Y2, Y2
-	VMOVDQU     -16(R10)(R11*1), X2
-	MOVQ        32(DX), R10
-	MOVQ        40(DX), R11
-	VINSERTI128 $0x01, (R10), Y1, Y1
-	VINSERTI128 $0x01, -16(R10)(R11*1), Y2, Y2
-	MOVQ        16(DX), R10
-	MOVQ        24(DX), R11
-	VPXOR       Y3, Y3, Y3
-	VMOVDQU     (R10), X3
+	VMOVDQU     (R10), X2
 	VPXOR       Y4, Y4, Y4
 	VMOVDQU     -16(R10)(R11*1), X4
-	MOVQ        48(DX), R10
-	MOVQ        56(DX), R11
-	VINSERTI128 $0x01, (R10), Y3, Y3
-	VINSERTI128 $0x01, -16(R10)(R11*1), Y4, Y4
-	VPUNPCKLQDQ Y3, Y1, Y5
-	VPUNPCKHQDQ Y3, Y1, Y1
-	VPUNPCKLQDQ Y4, Y2, Y3
-	VPUNPCKHQDQ Y4, Y2, Y2
-	VPXOR       strSecretAVX2<>+0(SB), Y5, Y5
-	VPXOR       strSecretAVX2<>+32(SB), Y1, Y1
-	VPSRLQ      $0x20, Y5, Y4
-	VPSRLQ      $0x20, Y1, Y6
-	VPMULUDQ    Y1, Y5, Y7
-	VPMULUDQ    Y1, Y4, Y1
-	VPMULUDQ    Y6, Y5, Y5
-	VPMULUDQ    Y6, Y4, Y4
-	VPSRLQ      $0x20, Y7, Y6
-	VPAND       strConstsAVX2<>+224(SB), Y1, Y8
-	VPADDQ      Y8, Y6, Y6
-	VPADDQ      Y5, Y6, Y6
-	VPSRLQ      $0x20, Y1, Y1
-	VPADDQ      Y1, Y4, Y4
-	VPSRLQ      $0x20, Y6, Y8
-	VPADDQ      Y8, Y4, Y4
-	VPSLLQ      $0x20, Y6, Y6
-	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
-	VPXOR       Y7, Y4, Y4
-	VPXOR       Y6, Y4, Y4
-	VPADDQ      Y4, Y0, Y0
-	VPXOR       strSecretAVX2<>+64(SB), Y3, Y3
-	VPXOR       strSecretAVX2<>+96(SB), Y2, Y2
-	VPSRLQ      $0x20, Y3, Y1
-	VPSRLQ      $0x20, Y2, Y4
-	VPMULUDQ    Y2, Y3, Y5
-	VPMULUDQ    Y2, Y1, Y2
-	VPMULUDQ    Y4, Y3, Y3
-	VPMULUDQ    Y4, Y1, Y1
-	VPSRLQ      $0x20, Y5, Y4
-	VPAND       strConstsAVX2<>+224(SB), Y2, Y6
-	VPADDQ      Y6, Y4, Y4
-	VPADDQ      Y3, Y4, Y4
-	VPSRLQ      $0x20, Y2, Y2
-	VPADDQ      Y2, Y1, Y1
-	VPSRLQ      $0x20, Y4, Y6
-	VPADDQ      Y6, Y1, Y1
-	VPSLLQ      $0x20, Y4, Y4
-	VPAND       strConstsAVX2<>+224(SB), Y5, Y5
-	VPXOR       Y5, Y1, Y1
-	VPXOR       Y4, Y1, Y1
-	VPADDQ      Y1, Y0, Y0
-	MOVQ        (DX), R10
-	MOVQ        8(DX), R11
-	VPXOR       Y1, Y1, Y1
-	VMOVDQU     16(R10), X1
-	VPXOR       Y2, Y2, Y2
-	VMOVDQU     -32(R10)(R11*1), X2
 	MOVQ        32(DX), R10
 	MOVQ        40(DX), R11
-	VINSERTI128 $0x01, 16(R10), Y1, Y1
-	VINSERTI128 $0x01, -32(R10)(R11*1), Y2, Y2
+	VINSERTI128 $0x01, (R10), Y2, Y2
+	VINSERTI128 $0x01, -16(R10)(R11*1), Y4, Y4
 	MOVQ        16(DX), R10
 	MOVQ        24(DX), R11
-	VPXOR       Y3, Y3, Y3
-	VMOVDQU     16(R10), X3
-	VPXOR       Y4, Y4, Y4
-	VMOVDQU     -32(R10)(R11*1), X4
+	VPXOR       Y5, Y5, Y5
+	VMOVDQU     (R10), X5
+	VPXOR       Y6, Y6, Y6
+	VMOVDQU     -16(R10)(R11*1), X6
 	MOVQ        48(DX), R10
 	MOVQ        56(DX), R11
-	VINSERTI128 $0x01, 16(R10), Y3, Y3
-	VINSERTI128 $0x01, -32(R10)(R11*1), Y4, Y4
-	VPUNPCKLQDQ Y3, Y1, Y5
-	VPUNPCKHQDQ Y3, Y1, Y1
-	VPUNPCKLQDQ Y4, Y2, Y3
-	VPUNPCKHQDQ Y4, Y2, Y2
-	VPXOR       strSecretAVX2<>+128(SB), Y5, Y5
-	VPXOR       strSecretAVX2<>+160(SB), Y1, Y1
-	VPSRLQ      $0x20, Y5, Y4
-	VPSRLQ      $0x20, Y1, Y6
-	VPMULUDQ    Y1, Y5, Y7
-	VPMULUDQ    Y1, Y4, Y1
-	VPMULUDQ    Y6, Y5, Y5
-	VPMULUDQ    Y6, Y4, Y4
+	VINSERTI128 $0x01, (R10), Y5, Y5
+	VINSERTI128 $0x01, -16(R10)(R11*1), Y6, Y6
+	VPUNPCKLQDQ Y5, Y2, Y7
+	VPUNPCKHQDQ Y5, Y2, Y2
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPXOR       strSecretAVX2<>+0(SB), Y7, Y7
+	VPXOR       strSecretAVX2<>+32(SB), Y2, Y2
 	VPSRLQ      $0x20, Y7, Y6
-	VPAND       strConstsAVX2<>+224(SB), Y1, Y8
+	VPSRLQ      $0x20, Y2, Y8
+	VPMULUDQ    Y2, Y7, Y9
+	VPMULUDQ    Y2, Y6, Y2
+	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y8, Y6, Y6
+	VPSRLQ      $0x20, Y9, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y10
+	VPADDQ      Y10, Y8, Y8
+	VPADDQ      Y7, Y8, Y8
+	VPSRLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y6, Y6
+	VPSRLQ      $0x20, Y8, Y10
+	VPADDQ      Y10, Y6, Y6
+	VPSLLQ      $0x20, Y8, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPXOR       Y8, Y6, Y6
+	VPADDQ      Y6, Y3, Y3
+	VPXOR       strSecretAVX2<>+64(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+96(SB), Y4, Y4
+	VPSRLQ      $0x20, Y5, Y2
+	VPSRLQ      $0x20, Y4, Y6
+	VPMULUDQ    Y4, Y5, Y7
+	VPMULUDQ    Y4, Y2, Y4
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y4, Y8
 	VPADDQ      Y8, Y6, Y6
 	VPADDQ      Y5, Y6, Y6
-	VPSRLQ      $0x20, Y1, Y1
-	VPADDQ      Y1, Y4, Y4
+	VPSRLQ      $0x20, Y4, Y4
+	VPADDQ      Y4, Y2, Y2
 	VPSRLQ      $0x20, Y6, Y8
-	VPADDQ      Y8, Y4, Y4
+	VPADDQ      Y8, Y2, Y2
 	VPSLLQ      $0x20, Y6, Y6
 	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
-	VPXOR       Y7, Y4, Y4
-	VPXOR       Y6, Y4, Y4
-	VPADDQ      Y4, Y0, Y0
-	VPXOR       strSecretAVX2<>+192(SB), Y3, Y3
-	VPXOR       strSecretAVX2<>+224(SB), Y2, Y2
-	VPSRLQ      $0x20, Y3, Y1
-	VPSRLQ      $0x20, Y2, Y4
-	VPMULUDQ    Y2, Y3, Y5
-	VPMULUDQ    Y2, Y1, Y2
-	VPMULUDQ    Y4, Y3, Y3
-	VPMULUDQ    Y4, Y1, Y1
-	VPSRLQ      $0x20, Y5, Y4
-	VPAND       strConstsAVX2<>+224(SB), Y2, Y6
-	VPADDQ      Y6, Y4, Y4
-	VPADDQ      Y3, Y4, Y4
+	VPXOR       Y7, Y2, Y2
+	VPXOR       Y6, Y2, Y2
+	VPADDQ      Y2, Y3, Y3
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VPXOR       Y2, Y2, Y2
+	VMOVDQU     16(R10), X2
+	VPXOR       Y4, Y4, Y4
+	VMOVDQU     -32(R10)(R11*1), X4
+	MOVQ        32(DX), R10
+	MOVQ        40(DX), R11
+	VINSERTI128 $0x01, 16(R10), Y2, Y2
+	VINSERTI128 $0x01, -32(R10)(R11*1), Y4, Y4
+	MOVQ        16(DX), R10
+	MOVQ        24(DX), R11
+	VPXOR       Y5, Y5, Y5
+	VMOVDQU     16(R10), X5
+	VPXOR       Y6, Y6, Y6
+	VMOVDQU     -32(R10)(R11*1), X6
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VINSERTI128 $0x01, 16(R10), Y5, Y5
+	VINSERTI128 $0x01, -32(R10)(R11*1), Y6, Y6
+	VPUNPCKLQDQ Y5, Y2, Y7
+	VPUNPCKHQDQ Y5, Y2, Y2
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPXOR       strSecretAVX2<>+128(SB), Y7, Y7
+	VPXOR       strSecretAVX2<>+160(SB), Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPSRLQ      $0x20, Y2, Y8
+	VPMULUDQ    Y2, Y7, Y9
+	VPMULUDQ    Y2, Y6, Y2
+	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y8, Y6, Y6
+	VPSRLQ      $0x20, Y9, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y10
+	VPADDQ      Y10, Y8, Y8
+	VPADDQ      Y7, Y8, Y8
 	VPSRLQ      $0x20, Y2, Y2
-	VPADDQ      Y2, Y1, Y1
+	VPADDQ      Y2, Y6, Y6
+	VPSRLQ      $0x20, Y8, Y10
+	VPADDQ      Y10, Y6, Y6
+	VPSLLQ      $0x20, Y8, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPXOR       Y8, Y6, Y6
+	VPADDQ      Y6, Y3, Y3
+	VPXOR       strSecretAVX2<>+192(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+224(SB), Y4, Y4
+	VPSRLQ      $0x20, Y5, Y2
 	VPSRLQ      $0x20, Y4, Y6
-	VPADDQ      Y6, Y1, Y1
-	VPSLLQ      $0x20, Y4, Y4
-	VPAND       strConstsAVX2<>+224(SB), Y5, Y5
-	VPXOR       Y5, Y1, Y1
-	VPXOR       Y4, Y1, Y1
-	VPADDQ      Y1, Y0, Y0
-	VPSRLQ      $0x25, Y0, Y1
-	VPXOR       Y1, Y0, Y0
-	VPMULUDQ    strConstsAVX2<>+160(SB), Y0, Y1
-	VPMULUDQ    strConstsAVX2<>+512(SB), Y0, Y2
-	VPSRLQ      $0x20, Y0, Y0
-	VPMULUDQ    strConstsAVX2<>+160(SB), Y0, Y0
-	VPADDQ      Y2, Y0, Y0
-	VPSLLQ      $0x20, Y0, Y0
-	VPADDQ      Y1, Y0, Y0
-	VPSRLQ      $0x20, Y0, Y1
-	VPXOR       Y1, Y0, Y0
-	VMOVDQU     Y0, (AX)(BX*8)
+	VPMULUDQ    Y4, Y5, Y7
+	VPMULUDQ    Y4, Y2, Y4
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y4, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPADDQ      Y5, Y6, Y6
+	VPSRLQ      $0x20, Y4, Y4
+	VPADDQ      Y4, Y2, Y2
+	VPSRLQ      $0x20, Y6, Y8
+	VPADDQ      Y8, Y2, Y2
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y2, Y2
+	VPXOR       Y6, Y2, Y2
+	VPADDQ      Y2, Y3, Y3
+	VPSRLQ      $0x25, Y3, Y2
+	VPXOR       Y2, Y3, Y3
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y3, Y2
+	VPMULUDQ    strConstsAVX2<>+512(SB), Y3, Y4
+	VPSRLQ      $0x20, Y3, Y3
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y3, Y3
+	VPADDQ      Y4, Y3, Y3
+	VPSLLQ      $0x20, Y3, Y3
+	VPADDQ      Y2, Y3, Y3
+	VPSRLQ      $0x20, Y3, Y2
+	VPXOR       Y2, Y3, Y3
+	VMOVDQU     Y3, (AX)(BX*8)
 	ADDQ        $0x04, BX
 	ADDQ        $0x00000040, DX
 	JMP         hashStr33AVX2_loop
 
 hashStr33AVX2_done:
+	MOVQ BX, ret+32(FP)
 	VZEROUPPER
 	RET
 
-// func hashStr65AVX2(dst []uint64, keys *string)
-// Requires: AVX, AVX2
-TEXT ·hashStr65AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst_base+0(FP), AX
-	MOVQ dst_len+8(FP), CX
-	MOVQ keys+24(FP), DX
-	XORQ BX, BX
+// func hashStr65AVX2(dst []uint64, keys *string) int
+// Requires: AVX, AVX2, SSE2
+TEXT ·hashStr65AVX2(SB), NOSPLIT, $0-40
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         keys+24(FP), DX
+	MOVQ         $0x00000041, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x00000060, BX
+	MOVQ         BX, X1
+	VPBROADCASTQ X1, Y1
+	XORQ         BX, BX
 
 hashStr65AVX2_loop:
-	CMPQ BX, CX
-	JAE  hashStr65AVX2_done
+	CMPQ        BX, CX
+	JAE         hashStr65AVX2_done
+	VPXOR       Y2, Y2, Y2
+	VPXOR       Y3, Y3, Y3
+	VMOVDQU     (DX), X2
+	VINSERTI128 $0x01, 32(DX), Y2, Y2
+	VMOVDQU     16(DX), X3
+	VINSERTI128 $0x01, 48(DX), Y3, Y3
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPCMPGTQ    Y1, Y2, Y3
+	VPCMPGTQ    Y2, Y0, Y4
+	VPOR        Y4, Y3, Y3
+	VPTEST      Y3, Y3
+	JNZ         hashStr65AVX2_done
 
 	// 17-128 bytes.
-	VPXOR       Y1, Y1, Y1
-	VPXOR       Y0, Y0, Y0
-	VMOVDQU     (DX), X1
-	VINSERTI128 $0x01, 32(DX), Y1, Y1
-	VMOVDQU     16(DX), X0
-	VINSERTI128 $0x01, 48(DX), Y0, Y0
-	VPUNPCKHQDQ Y0, Y1, Y1
-	VPMULUDQ    strConstsAVX2<>+192(SB), Y1, Y0
-	VPMULUDQ    strConstsAVX2<>+576(SB), Y1, Y1
-	VPSLLQ      $0x20, Y1, Y1
-	VPADDQ      Y1, Y0, Y0
+	VPMULUDQ    strConstsAVX2<>+192(SB), Y2, Y3
+	VPMULUDQ    strConstsAVX2<>+576(SB), Y2, Y2
+	VPSLLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y3, Y3
 	MOVQ        (DX), R10
 	MOVQ        8(DX), R11
-	VPXOR       Y1, Y1, Y1
-	VMOVDQU     (R10), X1
 	VPXOR       Y2, Y2, Y2
-	VMOVDQU     -16(R10)(R11*1), X2
-	MOVQ        32(DX), R10
-	MOVQ        40(DX), R11
-	VINSERTI128 $0x01, (R10), Y1, Y1
-	VINSERTI128 $0x01, -16(R10)(R11*1), Y2, Y2
-	MOVQ        16(DX), R10
-	MOVQ        24(DX), R11
-	VPXOR       Y3, Y3, Y3
-	VMOVDQU     (R10), X3
+	VMOVDQU     (R10), X2
 	VPXOR       Y4, Y4, Y4
 	VMOVDQU     -16(R10)(R11*1), X4
-	MOVQ        48(DX), R10
-	MOVQ        56(DX), R11
-	VINSERTI128 $0x01, (R10), Y3, Y3
-	VINSERTI128 $0x01, -16(R10)(R11*1), Y4, Y4
-	VPUNPCKLQDQ Y3, Y1, Y5
-	VPUNPCKHQDQ Y3, Y1, Y1
-	VPUNPCKLQDQ Y4, Y2, Y3
-	VPUNPCKHQDQ Y4, Y2, Y2
-	VPXOR       strSecretAVX2<>+0(SB), Y5, Y5
-	VPXOR       strSecretAVX2<>+32(SB), Y1, Y1
-	VPSRLQ      $0x20, Y5, Y4
-	VPSRLQ      $0x20, Y1, Y6
-	VPMULUDQ    Y1, Y5, Y7
-	VPMULUDQ    Y1, Y4, Y1
-	VPMULUDQ    Y6, Y5, Y5
-	VPMULUDQ    Y6, Y4, Y4
-	VPSRLQ      $0x20, Y7, Y6
-	VPAND       strConstsAVX2<>+224(SB), Y1, Y8
-	VPADDQ      Y8, Y6, Y6
-	VPADDQ      Y5, Y6, Y6
-	VPSRLQ      $0x20, Y1, Y1
-	VPADDQ      Y1, Y4, Y4
-	VPSRLQ      $0x20, Y6, Y8
-	VPADDQ      Y8, Y4, Y4
-	VPSLLQ      $0x20, Y6, Y6
-	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
-	VPXOR       Y7, Y4, Y4
-	VPXOR       Y6, Y4, Y4
-	VPADDQ      Y4, Y0, Y0
-	VPXOR       strSecretAVX2<>+64(SB), Y3, Y3
-	VPXOR       strSecretAVX2<>+96(SB), Y2, Y2
-	VPSRLQ      $0x20, Y3, Y1
-	VPSRLQ      $0x20, Y2, Y4
-	VPMULUDQ    Y2, Y3, Y5
-	VPMULUDQ    Y2, Y1, Y2
-	VPMULUDQ    Y4, Y3, Y3
-	VPMULUDQ    Y4, Y1, Y1
-	VPSRLQ      $0x20, Y5, Y4
-	VPAND       strConstsAVX2<>+224(SB), Y2, Y6
-	VPADDQ      Y6, Y4, Y4
-	VPADDQ      Y3, Y4, Y4
-	VPSRLQ      $0x20, Y2, Y2
-	VPADDQ      Y2, Y1, Y1
-	VPSRLQ      $0x20, Y4, Y6
-	VPADDQ      Y6, Y1, Y1
-	VPSLLQ      $0x20, Y4, Y4
-	VPAND       strConstsAVX2<>+224(SB), Y5, Y5
-	VPXOR       Y5, Y1, Y1
-	VPXOR       Y4, Y1, Y1
-	VPADDQ      Y1, Y0, Y0
-	MOVQ        (DX), R10
-	MOVQ        8(DX), R11
-	VPXOR       Y1, Y1, Y1
-	VMOVDQU     16(R10), X1
-	VPXOR       Y2, Y2, Y2
-	VMOVDQU     -32(R10)(R11*1), X2
 	MOVQ        32(DX), R10
 	MOVQ        40(DX), R11
-	VINSERTI128 $0x01, 16(R10), Y1, Y1
-	VINSERTI128 $0x01, -32(R10)(R11*1), Y2, Y2
+	VINSERTI128 $0x01, (R10), Y2, Y2
+	VINSERTI128 $0x01, -16(R10)(R11*1), Y4, Y4
 	MOVQ        16(DX), R10
 	MOVQ        24(DX), R11
-	VPXOR       Y3, Y3, Y3
-	VMOVDQU     16(R10), X3
+	VPXOR       Y5, Y5, Y5
+	VMOVDQU     (R10), X5
+	VPXOR       Y6, Y6, Y6
+	VMOVDQU     -16(R10)(R11*1), X6
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VINSERTI128 $0x01, (R10), Y5, Y5
+	VINSERTI128 $0x01, -16(R10)(R11*1), Y6, Y6
+	VPUNPCKLQDQ Y5, Y2, Y7
+	VPUNPCKHQDQ Y5, Y2, Y2
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPXOR       strSecretAVX2<>+0(SB), Y7, Y7
+	VPXOR       strSecretAVX2<>+32(SB), Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPSRLQ      $0x20, Y2, Y8
+	VPMULUDQ    Y2, Y7, Y9
+	VPMULUDQ    Y2, Y6, Y2
+	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y8, Y6, Y6
+	VPSRLQ      $0x20, Y9, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y10
+	VPADDQ      Y10, Y8, Y8
+	VPADDQ      Y7, Y8, Y8
+	VPSRLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y6, Y6
+	VPSRLQ      $0x20, Y8, Y10
+	VPADDQ      Y10, Y6, Y6
+	VPSLLQ      $0x20, Y8, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPXOR       Y8, Y6, Y6
+	VPADDQ      Y6, Y3, Y3
+	VPXOR       strSecretAVX2<>+64(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+96(SB), Y4, Y4
+	VPSRLQ      $0x20, Y5, Y2
+	VPSRLQ      $0x20, Y4, Y6
+	VPMULUDQ    Y4, Y5, Y7
+	VPMULUDQ    Y4, Y2, Y4
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y4, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPADDQ      Y5, Y6, Y6
+	VPSRLQ      $0x20, Y4, Y4
+	VPADDQ      Y4, Y2, Y2
+	VPSRLQ      $0x20, Y6, Y8
+	VPADDQ      Y8, Y2, Y2
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y2, Y2
+	VPXOR       Y6, Y2, Y2
+	VPADDQ      Y2, Y3, Y3
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VPXOR       Y2, Y2, Y2
+	VMOVDQU     16(R10), X2
 	VPXOR       Y4, Y4, Y4
 	VMOVDQU     -32(R10)(R11*1), X4
-	MOVQ        48(DX), R10
-	MOVQ        56(DX), R11
-	VINSERTI128 $0x01, 16(R10), Y3, Y3
-	VINSERTI128 $0x01, -32(R10)(R11*1), Y4, Y4
-	VPUNPCKLQDQ Y3, Y1, Y5
-	VPUNPCKHQDQ Y3, Y1, Y1
-	VPUNPCKLQDQ Y4, Y2, Y3
-	VPUNPCKHQDQ Y4, Y2, Y2
-	VPXOR       strSecretAVX2<>+128(SB), Y5, Y5
-	VPXOR       strSecretAVX2<>+160(SB), Y1, Y1
-	VPSRLQ      $0x20, Y5, Y4
-	VPSRLQ      $0x20, Y1, Y6
-	VPMULUDQ    Y1, Y5, Y7
-	VPMULUDQ    Y1, Y4, Y1
-	VPMULUDQ    Y6, Y5, Y5
-	VPMULUDQ    Y6, Y4, Y4
-	VPSRLQ      $0x20, Y7, Y6
-	VPAND       strConstsAVX2<>+224(SB), Y1, Y8
-	VPADDQ      Y8, Y6, Y6
-	VPADDQ      Y5, Y6, Y6
-	VPSRLQ      $0x20, Y1, Y1
-	VPADDQ      Y1, Y4, Y4
-	VPSRLQ      $0x20, Y6, Y8
-	VPADDQ      Y8, Y4, Y4
-	VPSLLQ      $0x20, Y6, Y6
-	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
-	VPXOR       Y7, Y4, Y4
-	VPXOR       Y6, Y4, Y4
-	VPADDQ      Y4, Y0, Y0
-	VPXOR       strSecretAVX2<>+192(SB), Y3, Y3
-	VPXOR       strSecretAVX2<>+224(SB), Y2, Y2
-	VPSRLQ      $0x20, Y3, Y1
-	VPSRLQ      $0x20, Y2, Y4
-	VPMULUDQ    Y2, Y3, Y5
-	VPMULUDQ    Y2, Y1, Y2
-	VPMULUDQ    Y4, Y3, Y3
-	VPMULUDQ    Y4, Y1, Y1
-	VPSRLQ      $0x20, Y5, Y4
-	VPAND       strConstsAVX2<>+224(SB), Y2, Y6
-	VPADDQ      Y6, Y4, Y4
-	VPADDQ      Y3, Y4, Y4
-	VPSRLQ      $0x20, Y2, Y2
-	VPADDQ      Y2, Y1, Y1
-	VPSRLQ      $0x20, Y4, Y6
-	VPADDQ      Y6, Y1, Y1
-	VPSLLQ      $0x20, Y4, Y4
-	VPAND       strConstsAVX2<>+224(SB), Y5, Y5
-	VPXOR       Y5, Y1, Y1
-	VPXOR       Y4, Y1, Y1
-	VPADDQ      Y1, Y0, Y0
-	MOVQ        (DX), R10
-	MOVQ        8(DX), R11
-	VPXOR       Y1, Y1, Y1
-	VMOVDQU     32(R10), X1
-	VPXOR       Y2, Y2, Y2
-	VMOVDQU     -48(R10)(R11*1), X2
 	MOVQ        32(DX), R10
 	MOVQ        40(DX), R11
-	VINSERTI128 $0x01, 32(R10), Y1, Y1
-	VINSERTI128 $0x01, -48(R10)(R11*1), Y2, Y2
+	VINSERTI128 $0x01, 16(R10), Y2, Y2
+	VINSERTI128 $0x01, -32(R10)(R11*1), Y4, Y4
 	MOVQ        16(DX), R10
 	MOVQ        24(DX), R11
-	VPXOR       Y3, Y3, Y3
-	VMOVDQU     32(R10), X3
-	VPXOR       Y4, Y4, Y4
-	VMOVDQU     -48(R10)(R11*1), X4
+	VPXOR       Y5, Y5, Y5
+	VMOVDQU     16(R10), X5
+	VPXOR       Y6, Y6, Y6
+	VMOVDQU     -32(R10)(R11*1), X6
 	MOVQ        48(DX), R10
 	MOVQ        56(DX), R11
-	VINSERTI128 $0x01, 32(R10), Y3, Y3
-	VINSERTI128 $0x01, -48(R10)(R11*1), Y4, Y4
-	VPUNPCKLQDQ Y3, Y1, Y5
-	VPUNPCKHQDQ Y3, Y1, Y1
-	VPUNPCKLQDQ Y4, Y2, Y3
-	VPUNPCKHQDQ Y4, Y2, Y2
-	VPXOR       strSecretAVX2<>+256(SB), Y5, Y5
-	VPXOR       strSecretAVX2<>+288(SB), Y1, Y1
-	VPSRLQ      $0x20, Y5, Y4
-	VPSRLQ      $0x20, Y1, Y6
-	VPMULUDQ    Y1, Y5, Y7
-	VPMULUDQ    Y1, Y4, Y1
-	VPMULUDQ    Y6, Y5, Y5
-	VPMULUDQ    Y6, Y4, Y4
+	VINSERTI128 $0x01, 16(R10), Y5, Y5
+	VINSERTI128 $0x01, -32(R10)(R11*1), Y6, Y6
+	VPUNPCKLQDQ Y5, Y2, Y7
+	VPUNPCKHQDQ Y5, Y2, Y2
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPXOR       strSecretAVX2<>+128(SB), Y7, Y7
+	VPXOR       strSecretAVX2<>+160(SB), Y2, Y2
 	VPSRLQ      $0x20, Y7, Y6
-	VPAND       strConstsAVX2<>+224(SB), Y1, Y8
+	VPSRLQ      $0x20, Y2, Y8
+	VPMULUDQ    Y2, Y7, Y9
+	VPMULUDQ    Y2, Y6, Y2
+	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y8, Y6, Y6
+	VPSRLQ      $0x20, Y9, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y10
+	VPADDQ      Y10, Y8, Y8
+	VPADDQ      Y7, Y8, Y8
+	VPSRLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y6, Y6
+	VPSRLQ      $0x20, Y8, Y10
+	VPADDQ      Y10, Y6, Y6
+	VPSLLQ      $0x20, Y8, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPXOR       Y8, Y6, Y6
+	VPADDQ      Y6, Y3, Y3
+	VPXOR       strSecretAVX2<>+192(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+224(SB), Y4, Y4
+	VPSRLQ      $0x20, Y5, Y2
+	VPSRLQ      $0x20, Y4, Y6
+	VPMULUDQ    Y4, Y5, Y7
+	VPMULUDQ    Y4, Y2, Y4
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y4, Y8
 	VPADDQ      Y8, Y6, Y6
 	VPADDQ      Y5, Y6, Y6
-	VPSRLQ      $0x20, Y1, Y1
-	VPADDQ      Y1, Y4, Y4
+	VPSRLQ      $0x20, Y4, Y4
+	VPADDQ      Y4, Y2, Y2
 	VPSRLQ      $0x20, Y6, Y8
-	VPADDQ      Y8, Y4, Y4
+	VPADDQ      Y8, Y2, Y2
 	VPSLLQ      $0x20, Y6, Y6
 	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
-	VPXOR       Y7, Y4, Y4
-	VPXOR       Y6, Y4, Y4
-	VPADDQ      Y4, Y0, Y0
-	VPXOR       strSecretAVX2<>+320(SB), Y3, Y3
-	VPXOR       strSecretAVX2<>+352(SB), Y2, Y2
-	VPSRLQ      $0x20, Y3, Y1
-	VPSRLQ      $0x20, Y2, Y4
-	VPMULUDQ    Y2, Y3, Y5
-	VPMULUDQ    Y2, Y1, Y2
-	VPMULUDQ    Y4, Y3, Y3
-	VPMULUDQ    Y4, Y1, Y1
-	VPSRLQ      $0x20, Y5, Y4
-	VPAND       strConstsAVX2<>+224(SB), Y2, Y6
-	VPADDQ      Y6, Y4, Y4
-	VPADDQ      Y3, Y4, Y4
+	VPXOR       Y7, Y2, Y2
+	VPXOR       Y6, Y2, Y2
+	VPADDQ      Y2, Y3, Y3
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VPXOR       Y2, Y2, Y2
+	VMOVDQU     32(R10), X2
+	VPXOR       Y4, Y4, Y4
+	VMOVDQU     -48(R10)(R11*1), X4
+	MOVQ        32(DX), R10
+	MOVQ        40(DX), R11
+	VINSERTI128 $0x01, 32(R10), Y2, Y2
+	VINSERTI128 $0x01, -48(R10)(R11*1), Y4, Y4
+	MOVQ        16(DX), R10
+	MOVQ        24(DX), R11
+	VPXOR       Y5, Y5, Y5
+	VMOVDQU     32(R10), X5
+	VPXOR       Y6, Y6, Y6
+	VMOVDQU     -48(R10)(R11*1), X6
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VINSERTI128 $0x01, 32(R10), Y5, Y5
+	VINSERTI128 $0x01, -48(R10)(R11*1), Y6, Y6
+	VPUNPCKLQDQ Y5, Y2, Y7
+	VPUNPCKHQDQ Y5, Y2, Y2
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPXOR       strSecretAVX2<>+256(SB), Y7, Y7
+	VPXOR       strSecretAVX2<>+288(SB), Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPSRLQ      $0x20, Y2, Y8
+	VPMULUDQ    Y2, Y7, Y9
+	VPMULUDQ    Y2, Y6, Y2
+	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y8, Y6, Y6
+	VPSRLQ      $0x20, Y9, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y10
+	VPADDQ      Y10, Y8, Y8
+	VPADDQ      Y7, Y8, Y8
 	VPSRLQ      $0x20, Y2, Y2
-	VPADDQ      Y2, Y1, Y1
+	VPADDQ      Y2, Y6, Y6
+	VPSRLQ      $0x20, Y8, Y10
+	VPADDQ      Y10, Y6, Y6
+	VPSLLQ      $0x20, Y8, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPXOR       Y8, Y6, Y6
+	VPADDQ      Y6, Y3, Y3
+	VPXOR       strSecretAVX2<>+320(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+352(SB), Y4, Y4
+	VPSRLQ      $0x20, Y5, Y2
 	VPSRLQ      $0x20, Y4, Y6
-	VPADDQ      Y6, Y1, Y1
-	VPSLLQ      $0x20, Y4, Y4
-	VPAND       strConstsAVX2<>+224(SB), Y5, Y5
-	VPXOR       Y5, Y1, Y1
-	VPXOR       Y4, Y1, Y1
-	VPADDQ      Y1, Y0, Y0
-	VPSRLQ      $0x25, Y0, Y1
-	VPXOR       Y1, Y0, Y0
-	VPMULUDQ    strConstsAVX2<>+160(SB), Y0, Y1
-	VPMULUDQ    strConstsAVX2<>+512(SB), Y0, Y2
-	VPSRLQ      $0x20, Y0, Y0
-	VPMULUDQ    strConstsAVX2<>+160(SB), Y0, Y0
-	VPADDQ      Y2, Y0, Y0
-	VPSLLQ      $0x20, Y0, Y0
-	VPADDQ      Y1, Y0, Y0
-	VPSRLQ      $0x20, Y0, Y1
-	VPXOR       Y1, Y0, Y0
-	VMOVDQU     Y0, (AX)(BX*8)
+	VPMULUDQ    Y4, Y5, Y7
+	VPMULUDQ    Y4, Y2, Y4
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y4, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPADDQ      Y5, Y6, Y6
+	VPSRLQ      $0x20, Y4, Y4
+	VPADDQ      Y4, Y2, Y2
+	VPSRLQ      $0x20, Y6, Y8
+	VPADDQ      Y8, Y2, Y2
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y2, Y2
+	VPXOR       Y6, Y2, Y2
+	VPADDQ      Y2, Y3, Y3
+	VPSRLQ      $0x25, Y3, Y2
+	VPXOR       Y2, Y3, Y3
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y3, Y2
+	VPMULUDQ    strConstsAVX2<>+512(SB), Y3, Y4
+	VPSRLQ      $0x20, Y3, Y3
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y3, Y3
+	VPADDQ      Y4, Y3, Y3
+	VPSLLQ      $0x20, Y3, Y3
+	VPADDQ      Y2, Y3, Y3
+	VPSRLQ      $0x20, Y3, Y2
+	VPXOR       Y2, Y3, Y3
+	VMOVDQU     Y3, (AX)(BX*8)
 	ADDQ        $0x04, BX
 	ADDQ        $0x00000040, DX
 	JMP         hashStr65AVX2_loop
 
 hashStr65AVX2_done:
+	MOVQ BX, ret+32(FP)
 	VZEROUPPER
 	RET
 
-// func hashStr97AVX2(dst []uint64, keys *string)
-// Requires: AVX, AVX2
-TEXT ·hashStr97AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst_base+0(FP), AX
-	MOVQ dst_len+8(FP), CX
-	MOVQ keys+24(FP), DX
-	XORQ BX, BX
+// func hashStr97AVX2(dst []uint64, keys *string) int
+// Requires: AVX, AVX2, SSE2
+TEXT ·hashStr97AVX2(SB), NOSPLIT, $0-40
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         keys+24(FP), DX
+	MOVQ         $0x00000061, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x00000080, BX
+	MOVQ         BX, X1
+	VPBROADCASTQ X1, Y1
+	XORQ         BX, BX
 
 hashStr97AVX2_loop:
-	CMPQ BX, CX
-	JAE  hashStr97AVX2_done
+	CMPQ        BX, CX
+	JAE         hashStr97AVX2_done
+	VPXOR       Y2, Y2, Y2
+	VPXOR       Y3, Y3, Y3
+	VMOVDQU     (DX), X2
+	VINSERTI128 $0x01, 32(DX), Y2, Y2
+	VMOVDQU     16(DX), X3
+	VINSERTI128 $0x01, 48(DX), Y3, Y3
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPCMPGTQ    Y1, Y2, Y3
+	VPCMPGTQ    Y2, Y0, Y4
+	VPOR        Y4, Y3, Y3
+	VPTEST      Y3, Y3
+	JNZ         hashStr97AVX2_done
 
 	// 17-128 bytes.
-	VPXOR       Y1, Y1, Y1
-	VPXOR       Y0, Y0, Y0
-	VMOVDQU     (DX), X1
-	VINSERTI128 $0x01, 32(DX), Y1, Y1
-	VMOVDQU     16(DX), X0
-	VINSERTI128 $0x01, 48(DX), Y0, Y0
-	VPUNPCKHQDQ Y0, Y1, Y1
-	VPMULUDQ    strConstsAVX2<>+192(SB), Y1, Y0
-	VPMULUDQ    strConstsAVX2<>+576(SB), Y1, Y1
-	VPSLLQ      $0x20, Y1, Y1
-	VPADDQ      Y1, Y0, Y0
+	VPMULUDQ    strConstsAVX2<>+192(SB), Y2, Y3
+	VPMULUDQ    strConstsAVX2<>+576(SB), Y2, Y2
+	VPSLLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y3, Y3
 	MOVQ        (DX), R10
 	MOVQ        8(DX), R11
-	VPXOR       Y1, Y1, Y1
-	VMOVDQU     (R10), X1
 	VPXOR       Y2, Y2, Y2
-	VMOVDQU     -16(R10)(R11*1), X2
-	MOVQ        32(DX), R10
-	MOVQ        40(DX), R11
-	VINSERTI128 $0x01, (R10), Y1, Y1
-	VINSERTI128 $0x01, -16(R10)(R11*1), Y2, Y2
-	MOVQ        16(DX), R10
-	MOVQ        24(DX), R11
-	VPXOR       Y3, Y3, Y3
-	VMOVDQU     (R10), X3
+	VMOVDQU     (R10), X2
 	VPXOR       Y4, Y4, Y4
 	VMOVDQU     -16(R10)(R11*1), X4
-	MOVQ        48(DX), R10
-	MOVQ        56(DX), R11
-	VINSERTI128 $0x01, (R10), Y3, Y3
-	VINSERTI128 $0x01, -16(R10)(R11*1), Y4, Y4
-	VPUNPCKLQDQ Y3, Y1, Y5
-	VPUNPCKHQDQ Y3, Y1, Y1
-	VPUNPCKLQDQ Y4, Y2, Y3
-	VPUNPCKHQDQ Y4, Y2, Y2
-	VPXOR       strSecretAVX2<>+0(SB), Y5, Y5
-	VPXOR       strSecretAVX2<>+32(SB), Y1, Y1
-	VPSRLQ      $0x20, Y5, Y4
-	VPSRLQ      $0x20, Y1, Y6
-	VPMULUDQ    Y1, Y5, Y7
-	VPMULUDQ    Y1, Y4, Y1
-	VPMULUDQ    Y6, Y5, Y5
-	VPMULUDQ    Y6, Y4, Y4
-	VPSRLQ      $0x20, Y7, Y6
-	VPAND       strConstsAVX2<>+224(SB), Y1, Y8
-	VPADDQ      Y8, Y6, Y6
-	VPADDQ      Y5, Y6, Y6
-	VPSRLQ      $0x20, Y1, Y1
-	VPADDQ      Y1, Y4, Y4
-	VPSRLQ      $0x20, Y6, Y8
-	VPADDQ      Y8, Y4, Y4
-	VPSLLQ      $0x20, Y6, Y6
-	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
-	VPXOR       Y7, Y4, Y4
-	VPXOR       Y6, Y4, Y4
-	VPADDQ      Y4, Y0, Y0
-	VPXOR       strSecretAVX2<>+64(SB), Y3, Y3
-	VPXOR       strSecretAVX2<>+96(SB), Y2, Y2
-	VPSRLQ      $0x20, Y3, Y1
-	VPSRLQ      $0x20, Y2, Y4
-	VPMULUDQ    Y2, Y3, Y5
-	VPMULUDQ    Y2, Y1, Y2
-	VPMULUDQ    Y4, Y3, Y3
-	VPMULUDQ    Y4, Y1, Y1
-	VPSRLQ      $0x20, Y5, Y4
-	VPAND       strConstsAVX2<>+224(SB), Y2, Y6
-	VPADDQ      Y6, Y4, Y4
-	VPADDQ      Y3, Y4, Y4
-	VPSRLQ      $0x20, Y2, Y2
-	VPADDQ      Y2, Y1, Y1
-	VPSRLQ      $0x20, Y4, Y6
-	VPADDQ      Y6, Y1, Y1
-	VPSLLQ      $0x20, Y4, Y4
-	VPAND       strConstsAVX2<>+224(SB), Y5, Y5
-	VPXOR       Y5, Y1, Y1
-	VPXOR       Y4, Y1, Y1
-	VPADDQ      Y1, Y0, Y0
-	MOVQ        (DX), R10
-	MOVQ        8(DX), R11
-	VPXOR       Y1, Y1, Y1
-	VMOVDQU     16(R10), X1
-	VPXOR       Y2, Y2, Y2
-	VMOVDQU     -32(R10)(R11*1), X2
 	MOVQ        32(DX), R10
 	MOVQ        40(DX), R11
-	VINSERTI128 $0x01, 16(R10), Y1, Y1
-	VINSERTI128 $0x01, -32(R10)(R11*1), Y2, Y2
+	VINSERTI128 $0x01, (R10), Y2, Y2
+	VINSERTI128 $0x01, -16(R10)(R11*1), Y4, Y4
 	MOVQ        16(DX), R10
 	MOVQ        24(DX), R11
-	VPXOR       Y3, Y3, Y3
-	VMOVDQU     16(R10), X3
+	VPXOR       Y5, Y5, Y5
+	VMOVDQU     (R10), X5
+	VPXOR       Y6, Y6, Y6
+	VMOVDQU     -16(R10)(R11*1), X6
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VINSERTI128 $0x01, (R10), Y5, Y5
+	VINSERTI128 $0x01, -16(R10)(R11*1), Y6, Y6
+	VPUNPCKLQDQ Y5, Y2, Y7
+	VPUNPCKHQDQ Y5, Y2, Y2
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPXOR       strSecretAVX2<>+0(SB), Y7, Y7
+	VPXOR       strSecretAVX2<>+32(SB), Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPSRLQ      $0x20, Y2, Y8
+	VPMULUDQ    Y2, Y7, Y9
+	VPMULUDQ    Y2, Y6, Y2
+	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y8, Y6, Y6
+	VPSRLQ      $0x20, Y9, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y10
+	VPADDQ      Y10, Y8, Y8
+	VPADDQ      Y7, Y8, Y8
+	VPSRLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y6, Y6
+	VPSRLQ      $0x20, Y8, Y10
+	VPADDQ      Y10, Y6, Y6
+	VPSLLQ      $0x20, Y8, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPXOR       Y8, Y6, Y6
+	VPADDQ      Y6, Y3, Y3
+	VPXOR       strSecretAVX2<>+64(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+96(SB), Y4, Y4
+	VPSRLQ      $0x20, Y5, Y2
+	VPSRLQ      $0x20, Y4, Y6
+	VPMULUDQ    Y4, Y5, Y7
+	VPMULUDQ    Y4, Y2, Y4
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y4, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPADDQ      Y5, Y6, Y6
+	VPSRLQ      $0x20, Y4, Y4
+	VPADDQ      Y4, Y2, Y2
+	VPSRLQ      $0x20, Y6, Y8
+	VPADDQ      Y8, Y2, Y2
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y2, Y2
+	VPXOR       Y6, Y2, Y2
+	VPADDQ      Y2, Y3, Y3
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VPXOR       Y2, Y2, Y2
+	VMOVDQU     16(R10), X2
 	VPXOR       Y4, Y4, Y4
 	VMOVDQU     -32(R10)(R11*1), X4
-	MOVQ        48(DX), R10
-	MOVQ        56(DX), R11
-	VINSERTI128 $0x01, 16(R10), Y3, Y3
-	VINSERTI128 $0x01, -32(R10)(R11*1), Y4, Y4
-	VPUNPCKLQDQ Y3, Y1, Y5
-	VPUNPCKHQDQ Y3, Y1, Y1
-	VPUNPCKLQDQ Y4, Y2, Y3
-	VPUNPCKHQDQ Y4, Y2, Y2
-	VPXOR       strSecretAVX2<>+128(SB), Y5, Y5
-	VPXOR       strSecretAVX2<>+160(SB), Y1, Y1
-	VPSRLQ      $0x20, Y5, Y4
-	VPSRLQ      $0x20, Y1, Y6
-	VPMULUDQ    Y1, Y5, Y7
-	VPMULUDQ    Y1, Y4, Y1
-	VPMULUDQ    Y6, Y5, Y5
-	VPMULUDQ    Y6, Y4, Y4
-	VPSRLQ      $0x20, Y7, Y6
-	VPAND       strConstsAVX2<>+224(SB), Y1, Y8
-	VPADDQ      Y8, Y6, Y6
-	VPADDQ      Y5, Y6, Y6
-	VPSRLQ      $0x20, Y1, Y1
-	VPADDQ      Y1, Y4, Y4
-	VPSRLQ      $0x20, Y6, Y8
-	VPADDQ      Y8, Y4, Y4
-	VPSLLQ      $0x20, Y6, Y6
-	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
-	VPXOR       Y7, Y4, Y4
-	VPXOR       Y6, Y4, Y4
-	VPADDQ      Y4, Y0, Y0
-	VPXOR       strSecretAVX2<>+192(SB), Y3, Y3
-	VPXOR       strSecretAVX2<>+224(SB), Y2, Y2
-	VPSRLQ      $0x20, Y3, Y1
-	VPSRLQ      $0x20, Y2, Y4
-	VPMULUDQ    Y2, Y3, Y5
-	VPMULUDQ    Y2, Y1, Y2
-	VPMULUDQ    Y4, Y3, Y3
-	VPMULUDQ    Y4, Y1, Y1
-	VPSRLQ      $0x20, Y5, Y4
-	VPAND       strConstsAVX2<>+224(SB), Y2, Y6
-	VPADDQ      Y6, Y4, Y4
-	VPADDQ      Y3, Y4, Y4
-	VPSRLQ      $0x20, Y2, Y2
-	VPADDQ      Y2, Y1, Y1
-	VPSRLQ      $0x20, Y4, Y6
-	VPADDQ      Y6, Y1, Y1
-	VPSLLQ      $0x20, Y4, Y4
-	VPAND       strConstsAVX2<>+224(SB), Y5, Y5
-	VPXOR       Y5, Y1, Y1
-	VPXOR       Y4, Y1, Y1
-	VPADDQ      Y1, Y0, Y0
-	MOVQ        (DX), R10
-	MOVQ        8(DX), R11
-	VPXOR       Y1, Y1, Y1
-	VMOVDQU     32(R10), X1
-	VPXOR       Y2, Y2, Y2
-	VMOVDQU     -48(R10)(R11*1), X2
 	MOVQ        32(DX), R10
 	MOVQ        40(DX), R11
-	VINSERTI128 $0x01, 32(R10), Y1, Y1
-	VINSERTI128 $0x01, -48(R10)(R11*1), Y2, Y2
+	VINSERTI128 $0x01, 16(R10), Y2, Y2
+	VINSERTI128 $0x01, -32(R10)(R11*1), Y4, Y4
 	MOVQ        16(DX), R10
 	MOVQ        24(DX), R11
-	VPXOR       Y3, Y3, Y3
-	VMOVDQU     32(R10), X3
+	VPXOR       Y5, Y5, Y5
+	VMOVDQU     16(R10), X5
+	VPXOR       Y6, Y6, Y6
+	VMOVDQU     -32(R10)(R11*1), X6
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VINSERTI128 $0x01, 16(R10), Y5, Y5
+	VINSERTI128 $0x01, -32(R10)(R11*1), Y6, Y6
+	VPUNPCKLQDQ Y5, Y2, Y7
+	VPUNPCKHQDQ Y5, Y2, Y2
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPXOR       strSecretAVX2<>+128(SB), Y7, Y7
+	VPXOR       strSecretAVX2<>+160(SB), Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPSRLQ      $0x20, Y2, Y8
+	VPMULUDQ    Y2, Y7, Y9
+	VPMULUDQ    Y2, Y6, Y2
+	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y8, Y6, Y6
+	VPSRLQ      $0x20, Y9, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y10
+	VPADDQ      Y10, Y8, Y8
+	VPADDQ      Y7, Y8, Y8
+	VPSRLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y6, Y6
+	VPSRLQ      $0x20, Y8, Y10
+	VPADDQ      Y10, Y6, Y6
+	VPSLLQ      $0x20, Y8, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPXOR       Y8, Y6, Y6
+	VPADDQ      Y6, Y3, Y3
+	VPXOR       strSecretAVX2<>+192(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+224(SB), Y4, Y4
+	VPSRLQ      $0x20, Y5, Y2
+	VPSRLQ      $0x20, Y4, Y6
+	VPMULUDQ    Y4, Y5, Y7
+	VPMULUDQ    Y4, Y2, Y4
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y4, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPADDQ      Y5, Y6, Y6
+	VPSRLQ      $0x20, Y4, Y4
+	VPADDQ      Y4, Y2, Y2
+	VPSRLQ      $0x20, Y6, Y8
+	VPADDQ      Y8, Y2, Y2
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y2, Y2
+	VPXOR       Y6, Y2, Y2
+	VPADDQ      Y2, Y3, Y3
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VPXOR       Y2, Y2, Y2
+	VMOVDQU     32(R10), X2
 	VPXOR       Y4, Y4, Y4
 	VMOVDQU     -48(R10)(R11*1), X4
-	MOVQ        48(DX), R10
-	MOVQ        56(DX), R11
-	VINSERTI128 $0x01, 32(R10), Y3, Y3
-	VINSERTI128 $0x01, -48(R10)(R11*1), Y4, Y4
-	VPUNPCKLQDQ Y3, Y1, Y5
-	VPUNPCKHQDQ Y3, Y1, Y1
-	VPUNPCKLQDQ Y4, Y2, Y3
-	VPUNPCKHQDQ Y4, Y2, Y2
-	VPXOR       strSecretAVX2<>+256(SB), Y5, Y5
-	VPXOR       strSecretAVX2<>+288(SB), Y1, Y1
-	VPSRLQ      $0x20, Y5, Y4
-	VPSRLQ      $0x20, Y1, Y6
-	VPMULUDQ    Y1, Y5, Y7
-	VPMULUDQ    Y1, Y4, Y1
-	VPMULUDQ    Y6, Y5, Y5
-	VPMULUDQ    Y6, Y4, Y4
-	VPSRLQ      $0x20, Y7, Y6
-	VPAND       strConstsAVX2<>+224(SB), Y1, Y8
-	VPADDQ      Y8, Y6, Y6
-	VPADDQ      Y5, Y6, Y6
-	VPSRLQ      $0x20, Y1, Y1
-	VPADDQ      Y1, Y4, Y4
-	VPSRLQ      $0x20, Y6, Y8
-	VPADDQ      Y8, Y4, Y4
-	VPSLLQ      $0x20, Y6, Y6
-	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
-	VPXOR       Y7, Y4, Y4
-	VPXOR       Y6, Y4, Y4
-	VPADDQ      Y4, Y0, Y0
-	VPXOR       strSecretAVX2<>+320(SB), Y3, Y3
-	VPXOR       strSecretAVX2<>+352(SB), Y2, Y2
-	VPSRLQ      $0x20, Y3, Y1
-	VPSRLQ      $0x20, Y2, Y4
-	VPMULUDQ    Y2, Y3, Y5
-	VPMULUDQ    Y2, Y1, Y2
-	VPMULUDQ    Y4, Y3, Y3
-	VPMULUDQ    Y4, Y1, Y1
-	VPSRLQ      $0x20, Y5, Y4
-	VPAND       strConstsAVX2<>+224(SB), Y2, Y6
-	VPADDQ      Y6, Y4, Y4
-	VPADDQ      Y3, Y4, Y4
-	VPSRLQ      $0x20, Y2, Y2
-	VPADDQ      Y2, Y1, Y1
-	VPSRLQ      $0x20, Y4, Y6
-	VPADDQ      Y6, Y1, Y1
-	VPSLLQ      $0x20, Y4, Y4
-	VPAND       strConstsAVX2<>+224(SB), Y5, Y5
-	VPXOR       Y5, Y1, Y1
-	VPXOR       Y4, Y1, Y1
-	VPADDQ      Y1, Y0, Y0
-	MOVQ        (DX), R10
-	MOVQ        8(DX), R11
-	VPXOR       Y1, Y1, Y1
-	VMOVDQU     48(R10), X1
-	VPXOR       Y2, Y2, Y2
-	VMOVDQU     -64(R10)(R11*1), X2
 	MOVQ        32(DX), R10
 	MOVQ        40(DX), R11
-	VINSERTI128 $0x01, 48(R10), Y1, Y1
-	VINSERTI128 $0x01, -64(R10)(R11*1), Y2, Y2
+	VINSERTI128 $0x01, 32(R10), Y2, Y2
+	VINSERTI128 $0x01, -48(R10)(R11*1), Y4, Y4
 	MOVQ        16(DX), R10
 	MOVQ        24(DX), R11
-	VPXOR       Y3, Y3, Y3
-	VMOVDQU     48(R10), X3
-	VPXOR       Y4, Y4, Y4
-	VMOVDQU     -64(R10)(R11*1), X4
+	VPXOR       Y5, Y5, Y5
+	VMOVDQU     32(R10), X5
+	VPXOR       Y6, Y6, Y6
+	VMOVDQU     -48(R10)(R11*1), X6
 	MOVQ        48(DX), R10
 	MOVQ        56(DX), R11
-	VINSERTI128 $0x01, 48(R10), Y3, Y3
-	VINSERTI128 $0x01, -64(R10)(R11*1), Y4, Y4
-	VPUNPCKLQDQ Y3, Y1, Y5
-	VPUNPCKHQDQ Y3, Y1, Y1
-	VPUNPCKLQDQ Y4, Y2, Y3
-	VPUNPCKHQDQ Y4, Y2, Y2
-	VPXOR       strSecretAVX2<>+384(SB), Y5, Y5
-	VPXOR       strSecretAVX2<>+416(SB), Y1, Y1
-	VPSRLQ      $0x20, Y5, Y4
-	VPSRLQ      $0x20, Y1, Y6
-	VPMULUDQ    Y1, Y5, Y7
-	VPMULUDQ    Y1, Y4, Y1
-	VPMULUDQ    Y6, Y5, Y5
-	VPMULUDQ    Y6, Y4, Y4
+	VINSERTI128 $0x01, 32(R10), Y5, Y5
+	VINSERTI128 $0x01, -48(R10)(R11*1), Y6, Y6
+	VPUNPCKLQDQ Y5, Y2, Y7
+	VPUNPCKHQDQ Y5, Y2, Y2
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPXOR       strSecretAVX2<>+256(SB), Y7, Y7
+	VPXOR       strSecretAVX2<>+288(SB), Y2, Y2
 	VPSRLQ      $0x20, Y7, Y6
-	VPAND       strConstsAVX2<>+224(SB), Y1, Y8
+	VPSRLQ      $0x20, Y2, Y8
+	VPMULUDQ    Y2, Y7, Y9
+	VPMULUDQ    Y2, Y6, Y2
+	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y8, Y6, Y6
+	VPSRLQ      $0x20, Y9, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y10
+	VPADDQ      Y10, Y8, Y8
+	VPADDQ      Y7, Y8, Y8
+	VPSRLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y6, Y6
+	VPSRLQ      $0x20, Y8, Y10
+	VPADDQ      Y10, Y6, Y6
+	VPSLLQ      $0x20, Y8, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPXOR       Y8, Y6, Y6
+	VPADDQ      Y6, Y3, Y3
+	VPXOR       strSecretAVX2<>+320(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+352(SB), Y4, Y4
+	VPSRLQ      $0x20, Y5, Y2
+	VPSRLQ      $0x20, Y4, Y6
+	VPMULUDQ    Y4, Y5, Y7
+	VPMULUDQ    Y4, Y2, Y4
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y4, Y8
 	VPADDQ      Y8, Y6, Y6
 	VPADDQ      Y5, Y6, Y6
-	VPSRLQ      $0x20, Y1, Y1
-	VPADDQ      Y1, Y4, Y4
+	VPSRLQ      $0x20, Y4, Y4
+	VPADDQ      Y4, Y2, Y2
 	VPSRLQ      $0x20, Y6, Y8
-	VPADDQ      Y8, Y4, Y4
+	VPADDQ      Y8, Y2, Y2
 	VPSLLQ      $0x20, Y6, Y6
 	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
-	VPXOR       Y7, Y4, Y4
-	VPXOR       Y6, Y4, Y4
-	VPADDQ      Y4, Y0, Y0
-	VPXOR       strSecretAVX2<>+448(SB), Y3, Y3
-	VPXOR       strSecretAVX2<>+480(SB), Y2, Y2
-	VPSRLQ      $0x20, Y3, Y1
-	VPSRLQ      $0x20, Y2, Y4
-	VPMULUDQ    Y2, Y3, Y5
-	VPMULUDQ    Y2, Y1, Y2
-	VPMULUDQ    Y4, Y3, Y3
-	VPMULUDQ    Y4, Y1, Y1
-	VPSRLQ      $0x20, Y5, Y4
-	VPAND       strConstsAVX2<>+224(SB), Y2, Y6
-	VPADDQ      Y6, Y4, Y4
-	VPADDQ      Y3, Y4, Y4
+	VPXOR       Y7, Y2, Y2
+	VPXOR       Y6, Y2, Y2
+	VPADDQ      Y2, Y3, Y3
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VPXOR       Y2, Y2, Y2
+	VMOVDQU     48(R10), X2
+	VPXOR       Y4, Y4, Y4
+	VMOVDQU     -64(R10)(R11*1), X4
+	MOVQ        32(DX), R10
+	MOVQ        40(DX), R11
+	VINSERTI128 $0x01, 48(R10), Y2, Y2
+	VINSERTI128 $0x01, -64(R10)(R11*1), Y4, Y4
+	MOVQ        16(DX), R10
+	MOVQ        24(DX), R11
+	VPXOR       Y5, Y5, Y5
+	VMOVDQU     48(R10), X5
+	VPXOR       Y6, Y6, Y6
+	VMOVDQU     -64(R10)(R11*1), X6
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VINSERTI128 $0x01, 48(R10), Y5, Y5
+	VINSERTI128 $0x01, -64(R10)(R11*1), Y6, Y6
+	VPUNPCKLQDQ Y5, Y2, Y7
+	VPUNPCKHQDQ Y5, Y2, Y2
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPXOR       strSecretAVX2<>+384(SB), Y7, Y7
+	VPXOR       strSecretAVX2<>+416(SB), Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPSRLQ      $0x20, Y2, Y8
+	VPMULUDQ    Y2, Y7, Y9
+	VPMULUDQ    Y2, Y6, Y2
+	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y8, Y6, Y6
+	VPSRLQ      $0x20, Y9, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y10
+	VPADDQ      Y10, Y8, Y8
+	VPADDQ      Y7, Y8, Y8
 	VPSRLQ      $0x20, Y2, Y2
-	VPADDQ      Y2, Y1, Y1
+	VPADDQ      Y2, Y6, Y6
+	VPSRLQ      $0x20, Y8, Y10
+	VPADDQ      Y10, Y6, Y6
+	VPSLLQ      $0x20, Y8, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPXOR       Y8, Y6, Y6
+	VPADDQ      Y6, Y3, Y3
+	VPXOR       strSecretAVX2<>+448(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+480(SB), Y4, Y4
+	VPSRLQ      $0x20, Y5, Y2
 	VPSRLQ      $0x20, Y4, Y6
-	VPADDQ      Y6, Y1, Y1
-	VPSLLQ      $0x20, Y4, Y4
-	VPAND       strConstsAVX2<>+224(SB), Y5, Y5
-	VPXOR       Y5, Y1, Y1
-	VPXOR       Y4, Y1, Y1
-	VPADDQ      Y1, Y0, Y0
-	VPSRLQ      $0x25, Y0, Y1
-	VPXOR       Y1, Y0, Y0
-	VPMULUDQ    strConstsAVX2<>+160(SB), Y0, Y1
-	VPMULUDQ    strConstsAVX2<>+512(SB), Y0, Y2
-	VPSRLQ      $0x20, Y0, Y0
-	VPMULUDQ    strConstsAVX2<>+160(SB), Y0, Y0
-	VPADDQ      Y2, Y0, Y0
-	VPSLLQ      $0x20, Y0, Y0
-	VPADDQ      Y1, Y0, Y0
-	VPSRLQ      $0x20, Y0, Y1
-	VPXOR       Y1, Y0, Y0
-	VMOVDQU     Y0, (AX)(BX*8)
+	VPMULUDQ    Y4, Y5, Y7
+	VPMULUDQ    Y4, Y2, Y4
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y4, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPADDQ      Y5, Y6, Y6
+	VPSRLQ      $0x20, Y4, Y4
+	VPADDQ      Y4, Y2, Y2
+	VPSRLQ      $0x20, Y6, Y8
+	VPADDQ      Y8, Y2, Y2
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y2, Y2
+	VPXOR       Y6, Y2, Y2
+	VPADDQ      Y2, Y3, Y3
+	VPSRLQ      $0x25, Y3, Y2
+	VPXOR       Y2, Y3, Y3
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y3, Y2
+	VPMULUDQ    strConstsAVX2<>+512(SB), Y3, Y4
+	VPSRLQ      $0x20, Y3, Y3
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y3, Y3
+	VPADDQ      Y4, Y3, Y3
+	VPSLLQ      $0x20, Y3, Y3
+	VPADDQ      Y2, Y3, Y3
+	VPSRLQ      $0x20, Y3, Y2
+	VPXOR       Y2, Y3, Y3
+	VMOVDQU     Y3, (AX)(BX*8)
 	ADDQ        $0x04, BX
 	ADDQ        $0x00000040, DX
 	JMP         hashStr97AVX2_loop
 
 hashStr97AVX2_done:
+	MOVQ BX, ret+32(FP)
 	VZEROUPPER
 	RET

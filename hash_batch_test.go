@@ -481,3 +481,28 @@ func BenchmarkHashStrings(b *testing.B) {
 		}
 	}
 }
+
+// TestHashStringsOneOff: at every level, batches of one length class with
+// one key of another length at each position, so that a kernel stops at
+// every group position and the rest of the batch is sorted by class.
+func TestHashStringsOneOff(t *testing.T) {
+	for _, l := range cpu.Usable() {
+		t.Run(l.String(), func(t *testing.T) {
+			withLevel(l, func() {
+				r := rand.New(rand.NewPCG(12, uint64(l)))
+				for _, pair := range [][2]int{{16, 17}, {9, 8}, {40, 0}, {8, 3}, {64, 65}, {33, 32}, {100, 200}, {20, 16}} {
+					for _, n := range []int{9, 40, 300, 600} {
+						for p := 0; p < n; p += 1 + p/8 {
+							keys := make([]string, n)
+							for i := range keys {
+								keys[i] = randomString(r, pair[0])
+							}
+							keys[p] = randomString(r, pair[1])
+							checkStrings(t, keys)
+						}
+					}
+				}
+			})
+		})
+	}
+}

@@ -358,13 +358,26 @@ var lanes256 = &strLanes{
 // the groups of w keys, storing each group's hashes.
 type strKernel struct {
 	dst, n, kp, i GPVirtual
+	lens          Register // the group's key lengths
+}
+
+// strCheck is a level's class check: it returns the lengths of the group of
+// w keys whose headers are at kp and jumps to out if one is outside
+// [lo, hi]. setup runs once before the loop.
+type strCheck struct {
+	setup func(lo, hi int)
+	check func(kp GPVirtual, out LabelRef) Register
 }
 
 // strKernelFunc emits the kernel name, whose body returns the hashes of the
-// group of w keys whose headers are at k.kp. (One function per class: avo's
-// register allocator failed on one function holding every class's loop.)
-func strKernelFunc(name string, w int, doc []string, body func(k *strKernel) Register) {
-	TEXT(name, NOSPLIT, "func(dst []uint64, keys *string)")
+// group of w keys whose headers are at k.kp. Before each group it checks
+// the group's lengths against the class, [lo, hi]: the kernel returns how
+// many keys it hashed, all of dst or the keys before the first group with a
+// key of another class, so that the caller needs no pass over the lengths.
+// (One function per class: avo's register allocator failed on one function
+// holding every class's loop.)
+func strKernelFunc(name string, w int, doc []string, chk strCheck, lo, hi int, body func(k *strKernel) Register) {
+	TEXT(name, NOSPLIT, "func(dst []uint64, keys *string) int")
 	Pragma("noescape")
 	Doc(doc...)
 	k := &strKernel{}
@@ -372,10 +385,12 @@ func strKernelFunc(name string, w int, doc []string, body func(k *strKernel) Reg
 	Load(Param("dst").Base(), k.dst)
 	Load(Param("dst").Len(), k.n)
 	Load(Param("keys"), k.kp)
+	chk.setup(lo, hi)
 	XORQ(k.i, k.i)
 	Label(name + "_loop")
 	CMPQ(k.i, k.n)
 	JAE(LabelRef(name + "_done"))
+	k.lens = chk.check(k.kp, LabelRef(name+"_done"))
 	res := body(k)
 	if w == 8 {
 		VMOVDQU64(res, Mem{Base: k.dst, Index: k.i, Scale: 8})
@@ -386,9 +401,13 @@ func strKernelFunc(name string, w int, doc []string, body func(k *strKernel) Reg
 	ADDQ(U32(16*w), k.kp)
 	JMP(LabelRef(name + "_loop"))
 	Label(name + "_done")
+	Store(k.i, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
 }
+
+// classBounds are each class's shortest and longest key.
+var classBounds = [][2]int{{4, 8}, {9, 16}, {17, 32}, {33, 64}, {65, 96}, {97, 128}}
 
 // classNames are the kernels' name suffixes, one per class: 4-8, 9-16, then
 // 17-32, 33-64, 65-96 and 97-128 bytes.
@@ -400,7 +419,8 @@ func classDoc(name string, w int, class int) []string {
 	return []string{
 		fmt.Sprintf("%s sets dst[i] to the XXH3-64 hash of the i-th of the len(dst)", name),
 		fmt.Sprintf("keys whose string headers start at keys, %d keys per register;", w),
-		fmt.Sprintf("every key has %s bytes and len(dst) is a multiple of %d.", what, w),
+		fmt.Sprintf("len(dst) is a multiple of %d. It returns how many keys it hashed: all, or", w),
+		fmt.Sprintf("those before the first group of %d with a key not of %s bytes.", w, what),
 	}
 }
 
@@ -414,16 +434,33 @@ func hashStrsAVX512() {
 	L := lanes512
 
 	var k *strKernel
-	lens := func() Register {
-		x, idx := ZMM(), ZMM()
-		VMOVDQU64(odds, idx)
-		VMOVDQU64(Mem{Base: k.kp}, x)
-		VPERMT2Q(Mem{Base: k.kp, Disp: 64}, idx, x) // the odd qwords of the eight headers
-		return x
+	lens := func() Register { return k.lens }
+	var zlo, zspan VecVirtual
+	chk := strCheck{
+		setup: func(lo, hi int) {
+			zlo, zspan = ZMM(), ZMM()
+			t := GP64()
+			MOVQ(U32(lo), t)
+			VPBROADCASTQ(t, zlo)
+			MOVQ(U32(hi-lo), t)
+			VPBROADCASTQ(t, zspan)
+		},
+		check: func(kp GPVirtual, out LabelRef) Register {
+			x, idx, t := ZMM(), ZMM(), ZMM()
+			VMOVDQU64(odds, idx)
+			VMOVDQU64(Mem{Base: kp}, x)
+			VPERMT2Q(Mem{Base: kp, Disp: 64}, idx, x) // the odd qwords of the eight headers
+			VPSUBQ(zlo, x, t)
+			VPCMPUQ(U8(6), zspan, t, K1) // length-lo > hi-lo: another class
+			KORTESTB(K1, K1)
+			JNZ(out)
+			return x
+		},
 	}
 	kernel := func(class int, body func() Register) {
 		name := "hashStr" + classNames[class] + "AVX512"
-		strKernelFunc(name, 8, classDoc(name, 8, class), func(kk *strKernel) Register {
+		b := classBounds[class]
+		strKernelFunc(name, 8, classDoc(name, 8, class), chk, b[0], b[1], func(kk *strKernel) Register {
 			k = kk
 			return body()
 		})
@@ -493,22 +530,43 @@ func hashStrsAVX2() {
 	L := lanes256
 
 	var k *strKernel
+	var ylo, yhi VecVirtual
+	chk := strCheck{
+		setup: func(lo, hi int) {
+			ylo, yhi = YMM(), YMM()
+			t := GP64()
+			MOVQ(U32(lo), t)
+			MOVQ(t, ylo.AsX())
+			VPBROADCASTQ(ylo.AsX(), ylo)
+			MOVQ(U32(hi), t)
+			MOVQ(t, yhi.AsX())
+			VPBROADCASTQ(yhi.AsX(), yhi)
+		},
+		check: func(kp GPVirtual, out LabelRef) Register {
+			a, b := L.fresh(), L.fresh()
+			VMOVDQU(Mem{Base: kp}, a.AsX())
+			VINSERTI128(U8(1), Mem{Base: kp, Disp: 32}, a.AsY(), a.AsY())
+			VMOVDQU(Mem{Base: kp, Disp: 16}, b.AsX())
+			VINSERTI128(U8(1), Mem{Base: kp, Disp: 48}, b.AsY(), b.AsY())
+			VPUNPCKHQDQ(b.AsY(), a.AsY(), a.AsY()) // the lengths of headers 0, 1, 2, 3
+			t, u := YMM(), YMM()
+			VPCMPGTQ(yhi, a.AsY(), t) // longer than hi
+			VPCMPGTQ(a.AsY(), ylo, u) // shorter than lo: lo-1 > length
+			VPOR(u, t, t)
+			VPTEST(t, t)
+			JNZ(out)
+			return a.AsY()
+		},
+	}
 	kernel := func(class int, body func() Register) {
 		name := "hashStr" + classNames[class] + "AVX2"
-		strKernelFunc(name, 4, classDoc(name, 4, class), func(kk *strKernel) Register {
+		b := classBounds[class]
+		strKernelFunc(name, 4, classDoc(name, 4, class), chk, b[0], b[1], func(kk *strKernel) Register {
 			k = kk
 			return body()
 		})
 	}
-	lens := func() Register {
-		a, b := L.fresh(), L.fresh()
-		VMOVDQU(Mem{Base: k.kp}, a.AsX())
-		VINSERTI128(U8(1), Mem{Base: k.kp, Disp: 32}, a.AsY(), a.AsY())
-		VMOVDQU(Mem{Base: k.kp, Disp: 16}, b.AsX())
-		VINSERTI128(U8(1), Mem{Base: k.kp, Disp: 48}, b.AsY(), b.AsY())
-		VPUNPCKHQDQ(b.AsY(), a.AsY(), a.AsY()) // the lengths of headers 0, 1, 2, 3
-		return a.AsY()
-	}
+	lens := func() Register { return k.lens }
 
 	kernel(0, func() Register {
 		Comment("4-8 bytes.")
