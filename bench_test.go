@@ -21,10 +21,14 @@ package bloom_test
 // memory); -short defaults them to 16K.
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/simdbloom/bloom"
+	"github.com/simdbloom/bloom/blocked"
 	"github.com/simdbloom/bloom/internal/benchkit"
+	"github.com/simdbloom/bloom/internal/cpu"
 )
 
 // The fixture (keys, streams and filters of each size), the -bench.sizes
@@ -117,6 +121,61 @@ func BenchmarkTypedBatchAdd(b *testing.B) {
 					}
 				})
 			}
+		}
+	}
+}
+
+// BenchmarkTypedStrings compares Filter[string].HasAll with HasHashes of the
+// same keys' hashes (the lookup without hashing), at every kernel level, for
+// keys of 16 and 40 bytes and of mixed lengths 5 to 64, in a 16 KiB filter
+// holding 8 keys per 10 bytes. The stream's keys lie in stream order in one
+// buffer, half of them added. Compare the rows of one run:
+//
+//	go test -run '^$' -bench TypedStrings -count 6 . | tee strings.txt
+//	benchstat -col /op strings.txt
+func BenchmarkTypedStrings(b *testing.B) {
+	const size = 16 << 10
+	for _, keys := range []struct {
+		name     string
+		min, max int
+	}{{"16", 16, 16}, {"40", 40, 40}, {"mixed5-64", 5, 64}} {
+		r := rand.New(rand.NewPCG(uint64(keys.min), uint64(keys.max)))
+		var buf []byte
+		ends := make([]int, benchkit.StreamLen)
+		for i := range ends {
+			n := keys.min + r.IntN(keys.max-keys.min+1)
+			for range n {
+				buf = append(buf, byte(r.Uint32()))
+			}
+			ends[i] = len(buf)
+		}
+		whole := string(buf)
+		stream := make([]string, benchkit.StreamLen)
+		hashes := make([]uint64, benchkit.StreamLen)
+		start := 0
+		for i, end := range ends {
+			stream[i], hashes[i] = whole[start:end], bloom.Hash(whole[start:end])
+			start = end
+		}
+		eng, err := blocked.NewBytes(size, 8)
+		if err != nil {
+			b.Fatal(err)
+		}
+		f := bloom.FromEngine[string](eng)
+		added := stream[:min(len(stream)/2, size*8/10)]
+		f.AddAll(added)
+		for _, l := range cpu.Usable() {
+			prefix := fmt.Sprintf("size=16K/key=%s/level=%v", keys.name, l)
+			withLevel := func(fn func(b *testing.B)) func(b *testing.B) {
+				return func(b *testing.B) {
+					saved := cpu.Active
+					cpu.Active = l
+					defer func() { cpu.Active = saved }()
+					fn(b)
+				}
+			}
+			b.Run(prefix+"/op=HasAll", withLevel(func(b *testing.B) { benchkit.Batched(b, stream, f.HasAll) }))
+			b.Run(prefix+"/op=HasHashes", withLevel(func(b *testing.B) { benchkit.Batched(b, hashes, eng.HasHashes) }))
 		}
 	}
 }

@@ -224,3 +224,29 @@ func FuzzTypedDecode(f *testing.F) {
 		}
 	})
 }
+
+// FuzzHashStrings: for random lengths, contents and batch sizes, every
+// level's batch hash of strings and of byte slices equals xxh3 in every
+// lane. Each key is one length byte (above 200: (b-200)*20 bytes, so that
+// some exceed 240) and then that many bytes of data, or what is left.
+func FuzzHashStrings(f *testing.F) {
+	f.Add([]byte{})
+	f.Add([]byte("\x03abc\x08abcdefgh\x10abcdefghijklmnop\x00\x11abcdefghijklmnopq"))
+	f.Add(append([]byte{250, 129}, make([]byte, 2000)...))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var keys []string
+		for len(data) > 0 {
+			n := int(data[0])
+			if n > 200 {
+				n = (n - 200) * 20
+			}
+			data = data[1:]
+			n = min(n, len(data))
+			keys = append(keys, string(data[:n]))
+			data = data[n:]
+		}
+		for _, l := range cpu.Usable() {
+			withLevel(l, func() { checkStrings(t, keys) })
+		}
+	})
+}

@@ -148,7 +148,8 @@ func intBits(kd keyKind, u unsafe.Pointer) uint64 {
 //
 // Integer keys hash in batches (in SIMD where the CPU allows, see hashWords):
 // 64-bit kinds straight from the keys, narrower kinds after widening them
-// into dst, as Hash widens them.
+// into dst, as Hash widens them. Strings and byte slices hash through
+// hashStrings.
 func hashKeys[K Key](kind keyKind, dst []uint64, keys []K) {
 	dst = dst[:len(keys)]
 	if len(keys) == 0 {
@@ -172,13 +173,14 @@ func hashKeys[K Key](kind keyKind, dst []uint64, keys []K) {
 		widen(dst, unsafe.Slice((*uint16)(p), n))
 	case kindUint32:
 		widen(dst, unsafe.Slice((*uint32)(p), n))
+	case kindString:
+		hashStrings(dst, (*string)(p), unsafe.Sizeof(""))
+		return
+	case kindBytes:
+		hashStrings(dst, (*string)(p), unsafe.Sizeof([]byte(nil)))
+		return
 	case kindInvalid:
 		panic("bloom: hashing keys of no known kind (a zero filter)")
-	default: // strings and byte slices
-		for i := range keys {
-			dst[i] = hashKind(kind, &keys[i])
-		}
-		return
 	}
 	hashWords(dst, dst)
 }
@@ -222,4 +224,215 @@ func hashWords(dst, src []uint64) {
 		return
 	}
 	hashWordsGo(dst, src)
+}
+
+// keyAt returns the i-th of the string or slice headers that start at keys,
+// stride bytes apart, as a string (a slice header begins like a string's).
+func keyAt(keys *string, stride uintptr, i int) string {
+	return *(*string)(unsafe.Add(unsafe.Pointer(keys), uintptr(i)*stride))
+}
+
+// hashStringsGo sets dst[i] = xxh3.HashString(keyAt(keys, stride, i)) in Go.
+func hashStringsGo(dst []uint64, keys *string, stride uintptr) {
+	for i := range dst {
+		dst[i] = xxh3.HashString(keyAt(keys, stride, i))
+	}
+}
+
+// String length classes: XXH3's classes that the string kernels hash (see
+// asm/hashstr.go), the 17-128-byte one split by the number of 32-byte rounds,
+// and strGo for what Go hashes (empty keys, 1-3 bytes, more than 128).
+const (
+	strGo = iota
+	str4  // 4-8 bytes
+	str9  // 9-16
+	str17 // 17-32
+	str33 // 33-64
+	str65 // 65-96
+	str97 // 97-128
+	strClasses
+)
+
+// strClassOf[min(n, 129)] is the class of a key of n bytes.
+var strClassOf = func() (t [130]uint8) {
+	for n := range t {
+		switch {
+		case n >= 4 && n <= 8:
+			t[n] = str4
+		case n >= 9 && n <= 16:
+			t[n] = str9
+		case n >= 17 && n <= 128:
+			t[n] = str17 + uint8((n-1)/32)
+		}
+	}
+	return t
+}()
+
+// strSIMD512 and strSIMD2 are the classes (bit c for class c) hashed in SIMD
+// at the AVX-512 and AVX2 levels; the others are hashed by the Go loop.
+const (
+	strSIMD512 = 1<<str4 | 1<<str9 | 1<<str17 | 1<<str33
+	strSIMD2   = 1<<str4 | 1<<str9 | 1<<str17 | 1<<str33 | 1<<str65 | 1<<str97
+)
+
+// strLo[c] and strHi[c] are the shortest and longest key of class c.
+var strLo, strHi = [strClasses]int{0, 4, 9, 17, 33, 65, 97}, [strClasses]int{0, 8, 16, 32, 64, 96, 128}
+
+// strKernel hashes the keys at keys into dst while they are of class c (one
+// the level's mask holds), a group of the level's width at a time; len(dst)
+// is a multiple of that width. It returns how many keys it hashed: len(dst),
+// or fewer if a group holds a key of another class.
+func strKernel(avx512 bool, c uint8, dst []uint64, keys *string) int {
+	if avx512 {
+		switch c {
+		case str4:
+			return hashStr4AVX512(dst, keys)
+		case str9:
+			return hashStr9AVX512(dst, keys)
+		case str17:
+			return hashStr17AVX512(dst, keys)
+		case str33:
+			return hashStr33AVX512(dst, keys)
+		}
+		return 0
+	}
+	switch c {
+	case str4:
+		return hashStr4AVX2(dst, keys)
+	case str9:
+		return hashStr9AVX2(dst, keys)
+	case str17:
+		return hashStr17AVX2(dst, keys)
+	case str33:
+		return hashStr33AVX2(dst, keys)
+	case str65:
+		return hashStr65AVX2(dst, keys)
+	case str97:
+		return hashStr97AVX2(dst, keys)
+	}
+	return 0
+}
+
+// strTable512 and strTable2 map min(n, 129) to the class of a key of n
+// bytes at the AVX-512 and AVX2 levels: classes the level hashes in Go are
+// strGo.
+var strTable512, strTable2 = strTable(strSIMD512), strTable(strSIMD2)
+
+func strTable(simd uint8) (t [130]uint8) {
+	for n, c := range strClassOf {
+		if simd>>c&1 != 0 {
+			t[n] = c
+		}
+	}
+	return t
+}
+
+// hashStrings sets dst[i] to the xxh3 hash of the i-th of len(dst) strings or
+// byte slices whose headers start at keys, stride bytes apart (16 for
+// strings, 24 for slices). At the AVX-512 and AVX2 levels it hashes chunks of
+// strChunk keys with hashStringChunk, byte slices through a copy of their
+// headers as string headers; at other levels, and on every other
+// architecture, it is the Go loop.
+func hashStrings(dst []uint64, keys *string, stride uintptr) {
+	var tbl *[130]uint8
+	switch cpu.Active {
+	case cpu.AVX512:
+		tbl = &strTable512
+	case cpu.AVX2:
+		tbl = &strTable2
+	default:
+		hashStringsGo(dst, keys, stride)
+		return
+	}
+	avx512 := cpu.Active == cpu.AVX512
+	var tmp [strChunk]string
+	for len(dst) > 0 {
+		n := min(len(dst), strChunk)
+		ks := unsafe.Slice(keys, n)
+		if stride != unsafe.Sizeof("") {
+			for i := range n {
+				tmp[i] = keyAt(keys, stride, i)
+			}
+			ks = tmp[:n]
+		}
+		hashStringChunk(dst[:n], ks, avx512, tbl)
+		dst = dst[n:]
+		keys = (*string)(unsafe.Add(unsafe.Pointer(keys), uintptr(n)*stride))
+	}
+}
+
+// strChunk is how many keys hashStringChunk takes at a time: indexes into
+// a chunk fit a byte.
+const strChunk = 256
+
+// hashStringChunk is hashStrings for at most strChunk string headers at one
+// SIMD level (tbl its class table). If the first key is of a SIMD class,
+// that class's kernel runs in place on the chunk and stops at the first
+// group of w keys (the level's lane count) holding a key of another class;
+// a chunk of one class is thus hashed with no pass over its lengths, the Go
+// loop hashing its last keys (fewer than w). Other chunks, and what is left
+// of a chunk, are sorted by class without branches on the lengths (a random
+// mix of lengths mispredicts the Go loop's branches on every other key):
+// each SIMD class with at least w/2 keys has its headers copied into a run
+// padded to a multiple of w, runs its kernel and has its hashes stored back;
+// the Go loop hashes the rest.
+func hashStringChunk(dst []uint64, ks []string, avx512 bool, tbl *[130]uint8) {
+	w := 4
+	if avx512 {
+		w = 8
+	}
+	if c := tbl[min(len(ks[0]), 129)]; c != strGo {
+		n := len(ks)
+		m := n &^ (w - 1)
+		if m > 0 {
+			m = strKernel(avx512, c, dst[:m], &ks[0])
+		}
+		if m == n&^(w-1) {
+			for i := m; i < n; i++ {
+				dst[i] = xxh3.HashString(ks[i])
+			}
+			return
+		}
+		dst, ks = dst[m:], ks[m:]
+	}
+	hashStringSorted(dst, ks, avx512, tbl, w)
+}
+
+// hashStringSorted is hashStringChunk's class sort.
+func hashStringSorted(dst []uint64, ks []string, avx512 bool, tbl *[130]uint8, w int) {
+	var cnt [8]int
+	var idx [8][strChunk]uint8
+	for i, s := range ks {
+		c := tbl[min(len(s), 129)] & 7
+		idx[c][cnt[c]&(strChunk-1)] = uint8(i)
+		cnt[c]++
+	}
+	var tmp [strChunk + 8]string
+	var out [strChunk + 8]uint64
+	for c := 1; c < strClasses; c++ {
+		m := cnt[c]
+		if m == 0 {
+			continue
+		}
+		if m < w/2 {
+			for _, i := range idx[c][:m] {
+				dst[i] = xxh3.HashString(ks[i])
+			}
+			continue
+		}
+		for j, i := range idx[c][:m] {
+			tmp[j] = ks[i]
+		}
+		p := (m + w - 1) &^ (w - 1)
+		for j := m; j < p; j++ {
+			tmp[j] = tmp[m-1]
+		}
+		strKernel(avx512, uint8(c), out[:p], &tmp[0])
+		for j, i := range idx[c][:m] {
+			dst[i] = out[j]
+		}
+	}
+	for _, i := range idx[strGo][:cnt[strGo]] {
+		dst[i] = xxh3.HashString(ks[i])
+	}
 }

@@ -17,3 +17,83 @@ func hashUint64sAVX512(dst []uint64, src []uint64)
 //
 //go:noescape
 func hashUint64sAVX2(dst []uint64, src []uint64)
+
+// hashStr4AVX512 sets dst[i] to the XXH3-64 hash of the i-th of the len(dst)
+// keys whose string headers start at keys, 8 keys per register;
+// len(dst) is a multiple of 8. It returns how many keys it hashed: all, or
+// those before the first group of 8 with a key not of 4 to 8 bytes.
+//
+//go:noescape
+func hashStr4AVX512(dst []uint64, keys *string) int
+
+// hashStr9AVX512 sets dst[i] to the XXH3-64 hash of the i-th of the len(dst)
+// keys whose string headers start at keys, 8 keys per register;
+// len(dst) is a multiple of 8. It returns how many keys it hashed: all, or
+// those before the first group of 8 with a key not of 9 to 16 bytes.
+//
+//go:noescape
+func hashStr9AVX512(dst []uint64, keys *string) int
+
+// hashStr17AVX512 sets dst[i] to the XXH3-64 hash of the i-th of the len(dst)
+// keys whose string headers start at keys, 8 keys per register;
+// len(dst) is a multiple of 8. It returns how many keys it hashed: all, or
+// those before the first group of 8 with a key not of 17 to 32 bytes.
+//
+//go:noescape
+func hashStr17AVX512(dst []uint64, keys *string) int
+
+// hashStr33AVX512 sets dst[i] to the XXH3-64 hash of the i-th of the len(dst)
+// keys whose string headers start at keys, 8 keys per register;
+// len(dst) is a multiple of 8. It returns how many keys it hashed: all, or
+// those before the first group of 8 with a key not of 33 to 64 bytes.
+//
+//go:noescape
+func hashStr33AVX512(dst []uint64, keys *string) int
+
+// hashStr4AVX2 sets dst[i] to the XXH3-64 hash of the i-th of the len(dst)
+// keys whose string headers start at keys, 4 keys per register;
+// len(dst) is a multiple of 4. It returns how many keys it hashed: all, or
+// those before the first group of 4 with a key not of 4 to 8 bytes.
+//
+//go:noescape
+func hashStr4AVX2(dst []uint64, keys *string) int
+
+// hashStr9AVX2 sets dst[i] to the XXH3-64 hash of the i-th of the len(dst)
+// keys whose string headers start at keys, 4 keys per register;
+// len(dst) is a multiple of 4. It returns how many keys it hashed: all, or
+// those before the first group of 4 with a key not of 9 to 16 bytes.
+//
+//go:noescape
+func hashStr9AVX2(dst []uint64, keys *string) int
+
+// hashStr17AVX2 sets dst[i] to the XXH3-64 hash of the i-th of the len(dst)
+// keys whose string headers start at keys, 4 keys per register;
+// len(dst) is a multiple of 4. It returns how many keys it hashed: all, or
+// those before the first group of 4 with a key not of 17 to 32 bytes.
+//
+//go:noescape
+func hashStr17AVX2(dst []uint64, keys *string) int
+
+// hashStr33AVX2 sets dst[i] to the XXH3-64 hash of the i-th of the len(dst)
+// keys whose string headers start at keys, 4 keys per register;
+// len(dst) is a multiple of 4. It returns how many keys it hashed: all, or
+// those before the first group of 4 with a key not of 33 to 64 bytes.
+//
+//go:noescape
+func hashStr33AVX2(dst []uint64, keys *string) int
+
+// hashStr65AVX2 sets dst[i] to the XXH3-64 hash of the i-th of the len(dst)
+// keys whose string headers start at keys, 4 keys per register;
+// len(dst) is a multiple of 4. It returns how many keys it hashed: all, or
+// those before the first group of 4 with a key not of 65 to 96 bytes.
+//
+//go:noescape
+func hashStr65AVX2(dst []uint64, keys *string) int
+
+// hashStr97AVX2 sets dst[i] to the XXH3-64 hash of the i-th of the len(dst)
+// keys whose string headers start at keys, 4 keys per register;
+// len(dst) is a multiple of 4. It returns how many keys it hashed: all, or
+// those before the first group of 4 with a key not of 97 to 128 bytes.
+//
+//go:noescape
+func hashStr97AVX2(dst []uint64, keys *string) int

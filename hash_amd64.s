@@ -248,3 +248,1815 @@ hash2_four:
 hash2_done:
 	VZEROUPPER
 	RET
+
+DATA strConsts<>+0(SB)/8, $0x2d06800538d394c2
+DATA strConsts<>+8(SB)/8, $0xc73ab174c5ecd5a2
+DATA strConsts<>+16(SB)/8, $0x6782737bea4239b9
+DATA strConsts<>+24(SB)/8, $0xaf56bc3b0996523a
+DATA strConsts<>+32(SB)/8, $0x9fb21c651e98df25
+DATA strConsts<>+40(SB)/8, $0x165667919e3779f9
+DATA strConsts<>+48(SB)/8, $0x9e3779b185ebca87
+DATA strConsts<>+56(SB)/8, $0x00000000ffffffff
+DATA strConsts<>+64(SB)/8, $0x0000000000000003
+DATA strConsts<>+72(SB)/8, $0x0000000000000008
+DATA strConsts<>+80(SB)/8, $0x0000000000000010
+DATA strConsts<>+88(SB)/8, $0x0000000000000080
+DATA strConsts<>+96(SB)/8, $0x0000000000000020
+DATA strConsts<>+104(SB)/8, $0x0000000000000040
+DATA strConsts<>+112(SB)/8, $0x0000000000000060
+DATA strConsts<>+120(SB)/8, $0x0000000000000000
+GLOBL strConsts<>(SB), RODATA|NOPTR, $128
+
+DATA strSecret<>+0(SB)/8, $0xbe4ba423396cfeb8
+DATA strSecret<>+8(SB)/8, $0x1cad21f72c81017c
+DATA strSecret<>+16(SB)/8, $0xdb979083e96dd4de
+DATA strSecret<>+24(SB)/8, $0x1f67b3b7a4a44072
+DATA strSecret<>+32(SB)/8, $0x78e5c0cc4ee679cb
+DATA strSecret<>+40(SB)/8, $0x2172ffcc7dd05a82
+DATA strSecret<>+48(SB)/8, $0x8e2443f7744608b8
+DATA strSecret<>+56(SB)/8, $0x4c263a81e69035e0
+DATA strSecret<>+64(SB)/8, $0xcb00c391bb52283c
+DATA strSecret<>+72(SB)/8, $0xa32e531b8b65d088
+DATA strSecret<>+80(SB)/8, $0x4ef90da297486471
+DATA strSecret<>+88(SB)/8, $0xd8acdea946ef1938
+DATA strSecret<>+96(SB)/8, $0x3f349ce33f76faa8
+DATA strSecret<>+104(SB)/8, $0x1d4f0bc7c7bbdcf9
+DATA strSecret<>+112(SB)/8, $0x3159b4cd4be0518a
+DATA strSecret<>+120(SB)/8, $0x647378d9c97e9fc8
+GLOBL strSecret<>(SB), RODATA|NOPTR, $128
+
+DATA strBswap<>+0(SB)/8, $0x0001020304050607
+DATA strBswap<>+8(SB)/8, $0x08090a0b0c0d0e0f
+DATA strBswap<>+16(SB)/8, $0x0001020304050607
+DATA strBswap<>+24(SB)/8, $0x08090a0b0c0d0e0f
+DATA strBswap<>+32(SB)/8, $0x0001020304050607
+DATA strBswap<>+40(SB)/8, $0x08090a0b0c0d0e0f
+DATA strBswap<>+48(SB)/8, $0x0001020304050607
+DATA strBswap<>+56(SB)/8, $0x08090a0b0c0d0e0f
+GLOBL strBswap<>(SB), RODATA|NOPTR, $64
+
+DATA strOdds<>+0(SB)/8, $0x0000000000000001
+DATA strOdds<>+8(SB)/8, $0x0000000000000003
+DATA strOdds<>+16(SB)/8, $0x0000000000000005
+DATA strOdds<>+24(SB)/8, $0x0000000000000007
+DATA strOdds<>+32(SB)/8, $0x0000000000000009
+DATA strOdds<>+40(SB)/8, $0x000000000000000b
+DATA strOdds<>+48(SB)/8, $0x000000000000000d
+DATA strOdds<>+56(SB)/8, $0x000000000000000f
+GLOBL strOdds<>(SB), RODATA|NOPTR, $64
+
+// func hashStr4AVX512(dst []uint64, keys *string) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL
+TEXT ·hashStr4AVX512(SB), NOSPLIT, $0-40
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         keys+24(FP), DX
+	MOVQ         $0x00000004, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x00000004, BX
+	VPBROADCASTQ BX, Z1
+	XORQ         BX, BX
+
+hashStr4AVX512_loop:
+	CMPQ      BX, CX
+	JAE       hashStr4AVX512_done
+	VMOVDQU64 strOdds<>+0(SB), Z3
+	VMOVDQU64 (DX), Z2
+	VPERMT2Q  64(DX), Z3, Z2
+	VPSUBQ    Z0, Z2, Z3
+	VPCMPUQ   $0x06, Z1, Z3, K1
+	KORTESTB  K1, K1
+	JNZ       hashStr4AVX512_done
+
+	// 4-8 bytes: rrmxmx of the first and last four bytes.
+	VPXORQ       Z4, Z4, Z4
+	MOVQ         (DX), R10
+	MOVQ         8(DX), R11
+	VMOVD        -4(R10)(R11*1), X4
+	VPINSRD      $0x01, (R10), X4, X4
+	MOVQ         16(DX), R10
+	MOVQ         24(DX), R11
+	VPINSRD      $0x02, -4(R10)(R11*1), X4, X4
+	VPINSRD      $0x03, (R10), X4, X4
+	VPXORQ       Z5, Z5, Z5
+	MOVQ         32(DX), R10
+	MOVQ         40(DX), R11
+	VMOVD        -4(R10)(R11*1), X5
+	VPINSRD      $0x01, (R10), X5, X5
+	MOVQ         48(DX), R10
+	MOVQ         56(DX), R11
+	VPINSRD      $0x02, -4(R10)(R11*1), X5, X5
+	VPINSRD      $0x03, (R10), X5, X5
+	VPXORQ       Z6, Z6, Z6
+	MOVQ         64(DX), R10
+	MOVQ         72(DX), R11
+	VMOVD        -4(R10)(R11*1), X6
+	VPINSRD      $0x01, (R10), X6, X6
+	MOVQ         80(DX), R10
+	MOVQ         88(DX), R11
+	VPINSRD      $0x02, -4(R10)(R11*1), X6, X6
+	VPINSRD      $0x03, (R10), X6, X6
+	VPXORQ       Z7, Z7, Z7
+	MOVQ         96(DX), R10
+	MOVQ         104(DX), R11
+	VMOVD        -4(R10)(R11*1), X7
+	VPINSRD      $0x01, (R10), X7, X7
+	MOVQ         112(DX), R10
+	MOVQ         120(DX), R11
+	VPINSRD      $0x02, -4(R10)(R11*1), X7, X7
+	VPINSRD      $0x03, (R10), X7, X7
+	VINSERTI64X2 $0x01, X5, Y4, Y4
+	VINSERTI64X2 $0x01, X7, Y6, Y6
+	VINSERTI64X4 $0x01, Y6, Z4, Z4
+	VPXORQ.BCST  strConsts<>+8(SB), Z4, Z4
+	VPROLQ       $0x31, Z4, Z3
+	VPROLQ       $0x18, Z4, Z8
+	VPTERNLOGQ   $0x96, Z8, Z3, Z4
+	VPMULLQ.BCST strConsts<>+32(SB), Z4, Z4
+	VPSRLQ       $0x23, Z4, Z3
+	VPADDQ       Z2, Z3, Z3
+	VPXORQ       Z3, Z4, Z4
+	VPMULLQ.BCST strConsts<>+32(SB), Z4, Z4
+	VPSRLQ       $0x1c, Z4, Z3
+	VPXORQ       Z3, Z4, Z4
+	VMOVDQU64    Z4, (AX)(BX*8)
+	ADDQ         $0x08, BX
+	ADDQ         $0x00000080, DX
+	JMP          hashStr4AVX512_loop
+
+hashStr4AVX512_done:
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func hashStr9AVX512(dst []uint64, keys *string) int
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL
+TEXT ·hashStr9AVX512(SB), NOSPLIT, $0-40
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         keys+24(FP), DX
+	MOVQ         $0x00000009, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x00000007, BX
+	VPBROADCASTQ BX, Z1
+	XORQ         BX, BX
+
+hashStr9AVX512_loop:
+	CMPQ      BX, CX
+	JAE       hashStr9AVX512_done
+	VMOVDQU64 strOdds<>+0(SB), Z3
+	VMOVDQU64 (DX), Z2
+	VPERMT2Q  64(DX), Z3, Z2
+	VPSUBQ    Z0, Z2, Z3
+	VPCMPUQ   $0x06, Z1, Z3, K1
+	KORTESTB  K1, K1
+	JNZ       hashStr9AVX512_done
+
+	// 9-16 bytes: the first and last eight, folded with one 64x64->128 multiply.
+	MOVQ         (DX), R10
+	MOVQ         8(DX), R11
+	VPXORQ       Z4, Z4, Z4
+	VPXORQ       Z5, Z5, Z5
+	VMOVQ        (R10), X4
+	VMOVQ        -8(R10)(R11*1), X5
+	MOVQ         16(DX), R10
+	MOVQ         24(DX), R11
+	VPINSRQ      $0x01, (R10), X4, X4
+	VPINSRQ      $0x01, -8(R10)(R11*1), X5, X5
+	MOVQ         32(DX), R10
+	MOVQ         40(DX), R11
+	VPXORQ       Z6, Z6, Z6
+	VPXORQ       Z7, Z7, Z7
+	VMOVQ        (R10), X6
+	VMOVQ        -8(R10)(R11*1), X7
+	MOVQ         48(DX), R10
+	MOVQ         56(DX), R11
+	VPINSRQ      $0x01, (R10), X6, X6
+	VPINSRQ      $0x01, -8(R10)(R11*1), X7, X7
+	MOVQ         64(DX), R10
+	MOVQ         72(DX), R11
+	VPXORQ       Z8, Z8, Z8
+	VPXORQ       Z9, Z9, Z9
+	VMOVQ        (R10), X8
+	VMOVQ        -8(R10)(R11*1), X9
+	MOVQ         80(DX), R10
+	MOVQ         88(DX), R11
+	VPINSRQ      $0x01, (R10), X8, X8
+	VPINSRQ      $0x01, -8(R10)(R11*1), X9, X9
+	MOVQ         96(DX), R10
+	MOVQ         104(DX), R11
+	VPXORQ       Z10, Z10, Z10
+	VPXORQ       Z11, Z11, Z11
+	VMOVQ        (R10), X10
+	VMOVQ        -8(R10)(R11*1), X11
+	MOVQ         112(DX), R10
+	MOVQ         120(DX), R11
+	VPINSRQ      $0x01, (R10), X10, X10
+	VPINSRQ      $0x01, -8(R10)(R11*1), X11, X11
+	VINSERTI64X2 $0x01, X6, Y4, Y4
+	VINSERTI64X2 $0x01, X10, Y8, Y8
+	VINSERTI64X4 $0x01, Y8, Z4, Z4
+	VINSERTI64X2 $0x01, X7, Y5, Y5
+	VINSERTI64X2 $0x01, X11, Y9, Y9
+	VINSERTI64X4 $0x01, Y9, Z5, Z5
+	VPXORQ.BCST  strConsts<>+16(SB), Z4, Z4
+	VPXORQ.BCST  strConsts<>+24(SB), Z5, Z5
+	VPSRLQ       $0x20, Z4, Z3
+	VPSRLQ       $0x20, Z5, Z12
+	VPMULUDQ     Z5, Z4, Z13
+	VPMULUDQ     Z5, Z3, Z14
+	VPMULUDQ     Z12, Z4, Z15
+	VPMULUDQ     Z12, Z3, Z3
+	VPSRLQ       $0x20, Z13, Z12
+	VPANDQ.BCST  strConsts<>+56(SB), Z14, Z16
+	VPADDQ       Z16, Z12, Z12
+	VPADDQ       Z15, Z12, Z12
+	VPSRLQ       $0x20, Z14, Z14
+	VPADDQ       Z14, Z3, Z3
+	VPSRLQ       $0x20, Z12, Z16
+	VPADDQ       Z16, Z3, Z3
+	VPSLLQ       $0x20, Z12, Z12
+	VPANDQ.BCST  strConsts<>+56(SB), Z13, Z13
+	VPTERNLOGQ   $0x96, Z13, Z12, Z3
+	VPSHUFB      strBswap<>+0(SB), Z4, Z4
+	VPADDQ       Z4, Z3, Z3
+	VPADDQ       Z5, Z3, Z3
+	VPADDQ       Z2, Z3, Z3
+	VPSRLQ       $0x25, Z3, Z2
+	VPXORQ       Z2, Z3, Z3
+	VPMULLQ.BCST strConsts<>+40(SB), Z3, Z3
+	VPSRLQ       $0x20, Z3, Z2
+	VPXORQ       Z2, Z3, Z3
+	VMOVDQU64    Z3, (AX)(BX*8)
+	ADDQ         $0x08, BX
+	ADDQ         $0x00000080, DX
+	JMP          hashStr9AVX512_loop
+
+hashStr9AVX512_done:
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func hashStr17AVX512(dst []uint64, keys *string) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL
+TEXT ·hashStr17AVX512(SB), NOSPLIT, $0-40
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         keys+24(FP), DX
+	MOVQ         $0x00000011, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x0000000f, BX
+	VPBROADCASTQ BX, Z1
+	XORQ         BX, BX
+
+hashStr17AVX512_loop:
+	CMPQ      BX, CX
+	JAE       hashStr17AVX512_done
+	VMOVDQU64 strOdds<>+0(SB), Z3
+	VMOVDQU64 (DX), Z2
+	VPERMT2Q  64(DX), Z3, Z2
+	VPSUBQ    Z0, Z2, Z3
+	VPCMPUQ   $0x06, Z1, Z3, K1
+	KORTESTB  K1, K1
+	JNZ       hashStr17AVX512_done
+
+	// 17-128 bytes: one 16-byte pair from each end per 32 bytes.
+	VPMULLQ.BCST strConsts<>+48(SB), Z2, Z2
+	MOVQ         (DX), R10
+	MOVQ         8(DX), R11
+	VPXORQ       Z4, Z4, Z4
+	VMOVDQU64    (R10), X4
+	VPXORQ       Z5, Z5, Z5
+	VMOVDQU64    -16(R10)(R11*1), X5
+	MOVQ         32(DX), R10
+	MOVQ         40(DX), R11
+	VINSERTI64X2 $0x01, (R10), Y4, Y4
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y5, Y5
+	MOVQ         64(DX), R10
+	MOVQ         72(DX), R11
+	VPXORQ       Z6, Z6, Z6
+	VMOVDQU64    (R10), X6
+	VPXORQ       Z7, Z7, Z7
+	VMOVDQU64    -16(R10)(R11*1), X7
+	MOVQ         96(DX), R10
+	MOVQ         104(DX), R11
+	VINSERTI64X2 $0x01, (R10), Y6, Y6
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y7, Y7
+	VINSERTI64X4 $0x01, Y6, Z4, Z4
+	VINSERTI64X4 $0x01, Y7, Z5, Z5
+	MOVQ         16(DX), R10
+	MOVQ         24(DX), R11
+	VPXORQ       Z8, Z8, Z8
+	VMOVDQU64    (R10), X8
+	VPXORQ       Z9, Z9, Z9
+	VMOVDQU64    -16(R10)(R11*1), X9
+	MOVQ         48(DX), R10
+	MOVQ         56(DX), R11
+	VINSERTI64X2 $0x01, (R10), Y8, Y8
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y9, Y9
+	MOVQ         80(DX), R10
+	MOVQ         88(DX), R11
+	VPXORQ       Z10, Z10, Z10
+	VMOVDQU64    (R10), X10
+	VPXORQ       Z11, Z11, Z11
+	VMOVDQU64    -16(R10)(R11*1), X11
+	MOVQ         112(DX), R10
+	MOVQ         120(DX), R11
+	VINSERTI64X2 $0x01, (R10), Y10, Y10
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y11, Y11
+	VINSERTI64X4 $0x01, Y10, Z8, Z8
+	VINSERTI64X4 $0x01, Y11, Z9, Z9
+	VPUNPCKLQDQ  Z8, Z4, Z3
+	VPUNPCKHQDQ  Z8, Z4, Z12
+	VPUNPCKLQDQ  Z9, Z5, Z13
+	VPUNPCKHQDQ  Z9, Z5, Z14
+	VPXORQ.BCST  strSecret<>+0(SB), Z3, Z3
+	VPXORQ.BCST  strSecret<>+8(SB), Z12, Z12
+	VPSRLQ       $0x20, Z3, Z15
+	VPSRLQ       $0x20, Z12, Z16
+	VPMULUDQ     Z12, Z3, Z17
+	VPMULUDQ     Z12, Z15, Z12
+	VPMULUDQ     Z16, Z3, Z3
+	VPMULUDQ     Z16, Z15, Z15
+	VPSRLQ       $0x20, Z17, Z16
+	VPANDQ.BCST  strConsts<>+56(SB), Z12, Z18
+	VPADDQ       Z18, Z16, Z16
+	VPADDQ       Z3, Z16, Z16
+	VPSRLQ       $0x20, Z12, Z12
+	VPADDQ       Z12, Z15, Z15
+	VPSRLQ       $0x20, Z16, Z18
+	VPADDQ       Z18, Z15, Z15
+	VPSLLQ       $0x20, Z16, Z16
+	VPANDQ.BCST  strConsts<>+56(SB), Z17, Z17
+	VPTERNLOGQ   $0x96, Z17, Z16, Z15
+	VPADDQ       Z15, Z2, Z2
+	VPXORQ.BCST  strSecret<>+16(SB), Z13, Z13
+	VPXORQ.BCST  strSecret<>+24(SB), Z14, Z14
+	VPSRLQ       $0x20, Z13, Z3
+	VPSRLQ       $0x20, Z14, Z12
+	VPMULUDQ     Z14, Z13, Z15
+	VPMULUDQ     Z14, Z3, Z14
+	VPMULUDQ     Z12, Z13, Z13
+	VPMULUDQ     Z12, Z3, Z3
+	VPSRLQ       $0x20, Z15, Z12
+	VPANDQ.BCST  strConsts<>+56(SB), Z14, Z16
+	VPADDQ       Z16, Z12, Z12
+	VPADDQ       Z13, Z12, Z12
+	VPSRLQ       $0x20, Z14, Z14
+	VPADDQ       Z14, Z3, Z3
+	VPSRLQ       $0x20, Z12, Z16
+	VPADDQ       Z16, Z3, Z3
+	VPSLLQ       $0x20, Z12, Z12
+	VPANDQ.BCST  strConsts<>+56(SB), Z15, Z15
+	VPTERNLOGQ   $0x96, Z15, Z12, Z3
+	VPADDQ       Z3, Z2, Z2
+	VPSRLQ       $0x25, Z2, Z3
+	VPXORQ       Z3, Z2, Z2
+	VPMULLQ.BCST strConsts<>+40(SB), Z2, Z2
+	VPSRLQ       $0x20, Z2, Z3
+	VPXORQ       Z3, Z2, Z2
+	VMOVDQU64    Z2, (AX)(BX*8)
+	ADDQ         $0x08, BX
+	ADDQ         $0x00000080, DX
+	JMP          hashStr17AVX512_loop
+
+hashStr17AVX512_done:
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func hashStr33AVX512(dst []uint64, keys *string) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL
+TEXT ·hashStr33AVX512(SB), NOSPLIT, $0-40
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         keys+24(FP), DX
+	MOVQ         $0x00000021, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x0000001f, BX
+	VPBROADCASTQ BX, Z1
+	XORQ         BX, BX
+
+hashStr33AVX512_loop:
+	CMPQ      BX, CX
+	JAE       hashStr33AVX512_done
+	VMOVDQU64 strOdds<>+0(SB), Z3
+	VMOVDQU64 (DX), Z2
+	VPERMT2Q  64(DX), Z3, Z2
+	VPSUBQ    Z0, Z2, Z3
+	VPCMPUQ   $0x06, Z1, Z3, K1
+	KORTESTB  K1, K1
+	JNZ       hashStr33AVX512_done
+
+	// 17-128 bytes: one 16-byte pair from each end per 32 bytes.
+	VPMULLQ.BCST strConsts<>+48(SB), Z2, Z2
+	MOVQ         (DX), R10
+	MOVQ         8(DX), R11
+	VPXORQ       Z4, Z4, Z4
+	VMOVDQU64    (R10), X4
+	VPXORQ       Z5, Z5, Z5
+	VMOVDQU64    -16(R10)(R11*1), X5
+	MOVQ         32(DX), R10
+	MOVQ         40(DX), R11
+	VINSERTI64X2 $0x01, (R10), Y4, Y4
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y5, Y5
+	MOVQ         64(DX), R10
+	MOVQ         72(DX), R11
+	VPXORQ       Z6, Z6, Z6
+	VMOVDQU64    (R10), X6
+	VPXORQ       Z7, Z7, Z7
+	VMOVDQU64    -16(R10)(R11*1), X7
+	MOVQ         96(DX), R10
+	MOVQ         104(DX), R11
+	VINSERTI64X2 $0x01, (R10), Y6, Y6
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y7, Y7
+	VINSERTI64X4 $0x01, Y6, Z4, Z4
+	VINSERTI64X4 $0x01, Y7, Z5, Z5
+	MOVQ         16(DX), R10
+	MOVQ         24(DX), R11
+	VPXORQ       Z8, Z8, Z8
+	VMOVDQU64    (R10), X8
+	VPXORQ       Z9, Z9, Z9
+	VMOVDQU64    -16(R10)(R11*1), X9
+	MOVQ         48(DX), R10
+	MOVQ         56(DX), R11
+	VINSERTI64X2 $0x01, (R10), Y8, Y8
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y9, Y9
+	MOVQ         80(DX), R10
+	MOVQ         88(DX), R11
+	VPXORQ       Z10, Z10, Z10
+	VMOVDQU64    (R10), X10
+	VPXORQ       Z11, Z11, Z11
+	VMOVDQU64    -16(R10)(R11*1), X11
+	MOVQ         112(DX), R10
+	MOVQ         120(DX), R11
+	VINSERTI64X2 $0x01, (R10), Y10, Y10
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y11, Y11
+	VINSERTI64X4 $0x01, Y10, Z8, Z8
+	VINSERTI64X4 $0x01, Y11, Z9, Z9
+	VPUNPCKLQDQ  Z8, Z4, Z3
+	VPUNPCKHQDQ  Z8, Z4, Z20
+	VPUNPCKLQDQ  Z9, Z5, Z21
+	VPUNPCKHQDQ  Z9, Z5, Z22
+	VPXORQ.BCST  strSecret<>+0(SB), Z3, Z3
+	VPXORQ.BCST  strSecret<>+8(SB), Z20, Z20
+	VPSRLQ       $0x20, Z3, Z23
+	VPSRLQ       $0x20, Z20, Z24
+	VPMULUDQ     Z20, Z3, Z25
+	VPMULUDQ     Z20, Z23, Z20
+	VPMULUDQ     Z24, Z3, Z3
+	VPMULUDQ     Z24, Z23, Z23
+	VPSRLQ       $0x20, Z25, Z24
+	VPANDQ.BCST  strConsts<>+56(SB), Z20, Z26
+	VPADDQ       Z26, Z24, Z24
+	VPADDQ       Z3, Z24, Z24
+	VPSRLQ       $0x20, Z20, Z20
+	VPADDQ       Z20, Z23, Z23
+	VPSRLQ       $0x20, Z24, Z26
+	VPADDQ       Z26, Z23, Z23
+	VPSLLQ       $0x20, Z24, Z24
+	VPANDQ.BCST  strConsts<>+56(SB), Z25, Z25
+	VPTERNLOGQ   $0x96, Z25, Z24, Z23
+	VPADDQ       Z23, Z2, Z2
+	VPXORQ.BCST  strSecret<>+16(SB), Z21, Z21
+	VPXORQ.BCST  strSecret<>+24(SB), Z22, Z22
+	VPSRLQ       $0x20, Z21, Z3
+	VPSRLQ       $0x20, Z22, Z20
+	VPMULUDQ     Z22, Z21, Z23
+	VPMULUDQ     Z22, Z3, Z22
+	VPMULUDQ     Z20, Z21, Z21
+	VPMULUDQ     Z20, Z3, Z3
+	VPSRLQ       $0x20, Z23, Z20
+	VPANDQ.BCST  strConsts<>+56(SB), Z22, Z24
+	VPADDQ       Z24, Z20, Z20
+	VPADDQ       Z21, Z20, Z20
+	VPSRLQ       $0x20, Z22, Z22
+	VPADDQ       Z22, Z3, Z3
+	VPSRLQ       $0x20, Z20, Z24
+	VPADDQ       Z24, Z3, Z3
+	VPSLLQ       $0x20, Z20, Z20
+	VPANDQ.BCST  strConsts<>+56(SB), Z23, Z23
+	VPTERNLOGQ   $0x96, Z23, Z20, Z3
+	VPADDQ       Z3, Z2, Z2
+	MOVQ         (DX), R10
+	MOVQ         8(DX), R11
+	VPXORQ       Z12, Z12, Z12
+	VMOVDQU64    16(R10), X12
+	VPXORQ       Z13, Z13, Z13
+	VMOVDQU64    -32(R10)(R11*1), X13
+	MOVQ         32(DX), R10
+	MOVQ         40(DX), R11
+	VINSERTI64X2 $0x01, 16(R10), Y12, Y12
+	VINSERTI64X2 $0x01, -32(R10)(R11*1), Y13, Y13
+	MOVQ         64(DX), R10
+	MOVQ         72(DX), R11
+	VPXORQ       Z14, Z14, Z14
+	VMOVDQU64    16(R10), X14
+	VPXORQ       Z15, Z15, Z15
+	VMOVDQU64    -32(R10)(R11*1), X15
+	MOVQ         96(DX), R10
+	MOVQ         104(DX), R11
+	VINSERTI64X2 $0x01, 16(R10), Y14, Y14
+	VINSERTI64X2 $0x01, -32(R10)(R11*1), Y15, Y15
+	VINSERTI64X4 $0x01, Y14, Z12, Z12
+	VINSERTI64X4 $0x01, Y15, Z13, Z13
+	MOVQ         16(DX), R10
+	MOVQ         24(DX), R11
+	VPXORQ       Z16, Z16, Z16
+	VMOVDQU64    16(R10), X16
+	VPXORQ       Z17, Z17, Z17
+	VMOVDQU64    -32(R10)(R11*1), X17
+	MOVQ         48(DX), R10
+	MOVQ         56(DX), R11
+	VINSERTI64X2 $0x01, 16(R10), Y16, Y16
+	VINSERTI64X2 $0x01, -32(R10)(R11*1), Y17, Y17
+	MOVQ         80(DX), R10
+	MOVQ         88(DX), R11
+	VPXORQ       Z18, Z18, Z18
+	VMOVDQU64    16(R10), X18
+	VPXORQ       Z19, Z19, Z19
+	VMOVDQU64    -32(R10)(R11*1), X19
+	MOVQ         112(DX), R10
+	MOVQ         120(DX), R11
+	VINSERTI64X2 $0x01, 16(R10), Y18, Y18
+	VINSERTI64X2 $0x01, -32(R10)(R11*1), Y19, Y19
+	VINSERTI64X4 $0x01, Y18, Z16, Z16
+	VINSERTI64X4 $0x01, Y19, Z17, Z17
+	VPUNPCKLQDQ  Z16, Z12, Z3
+	VPUNPCKHQDQ  Z16, Z12, Z20
+	VPUNPCKLQDQ  Z17, Z13, Z21
+	VPUNPCKHQDQ  Z17, Z13, Z22
+	VPXORQ.BCST  strSecret<>+32(SB), Z3, Z3
+	VPXORQ.BCST  strSecret<>+40(SB), Z20, Z20
+	VPSRLQ       $0x20, Z3, Z23
+	VPSRLQ       $0x20, Z20, Z24
+	VPMULUDQ     Z20, Z3, Z25
+	VPMULUDQ     Z20, Z23, Z20
+	VPMULUDQ     Z24, Z3, Z3
+	VPMULUDQ     Z24, Z23, Z23
+	VPSRLQ       $0x20, Z25, Z24
+	VPANDQ.BCST  strConsts<>+56(SB), Z20, Z26
+	VPADDQ       Z26, Z24, Z24
+	VPADDQ       Z3, Z24, Z24
+	VPSRLQ       $0x20, Z20, Z20
+	VPADDQ       Z20, Z23, Z23
+	VPSRLQ       $0x20, Z24, Z26
+	VPADDQ       Z26, Z23, Z23
+	VPSLLQ       $0x20, Z24, Z24
+	VPANDQ.BCST  strConsts<>+56(SB), Z25, Z25
+	VPTERNLOGQ   $0x96, Z25, Z24, Z23
+	VPADDQ       Z23, Z2, Z2
+	VPXORQ.BCST  strSecret<>+48(SB), Z21, Z21
+	VPXORQ.BCST  strSecret<>+56(SB), Z22, Z22
+	VPSRLQ       $0x20, Z21, Z3
+	VPSRLQ       $0x20, Z22, Z20
+	VPMULUDQ     Z22, Z21, Z23
+	VPMULUDQ     Z22, Z3, Z22
+	VPMULUDQ     Z20, Z21, Z21
+	VPMULUDQ     Z20, Z3, Z3
+	VPSRLQ       $0x20, Z23, Z20
+	VPANDQ.BCST  strConsts<>+56(SB), Z22, Z24
+	VPADDQ       Z24, Z20, Z20
+	VPADDQ       Z21, Z20, Z20
+	VPSRLQ       $0x20, Z22, Z22
+	VPADDQ       Z22, Z3, Z3
+	VPSRLQ       $0x20, Z20, Z24
+	VPADDQ       Z24, Z3, Z3
+	VPSLLQ       $0x20, Z20, Z20
+	VPANDQ.BCST  strConsts<>+56(SB), Z23, Z23
+	VPTERNLOGQ   $0x96, Z23, Z20, Z3
+	VPADDQ       Z3, Z2, Z2
+	VPSRLQ       $0x25, Z2, Z3
+	VPXORQ       Z3, Z2, Z2
+	VPMULLQ.BCST strConsts<>+40(SB), Z2, Z2
+	VPSRLQ       $0x20, Z2, Z3
+	VPXORQ       Z3, Z2, Z2
+	VMOVDQU64    Z2, (AX)(BX*8)
+	ADDQ         $0x08, BX
+	ADDQ         $0x00000080, DX
+	JMP          hashStr33AVX512_loop
+
+hashStr33AVX512_done:
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+DATA strConstsAVX2<>+0(SB)/8, $0x2d06800538d394c2
+DATA strConstsAVX2<>+8(SB)/8, $0x2d06800538d394c2
+DATA strConstsAVX2<>+16(SB)/8, $0x2d06800538d394c2
+DATA strConstsAVX2<>+24(SB)/8, $0x2d06800538d394c2
+DATA strConstsAVX2<>+32(SB)/8, $0xc73ab174c5ecd5a2
+DATA strConstsAVX2<>+40(SB)/8, $0xc73ab174c5ecd5a2
+DATA strConstsAVX2<>+48(SB)/8, $0xc73ab174c5ecd5a2
+DATA strConstsAVX2<>+56(SB)/8, $0xc73ab174c5ecd5a2
+DATA strConstsAVX2<>+64(SB)/8, $0x6782737bea4239b9
+DATA strConstsAVX2<>+72(SB)/8, $0x6782737bea4239b9
+DATA strConstsAVX2<>+80(SB)/8, $0x6782737bea4239b9
+DATA strConstsAVX2<>+88(SB)/8, $0x6782737bea4239b9
+DATA strConstsAVX2<>+96(SB)/8, $0xaf56bc3b0996523a
+DATA strConstsAVX2<>+104(SB)/8, $0xaf56bc3b0996523a
+DATA strConstsAVX2<>+112(SB)/8, $0xaf56bc3b0996523a
+DATA strConstsAVX2<>+120(SB)/8, $0xaf56bc3b0996523a
+DATA strConstsAVX2<>+128(SB)/8, $0x9fb21c651e98df25
+DATA strConstsAVX2<>+136(SB)/8, $0x9fb21c651e98df25
+DATA strConstsAVX2<>+144(SB)/8, $0x9fb21c651e98df25
+DATA strConstsAVX2<>+152(SB)/8, $0x9fb21c651e98df25
+DATA strConstsAVX2<>+160(SB)/8, $0x165667919e3779f9
+DATA strConstsAVX2<>+168(SB)/8, $0x165667919e3779f9
+DATA strConstsAVX2<>+176(SB)/8, $0x165667919e3779f9
+DATA strConstsAVX2<>+184(SB)/8, $0x165667919e3779f9
+DATA strConstsAVX2<>+192(SB)/8, $0x9e3779b185ebca87
+DATA strConstsAVX2<>+200(SB)/8, $0x9e3779b185ebca87
+DATA strConstsAVX2<>+208(SB)/8, $0x9e3779b185ebca87
+DATA strConstsAVX2<>+216(SB)/8, $0x9e3779b185ebca87
+DATA strConstsAVX2<>+224(SB)/8, $0x00000000ffffffff
+DATA strConstsAVX2<>+232(SB)/8, $0x00000000ffffffff
+DATA strConstsAVX2<>+240(SB)/8, $0x00000000ffffffff
+DATA strConstsAVX2<>+248(SB)/8, $0x00000000ffffffff
+DATA strConstsAVX2<>+256(SB)/8, $0x0000000000000003
+DATA strConstsAVX2<>+264(SB)/8, $0x0000000000000003
+DATA strConstsAVX2<>+272(SB)/8, $0x0000000000000003
+DATA strConstsAVX2<>+280(SB)/8, $0x0000000000000003
+DATA strConstsAVX2<>+288(SB)/8, $0x0000000000000008
+DATA strConstsAVX2<>+296(SB)/8, $0x0000000000000008
+DATA strConstsAVX2<>+304(SB)/8, $0x0000000000000008
+DATA strConstsAVX2<>+312(SB)/8, $0x0000000000000008
+DATA strConstsAVX2<>+320(SB)/8, $0x0000000000000010
+DATA strConstsAVX2<>+328(SB)/8, $0x0000000000000010
+DATA strConstsAVX2<>+336(SB)/8, $0x0000000000000010
+DATA strConstsAVX2<>+344(SB)/8, $0x0000000000000010
+DATA strConstsAVX2<>+352(SB)/8, $0x0000000000000080
+DATA strConstsAVX2<>+360(SB)/8, $0x0000000000000080
+DATA strConstsAVX2<>+368(SB)/8, $0x0000000000000080
+DATA strConstsAVX2<>+376(SB)/8, $0x0000000000000080
+DATA strConstsAVX2<>+384(SB)/8, $0x0000000000000020
+DATA strConstsAVX2<>+392(SB)/8, $0x0000000000000020
+DATA strConstsAVX2<>+400(SB)/8, $0x0000000000000020
+DATA strConstsAVX2<>+408(SB)/8, $0x0000000000000020
+DATA strConstsAVX2<>+416(SB)/8, $0x0000000000000040
+DATA strConstsAVX2<>+424(SB)/8, $0x0000000000000040
+DATA strConstsAVX2<>+432(SB)/8, $0x0000000000000040
+DATA strConstsAVX2<>+440(SB)/8, $0x0000000000000040
+DATA strConstsAVX2<>+448(SB)/8, $0x0000000000000060
+DATA strConstsAVX2<>+456(SB)/8, $0x0000000000000060
+DATA strConstsAVX2<>+464(SB)/8, $0x0000000000000060
+DATA strConstsAVX2<>+472(SB)/8, $0x0000000000000060
+DATA strConstsAVX2<>+480(SB)/8, $0x0000000000000000
+DATA strConstsAVX2<>+488(SB)/8, $0x0000000000000000
+DATA strConstsAVX2<>+496(SB)/8, $0x0000000000000000
+DATA strConstsAVX2<>+504(SB)/8, $0x0000000000000000
+DATA strConstsAVX2<>+512(SB)/8, $0x0000000016566791
+DATA strConstsAVX2<>+520(SB)/8, $0x0000000016566791
+DATA strConstsAVX2<>+528(SB)/8, $0x0000000016566791
+DATA strConstsAVX2<>+536(SB)/8, $0x0000000016566791
+DATA strConstsAVX2<>+544(SB)/8, $0x000000009fb21c65
+DATA strConstsAVX2<>+552(SB)/8, $0x000000009fb21c65
+DATA strConstsAVX2<>+560(SB)/8, $0x000000009fb21c65
+DATA strConstsAVX2<>+568(SB)/8, $0x000000009fb21c65
+DATA strConstsAVX2<>+576(SB)/8, $0x000000009e3779b1
+DATA strConstsAVX2<>+584(SB)/8, $0x000000009e3779b1
+DATA strConstsAVX2<>+592(SB)/8, $0x000000009e3779b1
+DATA strConstsAVX2<>+600(SB)/8, $0x000000009e3779b1
+GLOBL strConstsAVX2<>(SB), RODATA|NOPTR, $608
+
+DATA strSecretAVX2<>+0(SB)/8, $0xbe4ba423396cfeb8
+DATA strSecretAVX2<>+8(SB)/8, $0xbe4ba423396cfeb8
+DATA strSecretAVX2<>+16(SB)/8, $0xbe4ba423396cfeb8
+DATA strSecretAVX2<>+24(SB)/8, $0xbe4ba423396cfeb8
+DATA strSecretAVX2<>+32(SB)/8, $0x1cad21f72c81017c
+DATA strSecretAVX2<>+40(SB)/8, $0x1cad21f72c81017c
+DATA strSecretAVX2<>+48(SB)/8, $0x1cad21f72c81017c
+DATA strSecretAVX2<>+56(SB)/8, $0x1cad21f72c81017c
+DATA strSecretAVX2<>+64(SB)/8, $0xdb979083e96dd4de
+DATA strSecretAVX2<>+72(SB)/8, $0xdb979083e96dd4de
+DATA strSecretAVX2<>+80(SB)/8, $0xdb979083e96dd4de
+DATA strSecretAVX2<>+88(SB)/8, $0xdb979083e96dd4de
+DATA strSecretAVX2<>+96(SB)/8, $0x1f67b3b7a4a44072
+DATA strSecretAVX2<>+104(SB)/8, $0x1f67b3b7a4a44072
+DATA strSecretAVX2<>+112(SB)/8, $0x1f67b3b7a4a44072
+DATA strSecretAVX2<>+120(SB)/8, $0x1f67b3b7a4a44072
+DATA strSecretAVX2<>+128(SB)/8, $0x78e5c0cc4ee679cb
+DATA strSecretAVX2<>+136(SB)/8, $0x78e5c0cc4ee679cb
+DATA strSecretAVX2<>+144(SB)/8, $0x78e5c0cc4ee679cb
+DATA strSecretAVX2<>+152(SB)/8, $0x78e5c0cc4ee679cb
+DATA strSecretAVX2<>+160(SB)/8, $0x2172ffcc7dd05a82
+DATA strSecretAVX2<>+168(SB)/8, $0x2172ffcc7dd05a82
+DATA strSecretAVX2<>+176(SB)/8, $0x2172ffcc7dd05a82
+DATA strSecretAVX2<>+184(SB)/8, $0x2172ffcc7dd05a82
+DATA strSecretAVX2<>+192(SB)/8, $0x8e2443f7744608b8
+DATA strSecretAVX2<>+200(SB)/8, $0x8e2443f7744608b8
+DATA strSecretAVX2<>+208(SB)/8, $0x8e2443f7744608b8
+DATA strSecretAVX2<>+216(SB)/8, $0x8e2443f7744608b8
+DATA strSecretAVX2<>+224(SB)/8, $0x4c263a81e69035e0
+DATA strSecretAVX2<>+232(SB)/8, $0x4c263a81e69035e0
+DATA strSecretAVX2<>+240(SB)/8, $0x4c263a81e69035e0
+DATA strSecretAVX2<>+248(SB)/8, $0x4c263a81e69035e0
+DATA strSecretAVX2<>+256(SB)/8, $0xcb00c391bb52283c
+DATA strSecretAVX2<>+264(SB)/8, $0xcb00c391bb52283c
+DATA strSecretAVX2<>+272(SB)/8, $0xcb00c391bb52283c
+DATA strSecretAVX2<>+280(SB)/8, $0xcb00c391bb52283c
+DATA strSecretAVX2<>+288(SB)/8, $0xa32e531b8b65d088
+DATA strSecretAVX2<>+296(SB)/8, $0xa32e531b8b65d088
+DATA strSecretAVX2<>+304(SB)/8, $0xa32e531b8b65d088
+DATA strSecretAVX2<>+312(SB)/8, $0xa32e531b8b65d088
+DATA strSecretAVX2<>+320(SB)/8, $0x4ef90da297486471
+DATA strSecretAVX2<>+328(SB)/8, $0x4ef90da297486471
+DATA strSecretAVX2<>+336(SB)/8, $0x4ef90da297486471
+DATA strSecretAVX2<>+344(SB)/8, $0x4ef90da297486471
+DATA strSecretAVX2<>+352(SB)/8, $0xd8acdea946ef1938
+DATA strSecretAVX2<>+360(SB)/8, $0xd8acdea946ef1938
+DATA strSecretAVX2<>+368(SB)/8, $0xd8acdea946ef1938
+DATA strSecretAVX2<>+376(SB)/8, $0xd8acdea946ef1938
+DATA strSecretAVX2<>+384(SB)/8, $0x3f349ce33f76faa8
+DATA strSecretAVX2<>+392(SB)/8, $0x3f349ce33f76faa8
+DATA strSecretAVX2<>+400(SB)/8, $0x3f349ce33f76faa8
+DATA strSecretAVX2<>+408(SB)/8, $0x3f349ce33f76faa8
+DATA strSecretAVX2<>+416(SB)/8, $0x1d4f0bc7c7bbdcf9
+DATA strSecretAVX2<>+424(SB)/8, $0x1d4f0bc7c7bbdcf9
+DATA strSecretAVX2<>+432(SB)/8, $0x1d4f0bc7c7bbdcf9
+DATA strSecretAVX2<>+440(SB)/8, $0x1d4f0bc7c7bbdcf9
+DATA strSecretAVX2<>+448(SB)/8, $0x3159b4cd4be0518a
+DATA strSecretAVX2<>+456(SB)/8, $0x3159b4cd4be0518a
+DATA strSecretAVX2<>+464(SB)/8, $0x3159b4cd4be0518a
+DATA strSecretAVX2<>+472(SB)/8, $0x3159b4cd4be0518a
+DATA strSecretAVX2<>+480(SB)/8, $0x647378d9c97e9fc8
+DATA strSecretAVX2<>+488(SB)/8, $0x647378d9c97e9fc8
+DATA strSecretAVX2<>+496(SB)/8, $0x647378d9c97e9fc8
+DATA strSecretAVX2<>+504(SB)/8, $0x647378d9c97e9fc8
+GLOBL strSecretAVX2<>(SB), RODATA|NOPTR, $512
+
+DATA strBswapAVX2<>+0(SB)/8, $0x0001020304050607
+DATA strBswapAVX2<>+8(SB)/8, $0x08090a0b0c0d0e0f
+DATA strBswapAVX2<>+16(SB)/8, $0x0001020304050607
+DATA strBswapAVX2<>+24(SB)/8, $0x08090a0b0c0d0e0f
+GLOBL strBswapAVX2<>(SB), RODATA|NOPTR, $32
+
+// func hashStr4AVX2(dst []uint64, keys *string) int
+// Requires: AVX, AVX2, SSE2
+TEXT ·hashStr4AVX2(SB), NOSPLIT, $0-40
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         keys+24(FP), DX
+	MOVQ         $0x00000004, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x00000008, BX
+	MOVQ         BX, X1
+	VPBROADCASTQ X1, Y1
+	XORQ         BX, BX
+
+hashStr4AVX2_loop:
+	CMPQ        BX, CX
+	JAE         hashStr4AVX2_done
+	VPXOR       Y2, Y2, Y2
+	VPXOR       Y3, Y3, Y3
+	VMOVDQU     (DX), X2
+	VINSERTI128 $0x01, 32(DX), Y2, Y2
+	VMOVDQU     16(DX), X3
+	VINSERTI128 $0x01, 48(DX), Y3, Y3
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPCMPGTQ    Y1, Y2, Y3
+	VPCMPGTQ    Y2, Y0, Y4
+	VPOR        Y4, Y3, Y3
+	VPTEST      Y3, Y3
+	JNZ         hashStr4AVX2_done
+
+	// 4-8 bytes.
+	VPXOR       Y3, Y3, Y3
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VMOVD       -4(R10)(R11*1), X3
+	VPINSRD     $0x01, (R10), X3, X3
+	MOVQ        16(DX), R10
+	MOVQ        24(DX), R11
+	VPINSRD     $0x02, -4(R10)(R11*1), X3, X3
+	VPINSRD     $0x03, (R10), X3, X3
+	VPXOR       Y4, Y4, Y4
+	MOVQ        32(DX), R10
+	MOVQ        40(DX), R11
+	VMOVD       -4(R10)(R11*1), X4
+	VPINSRD     $0x01, (R10), X4, X4
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VPINSRD     $0x02, -4(R10)(R11*1), X4, X4
+	VPINSRD     $0x03, (R10), X4, X4
+	VINSERTI128 $0x01, X4, Y3, Y3
+	VPXOR       strConstsAVX2<>+32(SB), Y3, Y3
+	VPSLLQ      $0x31, Y3, Y4
+	VPSRLQ      $0x0f, Y3, Y5
+	VPXOR       Y4, Y5, Y5
+	VPSLLQ      $0x18, Y3, Y4
+	VPXOR       Y4, Y5, Y5
+	VPSRLQ      $0x28, Y3, Y4
+	VPXOR       Y4, Y5, Y5
+	VPXOR       Y5, Y3, Y3
+	VPMULUDQ    strConstsAVX2<>+128(SB), Y3, Y4
+	VPMULUDQ    strConstsAVX2<>+544(SB), Y3, Y5
+	VPSRLQ      $0x20, Y3, Y3
+	VPMULUDQ    strConstsAVX2<>+128(SB), Y3, Y3
+	VPADDQ      Y5, Y3, Y3
+	VPSLLQ      $0x20, Y3, Y3
+	VPADDQ      Y4, Y3, Y3
+	VPSRLQ      $0x23, Y3, Y4
+	VPADDQ      Y2, Y4, Y4
+	VPXOR       Y4, Y3, Y3
+	VPMULUDQ    strConstsAVX2<>+128(SB), Y3, Y2
+	VPMULUDQ    strConstsAVX2<>+544(SB), Y3, Y4
+	VPSRLQ      $0x20, Y3, Y3
+	VPMULUDQ    strConstsAVX2<>+128(SB), Y3, Y3
+	VPADDQ      Y4, Y3, Y3
+	VPSLLQ      $0x20, Y3, Y3
+	VPADDQ      Y2, Y3, Y3
+	VPSRLQ      $0x1c, Y3, Y4
+	VPXOR       Y4, Y3, Y3
+	VMOVDQU     Y3, (AX)(BX*8)
+	ADDQ        $0x04, BX
+	ADDQ        $0x00000040, DX
+	JMP         hashStr4AVX2_loop
+
+hashStr4AVX2_done:
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func hashStr9AVX2(dst []uint64, keys *string) int
+// Requires: AVX, AVX2, SSE2
+TEXT ·hashStr9AVX2(SB), NOSPLIT, $0-40
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         keys+24(FP), DX
+	MOVQ         $0x00000009, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x00000010, BX
+	MOVQ         BX, X1
+	VPBROADCASTQ X1, Y1
+	XORQ         BX, BX
+
+hashStr9AVX2_loop:
+	CMPQ        BX, CX
+	JAE         hashStr9AVX2_done
+	VPXOR       Y2, Y2, Y2
+	VPXOR       Y3, Y3, Y3
+	VMOVDQU     (DX), X2
+	VINSERTI128 $0x01, 32(DX), Y2, Y2
+	VMOVDQU     16(DX), X3
+	VINSERTI128 $0x01, 48(DX), Y3, Y3
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPCMPGTQ    Y1, Y2, Y3
+	VPCMPGTQ    Y2, Y0, Y4
+	VPOR        Y4, Y3, Y3
+	VPTEST      Y3, Y3
+	JNZ         hashStr9AVX2_done
+
+	// 9-16 bytes.
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VPXOR       Y3, Y3, Y3
+	VPXOR       Y4, Y4, Y4
+	VMOVQ       (R10), X3
+	VMOVQ       -8(R10)(R11*1), X4
+	MOVQ        16(DX), R10
+	MOVQ        24(DX), R11
+	VPINSRQ     $0x01, (R10), X3, X3
+	VPINSRQ     $0x01, -8(R10)(R11*1), X4, X4
+	MOVQ        32(DX), R10
+	MOVQ        40(DX), R11
+	VPXOR       Y5, Y5, Y5
+	VPXOR       Y6, Y6, Y6
+	VMOVQ       (R10), X5
+	VMOVQ       -8(R10)(R11*1), X6
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VPINSRQ     $0x01, (R10), X5, X5
+	VPINSRQ     $0x01, -8(R10)(R11*1), X6, X6
+	VINSERTI128 $0x01, X5, Y3, Y3
+	VINSERTI128 $0x01, X6, Y4, Y4
+	VPXOR       strConstsAVX2<>+64(SB), Y3, Y3
+	VPXOR       strConstsAVX2<>+96(SB), Y4, Y4
+	VPSRLQ      $0x20, Y3, Y5
+	VPSRLQ      $0x20, Y4, Y6
+	VPMULUDQ    Y4, Y3, Y7
+	VPMULUDQ    Y4, Y5, Y8
+	VPMULUDQ    Y6, Y3, Y9
+	VPMULUDQ    Y6, Y5, Y5
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y8, Y10
+	VPADDQ      Y10, Y6, Y6
+	VPADDQ      Y9, Y6, Y6
+	VPSRLQ      $0x20, Y8, Y8
+	VPADDQ      Y8, Y5, Y5
+	VPSRLQ      $0x20, Y6, Y10
+	VPADDQ      Y10, Y5, Y5
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y5, Y5
+	VPXOR       Y6, Y5, Y5
+	VPSHUFB     strBswapAVX2<>+0(SB), Y3, Y3
+	VPADDQ      Y3, Y5, Y5
+	VPADDQ      Y4, Y5, Y5
+	VPADDQ      Y2, Y5, Y5
+	VPSRLQ      $0x25, Y5, Y2
+	VPXOR       Y2, Y5, Y5
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y5, Y2
+	VPMULUDQ    strConstsAVX2<>+512(SB), Y5, Y3
+	VPSRLQ      $0x20, Y5, Y4
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y4, Y4
+	VPADDQ      Y3, Y4, Y4
+	VPSLLQ      $0x20, Y4, Y4
+	VPADDQ      Y2, Y4, Y5
+	VPSRLQ      $0x20, Y5, Y2
+	VPXOR       Y2, Y5, Y5
+	VMOVDQU     Y5, (AX)(BX*8)
+	ADDQ        $0x04, BX
+	ADDQ        $0x00000040, DX
+	JMP         hashStr9AVX2_loop
+
+hashStr9AVX2_done:
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func hashStr17AVX2(dst []uint64, keys *string) int
+// Requires: AVX, AVX2, SSE2
+TEXT ·hashStr17AVX2(SB), NOSPLIT, $0-40
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         keys+24(FP), DX
+	MOVQ         $0x00000011, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x00000020, BX
+	MOVQ         BX, X1
+	VPBROADCASTQ X1, Y1
+	XORQ         BX, BX
+
+hashStr17AVX2_loop:
+	CMPQ        BX, CX
+	JAE         hashStr17AVX2_done
+	VPXOR       Y2, Y2, Y2
+	VPXOR       Y3, Y3, Y3
+	VMOVDQU     (DX), X2
+	VINSERTI128 $0x01, 32(DX), Y2, Y2
+	VMOVDQU     16(DX), X3
+	VINSERTI128 $0x01, 48(DX), Y3, Y3
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPCMPGTQ    Y1, Y2, Y3
+	VPCMPGTQ    Y2, Y0, Y4
+	VPOR        Y4, Y3, Y3
+	VPTEST      Y3, Y3
+	JNZ         hashStr17AVX2_done
+
+	// 17-128 bytes.
+	VPMULUDQ    strConstsAVX2<>+192(SB), Y2, Y3
+	VPMULUDQ    strConstsAVX2<>+576(SB), Y2, Y2
+	VPSLLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y3, Y3
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VPXOR       Y2, Y2, Y2
+	VMOVDQU     (R10), X2
+	VPXOR       Y4, Y4, Y4
+	VMOVDQU     -16(R10)(R11*1), X4
+	MOVQ        32(DX), R10
+	MOVQ        40(DX), R11
+	VINSERTI128 $0x01, (R10), Y2, Y2
+	VINSERTI128 $0x01, -16(R10)(R11*1), Y4, Y4
+	MOVQ        16(DX), R10
+	MOVQ        24(DX), R11
+	VPXOR       Y5, Y5, Y5
+	VMOVDQU     (R10), X5
+	VPXOR       Y6, Y6, Y6
+	VMOVDQU     -16(R10)(R11*1), X6
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VINSERTI128 $0x01, (R10), Y5, Y5
+	VINSERTI128 $0x01, -16(R10)(R11*1), Y6, Y6
+	VPUNPCKLQDQ Y5, Y2, Y7
+	VPUNPCKHQDQ Y5, Y2, Y2
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPXOR       strSecretAVX2<>+0(SB), Y7, Y7
+	VPXOR       strSecretAVX2<>+32(SB), Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPSRLQ      $0x20, Y2, Y8
+	VPMULUDQ    Y2, Y7, Y9
+	VPMULUDQ    Y2, Y6, Y2
+	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y8, Y6, Y6
+	VPSRLQ      $0x20, Y9, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y10
+	VPADDQ      Y10, Y8, Y8
+	VPADDQ      Y7, Y8, Y8
+	VPSRLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y6, Y6
+	VPSRLQ      $0x20, Y8, Y10
+	VPADDQ      Y10, Y6, Y6
+	VPSLLQ      $0x20, Y8, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPXOR       Y8, Y6, Y6
+	VPADDQ      Y6, Y3, Y3
+	VPXOR       strSecretAVX2<>+64(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+96(SB), Y4, Y4
+	VPSRLQ      $0x20, Y5, Y2
+	VPSRLQ      $0x20, Y4, Y6
+	VPMULUDQ    Y4, Y5, Y7
+	VPMULUDQ    Y4, Y2, Y4
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y4, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPADDQ      Y5, Y6, Y6
+	VPSRLQ      $0x20, Y4, Y4
+	VPADDQ      Y4, Y2, Y2
+	VPSRLQ      $0x20, Y6, Y8
+	VPADDQ      Y8, Y2, Y2
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y2, Y2
+	VPXOR       Y6, Y2, Y2
+	VPADDQ      Y2, Y3, Y3
+	VPSRLQ      $0x25, Y3, Y2
+	VPXOR       Y2, Y3, Y3
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y3, Y2
+	VPMULUDQ    strConstsAVX2<>+512(SB), Y3, Y4
+	VPSRLQ      $0x20, Y3, Y3
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y3, Y3
+	VPADDQ      Y4, Y3, Y3
+	VPSLLQ      $0x20, Y3, Y3
+	VPADDQ      Y2, Y3, Y3
+	VPSRLQ      $0x20, Y3, Y2
+	VPXOR       Y2, Y3, Y3
+	VMOVDQU     Y3, (AX)(BX*8)
+	ADDQ        $0x04, BX
+	ADDQ        $0x00000040, DX
+	JMP         hashStr17AVX2_loop
+
+hashStr17AVX2_done:
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func hashStr33AVX2(dst []uint64, keys *string) int
+// Requires: AVX, AVX2, SSE2
+TEXT ·hashStr33AVX2(SB), NOSPLIT, $0-40
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         keys+24(FP), DX
+	MOVQ         $0x00000021, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x00000040, BX
+	MOVQ         BX, X1
+	VPBROADCASTQ X1, Y1
+	XORQ         BX, BX
+
+hashStr33AVX2_loop:
+	CMPQ        BX, CX
+	JAE         hashStr33AVX2_done
+	VPXOR       Y2, Y2, Y2
+	VPXOR       Y3, Y3, Y3
+	VMOVDQU     (DX), X2
+	VINSERTI128 $0x01, 32(DX), Y2, Y2
+	VMOVDQU     16(DX), X3
+	VINSERTI128 $0x01, 48(DX), Y3, Y3
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPCMPGTQ    Y1, Y2, Y3
+	VPCMPGTQ    Y2, Y0, Y4
+	VPOR        Y4, Y3, Y3
+	VPTEST      Y3, Y3
+	JNZ         hashStr33AVX2_done
+
+	// 17-128 bytes.
+	VPMULUDQ    strConstsAVX2<>+192(SB), Y2, Y3
+	VPMULUDQ    strConstsAVX2<>+576(SB), Y2, Y2
+	VPSLLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y3, Y3
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VPXOR       Y2, Y2, Y2
+	VMOVDQU     (R10), X2
+	VPXOR       Y4, Y4, Y4
+	VMOVDQU     -16(R10)(R11*1), X4
+	MOVQ        32(DX), R10
+	MOVQ        40(DX), R11
+	VINSERTI128 $0x01, (R10), Y2, Y2
+	VINSERTI128 $0x01, -16(R10)(R11*1), Y4, Y4
+	MOVQ        16(DX), R10
+	MOVQ        24(DX), R11
+	VPXOR       Y5, Y5, Y5
+	VMOVDQU     (R10), X5
+	VPXOR       Y6, Y6, Y6
+	VMOVDQU     -16(R10)(R11*1), X6
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VINSERTI128 $0x01, (R10), Y5, Y5
+	VINSERTI128 $0x01, -16(R10)(R11*1), Y6, Y6
+	VPUNPCKLQDQ Y5, Y2, Y7
+	VPUNPCKHQDQ Y5, Y2, Y2
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPXOR       strSecretAVX2<>+0(SB), Y7, Y7
+	VPXOR       strSecretAVX2<>+32(SB), Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPSRLQ      $0x20, Y2, Y8
+	VPMULUDQ    Y2, Y7, Y9
+	VPMULUDQ    Y2, Y6, Y2
+	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y8, Y6, Y6
+	VPSRLQ      $0x20, Y9, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y10
+	VPADDQ      Y10, Y8, Y8
+	VPADDQ      Y7, Y8, Y8
+	VPSRLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y6, Y6
+	VPSRLQ      $0x20, Y8, Y10
+	VPADDQ      Y10, Y6, Y6
+	VPSLLQ      $0x20, Y8, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPXOR       Y8, Y6, Y6
+	VPADDQ      Y6, Y3, Y3
+	VPXOR       strSecretAVX2<>+64(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+96(SB), Y4, Y4
+	VPSRLQ      $0x20, Y5, Y2
+	VPSRLQ      $0x20, Y4, Y6
+	VPMULUDQ    Y4, Y5, Y7
+	VPMULUDQ    Y4, Y2, Y4
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y4, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPADDQ      Y5, Y6, Y6
+	VPSRLQ      $0x20, Y4, Y4
+	VPADDQ      Y4, Y2, Y2
+	VPSRLQ      $0x20, Y6, Y8
+	VPADDQ      Y8, Y2, Y2
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y2, Y2
+	VPXOR       Y6, Y2, Y2
+	VPADDQ      Y2, Y3, Y3
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VPXOR       Y2, Y2, Y2
+	VMOVDQU     16(R10), X2
+	VPXOR       Y4, Y4, Y4
+	VMOVDQU     -32(R10)(R11*1), X4
+	MOVQ        32(DX), R10
+	MOVQ        40(DX), R11
+	VINSERTI128 $0x01, 16(R10), Y2, Y2
+	VINSERTI128 $0x01, -32(R10)(R11*1), Y4, Y4
+	MOVQ        16(DX), R10
+	MOVQ        24(DX), R11
+	VPXOR       Y5, Y5, Y5
+	VMOVDQU     16(R10), X5
+	VPXOR       Y6, Y6, Y6
+	VMOVDQU     -32(R10)(R11*1), X6
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VINSERTI128 $0x01, 16(R10), Y5, Y5
+	VINSERTI128 $0x01, -32(R10)(R11*1), Y6, Y6
+	VPUNPCKLQDQ Y5, Y2, Y7
+	VPUNPCKHQDQ Y5, Y2, Y2
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPXOR       strSecretAVX2<>+128(SB), Y7, Y7
+	VPXOR       strSecretAVX2<>+160(SB), Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPSRLQ      $0x20, Y2, Y8
+	VPMULUDQ    Y2, Y7, Y9
+	VPMULUDQ    Y2, Y6, Y2
+	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y8, Y6, Y6
+	VPSRLQ      $0x20, Y9, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y10
+	VPADDQ      Y10, Y8, Y8
+	VPADDQ      Y7, Y8, Y8
+	VPSRLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y6, Y6
+	VPSRLQ      $0x20, Y8, Y10
+	VPADDQ      Y10, Y6, Y6
+	VPSLLQ      $0x20, Y8, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPXOR       Y8, Y6, Y6
+	VPADDQ      Y6, Y3, Y3
+	VPXOR       strSecretAVX2<>+192(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+224(SB), Y4, Y4
+	VPSRLQ      $0x20, Y5, Y2
+	VPSRLQ      $0x20, Y4, Y6
+	VPMULUDQ    Y4, Y5, Y7
+	VPMULUDQ    Y4, Y2, Y4
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y4, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPADDQ      Y5, Y6, Y6
+	VPSRLQ      $0x20, Y4, Y4
+	VPADDQ      Y4, Y2, Y2
+	VPSRLQ      $0x20, Y6, Y8
+	VPADDQ      Y8, Y2, Y2
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y2, Y2
+	VPXOR       Y6, Y2, Y2
+	VPADDQ      Y2, Y3, Y3
+	VPSRLQ      $0x25, Y3, Y2
+	VPXOR       Y2, Y3, Y3
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y3, Y2
+	VPMULUDQ    strConstsAVX2<>+512(SB), Y3, Y4
+	VPSRLQ      $0x20, Y3, Y3
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y3, Y3
+	VPADDQ      Y4, Y3, Y3
+	VPSLLQ      $0x20, Y3, Y3
+	VPADDQ      Y2, Y3, Y3
+	VPSRLQ      $0x20, Y3, Y2
+	VPXOR       Y2, Y3, Y3
+	VMOVDQU     Y3, (AX)(BX*8)
+	ADDQ        $0x04, BX
+	ADDQ        $0x00000040, DX
+	JMP         hashStr33AVX2_loop
+
+hashStr33AVX2_done:
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func hashStr65AVX2(dst []uint64, keys *string) int
+// Requires: AVX, AVX2, SSE2
+TEXT ·hashStr65AVX2(SB), NOSPLIT, $0-40
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         keys+24(FP), DX
+	MOVQ         $0x00000041, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x00000060, BX
+	MOVQ         BX, X1
+	VPBROADCASTQ X1, Y1
+	XORQ         BX, BX
+
+hashStr65AVX2_loop:
+	CMPQ        BX, CX
+	JAE         hashStr65AVX2_done
+	VPXOR       Y2, Y2, Y2
+	VPXOR       Y3, Y3, Y3
+	VMOVDQU     (DX), X2
+	VINSERTI128 $0x01, 32(DX), Y2, Y2
+	VMOVDQU     16(DX), X3
+	VINSERTI128 $0x01, 48(DX), Y3, Y3
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPCMPGTQ    Y1, Y2, Y3
+	VPCMPGTQ    Y2, Y0, Y4
+	VPOR        Y4, Y3, Y3
+	VPTEST      Y3, Y3
+	JNZ         hashStr65AVX2_done
+
+	// 17-128 bytes.
+	VPMULUDQ    strConstsAVX2<>+192(SB), Y2, Y3
+	VPMULUDQ    strConstsAVX2<>+576(SB), Y2, Y2
+	VPSLLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y3, Y3
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VPXOR       Y2, Y2, Y2
+	VMOVDQU     (R10), X2
+	VPXOR       Y4, Y4, Y4
+	VMOVDQU     -16(R10)(R11*1), X4
+	MOVQ        32(DX), R10
+	MOVQ        40(DX), R11
+	VINSERTI128 $0x01, (R10), Y2, Y2
+	VINSERTI128 $0x01, -16(R10)(R11*1), Y4, Y4
+	MOVQ        16(DX), R10
+	MOVQ        24(DX), R11
+	VPXOR       Y5, Y5, Y5
+	VMOVDQU     (R10), X5
+	VPXOR       Y6, Y6, Y6
+	VMOVDQU     -16(R10)(R11*1), X6
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VINSERTI128 $0x01, (R10), Y5, Y5
+	VINSERTI128 $0x01, -16(R10)(R11*1), Y6, Y6
+	VPUNPCKLQDQ Y5, Y2, Y7
+	VPUNPCKHQDQ Y5, Y2, Y2
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPXOR       strSecretAVX2<>+0(SB), Y7, Y7
+	VPXOR       strSecretAVX2<>+32(SB), Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPSRLQ      $0x20, Y2, Y8
+	VPMULUDQ    Y2, Y7, Y9
+	VPMULUDQ    Y2, Y6, Y2
+	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y8, Y6, Y6
+	VPSRLQ      $0x20, Y9, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y10
+	VPADDQ      Y10, Y8, Y8
+	VPADDQ      Y7, Y8, Y8
+	VPSRLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y6, Y6
+	VPSRLQ      $0x20, Y8, Y10
+	VPADDQ      Y10, Y6, Y6
+	VPSLLQ      $0x20, Y8, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPXOR       Y8, Y6, Y6
+	VPADDQ      Y6, Y3, Y3
+	VPXOR       strSecretAVX2<>+64(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+96(SB), Y4, Y4
+	VPSRLQ      $0x20, Y5, Y2
+	VPSRLQ      $0x20, Y4, Y6
+	VPMULUDQ    Y4, Y5, Y7
+	VPMULUDQ    Y4, Y2, Y4
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y4, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPADDQ      Y5, Y6, Y6
+	VPSRLQ      $0x20, Y4, Y4
+	VPADDQ      Y4, Y2, Y2
+	VPSRLQ      $0x20, Y6, Y8
+	VPADDQ      Y8, Y2, Y2
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y2, Y2
+	VPXOR       Y6, Y2, Y2
+	VPADDQ      Y2, Y3, Y3
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VPXOR       Y2, Y2, Y2
+	VMOVDQU     16(R10), X2
+	VPXOR       Y4, Y4, Y4
+	VMOVDQU     -32(R10)(R11*1), X4
+	MOVQ        32(DX), R10
+	MOVQ        40(DX), R11
+	VINSERTI128 $0x01, 16(R10), Y2, Y2
+	VINSERTI128 $0x01, -32(R10)(R11*1), Y4, Y4
+	MOVQ        16(DX), R10
+	MOVQ        24(DX), R11
+	VPXOR       Y5, Y5, Y5
+	VMOVDQU     16(R10), X5
+	VPXOR       Y6, Y6, Y6
+	VMOVDQU     -32(R10)(R11*1), X6
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VINSERTI128 $0x01, 16(R10), Y5, Y5
+	VINSERTI128 $0x01, -32(R10)(R11*1), Y6, Y6
+	VPUNPCKLQDQ Y5, Y2, Y7
+	VPUNPCKHQDQ Y5, Y2, Y2
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPXOR       strSecretAVX2<>+128(SB), Y7, Y7
+	VPXOR       strSecretAVX2<>+160(SB), Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPSRLQ      $0x20, Y2, Y8
+	VPMULUDQ    Y2, Y7, Y9
+	VPMULUDQ    Y2, Y6, Y2
+	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y8, Y6, Y6
+	VPSRLQ      $0x20, Y9, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y10
+	VPADDQ      Y10, Y8, Y8
+	VPADDQ      Y7, Y8, Y8
+	VPSRLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y6, Y6
+	VPSRLQ      $0x20, Y8, Y10
+	VPADDQ      Y10, Y6, Y6
+	VPSLLQ      $0x20, Y8, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPXOR       Y8, Y6, Y6
+	VPADDQ      Y6, Y3, Y3
+	VPXOR       strSecretAVX2<>+192(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+224(SB), Y4, Y4
+	VPSRLQ      $0x20, Y5, Y2
+	VPSRLQ      $0x20, Y4, Y6
+	VPMULUDQ    Y4, Y5, Y7
+	VPMULUDQ    Y4, Y2, Y4
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y4, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPADDQ      Y5, Y6, Y6
+	VPSRLQ      $0x20, Y4, Y4
+	VPADDQ      Y4, Y2, Y2
+	VPSRLQ      $0x20, Y6, Y8
+	VPADDQ      Y8, Y2, Y2
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y2, Y2
+	VPXOR       Y6, Y2, Y2
+	VPADDQ      Y2, Y3, Y3
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VPXOR       Y2, Y2, Y2
+	VMOVDQU     32(R10), X2
+	VPXOR       Y4, Y4, Y4
+	VMOVDQU     -48(R10)(R11*1), X4
+	MOVQ        32(DX), R10
+	MOVQ        40(DX), R11
+	VINSERTI128 $0x01, 32(R10), Y2, Y2
+	VINSERTI128 $0x01, -48(R10)(R11*1), Y4, Y4
+	MOVQ        16(DX), R10
+	MOVQ        24(DX), R11
+	VPXOR       Y5, Y5, Y5
+	VMOVDQU     32(R10), X5
+	VPXOR       Y6, Y6, Y6
+	VMOVDQU     -48(R10)(R11*1), X6
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VINSERTI128 $0x01, 32(R10), Y5, Y5
+	VINSERTI128 $0x01, -48(R10)(R11*1), Y6, Y6
+	VPUNPCKLQDQ Y5, Y2, Y7
+	VPUNPCKHQDQ Y5, Y2, Y2
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPXOR       strSecretAVX2<>+256(SB), Y7, Y7
+	VPXOR       strSecretAVX2<>+288(SB), Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPSRLQ      $0x20, Y2, Y8
+	VPMULUDQ    Y2, Y7, Y9
+	VPMULUDQ    Y2, Y6, Y2
+	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y8, Y6, Y6
+	VPSRLQ      $0x20, Y9, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y10
+	VPADDQ      Y10, Y8, Y8
+	VPADDQ      Y7, Y8, Y8
+	VPSRLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y6, Y6
+	VPSRLQ      $0x20, Y8, Y10
+	VPADDQ      Y10, Y6, Y6
+	VPSLLQ      $0x20, Y8, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPXOR       Y8, Y6, Y6
+	VPADDQ      Y6, Y3, Y3
+	VPXOR       strSecretAVX2<>+320(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+352(SB), Y4, Y4
+	VPSRLQ      $0x20, Y5, Y2
+	VPSRLQ      $0x20, Y4, Y6
+	VPMULUDQ    Y4, Y5, Y7
+	VPMULUDQ    Y4, Y2, Y4
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y4, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPADDQ      Y5, Y6, Y6
+	VPSRLQ      $0x20, Y4, Y4
+	VPADDQ      Y4, Y2, Y2
+	VPSRLQ      $0x20, Y6, Y8
+	VPADDQ      Y8, Y2, Y2
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y2, Y2
+	VPXOR       Y6, Y2, Y2
+	VPADDQ      Y2, Y3, Y3
+	VPSRLQ      $0x25, Y3, Y2
+	VPXOR       Y2, Y3, Y3
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y3, Y2
+	VPMULUDQ    strConstsAVX2<>+512(SB), Y3, Y4
+	VPSRLQ      $0x20, Y3, Y3
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y3, Y3
+	VPADDQ      Y4, Y3, Y3
+	VPSLLQ      $0x20, Y3, Y3
+	VPADDQ      Y2, Y3, Y3
+	VPSRLQ      $0x20, Y3, Y2
+	VPXOR       Y2, Y3, Y3
+	VMOVDQU     Y3, (AX)(BX*8)
+	ADDQ        $0x04, BX
+	ADDQ        $0x00000040, DX
+	JMP         hashStr65AVX2_loop
+
+hashStr65AVX2_done:
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func hashStr97AVX2(dst []uint64, keys *string) int
+// Requires: AVX, AVX2, SSE2
+TEXT ·hashStr97AVX2(SB), NOSPLIT, $0-40
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         keys+24(FP), DX
+	MOVQ         $0x00000061, BX
+	MOVQ         BX, X0
+	VPBROADCASTQ X0, Y0
+	MOVQ         $0x00000080, BX
+	MOVQ         BX, X1
+	VPBROADCASTQ X1, Y1
+	XORQ         BX, BX
+
+hashStr97AVX2_loop:
+	CMPQ        BX, CX
+	JAE         hashStr97AVX2_done
+	VPXOR       Y2, Y2, Y2
+	VPXOR       Y3, Y3, Y3
+	VMOVDQU     (DX), X2
+	VINSERTI128 $0x01, 32(DX), Y2, Y2
+	VMOVDQU     16(DX), X3
+	VINSERTI128 $0x01, 48(DX), Y3, Y3
+	VPUNPCKHQDQ Y3, Y2, Y2
+	VPCMPGTQ    Y1, Y2, Y3
+	VPCMPGTQ    Y2, Y0, Y4
+	VPOR        Y4, Y3, Y3
+	VPTEST      Y3, Y3
+	JNZ         hashStr97AVX2_done
+
+	// 17-128 bytes.
+	VPMULUDQ    strConstsAVX2<>+192(SB), Y2, Y3
+	VPMULUDQ    strConstsAVX2<>+576(SB), Y2, Y2
+	VPSLLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y3, Y3
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VPXOR       Y2, Y2, Y2
+	VMOVDQU     (R10), X2
+	VPXOR       Y4, Y4, Y4
+	VMOVDQU     -16(R10)(R11*1), X4
+	MOVQ        32(DX), R10
+	MOVQ        40(DX), R11
+	VINSERTI128 $0x01, (R10), Y2, Y2
+	VINSERTI128 $0x01, -16(R10)(R11*1), Y4, Y4
+	MOVQ        16(DX), R10
+	MOVQ        24(DX), R11
+	VPXOR       Y5, Y5, Y5
+	VMOVDQU     (R10), X5
+	VPXOR       Y6, Y6, Y6
+	VMOVDQU     -16(R10)(R11*1), X6
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VINSERTI128 $0x01, (R10), Y5, Y5
+	VINSERTI128 $0x01, -16(R10)(R11*1), Y6, Y6
+	VPUNPCKLQDQ Y5, Y2, Y7
+	VPUNPCKHQDQ Y5, Y2, Y2
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPXOR       strSecretAVX2<>+0(SB), Y7, Y7
+	VPXOR       strSecretAVX2<>+32(SB), Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPSRLQ      $0x20, Y2, Y8
+	VPMULUDQ    Y2, Y7, Y9
+	VPMULUDQ    Y2, Y6, Y2
+	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y8, Y6, Y6
+	VPSRLQ      $0x20, Y9, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y10
+	VPADDQ      Y10, Y8, Y8
+	VPADDQ      Y7, Y8, Y8
+	VPSRLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y6, Y6
+	VPSRLQ      $0x20, Y8, Y10
+	VPADDQ      Y10, Y6, Y6
+	VPSLLQ      $0x20, Y8, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPXOR       Y8, Y6, Y6
+	VPADDQ      Y6, Y3, Y3
+	VPXOR       strSecretAVX2<>+64(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+96(SB), Y4, Y4
+	VPSRLQ      $0x20, Y5, Y2
+	VPSRLQ      $0x20, Y4, Y6
+	VPMULUDQ    Y4, Y5, Y7
+	VPMULUDQ    Y4, Y2, Y4
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y4, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPADDQ      Y5, Y6, Y6
+	VPSRLQ      $0x20, Y4, Y4
+	VPADDQ      Y4, Y2, Y2
+	VPSRLQ      $0x20, Y6, Y8
+	VPADDQ      Y8, Y2, Y2
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y2, Y2
+	VPXOR       Y6, Y2, Y2
+	VPADDQ      Y2, Y3, Y3
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VPXOR       Y2, Y2, Y2
+	VMOVDQU     16(R10), X2
+	VPXOR       Y4, Y4, Y4
+	VMOVDQU     -32(R10)(R11*1), X4
+	MOVQ        32(DX), R10
+	MOVQ        40(DX), R11
+	VINSERTI128 $0x01, 16(R10), Y2, Y2
+	VINSERTI128 $0x01, -32(R10)(R11*1), Y4, Y4
+	MOVQ        16(DX), R10
+	MOVQ        24(DX), R11
+	VPXOR       Y5, Y5, Y5
+	VMOVDQU     16(R10), X5
+	VPXOR       Y6, Y6, Y6
+	VMOVDQU     -32(R10)(R11*1), X6
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VINSERTI128 $0x01, 16(R10), Y5, Y5
+	VINSERTI128 $0x01, -32(R10)(R11*1), Y6, Y6
+	VPUNPCKLQDQ Y5, Y2, Y7
+	VPUNPCKHQDQ Y5, Y2, Y2
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPXOR       strSecretAVX2<>+128(SB), Y7, Y7
+	VPXOR       strSecretAVX2<>+160(SB), Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPSRLQ      $0x20, Y2, Y8
+	VPMULUDQ    Y2, Y7, Y9
+	VPMULUDQ    Y2, Y6, Y2
+	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y8, Y6, Y6
+	VPSRLQ      $0x20, Y9, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y10
+	VPADDQ      Y10, Y8, Y8
+	VPADDQ      Y7, Y8, Y8
+	VPSRLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y6, Y6
+	VPSRLQ      $0x20, Y8, Y10
+	VPADDQ      Y10, Y6, Y6
+	VPSLLQ      $0x20, Y8, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPXOR       Y8, Y6, Y6
+	VPADDQ      Y6, Y3, Y3
+	VPXOR       strSecretAVX2<>+192(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+224(SB), Y4, Y4
+	VPSRLQ      $0x20, Y5, Y2
+	VPSRLQ      $0x20, Y4, Y6
+	VPMULUDQ    Y4, Y5, Y7
+	VPMULUDQ    Y4, Y2, Y4
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y4, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPADDQ      Y5, Y6, Y6
+	VPSRLQ      $0x20, Y4, Y4
+	VPADDQ      Y4, Y2, Y2
+	VPSRLQ      $0x20, Y6, Y8
+	VPADDQ      Y8, Y2, Y2
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y2, Y2
+	VPXOR       Y6, Y2, Y2
+	VPADDQ      Y2, Y3, Y3
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VPXOR       Y2, Y2, Y2
+	VMOVDQU     32(R10), X2
+	VPXOR       Y4, Y4, Y4
+	VMOVDQU     -48(R10)(R11*1), X4
+	MOVQ        32(DX), R10
+	MOVQ        40(DX), R11
+	VINSERTI128 $0x01, 32(R10), Y2, Y2
+	VINSERTI128 $0x01, -48(R10)(R11*1), Y4, Y4
+	MOVQ        16(DX), R10
+	MOVQ        24(DX), R11
+	VPXOR       Y5, Y5, Y5
+	VMOVDQU     32(R10), X5
+	VPXOR       Y6, Y6, Y6
+	VMOVDQU     -48(R10)(R11*1), X6
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VINSERTI128 $0x01, 32(R10), Y5, Y5
+	VINSERTI128 $0x01, -48(R10)(R11*1), Y6, Y6
+	VPUNPCKLQDQ Y5, Y2, Y7
+	VPUNPCKHQDQ Y5, Y2, Y2
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPXOR       strSecretAVX2<>+256(SB), Y7, Y7
+	VPXOR       strSecretAVX2<>+288(SB), Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPSRLQ      $0x20, Y2, Y8
+	VPMULUDQ    Y2, Y7, Y9
+	VPMULUDQ    Y2, Y6, Y2
+	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y8, Y6, Y6
+	VPSRLQ      $0x20, Y9, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y10
+	VPADDQ      Y10, Y8, Y8
+	VPADDQ      Y7, Y8, Y8
+	VPSRLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y6, Y6
+	VPSRLQ      $0x20, Y8, Y10
+	VPADDQ      Y10, Y6, Y6
+	VPSLLQ      $0x20, Y8, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPXOR       Y8, Y6, Y6
+	VPADDQ      Y6, Y3, Y3
+	VPXOR       strSecretAVX2<>+320(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+352(SB), Y4, Y4
+	VPSRLQ      $0x20, Y5, Y2
+	VPSRLQ      $0x20, Y4, Y6
+	VPMULUDQ    Y4, Y5, Y7
+	VPMULUDQ    Y4, Y2, Y4
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y4, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPADDQ      Y5, Y6, Y6
+	VPSRLQ      $0x20, Y4, Y4
+	VPADDQ      Y4, Y2, Y2
+	VPSRLQ      $0x20, Y6, Y8
+	VPADDQ      Y8, Y2, Y2
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y2, Y2
+	VPXOR       Y6, Y2, Y2
+	VPADDQ      Y2, Y3, Y3
+	MOVQ        (DX), R10
+	MOVQ        8(DX), R11
+	VPXOR       Y2, Y2, Y2
+	VMOVDQU     48(R10), X2
+	VPXOR       Y4, Y4, Y4
+	VMOVDQU     -64(R10)(R11*1), X4
+	MOVQ        32(DX), R10
+	MOVQ        40(DX), R11
+	VINSERTI128 $0x01, 48(R10), Y2, Y2
+	VINSERTI128 $0x01, -64(R10)(R11*1), Y4, Y4
+	MOVQ        16(DX), R10
+	MOVQ        24(DX), R11
+	VPXOR       Y5, Y5, Y5
+	VMOVDQU     48(R10), X5
+	VPXOR       Y6, Y6, Y6
+	VMOVDQU     -64(R10)(R11*1), X6
+	MOVQ        48(DX), R10
+	MOVQ        56(DX), R11
+	VINSERTI128 $0x01, 48(R10), Y5, Y5
+	VINSERTI128 $0x01, -64(R10)(R11*1), Y6, Y6
+	VPUNPCKLQDQ Y5, Y2, Y7
+	VPUNPCKHQDQ Y5, Y2, Y2
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPXOR       strSecretAVX2<>+384(SB), Y7, Y7
+	VPXOR       strSecretAVX2<>+416(SB), Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPSRLQ      $0x20, Y2, Y8
+	VPMULUDQ    Y2, Y7, Y9
+	VPMULUDQ    Y2, Y6, Y2
+	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y8, Y6, Y6
+	VPSRLQ      $0x20, Y9, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y10
+	VPADDQ      Y10, Y8, Y8
+	VPADDQ      Y7, Y8, Y8
+	VPSRLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y6, Y6
+	VPSRLQ      $0x20, Y8, Y10
+	VPADDQ      Y10, Y6, Y6
+	VPSLLQ      $0x20, Y8, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPXOR       Y8, Y6, Y6
+	VPADDQ      Y6, Y3, Y3
+	VPXOR       strSecretAVX2<>+448(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+480(SB), Y4, Y4
+	VPSRLQ      $0x20, Y5, Y2
+	VPSRLQ      $0x20, Y4, Y6
+	VPMULUDQ    Y4, Y5, Y7
+	VPMULUDQ    Y4, Y2, Y4
+	VPMULUDQ    Y6, Y5, Y5
+	VPMULUDQ    Y6, Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y4, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPADDQ      Y5, Y6, Y6
+	VPSRLQ      $0x20, Y4, Y4
+	VPADDQ      Y4, Y2, Y2
+	VPSRLQ      $0x20, Y6, Y8
+	VPADDQ      Y8, Y2, Y2
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y2, Y2
+	VPXOR       Y6, Y2, Y2
+	VPADDQ      Y2, Y3, Y3
+	VPSRLQ      $0x25, Y3, Y2
+	VPXOR       Y2, Y3, Y3
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y3, Y2
+	VPMULUDQ    strConstsAVX2<>+512(SB), Y3, Y4
+	VPSRLQ      $0x20, Y3, Y3
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y3, Y3
+	VPADDQ      Y4, Y3, Y3
+	VPSLLQ      $0x20, Y3, Y3
+	VPADDQ      Y2, Y3, Y3
+	VPSRLQ      $0x20, Y3, Y2
+	VPXOR       Y2, Y3, Y3
+	VMOVDQU     Y3, (AX)(BX*8)
+	ADDQ        $0x04, BX
+	ADDQ        $0x00000040, DX
+	JMP         hashStr97AVX2_loop
+
+hashStr97AVX2_done:
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET

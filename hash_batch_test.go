@@ -377,3 +377,132 @@ func hasAllWith(f *Filter[uint64], buf, keys []uint64, out []bool) int {
 }
 
 var benchSink int
+
+// checkStrings checks hashKeys on keys at the active level, as strings and
+// as byte slices: equal to xxh3 lane by lane, nothing written past the keys.
+func checkStrings(t *testing.T, keys []string) {
+	t.Helper()
+	const guard = 0x0123456789abcdef
+	bs := make([][]byte, len(keys))
+	for i, k := range keys {
+		bs[i] = []byte(k)
+	}
+	dst := make([]uint64, len(keys)+9)
+	for pass := range 2 {
+		for i := range dst {
+			dst[i] = guard
+		}
+		if pass == 0 {
+			hashKeys(kindString, dst[:len(keys)], keys)
+		} else {
+			hashKeys(kindBytes, dst[:len(keys)], bs)
+		}
+		for i, k := range keys {
+			if want := xxh3.HashString(k); dst[i] != want {
+				t.Fatalf("%v, %d keys (bytes: %v): key %d of %d bytes hashed to %#x, want %#x",
+					cpu.Active, len(keys), pass == 1, i, len(k), dst[i], want)
+			}
+		}
+		for i := len(keys); i < len(dst); i++ {
+			if dst[i] != guard {
+				t.Fatalf("%v, %d keys: dst[%d] written past the keys", cpu.Active, len(keys), i)
+			}
+		}
+	}
+}
+
+// randomString returns n random bytes as a string.
+func randomString(r *rand.Rand, n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return string(b)
+}
+
+// TestHashStringsLevels: at every level this CPU runs, batches of strings
+// and byte slices hash as xxh3 does, for every length 0..300 and a few
+// longer ones, in every lane position and batch size 0..20, in batches of
+// one length and of mixed lengths (every length class in one group).
+func TestHashStringsLevels(t *testing.T) {
+	lengths := []int{}
+	for l := 0; l <= 300; l++ {
+		lengths = append(lengths, l)
+	}
+	lengths = append(lengths, 511, 1024, 4099)
+	for _, l := range cpu.Usable() {
+		t.Run(l.String(), func(t *testing.T) {
+			withLevel(l, func() {
+				r := rand.New(rand.NewPCG(8, uint64(l)))
+				for n := 0; n <= 20; n++ {
+					for li, length := range lengths {
+						same := make([]string, n)
+						mixed := make([]string, n)
+						for j := range n {
+							same[j] = randomString(r, length)
+							mixed[j] = randomString(r, lengths[(li+j*37)%len(lengths)])
+						}
+						checkStrings(t, same)
+						checkStrings(t, mixed)
+					}
+				}
+				// Long batches of short mixed keys, and a sub-slice.
+				keys := make([]string, 1001)
+				for i := range keys {
+					keys[i] = randomString(r, r.IntN(140))
+				}
+				checkStrings(t, keys)
+				checkStrings(t, keys[3:700])
+			})
+		})
+	}
+}
+
+// BenchmarkHashStrings is hashing strings alone, 1024 keys per call, at every
+// level (generic is the loop of xxh3.HashString), for keys of 16 and 40
+// bytes and of mixed lengths 5 to 64.
+func BenchmarkHashStrings(b *testing.B) {
+	for _, keys := range []struct {
+		name     string
+		min, max int
+	}{{"16", 16, 16}, {"40", 40, 40}, {"mixed5-64", 5, 64}} {
+		r := rand.New(rand.NewPCG(10, uint64(keys.max)))
+		src := make([]string, 1024)
+		for i := range src {
+			src[i] = randomString(r, keys.min+r.IntN(keys.max-keys.min+1))
+		}
+		dst := make([]uint64, len(src))
+		for _, l := range benchLevels() {
+			onLevel(b, "key="+keys.name, l, func(b *testing.B) {
+				for i := 0; i < b.N; i += len(src) {
+					hashKeys(kindString, dst, src)
+				}
+			})
+		}
+	}
+}
+
+// TestHashStringsOneOff: at every level, batches of one length class with
+// one key of another length at each position, so that a kernel stops at
+// every group position and the rest of the batch is sorted by class.
+func TestHashStringsOneOff(t *testing.T) {
+	for _, l := range cpu.Usable() {
+		t.Run(l.String(), func(t *testing.T) {
+			withLevel(l, func() {
+				r := rand.New(rand.NewPCG(12, uint64(l)))
+				for _, pair := range [][2]int{{16, 17}, {9, 8}, {40, 0}, {8, 3}, {64, 65}, {33, 32}, {100, 200}, {20, 16}} {
+					for _, n := range []int{9, 40, 300, 600} {
+						for p := 0; p < n; p += 1 + p/8 {
+							keys := make([]string, n)
+							for i := range keys {
+								keys[i] = randomString(r, pair[0])
+							}
+							keys[p] = randomString(r, pair[1])
+							checkStrings(t, keys)
+						}
+					}
+				}
+			})
+		})
+	}
+}

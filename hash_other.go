@@ -3,7 +3,19 @@
 package bloom
 
 // Without the amd64 assembly cpu.Active is never AVX2 or AVX512, so hashWords
-// never calls these; they exist only so that hash.go compiles everywhere.
+// and hashStrings never call these; they exist only so that hash.go compiles
+// everywhere.
 
 func hashUint64sAVX512(dst, src []uint64) { panic("bloom: no hashing assembly") }
 func hashUint64sAVX2(dst, src []uint64)   { panic("bloom: no hashing assembly") }
+
+func hashStr4AVX512(dst []uint64, keys *string) int  { panic("bloom: no hashing assembly") }
+func hashStr9AVX512(dst []uint64, keys *string) int  { panic("bloom: no hashing assembly") }
+func hashStr17AVX512(dst []uint64, keys *string) int { panic("bloom: no hashing assembly") }
+func hashStr33AVX512(dst []uint64, keys *string) int { panic("bloom: no hashing assembly") }
+func hashStr4AVX2(dst []uint64, keys *string) int    { panic("bloom: no hashing assembly") }
+func hashStr9AVX2(dst []uint64, keys *string) int    { panic("bloom: no hashing assembly") }
+func hashStr17AVX2(dst []uint64, keys *string) int   { panic("bloom: no hashing assembly") }
+func hashStr33AVX2(dst []uint64, keys *string) int   { panic("bloom: no hashing assembly") }
+func hashStr65AVX2(dst []uint64, keys *string) int   { panic("bloom: no hashing assembly") }
+func hashStr97AVX2(dst []uint64, keys *string) int   { panic("bloom: no hashing assembly") }

@@ -34,6 +34,7 @@ var xxhFolded = uint64(xxhSecret) ^ bits.RotateLeft64(xxhSecret, 49) ^ bits.Rota
 func hashKernels() {
 	hashAVX512()
 	hashAVX2()
+	stringKernels()
 }
 
 func hashAVX512() {

@@ -1,0 +1,105 @@
+package bloom
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/simdbloom/bloom/blocked"
+)
+
+// The string hashing targets of issue 12: Filter[string].HasAll against
+// blocked HasHashes of the same keys' precomputed hashes, at a 16 KiB filter,
+// each level's two rows in one process. The keys lie contiguously in one
+// buffer, as a page of keys would, and the stream is short enough (2^16 keys,
+// at most 2.5 MiB of key bytes) to stay in L2/L3 like a user's batch, so the
+// rows measure hashing rather than streaming the keys from memory:
+//
+//	go test -run '^$' -bench HasAllStrings -count 8 . | tee hasall.txt
+//	benchstat -col /op hasall.txt
+
+const (
+	hasAllStream = 1 << 16
+	hasAllBatch  = 4096
+)
+
+// hasAllKeys returns a stream of hasAllStream keys of min to max random
+// bytes, sub-strings of one buffer in stream order, and their hashes.
+func hasAllKeys(min, max int) ([]string, []uint64) {
+	r := rand.New(rand.NewPCG(uint64(min), uint64(max)))
+	ends := make([]int, hasAllStream)
+	var buf []byte
+	for i := range ends {
+		for range min + r.IntN(max-min+1) {
+			buf = append(buf, byte(r.Uint32()))
+		}
+		ends[i] = len(buf)
+	}
+	whole := string(buf)
+	keys := make([]string, hasAllStream)
+	hashes := make([]uint64, hasAllStream)
+	start := 0
+	for i, end := range ends {
+		keys[i], hashes[i] = whole[start:end], Hash(whole[start:end])
+		start = end
+	}
+	return keys, hashes
+}
+
+// hasAllBatches runs has over batches of hasAllBatch from stream; b.N
+// counts keys.
+func hasAllBatches[T any](b *testing.B, stream []T, has func([]T, []bool) int) {
+	out := make([]bool, hasAllBatch)
+	n := 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i += hasAllBatch {
+		j := i & (hasAllStream - 1)
+		n += has(stream[j:j+hasAllBatch], out)
+	}
+	benchSink += n
+}
+
+// BenchmarkHasAllStrings: for 16-byte, 40-byte and mixed 5-64-byte keys, a
+// 16 KiB Filter[string] holding half of the stream's keys (at most 8 per 10
+// bytes), HasAll of the keys and HasHashes of their hashes, at every level.
+func BenchmarkHasAllStrings(b *testing.B) {
+	const size = 16 << 10
+	for _, kc := range []struct {
+		name     string
+		min, max int
+	}{{"16", 16, 16}, {"40", 40, 40}, {"mixed5-64", 5, 64}} {
+		keys, hashes := hasAllKeys(kc.min, kc.max)
+		eng, err := blocked.NewBytes(size, 8)
+		if err != nil {
+			b.Fatal(err)
+		}
+		f := FromEngine[string](eng)
+		f.AddAll(keys[:min(len(keys)/2, size*8/10)])
+		for _, l := range benchLevels() {
+			name := fmt.Sprintf("size=16K/key=%s", kc.name)
+			onLevel(b, name+"/op=HasAll", l, func(b *testing.B) { hasAllBatches(b, keys, f.HasAll) })
+			onLevel(b, name+"/op=HasHashes", l, func(b *testing.B) { hasAllBatches(b, hashes, eng.HasHashes) })
+		}
+	}
+}
+
+// BenchmarkHashAllStrings is hashKeys alone over the same streams, batches
+// of hasAllBatch keys, at every level: the part of HasAll the string kernels
+// decide.
+func BenchmarkHashAllStrings(b *testing.B) {
+	for _, kc := range []struct {
+		name     string
+		min, max int
+	}{{"16", 16, 16}, {"40", 40, 40}, {"mixed5-64", 5, 64}} {
+		keys, _ := hasAllKeys(kc.min, kc.max)
+		dst := make([]uint64, hasAllBatch)
+		for _, l := range benchLevels() {
+			onLevel(b, "key="+kc.name, l, func(b *testing.B) {
+				for i := 0; i < b.N; i += hasAllBatch {
+					j := i & (hasAllStream - 1)
+					hashKeys(kindString, dst, keys[j:j+hasAllBatch])
+				}
+			})
+		}
+	}
+}
