@@ -295,6 +295,9 @@ func (f *Filter) holds(i, fp uint64) bool {
 // hasHashes is the portable HasHashes: len(out) >= len(hs).
 func (f *Filter) hasHashes(hs []uint64, out []bool) int {
 	out = out[:len(hs)]
+	if n, ok := hasHashesArch(f, hs, out); ok {
+		return n
+	}
 	if f.fpBits <= 16 && !f.zero() {
 		return f.hasHashes16(hs, out)
 	}
