@@ -1,6 +1,7 @@
 // Command asm generates simdbloom's amd64 kernels with avo: with -set
 // blocked (the default), blocked/kernels_amd64.s and its Go declarations;
-// with -set hash, the root package's key-hashing kernels.
+// with -set hash, the root package's key-hashing kernels; with -set cuckoo,
+// cuckoo/kernels_amd64.s.
 //
 // Run it through go generate (see blocked/gen.go and the root gen.go):
 //
@@ -20,7 +21,7 @@ import (
 	. "github.com/mmcloughlin/avo/operand"
 )
 
-var set = flag.String("set", "blocked", "which kernels to generate: blocked (package blocked) or hash (package bloom)")
+var set = flag.String("set", "blocked", "which kernels to generate: blocked (package blocked), hash (package bloom) or cuckoo (package cuckoo)")
 
 func main() {
 	flag.Parse() // avo's -out, -stubs and -pkg are on the same flag set
@@ -34,8 +35,10 @@ func main() {
 		countingKernels()
 	case "hash":
 		hashKernels()
+	case "cuckoo":
+		cuckooKernels()
 	default:
-		log.Fatalf("asm: unknown -set %q (want blocked or hash)", *set)
+		log.Fatalf("asm: unknown -set %q (want blocked, hash or cuckoo)", *set)
 	}
 	Generate()
 }

@@ -295,11 +295,68 @@ func (f *Filter) holds(i, fp uint64) bool {
 // hasHashes is the portable HasHashes: len(out) >= len(hs).
 func (f *Filter) hasHashes(hs []uint64, out []bool) int {
 	out = out[:len(hs)]
+	if n, ok := hasHashesArch(f, hs, out); ok {
+		return n
+	}
+	if f.fpBits <= 16 && !f.zero() {
+		return f.hasHashes16(hs, out)
+	}
 	n := 0
 	for i, h := range hs {
 		r := f.HasHash(h)
 		out[i] = r
 		n += int(b2u(r))
+	}
+	return n
+}
+
+// group is the number of keys hasHashes16 handles at a time.
+const group = 8
+
+// hasHashes16 is hasHashes for fpBits <= 16 (len(out) == len(hs), f not
+// zero). It computes the 16 bucket offsets of a group of keys before it
+// reads any bucket, so that the group's cache misses overlap, and unpacks
+// both layouts with the same code: a plain table reads code 0, whose
+// nibbles are all 0, and shifts nothing out.
+func (f *Filter) hasHashes16(hs []uint64, out []bool) int {
+	var off [2 * group]uint64
+	var fps [group]uint64
+	nb, bb, fm := f.nb, f.bBits, f.fpMask
+	m, rest := f.lanesMsk, f.rest
+	lw := f.fpBits
+	codeMsk, codeShift := uint64(0), uint(0)
+	if f.layout == SemiSorted {
+		codeMsk, codeShift, lw = 1<<codeBits-1, codeBits, f.rest
+	}
+	data := f.data
+	lanes := func(off uint64) uint64 {
+		w := binary.LittleEndian.Uint64(data[off>>3:]) >> (off & 4)
+		top := spread16(decodeNibbles[w&codeMsk&(1<<codeBits-1)]) << rest
+		w >>= codeShift
+		return top | w&m | (w>>lw&m)<<16 | (w>>(2*lw)&m)<<32 | (w>>(3*lw)&m)<<48
+	}
+	n := 0
+	for len(hs) > 0 {
+		g := min(group, len(hs))
+		for j, h := range hs[:g] {
+			fp := h & fm
+			fp += b2u(fp == 0)
+			i1 := (h >> 32) * nb >> 32
+			hf := (fp * altMix >> 32) * nb >> 32
+			i2 := hf - i1
+			if i1 > hf {
+				i2 += nb
+			}
+			off[j], off[group+j&(2*group-1)], fps[j&(group-1)] = i1*bb, i2*bb, fp
+		}
+		o := out[:g]
+		for j := range o {
+			p := fps[j&(group-1)] * lanes16Lo
+			r := hasZero16(lanes(off[j&(group-1)])^p)|hasZero16(lanes(off[group+j&(group-1)])^p) != 0
+			o[j] = r
+			n += int(b2u(r))
+		}
+		hs, out = hs[g:], out[g:]
 	}
 	return n
 }

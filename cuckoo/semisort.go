@@ -38,6 +38,7 @@ func init() {
 			}
 		}
 	}
+	archInit()
 }
 
 // encodeNibbles returns the code of the 4 sorted nibbles of nib (the

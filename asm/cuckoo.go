@@ -1,0 +1,207 @@
+package main
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// The cuckoo filter's batch lookups (package cuckoo) for fingerprints of at
+// most 16 bits, eight keys a group in the 64-bit lanes of a zmm register:
+//
+//   - fingerprint fp = max(h & fpMask, 1), first bucket i1 = (h>>32)*nb>>32
+//     (VPMULUDQ), and i2 = (H(fp) - i1) mod nb with H(fp) =
+//     (fp*altMix>>32)*nb>>32 (VPMULLQ, VPMULUDQ); the mod is the unsigned
+//     minimum of d and d+nb (VPMINUQ), d = H(fp) - i1;
+//   - each bucket's bit offset i*bucketBits (VPMULUDQ) gives the 8 bytes that
+//     hold it (VPGATHERQQ) and a shift of 0 or 4 (VPSRLVQ);
+//   - the bucket is unpacked into the four 16-bit lanes of its qword as the
+//     Go code does (cuckoo.Filter.lanes16): a semi-sorted bucket's 12-bit
+//     code is looked up in a table of its four nibbles as bytes
+//     (VPGATHERQD), which VPMOVZXBW spreads to 16-bit lanes and VPSLLW moves
+//     above the low bits; the low bits of each slot are shifted into their
+//     lane and masked (VPSLLQ, VPTERNLOGQ);
+//   - VPCMPEQW with fp in every lane finds a match in either bucket, and the
+//     32-bit mask (four lanes a key) is folded to one bit a key, spread to
+//     eight bools (PEXTL, PDEPQ), stored with one MOVQ and counted with
+//     POPCNTQ.
+//
+// The Go side (cuckoo/dispatch_amd64.go) passes only whole groups, nb <
+// 2^31, and the 16 words of cuckooParams (params).
+const cuckooSig = "func(data *byte, params *[16]uint64, tab *[4096]uint32, hs []uint64, out []bool) int"
+
+// Indexes of the words of the parameter block params (cuckoo/dispatch_amd64.go).
+const (
+	cpNB = iota
+	cpBucketBits
+	cpFPMask
+	cpLane0 // mask of the low bits of a slot in lane 0, then lanes 1, 2, 3
+	cpLane1
+	cpLane2
+	cpLane3
+	cpShift1 // left shift that moves slot 1's low bits into lane 1, then 2, 3
+	cpShift2
+	cpShift3
+	cpRest      // bits of a slot below its nibble (semi-sorted)
+	cpCodeShift // bits of the code (12 semi-sorted, 0 plain)
+	cpAltMix
+	cpLanes16Lo
+	cpCodeMask
+	cpFour
+)
+
+func cuckooKernels() {
+	cuckooHas(true)
+	cuckooHas(false)
+}
+
+func cuckooHas(semi bool) {
+	name := "cuckooHasPlainAVX512"
+	if semi {
+		name = "cuckooHasSemiAVX512"
+	}
+	TEXT(name, NOSPLIT, cuckooSig)
+	Pragma("noescape")
+	layout := "plain"
+	if semi {
+		layout = "semi-sorted"
+	}
+	Doc(fmt.Sprintf("%s sets out[i] to whether either bucket of hs[i] holds its", name),
+		fmt.Sprintf("fingerprint, in a %s table of fingerprints of at most 16 bits, and", layout),
+		"returns how many do. len(hs) must be a multiple of 8, len(out) = len(hs),",
+		"nb < 2^31 and params as cuckooParams makes it. It uses BMI2 (PEXTL, PDEPQ) and",
+		"POPCNT besides AVX-512 F, DQ and BW.")
+	data := Load(Param("data"), GP64())
+	g := Load(Param("params"), GP64())
+	var tab Register
+	if semi {
+		tab = Load(Param("tab"), GP64())
+	}
+	hs := Load(Param("hs").Base(), GP64())
+	n := Load(Param("hs").Len(), GP64())
+	out := Load(Param("out").Base(), GP64())
+
+	bc := func(i int) VecVirtual {
+		z := ZMM()
+		VPBROADCASTQ(Mem{Base: g, Disp: 8 * i}, z)
+		return z
+	}
+	cnt := func(i int) VecVirtual {
+		x := XMM()
+		VMOVQ(Mem{Base: g, Disp: 8 * i}, x)
+		return x
+	}
+	nbV, bbV, fmV := bc(cpNB), bc(cpBucketBits), bc(cpFPMask)
+	var lane [4]VecVirtual
+	for j := range lane {
+		lane[j] = bc(cpLane0 + j)
+	}
+	sh := [4]VecVirtual{nil, cnt(cpShift1), cnt(cpShift2), cnt(cpShift3)}
+	altV, loV, fourV := bc(cpAltMix), bc(cpLanes16Lo), bc(cpFour)
+	var codeV, restX VecVirtual
+	if semi {
+		codeV, restX = bc(cpCodeMask), cnt(cpRest)
+	}
+	ones := ZMM()
+	VPTERNLOGQ(U8(0xff), ones, ones, ones)
+	VPSRLQ(U8(63), ones, ones)
+
+	fold, spread := GP64(), GP64()
+	MOVQ(U64(0x11111111), fold)
+	MOVQ(U64(0x0101010101010101), spread)
+	count := GP64()
+	XORQ(count, count)
+	SHRQ(U8(3), n)
+
+	Label(name + "_loop")
+	TESTQ(n, n)
+	JZ(LabelRef(name + "_done"))
+
+	h := ZMM()
+	VMOVDQU64(Mem{Base: hs}, h)
+	fp := ZMM()
+	VPANDQ(fmV, h, fp)
+	VPMAXUQ(ones, fp, fp) // a fingerprint of 0 is stored as 1
+	i1 := ZMM()
+	VPSRLQ(U8(32), h, i1)
+	VPMULUDQ(nbV, i1, i1)
+	VPSRLQ(U8(32), i1, i1)
+	hf := ZMM()
+	VPMULLQ(altV, fp, hf)
+	VPSRLQ(U8(32), hf, hf)
+	VPMULUDQ(nbV, hf, hf)
+	VPSRLQ(U8(32), hf, hf)
+	d, e := ZMM(), ZMM()
+	VPSUBQ(i1, hf, d)
+	VPADDQ(nbV, d, e)
+	i2 := ZMM()
+	VPMINUQ(e, d, i2)
+	fpb := ZMM()
+	VPMULLQ(loV, fp, fpb) // fp in each 16-bit lane
+
+	var match [2]Register
+	for b, i := range [2]VecVirtual{i1, i2} {
+		off := ZMM()
+		VPMULUDQ(bbV, i, off)
+		idx, shift := ZMM(), ZMM()
+		VPSRLQ(U8(3), off, idx)
+		VPANDQ(fourV, off, shift)
+		k := K()
+		KXNORB(k, k, k)
+		w := ZMM()
+		VPXORQ(w, w, w)
+		VPGATHERQQ(Mem{Base: data, Index: idx, Scale: 1}, k, w)
+		VPSRLVQ(shift, w, w)
+		lanes := ZMM()
+		if semi {
+			code := ZMM()
+			VPANDQ(codeV, w, code)
+			kt := K()
+			KXNORB(kt, kt, kt)
+			nib := YMM()
+			VPXORD(nib, nib, nib)
+			VPGATHERQD(Mem{Base: tab, Index: code, Scale: 4}, kt, nib)
+			VPMOVZXBW(nib, lanes)
+			VPSLLW(restX, lanes, lanes)
+			VPSRLQ(U8(12), w, w)
+			VPTERNLOGQ(U8(0xf8), lane[0], w, lanes) // lanes |= w & lane0
+		} else {
+			VPANDQ(lane[0], w, lanes)
+		}
+		for j := 1; j < 4; j++ {
+			t := ZMM()
+			VPSLLQ(sh[j], w, t)
+			VPTERNLOGQ(U8(0xf8), lane[j], t, lanes) // lanes |= t & lane j
+		}
+		m := K()
+		VPCMPEQW(fpb, lanes, m)
+		match[b] = m
+	}
+	KORD(match[0], match[1], match[0])
+	bits, t := GP32(), GP32()
+	KMOVD(match[0], bits)
+	MOVL(bits, t)
+	SHRL(U8(1), t)
+	ORL(t, bits)
+	MOVL(bits, t)
+	SHRL(U8(2), t)
+	ORL(t, bits)
+	PEXTL(fold.As32(), bits, bits)
+	b64 := bits.As64()
+	PDEPQ(spread, b64, b64)
+	MOVQ(b64, Mem{Base: out})
+	POPCNTQ(b64, b64)
+	ADDQ(b64, count)
+
+	ADDQ(U8(64), hs)
+	ADDQ(U8(8), out)
+	DECQ(n)
+	JMP(LabelRef(name + "_loop"))
+
+	Label(name + "_done")
+	VZEROUPPER()
+	Store(count, ReturnIndex(0))
+	RET()
+}
