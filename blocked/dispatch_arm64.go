@@ -117,5 +117,7 @@ func countingAddHashesArch(c *Counting, hs []uint64) bool {
 	if len(c.blocks) == 0 || len(hs) == 0 || cpu.Active != cpu.NEON {
 		return false
 	}
-	return false
+	pf, npf := prefetchPlan(c.SizeBytes(), len(hs))
+	countingAddNEON(c.blocks, hs, pf, npf)
+	return true
 }

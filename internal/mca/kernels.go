@@ -103,6 +103,7 @@ var kernels = []kernel{
 	{name: "addHashes8NEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
 	{name: "addHashes16NEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
 	{name: "splitAddNEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
+	{name: "countingAddNEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
 	{name: "addHashesGeneric", arch: "arm64", pkg: "blocked", loops: []loop{{-1, 1, 1}},
 		callees: []string{"(*Filter).addHashGo"}, take: []bool{false}, variant: "k=8", in: "addHashes"},
 	{name: "addHashesGeneric", arch: "arm64", pkg: "blocked", loops: []loop{{-1, 1, 1}},
