@@ -157,6 +157,15 @@ func (c *Counting) AddHashes(hs []uint64) {
 	if len(c.blocks) == 0 {
 		panic("blocked: Counting.AddHashes" + zeroCounting)
 	}
+	if len(hs) == 0 || countingAddHashesArch(c, hs) {
+		return
+	}
+	countingAddHashesGeneric(c, hs)
+}
+
+// countingAddHashesGeneric is the pure-Go batch add, the reference the
+// assembly must equal.
+func countingAddHashesGeneric(c *Counting, hs []uint64) {
 	for len(hs) >= batchGroup {
 		g := hs[:batchGroup]
 		var bp [batchGroup]*block

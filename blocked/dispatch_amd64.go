@@ -207,3 +207,7 @@ func countingHasHashesArch(c *Counting, hs []uint64, out []bool) (int, bool) {
 	}
 	return 0, false
 }
+
+// countingAddHashesArch reports false: amd64 has no Counting batch add
+// kernel, and the pure-Go loop runs.
+func countingAddHashesArch(c *Counting, hs []uint64) bool { return false }

@@ -110,3 +110,14 @@ func countingHasHashesArch(c *Counting, hs []uint64, out []bool) (int, bool) {
 	pf, npf := prefetchPlan(c.SizeBytes(), len(hs))
 	return countingHasNEON(c.blocks, hs, out, pf, npf), true
 }
+
+// countingAddHashesArch runs the Counting batch add of the current level and
+// reports whether one ran.
+func countingAddHashesArch(c *Counting, hs []uint64) bool {
+	if len(c.blocks) == 0 || len(hs) == 0 || cpu.Active != cpu.NEON {
+		return false
+	}
+	pf, npf := prefetchPlan(c.SizeBytes(), len(hs))
+	countingAddNEON(c.blocks, hs, pf, npf)
+	return true
+}

@@ -20,3 +20,4 @@ func hasHashesArch(f *Filter, hs []uint64, out []bool) (int, bool)           { r
 func splitAddHashesArch(s *SplitBlock, hs []uint64) bool                     { return false }
 func splitHasHashesArch(s *SplitBlock, hs []uint64, out []bool) (int, bool)  { return 0, false }
 func countingHasHashesArch(c *Counting, hs []uint64, out []bool) (int, bool) { return 0, false }
+func countingAddHashesArch(c *Counting, hs []uint64) bool                    { return false }

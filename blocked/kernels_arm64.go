@@ -53,3 +53,12 @@ func splitAddNEON(blocks []splitBlock, hs []uint64, pf, npf int)
 //
 //go:noescape
 func countingHasNEON(blocks []block, hs []uint64, out []bool, pf, npf int) int
+
+// countingAddNEON adds every hash of hs, in order, to the Counting filter of
+// blocks: it increments the hash's 8 counters, leaving those at 15, exactly
+// as countingAddHashesGeneric does. It prefetches the block of hs[i+pf] for
+// i < npf and requires len(hs) > 0, len(blocks) > 0 and
+// 0 <= npf <= len(hs)-pf.
+//
+//go:noescape
+func countingAddNEON(blocks []block, hs []uint64, pf, npf int)

@@ -532,3 +532,95 @@ loop:
 done:
 	MOVD R5, ret+88(FP)
 	RET
+
+// NEON batch add of Counting. It trusts that len(hs) > 0, that blocks is not
+// empty and that 0 <= npf <= len(hs)-pf.
+//
+// One key per iteration, in order: the key's block (found as for Filter) is
+// loaded in word order, V0-V3 = (w0, w1) ... (w6, w7), its 8 counters are
+// stepped in 64-bit lanes, and the block is stored back before the next key
+// is loaded, so keys of one batch that share a block see each other's
+// increments, as in the pure-Go loop. Counter j = y>>28 of word i
+// (y = x*salt[i]) is the nibble at bit c = 4j = (y & 0xf0000000)>>26:
+//   - the salts are kept permuted, V26 = salts (0, 2, 1, 3) and
+//     V27 = (4, 6, 5, 7), so that after the multiply and the AND with V21,
+//     USHR.4S #26 leaves c0 and c1 in the low bytes of the two 64-bit lanes
+//     (matching V0 = (w0, w1)) and USHR.2D #58 leaves c2 and c3 (matching V1);
+//   - USHL of V22 (15 in each 64-bit lane) by c gives the nibble's mask M,
+//     and BIC leaves n = M AND NOT w, which is zero iff the counter is 15;
+//   - CMTST turns n into all ones where the counter is below 15, and USHL of
+//     that by c gives -(1<<c) there and 0 at a saturated counter, which SUB
+//     takes from the word: the counter steps by one, never carrying into
+//     its neighbour, or stays at 15.
+//
+// USHL and BIC are the hand-encoded macros above; CMTST and SUB are encoded
+// below (CSTEP takes register numbers), each checked with `go tool objdump`.
+
+// CMTST Vd.2D, Vn.2D, Vm.2D (all ones where n AND m is not zero)
+#define VCMTST2D(m, n, d) WORD $(0x4EE08C00 | (m)<<16 | (n)<<5 | (d))
+
+// CSTEP(w, c, t) steps the counter at bit c (low byte of each lane of Vc) of
+// both words of Vw, using Vt.
+#define CSTEP(w, c, t) \
+	VUSHL2D(c, 22, t)  /* M = 15<<c */ \
+	VBIC16B(w, t, t)   /* n = M AND NOT w */ \
+	VCMTST2D(t, t, t)  /* all ones iff the counter is below 15 */ \
+	VUSHL2D(c, t, t)   /* -(1<<c), or 0 */ \
+	WORD $(0x6EE08400 | (t)<<16 | (w)<<5 | (w)) /* SUB Vw.2D, Vw.2D, Vt.2D */
+
+// CINC loads the next key's block, steps its 8 counters and stores it back.
+#define CINC \
+	MOVD.P 8(R2), R6                   \
+	AND    $0xffffffff00000000, R6, R7 \
+	UMULH  R1, R7, R7                  \
+	ADD    R7<<6, R0, R7               \
+	VDUP   R6, V4.S4                   \
+	VLD1   (R7), [V0.D2, V1.D2, V2.D2, V3.D2] \
+	VMUL4S(26, 4, 5)                   \
+	VMUL4S(27, 4, 6)                   \
+	VAND   V21.B16, V5.B16, V5.B16     \
+	VAND   V21.B16, V6.B16, V6.B16     \
+	VUSHR  $26, V5.S4, V7.S4           /* c0, c1 */ \
+	VUSHR  $58, V5.D2, V8.D2           /* c2, c3 */ \
+	VUSHR  $26, V6.S4, V9.S4           /* c4, c5 */ \
+	VUSHR  $58, V6.D2, V10.D2          /* c6, c7 */ \
+	CSTEP(0, 7, 11)                    \
+	CSTEP(1, 8, 12)                    \
+	CSTEP(2, 9, 13)                    \
+	CSTEP(3, 10, 14)                   \
+	VST1   [V0.D2, V1.D2, V2.D2, V3.D2], (R7)
+
+// func countingAddNEON(blocks []block, hs []uint64, pf int, npf int)
+TEXT ·countingAddNEON(SB), NOSPLIT, $0-64
+	LOADARGS
+	VUZP1 V16.S4, V16.S4, V8.S4 // salts 0, 2, 0, 2
+	VUZP2 V16.S4, V16.S4, V9.S4 // 1, 3, 1, 3
+	VZIP1 V9.D2, V8.D2, V26.D2  // 0, 2, 1, 3
+	VUZP1 V17.S4, V17.S4, V8.S4
+	VUZP2 V17.S4, V17.S4, V9.S4
+	VZIP1 V9.D2, V8.D2, V27.D2  // 4, 6, 5, 7
+	MOVW  $0xf0000000, R6
+	VDUP  R6, V21.S4
+	MOVD  $15, R6
+	VDUP  R6, V22.D2
+	MOVD  pf+48(FP), R10
+	MOVD  npf+56(FP), R11
+	CBZ   R11, tail
+	SUB   R11, R3, R3
+
+prefetching:
+	PREFETCH(PSTL1KEEP)
+	CINC
+	SUBS $1, R11, R11
+	BNE  prefetching
+
+tail:
+	CBZ R3, done
+
+loop:
+	CINC
+	SUBS $1, R3, R3
+	BNE  loop
+
+done:
+	RET

@@ -495,3 +495,144 @@ func TestCountingNEONDispatch(t *testing.T) {
 		}
 	}
 }
+
+// checkCountingAddNEON adds hs with both kernels to copies of base and
+// compares every counter, with and without prefetch.
+func checkCountingAddNEON(t *testing.T, name string, base *Counting, hs []uint64) {
+	t.Helper()
+	want := base.Clone()
+	if len(hs) > 0 {
+		countingAddHashesGeneric(want, hs)
+	}
+	for _, p := range prefetchPlans(len(hs)) {
+		got := base.Clone()
+		if len(hs) > 0 {
+			countingAddNEON(got.blocks, hs, p[0], p[1])
+		}
+		if !got.Equal(want) {
+			for i := range want.blocks {
+				if got.blocks[i] != want.blocks[i] {
+					t.Fatalf("%s: blocks=%d n=%d prefetch %v: block %d: neon %x, generic %x",
+						name, len(base.blocks), len(hs), p, i, got.blocks[i], want.blocks[i])
+				}
+			}
+		}
+	}
+}
+
+// sameBlock returns n hashes of the block of h in a filter of any size
+// (equal upper halves), with random counter halves and, every third, h
+// itself again.
+func sameBlock(h uint64, n int, seed uint64) []uint64 {
+	hs := randomHashes(n, seed)
+	for i := range hs {
+		hs[i] = h&^0xffffffff | hs[i]&0xffffffff
+		if i%3 == 0 {
+			hs[i] = h
+		}
+	}
+	return hs
+}
+
+// TestCountingAddNEON covers every length 0-70 (across the generic loop's
+// groups of 16) on empty, partly counted and saturated counters, runs of
+// keys in one block and duplicates (each must see the previous ones'
+// increments), one block, and the first and last blocks of a huge filter.
+func TestCountingAddNEON(t *testing.T) {
+	for _, nb := range []uint64{1, 7, 1000} {
+		c := mustCounting(t, nb*64)
+		hs := randomHashes(int(nb)*3, nb)
+		for n := 0; n <= 70; n++ {
+			checkCountingAddNEON(t, "length, empty", c, mixed(hs, n, uint64(n)))
+		}
+		c.AddHashes(hs)
+		for range 16 {
+			c.AddHashes(hs[:len(hs)/4+1]) // saturate some counters
+		}
+		if c.Saturated() == 0 {
+			t.Fatal("no counter saturated")
+		}
+		for n := 0; n <= 70; n++ {
+			checkCountingAddNEON(t, "length, counted", c, mixed(hs, n, uint64(n)+100))
+		}
+		checkCountingAddNEON(t, "same block", c, sameBlock(hs[0], 70, nb))
+		checkCountingAddNEON(t, "duplicates", c, slices.Repeat(hs[:3], 20))
+	}
+
+	// One block: 40 adds of one key take its counters from 0 to 15 and keep
+	// them there.
+	c := mustCounting(t, 64)
+	h := uint64(0x9e3779b97f4a7c15)
+	checkCountingAddNEON(t, "one key repeated", c, slices.Repeat([]uint64{h}, 40))
+	countingAddNEON(c.blocks, slices.Repeat([]uint64{h}, 40), 0, 0)
+	if c.Saturated() != 8 || !c.HasHash(h) {
+		t.Fatalf("40 adds of one key: %d counters saturated, want 8", c.Saturated())
+	}
+	checkCountingAddNEON(t, "one block, saturated", c, append(sameBlock(h, 50, 5), randomHashes(30, 6)...))
+
+	nb := uint64(3_000_001)
+	if testing.Short() {
+		nb = 100_003
+	}
+	c = mustCounting(t, nb*64)
+	r := rand.New(rand.NewPCG(9, 10))
+	var edge []uint64
+	for range 30 {
+		edge = append(edge, 0xffffffff<<32|uint64(r.Uint32()), uint64(r.Uint32()))
+	}
+	edge = append(edge, ^uint64(0), 0xffffffff<<32, 0, 0xffffffff)
+	checkCountingAddNEON(t, "first and last blocks", c, append(edge, randomHashes(100, 4)...))
+	countingAddNEON(c.blocks, edge, 0, 0)
+	if c.blocks[nb-1] == (block{}) || c.blocks[0] == (block{}) {
+		t.Fatal("the edge hashes did not reach the first and last blocks")
+	}
+}
+
+// TestCountingAddNEONStaysInBounds puts the counters and the hashes against
+// unmapped pages: a kernel that reads or writes one byte outside them
+// crashes the test.
+func TestCountingAddNEONStaysInBounds(t *testing.T) {
+	for _, atEnd := range []bool{false, true} {
+		for _, nb := range []int{1, 3, 100} {
+			for _, n := range []int{1, 2, 17, 64} {
+				src := randomHashes(n, uint64(n))
+				src[0] |= 0xffffffff << 32 // the last block, first and last key
+				src[n-1] |= 0xffffffff << 32
+				hs := unsafe.Slice((*uint64)(guarded(t, n*8, atEnd)), n)
+				copy(hs, src)
+				c := &Counting{blocks: unsafe.Slice((*block)(guarded(t, nb*64, atEnd)), nb)}
+				want := mustCounting(t, uint64(nb)*64)
+				countingAddHashesGeneric(want, src)
+				for _, p := range prefetchPlans(n) {
+					clear(c.blocks)
+					countingAddNEON(c.blocks, hs, p[0], p[1])
+					if !slices.Equal(c.blocks, want.blocks) {
+						t.Fatalf("guarded blocks=%d n=%d prefetch %v: add differs from generic", nb, n, p)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestCountingAddNEONDispatch checks that AddHashes runs the NEON kernel,
+// with and without prefetch, and counts as the generic loop does.
+func TestCountingAddNEONDispatch(t *testing.T) {
+	saved := prefetchAbove
+	defer func() { prefetchAbove = saved }()
+	hs := randomHashes(2000, 13)
+	hs = append(hs, hs[:500]...) // duplicates
+	want := mustCounting(t, 500*64)
+	countingAddHashesGeneric(want, hs)
+	for _, above := range []uint64{saved, 0} {
+		prefetchAbove = above
+		c := mustCounting(t, 500*64)
+		c.AddHashes(hs)
+		if !c.Equal(want) {
+			t.Fatalf("prefetchAbove %d: AddHashes counted differently from the generic loop", above)
+		}
+		if !countingAddHashesArch(c, hs[:1]) {
+			t.Fatal("the NEON Counting add did not run")
+		}
+	}
+}

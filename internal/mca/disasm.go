@@ -134,7 +134,9 @@ func isBranch(text string) bool {
 
 // loops returns the bodies of the loops of code: for every backward branch,
 // in address order, the instructions from its target to the branch itself.
-// A branch back to the function's entry (Go's stack-growth path) is not one.
+// A branch back to the function's entry (Go's stack-growth path) is not one,
+// nor is a branch back to code that returns (Go lays out a rotated loop's
+// exit block before the loop's body, and jumps back to it).
 func loops(code []inst) [][]inst {
 	var out [][]inst
 	for i, in := range code {
@@ -148,7 +150,10 @@ func loops(code []inst) [][]inst {
 		}
 		for j := i; j >= 0; j-- {
 			if code[j].addr == t {
-				out = append(out, code[j:i+1])
+				body := code[j : i+1]
+				if !slices.ContainsFunc(body, func(x inst) bool { return isReturn(x.text) }) {
+					out = append(out, body)
+				}
 				break
 			}
 		}

@@ -4,10 +4,11 @@ package main
 //
 // Keys per iteration come from each kernel's source: the NEON kernels handle
 // one key an iteration (the hash pointer advances 8 bytes), the grouped amd64
-// kernels (asm/grouped.go) eight (their key index advances by 8), the pure-Go
-// loops one (index + 1). The program checks each figure against the loop it
-// cuts: the loop must advance a register by stride, else the table and the
-// code disagree and the program fails.
+// kernels (asm/grouped.go) eight (their key index advances by 8), the amd64
+// adds four (index + 4), the pure-Go loops one (index + 1). The program
+// checks each figure against the loop it cuts: the loop must advance a
+// register by stride, else the table and the code disagree and the program
+// fails.
 
 // loop selects one loop of a kernel: the index-th backward branch of the
 // function, counted from 0 in address order (negative counts from the last).
@@ -33,6 +34,9 @@ type kernel struct {
 	callees []string
 	take    []bool
 	variant string // told apart in the output, as "k=16"
+	// in is the function whose code holds the loop when Go inlines the
+	// kernel into its caller (addHashesGeneric into addHashes), else "".
+	in string
 }
 
 func (k kernel) pkgPath() string {
@@ -43,7 +47,11 @@ func (k kernel) pkgPath() string {
 }
 
 func (k kernel) symbol() string {
-	s := k.pkgPath() + "." + k.name
+	name := k.name
+	if k.in != "" {
+		name = k.in
+	}
+	s := k.pkgPath() + "." + name
 	if k.abi0 {
 		s += ".abi0"
 	}
@@ -86,6 +94,25 @@ var kernels = []kernel{
 	{name: "countingHasHashesGeneric", arch: "arm64", pkg: "blocked", loops: []loop{{0, 1, 1}, {1, 1, 1}},
 		callees: []string{"countHas7"}},
 
+	// The batch adds: one key an iteration, each key's block stored back
+	// before the next key's is loaded. Go inlines the pure-Go Filter and
+	// SplitBlock add loops into addHashes and splitAddHashes (generic.go),
+	// where the model finds them; the pure-Go Counting add runs two loops
+	// over each group of 16 keys, as its lookup does, the second calling
+	// countInc7.
+	{name: "addHashes8NEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
+	{name: "addHashes16NEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
+	{name: "splitAddNEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
+	{name: "countingAddNEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
+	{name: "addHashesGeneric", arch: "arm64", pkg: "blocked", loops: []loop{{-1, 1, 1}},
+		callees: []string{"(*Filter).addHashGo"}, take: []bool{false}, variant: "k=8", in: "addHashes"},
+	{name: "addHashesGeneric", arch: "arm64", pkg: "blocked", loops: []loop{{-1, 1, 1}},
+		callees: []string{"(*Filter).addHashGo"}, take: []bool{true}, variant: "k=16", in: "addHashes"},
+	{name: "splitAddHashesGeneric", arch: "arm64", pkg: "blocked", loops: []loop{{-1, 1, 1}},
+		callees: []string{"(*SplitBlock).addHashGo"}, in: "splitAddHashes"},
+	{name: "countingAddHashesGeneric", arch: "arm64", pkg: "blocked", loops: []loop{{0, 1, 1}, {1, 1, 1}},
+		callees: []string{"countInc7"}},
+
 	// amd64: the kernels the dispatch runs on AVX2 and AVX-512 processors.
 	{name: "filterHas8AVX2Ring", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
 	{name: "filterHas16AVX2Ring", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
@@ -97,6 +124,15 @@ var kernels = []kernel{
 	{name: "countingHasAVX512", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
 	{name: "hasHashesGeneric", arch: "amd64", pkg: "blocked", loops: []loop{{-1, 1, 1}},
 		callees: []string{"(*Filter).hasHashGo"}, take: []bool{false}, variant: "k=8"},
+	// The amd64 batch adds (generated, asm/): four keys an iteration (the
+	// key index advances by 4), then one at a time; the model takes the
+	// four-key loop without prefetch, the second-to-last backward branch.
+	// There is no amd64 Counting add kernel.
+	{name: "filterAdd8AVX2", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 4, 4}}},
+	{name: "filterAdd16AVX2", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 4, 4}}},
+	{name: "filterAdd8AVX512", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 4, 4}}},
+	{name: "filterAdd16AVX512", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 4, 4}}},
+	{name: "splitAddAVX2", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 4, 4}}},
 }
 
 // cpus are the llvm-mca processor models per architecture: each slot takes

@@ -72,6 +72,32 @@ func TestLoopOfSnippet(t *testing.T) {
 	}
 }
 
+// rotated is the shape Go gives a loop it inlined after a call: the exit
+// block (which returns) comes first, the loop's test last, and an
+// unconditional branch jumps back from the test to the exit block.
+const rotated = `
+0000000000020000 <github.com/simdbloom/bloom/blocked.rotated>:
+   20000:      	b	0x2000c <github.com/simdbloom/bloom/blocked.rotated+0xc>
+   20004:      	ldr	x30, [sp], #0x40
+   20008:      	ret
+   2000c:      	ldr	x1, [x2, x0, lsl #3]
+   20010:      	add	x0, x0, #0x1
+   20014:      	cmp	x2, x0
+   20018:      	b.gt	0x2000c <github.com/simdbloom/bloom/blocked.rotated+0xc>
+   2001c:      	b	0x20004 <github.com/simdbloom/bloom/blocked.rotated+0x4>
+`
+
+func TestRotatedLoop(t *testing.T) {
+	code := parse(rotated)["github.com/simdbloom/bloom/blocked.rotated"]
+	ls := loops(code)
+	if len(ls) != 1 {
+		t.Fatalf("found %d loops, want 1 (the branch back to the exit block, which returns, is not one)", len(ls))
+	}
+	if b := ls[0]; b[0].addr != 0x2000c || b[len(b)-1].addr != 0x20018 {
+		t.Fatalf("loop from %#x to %#x, want 0x2000c to 0x20018", b[0].addr, b[len(b)-1].addr)
+	}
+}
+
 func TestIncrementsAmd64(t *testing.T) {
 	body := []inst{{0, "addq $0x8, %r9"}, {4, "incq %r10"}, {8, "leaq 0x40(%rsi), %rsi"}, {12, "leaq 0x20(%rsi), %rdi"}}
 	inc := increments(body)
