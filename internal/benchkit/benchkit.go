@@ -237,6 +237,7 @@ type Lookups struct {
 // same names in the root module and in bench/, so one benchstat lines up both.
 func LookupCases(fx *Fixture, peers Lookups) []Case {
 	var out []Case
+	strEngine := fx.TypedStr.Engine()
 	// Hash level: the caller has 64-bit hashes.
 	out = append(out,
 		Case{"simdbloom-batch", func(b *testing.B) { Batched(b, fx.HashStream, fx.Ours.HasHashes) }},
@@ -245,12 +246,21 @@ func LookupCases(fx *Fixture, peers Lookups) []Case {
 	// Key level: uint64 keys, hashing included.
 	out = append(out,
 		Case{"simdbloom-typed-uint64-batch", func(b *testing.B) { Batched(b, fx.KeyStream, fx.Typed.HasAll) }},
-		Case{"simdbloom-typed-uint64-single", func(b *testing.B) { Single(b, fx.KeyStream, fx.Typed.Has) }})
+		Case{"simdbloom-typed-uint64-single", func(b *testing.B) { Single(b, fx.KeyStream, fx.Typed.Has) }},
+		// The typed lookup's bar: the caller hashes (HashUint64, inlined)
+		// and calls HasHash, in the closure the harness calls.
+		Case{"simdbloom-hash-uint64-single", func(b *testing.B) {
+			Single(b, fx.KeyStream, func(x uint64) bool { return fx.Ours.HasHash(bloom.HashUint64(x)) })
+		}})
 	out = append(out, peers.Uint64...)
 	// Key level: 16-byte string keys.
 	out = append(out,
 		Case{"simdbloom-typed-string-batch", func(b *testing.B) { Batched(b, fx.StrStream, fx.TypedStr.HasAll) }},
-		Case{"simdbloom-typed-string-single", func(b *testing.B) { Single(b, fx.StrStream, fx.TypedStr.Has) }})
+		Case{"simdbloom-typed-string-single", func(b *testing.B) { Single(b, fx.StrStream, fx.TypedStr.Has) }},
+		// The typed lookup's bar: xxh3.HashString, then HasHash.
+		Case{"simdbloom-hash-string-single", func(b *testing.B) {
+			Single(b, fx.StrStream, func(s string) bool { return strEngine.HasHash(xxh3.HashString(s)) })
+		}})
 	return append(out, peers.String...)
 }
 
