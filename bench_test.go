@@ -48,8 +48,17 @@ func BenchmarkAdd(b *testing.B) {
 }
 
 // BenchmarkFloor is what no lookup can beat: hashing alone, and one random
-// cache-line load per key from an array of the filter's size.
+// cache-line load per key from an array of the filter's size, through a call
+// per key (line-load) and in a plain Go loop over a batch (touch=go).
 func BenchmarkFloor(b *testing.B) { benchkit.Floor(b) }
+
+// BenchmarkLevels runs the rows of BenchmarkLookup and BenchmarkAdd at every
+// kernel level the machine has (generic, avx2, avx512 on an AVX-512 host),
+// in one process, so the levels compare directly:
+//
+//	go test -run '^$' -bench Levels -bench.sizes 16K,1M -count 6 . | tee levels.txt
+//	benchstat -col /level levels.txt
+func BenchmarkLevels(b *testing.B) { benchkit.Levels(b) }
 
 // BenchmarkTypedBatchAdd compares the batch adds of Counting, Cuckoo and
 // Scalable (AddAll) with a loop of Add, per key, for a filter planned for

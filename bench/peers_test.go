@@ -166,3 +166,7 @@ func BenchmarkAdd(b *testing.B) {
 // BenchmarkFloor is what no lookup can beat: hashing alone, and one random
 // cache-line load per key from an array of the filter's size.
 func BenchmarkFloor(b *testing.B) { benchkit.Floor(b) }
+
+// BenchmarkLevels runs simdbloom's rows at every kernel level the machine
+// has, in one process (see the root module's BenchmarkLevels).
+func BenchmarkLevels(b *testing.B) { benchkit.Levels(b) }

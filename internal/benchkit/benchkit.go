@@ -23,6 +23,7 @@ import (
 
 	"github.com/simdbloom/bloom"
 	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/internal/cpu"
 )
 
 var sizesFlag = flag.String("bench.sizes", "", "filter sizes for the benchmarks (default 16K,1M,8M,256M; 16K with -short)")
@@ -288,6 +289,11 @@ func AddCases(fx *Fixture) []Case {
 				typed.AddAll(fx.KeyStream[j : j+Batch])
 			}
 		}},
+		{"simdbloom-typed-uint64-single", func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				typed.Add(fx.KeyStream[i&StreamMask])
+			}
+		}},
 	}
 }
 
@@ -329,5 +335,43 @@ func Floor(b *testing.B) {
 		b.Run(fmt.Sprintf("size=%s/line-load", SizeLabel(size)), func(b *testing.B) {
 			Single(b, keys, func(h uint64) bool { return lines[((h>>32)*nl)>>32*8]&1 == 0 })
 		})
+		// The plain Go loop over a batch, no call per key, as blocked's
+		// BenchmarkFloor/size=.../touch=go: what a batch lookup must beat.
+		b.Run(fmt.Sprintf("size=%s/touch=go", SizeLabel(size)), func(b *testing.B) {
+			var s uint64
+			for i := 0; i < b.N; i += Batch {
+				j := i & StreamMask
+				for _, h := range keys[j : j+Batch] {
+					s += lines[((h>>32)*nl)>>32*8]
+				}
+			}
+			sink += int(s)
+		})
+	}
+}
+
+// Levels runs simdbloom's hash-level and typed lookups and adds (the rows of
+// LookupCases and AddCases without peers) at every kernel level this
+// machine and build can run, switching cpu.Active in the process, as
+// sub-benchmarks op=<lookup|add>/size=<size>/lib=<Lib>/level=<level>, the
+// level as SIMDBLOOM_CPU spells it. The level is restored after each row.
+func Levels(b *testing.B) {
+	for _, size := range Sizes(b) {
+		fx := Get(b, size)
+		for _, op := range []struct {
+			name  string
+			cases []Case
+		}{{"lookup", LookupCases(fx, Lookups{})}, {"add", AddCases(fx)}} {
+			for _, c := range op.cases {
+				for _, l := range cpu.Usable() {
+					b.Run(fmt.Sprintf("op=%s/size=%s/lib=%s/level=%s", op.name, SizeLabel(size), c.Lib, l), func(b *testing.B) {
+						saved := cpu.Active
+						cpu.Active = l
+						defer func() { cpu.Active = saved }()
+						c.Fn(b)
+					})
+				}
+			}
+		}
 	}
 }
