@@ -16,11 +16,13 @@ import (
 //     (fp*altMix>>32)*nb>>32 (VPMULLQ, VPMULUDQ); the mod is the unsigned
 //     minimum of d and d+nb (VPMINUQ), d = H(fp) - i1;
 //   - each bucket's bit offset i*bucketBits (VPMULUDQ) gives the 8 bytes that
-//     hold it (VPGATHERQQ) and a shift of 0 or 4 (VPSRLVQ);
+//     hold it and a shift of 0 or 4 (VPSRLVQ); the byte offsets go through
+//     a buffer on the stack to eight scalar loads (loadWords), which beat
+//     VPGATHERQQ on Zen 4 (PERF.md);
 //   - the bucket is unpacked into the four 16-bit lanes of its qword as the
 //     Go code does (cuckoo.Filter.lanes16): a semi-sorted bucket's 12-bit
-//     code is looked up in a table of its four nibbles as bytes
-//     (VPGATHERQD), which VPMOVZXBW spreads to 16-bit lanes and VPSLLW moves
+//     code is looked up in a table of its four nibbles as bytes (scalar
+//     loads again, loadNibbles), which VPMOVZXBW spreads to 16-bit lanes and VPSLLW moves
 //     above the low bits; the low bits of each slot are shifted into their
 //     lane and masked (VPSLLQ, VPTERNLOGQ);
 //   - VPCMPEQW with fp in every lane finds a match in either bucket, and the
@@ -114,6 +116,7 @@ func cuckooHas(semi bool) {
 	count := GP64()
 	XORQ(count, count)
 	SHRQ(U8(3), n)
+	ring := AllocLocal(4 * 64)
 
 	Label(name + "_loop")
 	TESTQ(n, n)
@@ -148,21 +151,13 @@ func cuckooHas(semi bool) {
 		idx, shift := ZMM(), ZMM()
 		VPSRLQ(U8(3), off, idx)
 		VPANDQ(fourV, off, shift)
-		k := K()
-		KXNORB(k, k, k)
-		w := ZMM()
-		VPXORQ(w, w, w)
-		VPGATHERQQ(Mem{Base: data, Index: idx, Scale: 1}, k, w)
+		w := loadWords(data, idx, ring, b)
 		VPSRLVQ(shift, w, w)
 		lanes := ZMM()
 		if semi {
 			code := ZMM()
 			VPANDQ(codeV, w, code)
-			kt := K()
-			KXNORB(kt, kt, kt)
-			nib := YMM()
-			VPXORD(nib, nib, nib)
-			VPGATHERQD(Mem{Base: tab, Index: code, Scale: 4}, kt, nib)
+			nib := loadNibbles(tab, code, ring, b)
 			VPMOVZXBW(nib, lanes)
 			VPSLLW(restX, lanes, lanes)
 			VPSRLQ(U8(12), w, w)
@@ -204,4 +199,51 @@ func cuckooHas(semi bool) {
 	VZEROUPPER()
 	Store(count, ReturnIndex(0))
 	RET()
+}
+
+// loadWords returns the 8-byte words at data+idx[j] in the lanes of a zmm
+// register: idx is stored to the b-th 64 bytes of ring and each word is
+// loaded on its own (VMOVQ, VPINSRQ) and the four pairs joined
+// (VINSERTI64X2, VINSERTI64X4). Sixteen scalar loads take fewer cycles on
+// Zen 4 than a VPGATHERQQ (PERF.md).
+func loadWords(data Register, idx VecVirtual, ring Mem, b int) VecVirtual {
+	VMOVDQU64(idx, ring.Offset(64*b))
+	var x [4]VecVirtual
+	for q := range x {
+		x[q] = XMM()
+		r0, r1 := GP64(), GP64()
+		MOVQ(ring.Offset(64*b+16*q), r0)
+		MOVQ(ring.Offset(64*b+16*q+8), r1)
+		VMOVQ(Mem{Base: data, Index: r0, Scale: 1}, x[q])
+		VPINSRQ(U8(1), Mem{Base: data, Index: r1, Scale: 1}, x[q], x[q])
+	}
+	VINSERTI64X2(U8(1), x[1], x[0].AsY(), x[0].AsY())
+	VINSERTI64X2(U8(1), x[3], x[2].AsY(), x[2].AsY())
+	VINSERTI64X4(U8(1), x[2].AsY(), x[0].AsZ(), x[0].AsZ())
+	return x[0].AsZ().(VecVirtual)
+}
+
+// loadNibbles returns, in a ymm register, the 32-bit entries of tab at the
+// codes in the lanes of code: code is stored to the (2+b)-th 64 bytes of
+// ring and each entry loaded on its own (VMOVD, VPINSRD), the two halves
+// joined by VINSERTI64X2.
+func loadNibbles(tab Register, code VecVirtual, ring Mem, b int) VecVirtual {
+	base := 64 * (2 + b)
+	VMOVDQU64(code, ring.Offset(base))
+	var x [2]VecVirtual
+	for q := range x {
+		x[q] = XMM()
+		for j := range 4 {
+			r := GP64()
+			MOVL(ring.Offset(base+32*q+8*j), r.As32())
+			m := Mem{Base: tab, Index: r, Scale: 4}
+			if j == 0 {
+				VMOVD(m, x[q])
+			} else {
+				VPINSRD(U8(j), m, x[q], x[q])
+			}
+		}
+	}
+	VINSERTI64X2(U8(1), x[1], x[0].AsY(), x[0].AsY())
+	return x[0].AsY().(VecVirtual)
 }

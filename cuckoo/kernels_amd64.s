@@ -6,7 +6,7 @@
 
 // func cuckooHasSemiAVX512(data *byte, params *[16]uint64, tab *[4096]uint32, hs []uint64, out []bool) int
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, POPCNT
-TEXT ·cuckooHasSemiAVX512(SB), NOSPLIT, $0-80
+TEXT ·cuckooHasSemiAVX512(SB), NOSPLIT, $256-80
 	MOVQ         data+0(FP), AX
 	MOVQ         params+8(FP), CX
 	MOVQ         tab+16(FP), DX
@@ -36,83 +36,147 @@ TEXT ·cuckooHasSemiAVX512(SB), NOSPLIT, $0-80
 	SHRQ         $0x03, SI
 
 cuckooHasSemiAVX512_loop:
-	TESTQ      SI, SI
-	JZ         cuckooHasSemiAVX512_done
-	VMOVDQU64  (BX), Z16
-	VPANDQ     Z2, Z16, Z17
-	VPMAXUQ    Z15, Z17, Z17
-	VPSRLQ     $0x20, Z16, Z16
-	VPMULUDQ   Z0, Z16, Z16
-	VPSRLQ     $0x20, Z16, Z16
-	VPMULLQ    Z10, Z17, Z22
-	VPSRLQ     $0x20, Z22, Z22
-	VPMULUDQ   Z0, Z22, Z22
-	VPSRLQ     $0x20, Z22, Z22
-	VPSUBQ     Z16, Z22, Z22
-	VPADDQ     Z0, Z22, Z23
-	VPMINUQ    Z23, Z22, Z22
-	VPMULLQ    Z11, Z17, Z17
-	VPMULUDQ   Z1, Z16, Z16
-	VPSRLQ     $0x03, Z16, Z23
-	VPANDQ     Z12, Z16, Z16
-	KXNORB     K1, K1, K1
-	VPXORQ     Z18, Z18, Z18
-	VPGATHERQQ (AX)(Z23*1), K1, Z18
-	VPSRLVQ    Z16, Z18, Z18
-	VPANDQ     Z13, Z18, Z16
-	KXNORB     K2, K2, K2
-	VPXORD     Y19, Y19, Y19
-	VPGATHERQD (DX)(Z16*4), K2, Y19
-	VPMOVZXBW  Y19, Z16
-	VPSLLW     X14, Z16, Z16
-	VPSRLQ     $0x0c, Z18, Z18
-	VPTERNLOGQ $0xf8, Z3, Z18, Z16
-	VPSLLQ     X7, Z18, Z23
-	VPTERNLOGQ $0xf8, Z4, Z23, Z16
-	VPSLLQ     X8, Z18, Z23
-	VPTERNLOGQ $0xf8, Z5, Z23, Z16
-	VPSLLQ     X9, Z18, Z23
-	VPTERNLOGQ $0xf8, Z6, Z23, Z16
-	VPCMPEQW   Z17, Z16, K3
-	VPMULUDQ   Z1, Z22, Z16
-	VPSRLQ     $0x03, Z16, Z22
-	VPANDQ     Z12, Z16, Z16
-	KXNORB     K4, K4, K4
-	VPXORQ     Z20, Z20, Z20
-	VPGATHERQQ (AX)(Z22*1), K4, Z20
-	VPSRLVQ    Z16, Z20, Z20
-	VPANDQ     Z13, Z20, Z16
-	KXNORB     K5, K5, K5
-	VPXORD     Y21, Y21, Y21
-	VPGATHERQD (DX)(Z16*4), K5, Y21
-	VPMOVZXBW  Y21, Z16
-	VPSLLW     X14, Z16, Z16
-	VPSRLQ     $0x0c, Z20, Z20
-	VPTERNLOGQ $0xf8, Z3, Z20, Z16
-	VPSLLQ     X7, Z20, Z22
-	VPTERNLOGQ $0xf8, Z4, Z22, Z16
-	VPSLLQ     X8, Z20, Z22
-	VPTERNLOGQ $0xf8, Z5, Z22, Z16
-	VPSLLQ     X9, Z20, Z22
-	VPTERNLOGQ $0xf8, Z6, Z22, Z16
-	VPCMPEQW   Z17, Z16, K6
-	KORD       K3, K6, K3
-	KMOVD      K3, R10
-	MOVL       R10, R11
-	SHRL       $0x01, R11
-	ORL        R11, R10
-	MOVL       R10, R11
-	SHRL       $0x02, R11
-	ORL        R11, R10
-	PEXTL      CX, R10, R10
-	PDEPQ      R8, R10, R10
-	MOVQ       R10, (DI)
-	POPCNTQ    R10, R10
-	ADDQ       R10, R9
-	ADDQ       $0x40, BX
-	ADDQ       $0x08, DI
-	DECQ       SI
-	JMP        cuckooHasSemiAVX512_loop
+	TESTQ        SI, SI
+	JZ           cuckooHasSemiAVX512_done
+	VMOVDQU64    (BX), Z16
+	VPANDQ       Z2, Z16, Z17
+	VPMAXUQ      Z15, Z17, Z17
+	VPSRLQ       $0x20, Z16, Z16
+	VPMULUDQ     Z0, Z16, Z16
+	VPSRLQ       $0x20, Z16, Z16
+	VPMULLQ      Z10, Z17, Z24
+	VPSRLQ       $0x20, Z24, Z24
+	VPMULUDQ     Z0, Z24, Z24
+	VPSRLQ       $0x20, Z24, Z24
+	VPSUBQ       Z16, Z24, Z24
+	VPADDQ       Z0, Z24, Z25
+	VPMINUQ      Z25, Z24, Z24
+	VPMULLQ      Z11, Z17, Z17
+	VPMULUDQ     Z1, Z16, Z16
+	VPSRLQ       $0x03, Z16, Z25
+	VPANDQ       Z12, Z16, Z16
+	VMOVDQU64    Z25, (SP)
+	MOVQ         (SP), R10
+	MOVQ         8(SP), R11
+	VMOVQ        (AX)(R10*1), X18
+	VPINSRQ      $0x01, (AX)(R11*1), X18, X18
+	MOVQ         16(SP), R10
+	MOVQ         24(SP), R11
+	VMOVQ        (AX)(R10*1), X20
+	VPINSRQ      $0x01, (AX)(R11*1), X20, X20
+	MOVQ         32(SP), R10
+	MOVQ         40(SP), R11
+	VMOVQ        (AX)(R10*1), X19
+	VPINSRQ      $0x01, (AX)(R11*1), X19, X19
+	MOVQ         48(SP), R10
+	MOVQ         56(SP), R11
+	VMOVQ        (AX)(R10*1), X21
+	VPINSRQ      $0x01, (AX)(R11*1), X21, X21
+	VINSERTI64X2 $0x01, X20, Y18, Y18
+	VINSERTI64X2 $0x01, X21, Y19, Y19
+	VINSERTI64X4 $0x01, Y19, Z18, Z18
+	VPSRLVQ      Z16, Z18, Z18
+	VPANDQ       Z13, Z18, Z16
+	VMOVDQU64    Z16, 128(SP)
+	MOVL         128(SP), R10
+	VMOVD        (DX)(R10*4), X20
+	MOVL         136(SP), R10
+	VPINSRD      $0x01, (DX)(R10*4), X20, X20
+	MOVL         144(SP), R10
+	VPINSRD      $0x02, (DX)(R10*4), X20, X20
+	MOVL         152(SP), R10
+	VPINSRD      $0x03, (DX)(R10*4), X20, X20
+	MOVL         160(SP), R10
+	VMOVD        (DX)(R10*4), X16
+	MOVL         168(SP), R10
+	VPINSRD      $0x01, (DX)(R10*4), X16, X16
+	MOVL         176(SP), R10
+	VPINSRD      $0x02, (DX)(R10*4), X16, X16
+	MOVL         184(SP), R10
+	VPINSRD      $0x03, (DX)(R10*4), X16, X16
+	VINSERTI64X2 $0x01, X16, Y20, Y20
+	VPMOVZXBW    Y20, Z16
+	VPSLLW       X14, Z16, Z16
+	VPSRLQ       $0x0c, Z18, Z18
+	VPTERNLOGQ   $0xf8, Z3, Z18, Z16
+	VPSLLQ       X7, Z18, Z25
+	VPTERNLOGQ   $0xf8, Z4, Z25, Z16
+	VPSLLQ       X8, Z18, Z25
+	VPTERNLOGQ   $0xf8, Z5, Z25, Z16
+	VPSLLQ       X9, Z18, Z25
+	VPTERNLOGQ   $0xf8, Z6, Z25, Z16
+	VPCMPEQW     Z17, Z16, K1
+	VPMULUDQ     Z1, Z24, Z16
+	VPSRLQ       $0x03, Z16, Z24
+	VPANDQ       Z12, Z16, Z16
+	VMOVDQU64    Z24, 64(SP)
+	MOVQ         64(SP), R10
+	MOVQ         72(SP), R11
+	VMOVQ        (AX)(R10*1), X21
+	VPINSRQ      $0x01, (AX)(R11*1), X21, X21
+	MOVQ         80(SP), R10
+	MOVQ         88(SP), R11
+	VMOVQ        (AX)(R10*1), X18
+	VPINSRQ      $0x01, (AX)(R11*1), X18, X18
+	MOVQ         96(SP), R10
+	MOVQ         104(SP), R11
+	VMOVQ        (AX)(R10*1), X22
+	VPINSRQ      $0x01, (AX)(R11*1), X22, X22
+	MOVQ         112(SP), R10
+	MOVQ         120(SP), R11
+	VMOVQ        (AX)(R10*1), X19
+	VPINSRQ      $0x01, (AX)(R11*1), X19, X19
+	VINSERTI64X2 $0x01, X18, Y21, Y21
+	VINSERTI64X2 $0x01, X19, Y22, Y22
+	VINSERTI64X4 $0x01, Y22, Z21, Z21
+	VPSRLVQ      Z16, Z21, Z21
+	VPANDQ       Z13, Z21, Z16
+	VMOVDQU64    Z16, 192(SP)
+	MOVL         192(SP), R10
+	VMOVD        (DX)(R10*4), X23
+	MOVL         200(SP), R10
+	VPINSRD      $0x01, (DX)(R10*4), X23, X23
+	MOVL         208(SP), R10
+	VPINSRD      $0x02, (DX)(R10*4), X23, X23
+	MOVL         216(SP), R10
+	VPINSRD      $0x03, (DX)(R10*4), X23, X23
+	MOVL         224(SP), R10
+	VMOVD        (DX)(R10*4), X16
+	MOVL         232(SP), R10
+	VPINSRD      $0x01, (DX)(R10*4), X16, X16
+	MOVL         240(SP), R10
+	VPINSRD      $0x02, (DX)(R10*4), X16, X16
+	MOVL         248(SP), R10
+	VPINSRD      $0x03, (DX)(R10*4), X16, X16
+	VINSERTI64X2 $0x01, X16, Y23, Y23
+	VPMOVZXBW    Y23, Z16
+	VPSLLW       X14, Z16, Z16
+	VPSRLQ       $0x0c, Z21, Z21
+	VPTERNLOGQ   $0xf8, Z3, Z21, Z16
+	VPSLLQ       X7, Z21, Z24
+	VPTERNLOGQ   $0xf8, Z4, Z24, Z16
+	VPSLLQ       X8, Z21, Z24
+	VPTERNLOGQ   $0xf8, Z5, Z24, Z16
+	VPSLLQ       X9, Z21, Z24
+	VPTERNLOGQ   $0xf8, Z6, Z24, Z16
+	VPCMPEQW     Z17, Z16, K2
+	KORD         K1, K2, K1
+	KMOVD        K1, R10
+	MOVL         R10, R11
+	SHRL         $0x01, R11
+	ORL          R11, R10
+	MOVL         R10, R11
+	SHRL         $0x02, R11
+	ORL          R11, R10
+	PEXTL        CX, R10, R10
+	PDEPQ        R8, R10, R10
+	MOVQ         R10, (DI)
+	POPCNTQ      R10, R10
+	ADDQ         R10, R9
+	ADDQ         $0x40, BX
+	ADDQ         $0x08, DI
+	DECQ         SI
+	JMP          cuckooHasSemiAVX512_loop
 
 cuckooHasSemiAVX512_done:
 	VZEROUPPER
@@ -120,8 +184,8 @@ cuckooHasSemiAVX512_done:
 	RET
 
 // func cuckooHasPlainAVX512(data *byte, params *[16]uint64, tab *[4096]uint32, hs []uint64, out []bool) int
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, POPCNT
-TEXT ·cuckooHasPlainAVX512(SB), NOSPLIT, $0-80
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, POPCNT
+TEXT ·cuckooHasPlainAVX512(SB), NOSPLIT, $256-80
 	MOVQ         data+0(FP), AX
 	MOVQ         params+8(FP), CX
 	MOVQ         hs_base+24(FP), DX
@@ -148,69 +212,103 @@ TEXT ·cuckooHasPlainAVX512(SB), NOSPLIT, $0-80
 	SHRQ         $0x03, BX
 
 cuckooHasPlainAVX512_loop:
-	TESTQ      BX, BX
-	JZ         cuckooHasPlainAVX512_done
-	VMOVDQU64  (DX), Z14
-	VPANDQ     Z2, Z14, Z15
-	VPMAXUQ    Z13, Z15, Z15
-	VPSRLQ     $0x20, Z14, Z14
-	VPMULUDQ   Z0, Z14, Z14
-	VPSRLQ     $0x20, Z14, Z14
-	VPMULLQ    Z10, Z15, Z18
-	VPSRLQ     $0x20, Z18, Z18
-	VPMULUDQ   Z0, Z18, Z18
-	VPSRLQ     $0x20, Z18, Z18
-	VPSUBQ     Z14, Z18, Z18
-	VPADDQ     Z0, Z18, Z19
-	VPMINUQ    Z19, Z18, Z18
-	VPMULLQ    Z11, Z15, Z15
-	VPMULUDQ   Z1, Z14, Z14
-	VPSRLQ     $0x03, Z14, Z19
-	VPANDQ     Z12, Z14, Z14
-	KXNORB     K1, K1, K1
-	VPXORQ     Z16, Z16, Z16
-	VPGATHERQQ (AX)(Z19*1), K1, Z16
-	VPSRLVQ    Z14, Z16, Z16
-	VPANDQ     Z3, Z16, Z14
-	VPSLLQ     X7, Z16, Z19
-	VPTERNLOGQ $0xf8, Z4, Z19, Z14
-	VPSLLQ     X8, Z16, Z19
-	VPTERNLOGQ $0xf8, Z5, Z19, Z14
-	VPSLLQ     X9, Z16, Z19
-	VPTERNLOGQ $0xf8, Z6, Z19, Z14
-	VPCMPEQW   Z15, Z14, K2
-	VPMULUDQ   Z1, Z18, Z14
-	VPSRLQ     $0x03, Z14, Z18
-	VPANDQ     Z12, Z14, Z14
-	KXNORB     K3, K3, K3
-	VPXORQ     Z17, Z17, Z17
-	VPGATHERQQ (AX)(Z18*1), K3, Z17
-	VPSRLVQ    Z14, Z17, Z17
-	VPANDQ     Z3, Z17, Z14
-	VPSLLQ     X7, Z17, Z18
-	VPTERNLOGQ $0xf8, Z4, Z18, Z14
-	VPSLLQ     X8, Z17, Z18
-	VPTERNLOGQ $0xf8, Z5, Z18, Z14
-	VPSLLQ     X9, Z17, Z18
-	VPTERNLOGQ $0xf8, Z6, Z18, Z14
-	VPCMPEQW   Z15, Z14, K4
-	KORD       K2, K4, K2
-	KMOVD      K2, R9
-	MOVL       R9, R10
-	SHRL       $0x01, R10
-	ORL        R10, R9
-	MOVL       R9, R10
-	SHRL       $0x02, R10
-	ORL        R10, R9
-	PEXTL      CX, R9, R9
-	PDEPQ      DI, R9, R9
-	MOVQ       R9, (SI)
-	POPCNTQ    R9, R9
-	ADDQ       R9, R8
-	ADDQ       $0x40, DX
-	ADDQ       $0x08, SI
-	DECQ       BX
-	JMP        cuckooHasPlainAVX512_loop
+	TESTQ        BX, BX
+	JZ           cuckooHasPlainAVX512_done
+	VMOVDQU64    (DX), Z14
+	VPANDQ       Z2, Z14, Z15
+	VPMAXUQ      Z13, Z15, Z15
+	VPSRLQ       $0x20, Z14, Z14
+	VPMULUDQ     Z0, Z14, Z14
+	VPSRLQ       $0x20, Z14, Z14
+	VPMULLQ      Z10, Z15, Z20
+	VPSRLQ       $0x20, Z20, Z20
+	VPMULUDQ     Z0, Z20, Z20
+	VPSRLQ       $0x20, Z20, Z20
+	VPSUBQ       Z14, Z20, Z20
+	VPADDQ       Z0, Z20, Z21
+	VPMINUQ      Z21, Z20, Z20
+	VPMULLQ      Z11, Z15, Z15
+	VPMULUDQ     Z1, Z14, Z14
+	VPSRLQ       $0x03, Z14, Z21
+	VPANDQ       Z12, Z14, Z14
+	VMOVDQU64    Z21, (SP)
+	MOVQ         (SP), R9
+	MOVQ         8(SP), R10
+	VMOVQ        (AX)(R9*1), X16
+	VPINSRQ      $0x01, (AX)(R10*1), X16, X16
+	MOVQ         16(SP), R9
+	MOVQ         24(SP), R10
+	VMOVQ        (AX)(R9*1), X18
+	VPINSRQ      $0x01, (AX)(R10*1), X18, X18
+	MOVQ         32(SP), R9
+	MOVQ         40(SP), R10
+	VMOVQ        (AX)(R9*1), X17
+	VPINSRQ      $0x01, (AX)(R10*1), X17, X17
+	MOVQ         48(SP), R9
+	MOVQ         56(SP), R10
+	VMOVQ        (AX)(R9*1), X19
+	VPINSRQ      $0x01, (AX)(R10*1), X19, X19
+	VINSERTI64X2 $0x01, X18, Y16, Y16
+	VINSERTI64X2 $0x01, X19, Y17, Y17
+	VINSERTI64X4 $0x01, Y17, Z16, Z16
+	VPSRLVQ      Z14, Z16, Z16
+	VPANDQ       Z3, Z16, Z14
+	VPSLLQ       X7, Z16, Z21
+	VPTERNLOGQ   $0xf8, Z4, Z21, Z14
+	VPSLLQ       X8, Z16, Z21
+	VPTERNLOGQ   $0xf8, Z5, Z21, Z14
+	VPSLLQ       X9, Z16, Z21
+	VPTERNLOGQ   $0xf8, Z6, Z21, Z14
+	VPCMPEQW     Z15, Z14, K1
+	VPMULUDQ     Z1, Z20, Z14
+	VPSRLQ       $0x03, Z14, Z20
+	VPANDQ       Z12, Z14, Z14
+	VMOVDQU64    Z20, 64(SP)
+	MOVQ         64(SP), R9
+	MOVQ         72(SP), R10
+	VMOVQ        (AX)(R9*1), X18
+	VPINSRQ      $0x01, (AX)(R10*1), X18, X18
+	MOVQ         80(SP), R9
+	MOVQ         88(SP), R10
+	VMOVQ        (AX)(R9*1), X16
+	VPINSRQ      $0x01, (AX)(R10*1), X16, X16
+	MOVQ         96(SP), R9
+	MOVQ         104(SP), R10
+	VMOVQ        (AX)(R9*1), X19
+	VPINSRQ      $0x01, (AX)(R10*1), X19, X19
+	MOVQ         112(SP), R9
+	MOVQ         120(SP), R10
+	VMOVQ        (AX)(R9*1), X17
+	VPINSRQ      $0x01, (AX)(R10*1), X17, X17
+	VINSERTI64X2 $0x01, X16, Y18, Y18
+	VINSERTI64X2 $0x01, X17, Y19, Y19
+	VINSERTI64X4 $0x01, Y19, Z18, Z18
+	VPSRLVQ      Z14, Z18, Z18
+	VPANDQ       Z3, Z18, Z14
+	VPSLLQ       X7, Z18, Z20
+	VPTERNLOGQ   $0xf8, Z4, Z20, Z14
+	VPSLLQ       X8, Z18, Z20
+	VPTERNLOGQ   $0xf8, Z5, Z20, Z14
+	VPSLLQ       X9, Z18, Z20
+	VPTERNLOGQ   $0xf8, Z6, Z20, Z14
+	VPCMPEQW     Z15, Z14, K2
+	KORD         K1, K2, K1
+	KMOVD        K1, R9
+	MOVL         R9, R10
+	SHRL         $0x01, R10
+	ORL          R10, R9
+	MOVL         R9, R10
+	SHRL         $0x02, R10
+	ORL          R10, R9
+	PEXTL        CX, R9, R9
+	PDEPQ        DI, R9, R9
+	MOVQ         R9, (SI)
+	POPCNTQ      R9, R9
+	ADDQ         R9, R8
+	ADDQ         $0x40, DX
+	ADDQ         $0x08, SI
+	DECQ         BX
+	JMP          cuckooHasPlainAVX512_loop
 
 cuckooHasPlainAVX512_done:
 	VZEROUPPER
