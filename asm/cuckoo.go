@@ -116,48 +116,69 @@ func cuckooHas(semi bool) {
 	count := GP64()
 	XORQ(count, count)
 	SHRQ(U8(3), n)
-	ring := AllocLocal(4 * 64)
+	ring := AllocLocal(6 * 64)
 
-	Label(name + "_loop")
+	// The ring holds the byte offsets of two groups' buckets: the current
+	// group's at rc, the next one's at rn, computed an iteration ahead so
+	// that the current group's loads wait on no arithmetic.
+	rc, rn := GP64(), GP64()
+	LEAQ(ring, rc)
+	LEAQ(ring.Offset(128), rn)
+	nibBuf := ring.Offset(256)
+	prep := func(at Mem, slot Register) (fpb VecVirtual, shift [2]VecVirtual) {
+		h := ZMM()
+		VMOVDQU64(at, h)
+		fp := ZMM()
+		VPANDQ(fmV, h, fp)
+		VPMAXUQ(ones, fp, fp) // a fingerprint of 0 is stored as 1
+		i1 := ZMM()
+		VPSRLQ(U8(32), h, i1)
+		VPMULUDQ(nbV, i1, i1)
+		VPSRLQ(U8(32), i1, i1)
+		hf := ZMM()
+		VPMULLQ(altV, fp, hf)
+		VPSRLQ(U8(32), hf, hf)
+		VPMULUDQ(nbV, hf, hf)
+		VPSRLQ(U8(32), hf, hf)
+		d, e := ZMM(), ZMM()
+		VPSUBQ(i1, hf, d)
+		VPADDQ(nbV, d, e)
+		i2 := ZMM()
+		VPMINUQ(e, d, i2)
+		fpb = ZMM()
+		VPMULLQ(loV, fp, fpb) // fp in each 16-bit lane
+		for b, i := range [2]VecVirtual{i1, i2} {
+			off := ZMM()
+			VPMULUDQ(bbV, i, off)
+			idx := ZMM()
+			VPSRLQ(U8(3), off, idx)
+			shift[b] = ZMM()
+			VPANDQ(fourV, off, shift[b])
+			VMOVDQU64(idx, Mem{Base: slot, Disp: 64 * b})
+		}
+		return fpb, shift
+	}
+
 	TESTQ(n, n)
 	JZ(LabelRef(name + "_done"))
+	fpb, shifts := prep(Mem{Base: hs}, rc)
 
-	h := ZMM()
-	VMOVDQU64(Mem{Base: hs}, h)
-	fp := ZMM()
-	VPANDQ(fmV, h, fp)
-	VPMAXUQ(ones, fp, fp) // a fingerprint of 0 is stored as 1
-	i1 := ZMM()
-	VPSRLQ(U8(32), h, i1)
-	VPMULUDQ(nbV, i1, i1)
-	VPSRLQ(U8(32), i1, i1)
-	hf := ZMM()
-	VPMULLQ(altV, fp, hf)
-	VPSRLQ(U8(32), hf, hf)
-	VPMULUDQ(nbV, hf, hf)
-	VPSRLQ(U8(32), hf, hf)
-	d, e := ZMM(), ZMM()
-	VPSUBQ(i1, hf, d)
-	VPADDQ(nbV, d, e)
-	i2 := ZMM()
-	VPMINUQ(e, d, i2)
-	fpb := ZMM()
-	VPMULLQ(loV, fp, fpb) // fp in each 16-bit lane
+	Label(name + "_loop")
+	DECQ(n)
+	JZ(LabelRef(name + "_last"))
+	fpbN, shiftsN := prep(Mem{Base: hs, Disp: 64}, rn)
+	Label(name + "_last")
 
 	var match [2]Register
-	for b, i := range [2]VecVirtual{i1, i2} {
-		off := ZMM()
-		VPMULUDQ(bbV, i, off)
-		idx, shift := ZMM(), ZMM()
-		VPSRLQ(U8(3), off, idx)
-		VPANDQ(fourV, off, shift)
-		w := loadWords(data, idx, ring, b)
+	for b := range 2 {
+		shift := shifts[b]
+		w := loadWords(data, Mem{Base: rc, Disp: 64 * b})
 		VPSRLVQ(shift, w, w)
 		lanes := ZMM()
 		if semi {
 			code := ZMM()
 			VPANDQ(codeV, w, code)
-			nib := loadNibbles(tab, code, ring, b)
+			nib := loadNibbles(tab, code, nibBuf.Offset(64*b))
 			VPMOVZXBW(nib, lanes)
 			VPSLLW(restX, lanes, lanes)
 			VPSRLQ(U8(12), w, w)
@@ -192,8 +213,12 @@ func cuckooHas(semi bool) {
 
 	ADDQ(U8(64), hs)
 	ADDQ(U8(8), out)
-	DECQ(n)
-	JMP(LabelRef(name + "_loop"))
+	VMOVDQA64(fpbN, fpb)
+	VMOVDQA64(shiftsN[0], shifts[0])
+	VMOVDQA64(shiftsN[1], shifts[1])
+	XCHGQ(rc, rn)
+	TESTQ(n, n)
+	JNZ(LabelRef(name + "_loop"))
 
 	Label(name + "_done")
 	VZEROUPPER()
@@ -201,19 +226,18 @@ func cuckooHas(semi bool) {
 	RET()
 }
 
-// loadWords returns the 8-byte words at data+idx[j] in the lanes of a zmm
-// register: idx is stored to the b-th 64 bytes of ring and each word is
-// loaded on its own (VMOVQ, VPINSRQ) and the four pairs joined
-// (VINSERTI64X2, VINSERTI64X4). Sixteen scalar loads take fewer cycles on
-// Zen 4 than a VPGATHERQQ (PERF.md).
-func loadWords(data Register, idx VecVirtual, ring Mem, b int) VecVirtual {
-	VMOVDQU64(idx, ring.Offset(64*b))
+// loadWords returns the 8-byte words at data+idx[j] for the 8 offsets idx
+// at at, in the lanes of a zmm register: each word is loaded on its own
+// (VMOVQ, VPINSRQ) and the four pairs joined (VINSERTI64X2, VINSERTI64X4).
+// Sixteen scalar loads take fewer cycles on Zen 4 than a VPGATHERQQ
+// (PERF.md).
+func loadWords(data Register, at Mem) VecVirtual {
 	var x [4]VecVirtual
 	for q := range x {
 		x[q] = XMM()
 		r0, r1 := GP64(), GP64()
-		MOVQ(ring.Offset(64*b+16*q), r0)
-		MOVQ(ring.Offset(64*b+16*q+8), r1)
+		MOVQ(at.Offset(16*q), r0)
+		MOVQ(at.Offset(16*q+8), r1)
 		VMOVQ(Mem{Base: data, Index: r0, Scale: 1}, x[q])
 		VPINSRQ(U8(1), Mem{Base: data, Index: r1, Scale: 1}, x[q], x[q])
 	}
@@ -224,18 +248,17 @@ func loadWords(data Register, idx VecVirtual, ring Mem, b int) VecVirtual {
 }
 
 // loadNibbles returns, in a ymm register, the 32-bit entries of tab at the
-// codes in the lanes of code: code is stored to the (2+b)-th 64 bytes of
-// ring and each entry loaded on its own (VMOVD, VPINSRD), the two halves
-// joined by VINSERTI64X2.
-func loadNibbles(tab Register, code VecVirtual, ring Mem, b int) VecVirtual {
-	base := 64 * (2 + b)
-	VMOVDQU64(code, ring.Offset(base))
+// codes in the lanes of code: code is stored to the 64 bytes at buf and
+// each entry loaded on its own (VMOVD, VPINSRD), the two halves joined by
+// VINSERTI64X2.
+func loadNibbles(tab Register, code VecVirtual, buf Mem) VecVirtual {
+	VMOVDQU64(code, buf)
 	var x [2]VecVirtual
 	for q := range x {
 		x[q] = XMM()
 		for j := range 4 {
 			r := GP64()
-			MOVL(ring.Offset(base+32*q+8*j), r.As32())
+			MOVL(buf.Offset(32*q+8*j), r.As32())
 			m := Mem{Base: tab, Index: r, Scale: 4}
 			if j == 0 {
 				VMOVD(m, x[q])

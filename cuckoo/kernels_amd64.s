@@ -6,7 +6,7 @@
 
 // func cuckooHasSemiAVX512(data *byte, params *[16]uint64, tab *[4096]uint32, hs []uint64, out []bool) int
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, POPCNT
-TEXT ·cuckooHasSemiAVX512(SB), NOSPLIT, $256-80
+TEXT ·cuckooHasSemiAVX512(SB), NOSPLIT, $384-80
 	MOVQ         data+0(FP), AX
 	MOVQ         params+8(FP), CX
 	MOVQ         tab+16(FP), DX
@@ -34,8 +34,8 @@ TEXT ·cuckooHasSemiAVX512(SB), NOSPLIT, $256-80
 	MOVQ         $0x0101010101010101, R8
 	XORQ         R9, R9
 	SHRQ         $0x03, SI
-
-cuckooHasSemiAVX512_loop:
+	LEAQ         (SP), R10
+	LEAQ         128(SP), R11
 	TESTQ        SI, SI
 	JZ           cuckooHasSemiAVX512_done
 	VMOVDQU64    (BX), Z16
@@ -44,139 +44,171 @@ cuckooHasSemiAVX512_loop:
 	VPSRLQ       $0x20, Z16, Z16
 	VPMULUDQ     Z0, Z16, Z16
 	VPSRLQ       $0x20, Z16, Z16
-	VPMULLQ      Z10, Z17, Z24
-	VPSRLQ       $0x20, Z24, Z24
-	VPMULUDQ     Z0, Z24, Z24
-	VPSRLQ       $0x20, Z24, Z24
-	VPSUBQ       Z16, Z24, Z24
-	VPADDQ       Z0, Z24, Z25
-	VPMINUQ      Z25, Z24, Z24
+	VPMULLQ      Z10, Z17, Z27
+	VPSRLQ       $0x20, Z27, Z27
+	VPMULUDQ     Z0, Z27, Z27
+	VPSRLQ       $0x20, Z27, Z27
+	VPSUBQ       Z16, Z27, Z27
+	VPADDQ       Z0, Z27, Z28
+	VPMINUQ      Z28, Z27, Z27
 	VPMULLQ      Z11, Z17, Z17
 	VPMULUDQ     Z1, Z16, Z16
-	VPSRLQ       $0x03, Z16, Z25
+	VPSRLQ       $0x03, Z16, Z28
 	VPANDQ       Z12, Z16, Z16
-	VMOVDQU64    Z25, (SP)
-	MOVQ         (SP), R10
-	MOVQ         8(SP), R11
-	VMOVQ        (AX)(R10*1), X18
-	VPINSRQ      $0x01, (AX)(R11*1), X18, X18
-	MOVQ         16(SP), R10
-	MOVQ         24(SP), R11
-	VMOVQ        (AX)(R10*1), X20
-	VPINSRQ      $0x01, (AX)(R11*1), X20, X20
-	MOVQ         32(SP), R10
-	MOVQ         40(SP), R11
-	VMOVQ        (AX)(R10*1), X19
-	VPINSRQ      $0x01, (AX)(R11*1), X19, X19
-	MOVQ         48(SP), R10
-	MOVQ         56(SP), R11
-	VMOVQ        (AX)(R10*1), X21
-	VPINSRQ      $0x01, (AX)(R11*1), X21, X21
-	VINSERTI64X2 $0x01, X20, Y18, Y18
-	VINSERTI64X2 $0x01, X21, Y19, Y19
-	VINSERTI64X4 $0x01, Y19, Z18, Z18
-	VPSRLVQ      Z16, Z18, Z18
-	VPANDQ       Z13, Z18, Z16
-	VMOVDQU64    Z16, 128(SP)
-	MOVL         128(SP), R10
-	VMOVD        (DX)(R10*4), X20
-	MOVL         136(SP), R10
-	VPINSRD      $0x01, (DX)(R10*4), X20, X20
-	MOVL         144(SP), R10
-	VPINSRD      $0x02, (DX)(R10*4), X20, X20
-	MOVL         152(SP), R10
-	VPINSRD      $0x03, (DX)(R10*4), X20, X20
-	MOVL         160(SP), R10
-	VMOVD        (DX)(R10*4), X16
-	MOVL         168(SP), R10
-	VPINSRD      $0x01, (DX)(R10*4), X16, X16
-	MOVL         176(SP), R10
-	VPINSRD      $0x02, (DX)(R10*4), X16, X16
-	MOVL         184(SP), R10
-	VPINSRD      $0x03, (DX)(R10*4), X16, X16
-	VINSERTI64X2 $0x01, X16, Y20, Y20
-	VPMOVZXBW    Y20, Z16
-	VPSLLW       X14, Z16, Z16
-	VPSRLQ       $0x0c, Z18, Z18
-	VPTERNLOGQ   $0xf8, Z3, Z18, Z16
-	VPSLLQ       X7, Z18, Z25
-	VPTERNLOGQ   $0xf8, Z4, Z25, Z16
-	VPSLLQ       X8, Z18, Z25
-	VPTERNLOGQ   $0xf8, Z5, Z25, Z16
-	VPSLLQ       X9, Z18, Z25
-	VPTERNLOGQ   $0xf8, Z6, Z25, Z16
-	VPCMPEQW     Z17, Z16, K1
-	VPMULUDQ     Z1, Z24, Z16
-	VPSRLQ       $0x03, Z16, Z24
-	VPANDQ       Z12, Z16, Z16
-	VMOVDQU64    Z24, 64(SP)
-	MOVQ         64(SP), R10
-	MOVQ         72(SP), R11
-	VMOVQ        (AX)(R10*1), X21
-	VPINSRQ      $0x01, (AX)(R11*1), X21, X21
-	MOVQ         80(SP), R10
-	MOVQ         88(SP), R11
-	VMOVQ        (AX)(R10*1), X18
-	VPINSRQ      $0x01, (AX)(R11*1), X18, X18
-	MOVQ         96(SP), R10
-	MOVQ         104(SP), R11
-	VMOVQ        (AX)(R10*1), X22
-	VPINSRQ      $0x01, (AX)(R11*1), X22, X22
-	MOVQ         112(SP), R10
-	MOVQ         120(SP), R11
-	VMOVQ        (AX)(R10*1), X19
-	VPINSRQ      $0x01, (AX)(R11*1), X19, X19
-	VINSERTI64X2 $0x01, X18, Y21, Y21
-	VINSERTI64X2 $0x01, X19, Y22, Y22
+	VMOVDQU64    Z28, (R10)
+	VPMULUDQ     Z1, Z27, Z27
+	VPSRLQ       $0x03, Z27, Z28
+	VPANDQ       Z12, Z27, Z27
+	VMOVDQU64    Z28, 64(R10)
+
+cuckooHasSemiAVX512_loop:
+	DECQ      SI
+	JZ        cuckooHasSemiAVX512_last
+	VMOVDQU64 64(BX), Z19
+	VPANDQ    Z2, Z19, Z18
+	VPMAXUQ   Z15, Z18, Z18
+	VPSRLQ    $0x20, Z19, Z19
+	VPMULUDQ  Z0, Z19, Z19
+	VPSRLQ    $0x20, Z19, Z19
+	VPMULLQ   Z10, Z18, Z20
+	VPSRLQ    $0x20, Z20, Z20
+	VPMULUDQ  Z0, Z20, Z20
+	VPSRLQ    $0x20, Z20, Z20
+	VPSUBQ    Z19, Z20, Z20
+	VPADDQ    Z0, Z20, Z28
+	VPMINUQ   Z28, Z20, Z20
+	VPMULLQ   Z11, Z18, Z18
+	VPMULUDQ  Z1, Z19, Z19
+	VPSRLQ    $0x03, Z19, Z28
+	VPANDQ    Z12, Z19, Z19
+	VMOVDQU64 Z28, (R11)
+	VPMULUDQ  Z1, Z20, Z20
+	VPSRLQ    $0x03, Z20, Z28
+	VPANDQ    Z12, Z20, Z20
+	VMOVDQU64 Z28, 64(R11)
+
+cuckooHasSemiAVX512_last:
+	MOVQ         (R10), R12
+	MOVQ         8(R10), R13
+	VMOVQ        (AX)(R12*1), X21
+	VPINSRQ      $0x01, (AX)(R13*1), X21, X21
+	MOVQ         16(R10), R12
+	MOVQ         24(R10), R13
+	VMOVQ        (AX)(R12*1), X23
+	VPINSRQ      $0x01, (AX)(R13*1), X23, X23
+	MOVQ         32(R10), R12
+	MOVQ         40(R10), R13
+	VMOVQ        (AX)(R12*1), X22
+	VPINSRQ      $0x01, (AX)(R13*1), X22, X22
+	MOVQ         48(R10), R12
+	MOVQ         56(R10), R13
+	VMOVQ        (AX)(R12*1), X24
+	VPINSRQ      $0x01, (AX)(R13*1), X24, X24
+	VINSERTI64X2 $0x01, X23, Y21, Y21
+	VINSERTI64X2 $0x01, X24, Y22, Y22
 	VINSERTI64X4 $0x01, Y22, Z21, Z21
 	VPSRLVQ      Z16, Z21, Z21
 	VPANDQ       Z13, Z21, Z16
-	VMOVDQU64    Z16, 192(SP)
-	MOVL         192(SP), R10
-	VMOVD        (DX)(R10*4), X23
-	MOVL         200(SP), R10
-	VPINSRD      $0x01, (DX)(R10*4), X23, X23
-	MOVL         208(SP), R10
-	VPINSRD      $0x02, (DX)(R10*4), X23, X23
-	MOVL         216(SP), R10
-	VPINSRD      $0x03, (DX)(R10*4), X23, X23
-	MOVL         224(SP), R10
-	VMOVD        (DX)(R10*4), X16
-	MOVL         232(SP), R10
-	VPINSRD      $0x01, (DX)(R10*4), X16, X16
-	MOVL         240(SP), R10
-	VPINSRD      $0x02, (DX)(R10*4), X16, X16
-	MOVL         248(SP), R10
-	VPINSRD      $0x03, (DX)(R10*4), X16, X16
+	VMOVDQU64    Z16, 256(SP)
+	MOVL         256(SP), R12
+	VMOVD        (DX)(R12*4), X23
+	MOVL         264(SP), R12
+	VPINSRD      $0x01, (DX)(R12*4), X23, X23
+	MOVL         272(SP), R12
+	VPINSRD      $0x02, (DX)(R12*4), X23, X23
+	MOVL         280(SP), R12
+	VPINSRD      $0x03, (DX)(R12*4), X23, X23
+	MOVL         288(SP), R12
+	VMOVD        (DX)(R12*4), X16
+	MOVL         296(SP), R12
+	VPINSRD      $0x01, (DX)(R12*4), X16, X16
+	MOVL         304(SP), R12
+	VPINSRD      $0x02, (DX)(R12*4), X16, X16
+	MOVL         312(SP), R12
+	VPINSRD      $0x03, (DX)(R12*4), X16, X16
 	VINSERTI64X2 $0x01, X16, Y23, Y23
 	VPMOVZXBW    Y23, Z16
 	VPSLLW       X14, Z16, Z16
 	VPSRLQ       $0x0c, Z21, Z21
 	VPTERNLOGQ   $0xf8, Z3, Z21, Z16
-	VPSLLQ       X7, Z21, Z24
-	VPTERNLOGQ   $0xf8, Z4, Z24, Z16
-	VPSLLQ       X8, Z21, Z24
-	VPTERNLOGQ   $0xf8, Z5, Z24, Z16
-	VPSLLQ       X9, Z21, Z24
-	VPTERNLOGQ   $0xf8, Z6, Z24, Z16
+	VPSLLQ       X7, Z21, Z28
+	VPTERNLOGQ   $0xf8, Z4, Z28, Z16
+	VPSLLQ       X8, Z21, Z28
+	VPTERNLOGQ   $0xf8, Z5, Z28, Z16
+	VPSLLQ       X9, Z21, Z28
+	VPTERNLOGQ   $0xf8, Z6, Z28, Z16
+	VPCMPEQW     Z17, Z16, K1
+	MOVQ         64(R10), R12
+	MOVQ         72(R10), R13
+	VMOVQ        (AX)(R12*1), X24
+	VPINSRQ      $0x01, (AX)(R13*1), X24, X24
+	MOVQ         80(R10), R12
+	MOVQ         88(R10), R13
+	VMOVQ        (AX)(R12*1), X16
+	VPINSRQ      $0x01, (AX)(R13*1), X16, X16
+	MOVQ         96(R10), R12
+	MOVQ         104(R10), R13
+	VMOVQ        (AX)(R12*1), X25
+	VPINSRQ      $0x01, (AX)(R13*1), X25, X25
+	MOVQ         112(R10), R12
+	MOVQ         120(R10), R13
+	VMOVQ        (AX)(R12*1), X21
+	VPINSRQ      $0x01, (AX)(R13*1), X21, X21
+	VINSERTI64X2 $0x01, X16, Y24, Y24
+	VINSERTI64X2 $0x01, X21, Y25, Y25
+	VINSERTI64X4 $0x01, Y25, Z24, Z24
+	VPSRLVQ      Z27, Z24, Z24
+	VPANDQ       Z13, Z24, Z16
+	VMOVDQU64    Z16, 320(SP)
+	MOVL         320(SP), R12
+	VMOVD        (DX)(R12*4), X26
+	MOVL         328(SP), R12
+	VPINSRD      $0x01, (DX)(R12*4), X26, X26
+	MOVL         336(SP), R12
+	VPINSRD      $0x02, (DX)(R12*4), X26, X26
+	MOVL         344(SP), R12
+	VPINSRD      $0x03, (DX)(R12*4), X26, X26
+	MOVL         352(SP), R12
+	VMOVD        (DX)(R12*4), X16
+	MOVL         360(SP), R12
+	VPINSRD      $0x01, (DX)(R12*4), X16, X16
+	MOVL         368(SP), R12
+	VPINSRD      $0x02, (DX)(R12*4), X16, X16
+	MOVL         376(SP), R12
+	VPINSRD      $0x03, (DX)(R12*4), X16, X16
+	VINSERTI64X2 $0x01, X16, Y26, Y26
+	VPMOVZXBW    Y26, Z16
+	VPSLLW       X14, Z16, Z16
+	VPSRLQ       $0x0c, Z24, Z24
+	VPTERNLOGQ   $0xf8, Z3, Z24, Z16
+	VPSLLQ       X7, Z24, Z27
+	VPTERNLOGQ   $0xf8, Z4, Z27, Z16
+	VPSLLQ       X8, Z24, Z27
+	VPTERNLOGQ   $0xf8, Z5, Z27, Z16
+	VPSLLQ       X9, Z24, Z27
+	VPTERNLOGQ   $0xf8, Z6, Z27, Z16
 	VPCMPEQW     Z17, Z16, K2
 	KORD         K1, K2, K1
-	KMOVD        K1, R10
-	MOVL         R10, R11
-	SHRL         $0x01, R11
-	ORL          R11, R10
-	MOVL         R10, R11
-	SHRL         $0x02, R11
-	ORL          R11, R10
-	PEXTL        CX, R10, R10
-	PDEPQ        R8, R10, R10
-	MOVQ         R10, (DI)
-	POPCNTQ      R10, R10
-	ADDQ         R10, R9
+	KMOVD        K1, R12
+	MOVL         R12, R13
+	SHRL         $0x01, R13
+	ORL          R13, R12
+	MOVL         R12, R13
+	SHRL         $0x02, R13
+	ORL          R13, R12
+	PEXTL        CX, R12, R12
+	PDEPQ        R8, R12, R12
+	MOVQ         R12, (DI)
+	POPCNTQ      R12, R12
+	ADDQ         R12, R9
 	ADDQ         $0x40, BX
 	ADDQ         $0x08, DI
-	DECQ         SI
-	JMP          cuckooHasSemiAVX512_loop
+	VMOVDQA64    Z18, Z17
+	VMOVDQA64    Z19, Z16
+	VMOVDQA64    Z20, Z27
+	XCHGQ        R10, R11
+	TESTQ        SI, SI
+	JNZ          cuckooHasSemiAVX512_loop
 
 cuckooHasSemiAVX512_done:
 	VZEROUPPER
@@ -185,7 +217,7 @@ cuckooHasSemiAVX512_done:
 
 // func cuckooHasPlainAVX512(data *byte, params *[16]uint64, tab *[4096]uint32, hs []uint64, out []bool) int
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, POPCNT
-TEXT ·cuckooHasPlainAVX512(SB), NOSPLIT, $256-80
+TEXT ·cuckooHasPlainAVX512(SB), NOSPLIT, $384-80
 	MOVQ         data+0(FP), AX
 	MOVQ         params+8(FP), CX
 	MOVQ         hs_base+24(FP), DX
@@ -210,8 +242,8 @@ TEXT ·cuckooHasPlainAVX512(SB), NOSPLIT, $256-80
 	MOVQ         $0x0101010101010101, DI
 	XORQ         R8, R8
 	SHRQ         $0x03, BX
-
-cuckooHasPlainAVX512_loop:
+	LEAQ         (SP), R9
+	LEAQ         128(SP), R10
 	TESTQ        BX, BX
 	JZ           cuckooHasPlainAVX512_done
 	VMOVDQU64    (DX), Z14
@@ -220,95 +252,127 @@ cuckooHasPlainAVX512_loop:
 	VPSRLQ       $0x20, Z14, Z14
 	VPMULUDQ     Z0, Z14, Z14
 	VPSRLQ       $0x20, Z14, Z14
-	VPMULLQ      Z10, Z15, Z20
-	VPSRLQ       $0x20, Z20, Z20
-	VPMULUDQ     Z0, Z20, Z20
-	VPSRLQ       $0x20, Z20, Z20
-	VPSUBQ       Z14, Z20, Z20
-	VPADDQ       Z0, Z20, Z21
-	VPMINUQ      Z21, Z20, Z20
+	VPMULLQ      Z10, Z15, Z23
+	VPSRLQ       $0x20, Z23, Z23
+	VPMULUDQ     Z0, Z23, Z23
+	VPSRLQ       $0x20, Z23, Z23
+	VPSUBQ       Z14, Z23, Z23
+	VPADDQ       Z0, Z23, Z24
+	VPMINUQ      Z24, Z23, Z23
 	VPMULLQ      Z11, Z15, Z15
 	VPMULUDQ     Z1, Z14, Z14
-	VPSRLQ       $0x03, Z14, Z21
+	VPSRLQ       $0x03, Z14, Z24
 	VPANDQ       Z12, Z14, Z14
-	VMOVDQU64    Z21, (SP)
-	MOVQ         (SP), R9
-	MOVQ         8(SP), R10
-	VMOVQ        (AX)(R9*1), X16
-	VPINSRQ      $0x01, (AX)(R10*1), X16, X16
-	MOVQ         16(SP), R9
-	MOVQ         24(SP), R10
-	VMOVQ        (AX)(R9*1), X18
-	VPINSRQ      $0x01, (AX)(R10*1), X18, X18
-	MOVQ         32(SP), R9
-	MOVQ         40(SP), R10
-	VMOVQ        (AX)(R9*1), X17
-	VPINSRQ      $0x01, (AX)(R10*1), X17, X17
-	MOVQ         48(SP), R9
-	MOVQ         56(SP), R10
-	VMOVQ        (AX)(R9*1), X19
-	VPINSRQ      $0x01, (AX)(R10*1), X19, X19
-	VINSERTI64X2 $0x01, X18, Y16, Y16
-	VINSERTI64X2 $0x01, X19, Y17, Y17
-	VINSERTI64X4 $0x01, Y17, Z16, Z16
-	VPSRLVQ      Z14, Z16, Z16
-	VPANDQ       Z3, Z16, Z14
-	VPSLLQ       X7, Z16, Z21
-	VPTERNLOGQ   $0xf8, Z4, Z21, Z14
-	VPSLLQ       X8, Z16, Z21
-	VPTERNLOGQ   $0xf8, Z5, Z21, Z14
-	VPSLLQ       X9, Z16, Z21
-	VPTERNLOGQ   $0xf8, Z6, Z21, Z14
+	VMOVDQU64    Z24, (R9)
+	VPMULUDQ     Z1, Z23, Z23
+	VPSRLQ       $0x03, Z23, Z24
+	VPANDQ       Z12, Z23, Z23
+	VMOVDQU64    Z24, 64(R9)
+
+cuckooHasPlainAVX512_loop:
+	DECQ      BX
+	JZ        cuckooHasPlainAVX512_last
+	VMOVDQU64 64(DX), Z17
+	VPANDQ    Z2, Z17, Z16
+	VPMAXUQ   Z13, Z16, Z16
+	VPSRLQ    $0x20, Z17, Z17
+	VPMULUDQ  Z0, Z17, Z17
+	VPSRLQ    $0x20, Z17, Z17
+	VPMULLQ   Z10, Z16, Z18
+	VPSRLQ    $0x20, Z18, Z18
+	VPMULUDQ  Z0, Z18, Z18
+	VPSRLQ    $0x20, Z18, Z18
+	VPSUBQ    Z17, Z18, Z18
+	VPADDQ    Z0, Z18, Z24
+	VPMINUQ   Z24, Z18, Z18
+	VPMULLQ   Z11, Z16, Z16
+	VPMULUDQ  Z1, Z17, Z17
+	VPSRLQ    $0x03, Z17, Z24
+	VPANDQ    Z12, Z17, Z17
+	VMOVDQU64 Z24, (R10)
+	VPMULUDQ  Z1, Z18, Z18
+	VPSRLQ    $0x03, Z18, Z24
+	VPANDQ    Z12, Z18, Z18
+	VMOVDQU64 Z24, 64(R10)
+
+cuckooHasPlainAVX512_last:
+	MOVQ         (R9), R11
+	MOVQ         8(R9), R12
+	VMOVQ        (AX)(R11*1), X19
+	VPINSRQ      $0x01, (AX)(R12*1), X19, X19
+	MOVQ         16(R9), R11
+	MOVQ         24(R9), R12
+	VMOVQ        (AX)(R11*1), X21
+	VPINSRQ      $0x01, (AX)(R12*1), X21, X21
+	MOVQ         32(R9), R11
+	MOVQ         40(R9), R12
+	VMOVQ        (AX)(R11*1), X20
+	VPINSRQ      $0x01, (AX)(R12*1), X20, X20
+	MOVQ         48(R9), R11
+	MOVQ         56(R9), R12
+	VMOVQ        (AX)(R11*1), X22
+	VPINSRQ      $0x01, (AX)(R12*1), X22, X22
+	VINSERTI64X2 $0x01, X21, Y19, Y19
+	VINSERTI64X2 $0x01, X22, Y20, Y20
+	VINSERTI64X4 $0x01, Y20, Z19, Z19
+	VPSRLVQ      Z14, Z19, Z19
+	VPANDQ       Z3, Z19, Z14
+	VPSLLQ       X7, Z19, Z24
+	VPTERNLOGQ   $0xf8, Z4, Z24, Z14
+	VPSLLQ       X8, Z19, Z24
+	VPTERNLOGQ   $0xf8, Z5, Z24, Z14
+	VPSLLQ       X9, Z19, Z24
+	VPTERNLOGQ   $0xf8, Z6, Z24, Z14
 	VPCMPEQW     Z15, Z14, K1
-	VPMULUDQ     Z1, Z20, Z14
-	VPSRLQ       $0x03, Z14, Z20
-	VPANDQ       Z12, Z14, Z14
-	VMOVDQU64    Z20, 64(SP)
-	MOVQ         64(SP), R9
-	MOVQ         72(SP), R10
-	VMOVQ        (AX)(R9*1), X18
-	VPINSRQ      $0x01, (AX)(R10*1), X18, X18
-	MOVQ         80(SP), R9
-	MOVQ         88(SP), R10
-	VMOVQ        (AX)(R9*1), X16
-	VPINSRQ      $0x01, (AX)(R10*1), X16, X16
-	MOVQ         96(SP), R9
-	MOVQ         104(SP), R10
-	VMOVQ        (AX)(R9*1), X19
-	VPINSRQ      $0x01, (AX)(R10*1), X19, X19
-	MOVQ         112(SP), R9
-	MOVQ         120(SP), R10
-	VMOVQ        (AX)(R9*1), X17
-	VPINSRQ      $0x01, (AX)(R10*1), X17, X17
-	VINSERTI64X2 $0x01, X16, Y18, Y18
-	VINSERTI64X2 $0x01, X17, Y19, Y19
-	VINSERTI64X4 $0x01, Y19, Z18, Z18
-	VPSRLVQ      Z14, Z18, Z18
-	VPANDQ       Z3, Z18, Z14
-	VPSLLQ       X7, Z18, Z20
-	VPTERNLOGQ   $0xf8, Z4, Z20, Z14
-	VPSLLQ       X8, Z18, Z20
-	VPTERNLOGQ   $0xf8, Z5, Z20, Z14
-	VPSLLQ       X9, Z18, Z20
-	VPTERNLOGQ   $0xf8, Z6, Z20, Z14
+	MOVQ         64(R9), R11
+	MOVQ         72(R9), R12
+	VMOVQ        (AX)(R11*1), X21
+	VPINSRQ      $0x01, (AX)(R12*1), X21, X21
+	MOVQ         80(R9), R11
+	MOVQ         88(R9), R12
+	VMOVQ        (AX)(R11*1), X14
+	VPINSRQ      $0x01, (AX)(R12*1), X14, X14
+	MOVQ         96(R9), R11
+	MOVQ         104(R9), R12
+	VMOVQ        (AX)(R11*1), X22
+	VPINSRQ      $0x01, (AX)(R12*1), X22, X22
+	MOVQ         112(R9), R11
+	MOVQ         120(R9), R12
+	VMOVQ        (AX)(R11*1), X19
+	VPINSRQ      $0x01, (AX)(R12*1), X19, X19
+	VINSERTI64X2 $0x01, X14, Y21, Y21
+	VINSERTI64X2 $0x01, X19, Y22, Y22
+	VINSERTI64X4 $0x01, Y22, Z21, Z21
+	VPSRLVQ      Z23, Z21, Z21
+	VPANDQ       Z3, Z21, Z14
+	VPSLLQ       X7, Z21, Z23
+	VPTERNLOGQ   $0xf8, Z4, Z23, Z14
+	VPSLLQ       X8, Z21, Z23
+	VPTERNLOGQ   $0xf8, Z5, Z23, Z14
+	VPSLLQ       X9, Z21, Z23
+	VPTERNLOGQ   $0xf8, Z6, Z23, Z14
 	VPCMPEQW     Z15, Z14, K2
 	KORD         K1, K2, K1
-	KMOVD        K1, R9
-	MOVL         R9, R10
-	SHRL         $0x01, R10
-	ORL          R10, R9
-	MOVL         R9, R10
-	SHRL         $0x02, R10
-	ORL          R10, R9
-	PEXTL        CX, R9, R9
-	PDEPQ        DI, R9, R9
-	MOVQ         R9, (SI)
-	POPCNTQ      R9, R9
-	ADDQ         R9, R8
+	KMOVD        K1, R11
+	MOVL         R11, R12
+	SHRL         $0x01, R12
+	ORL          R12, R11
+	MOVL         R11, R12
+	SHRL         $0x02, R12
+	ORL          R12, R11
+	PEXTL        CX, R11, R11
+	PDEPQ        DI, R11, R11
+	MOVQ         R11, (SI)
+	POPCNTQ      R11, R11
+	ADDQ         R11, R8
 	ADDQ         $0x40, DX
 	ADDQ         $0x08, SI
-	DECQ         BX
-	JMP          cuckooHasPlainAVX512_loop
+	VMOVDQA64    Z16, Z15
+	VMOVDQA64    Z17, Z14
+	VMOVDQA64    Z18, Z23
+	XCHGQ        R9, R10
+	TESTQ        BX, BX
+	JNZ          cuckooHasPlainAVX512_loop
 
 cuckooHasPlainAVX512_done:
 	VZEROUPPER
