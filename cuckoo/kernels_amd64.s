@@ -6,7 +6,7 @@
 
 // func cuckooHasSemiAVX512(data *byte, params *[16]uint64, tab *[4096]uint32, hs []uint64, out []bool) int
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, POPCNT
-TEXT ·cuckooHasSemiAVX512(SB), NOSPLIT, $0-80
+TEXT ·cuckooHasSemiAVX512(SB), NOSPLIT, $384-80
 	MOVQ         data+0(FP), AX
 	MOVQ         params+8(FP), CX
 	MOVQ         tab+16(FP), DX
@@ -34,85 +34,181 @@ TEXT ·cuckooHasSemiAVX512(SB), NOSPLIT, $0-80
 	MOVQ         $0x0101010101010101, R8
 	XORQ         R9, R9
 	SHRQ         $0x03, SI
+	LEAQ         (SP), R10
+	LEAQ         128(SP), R11
+	TESTQ        SI, SI
+	JZ           cuckooHasSemiAVX512_done
+	VMOVDQU64    (BX), Z16
+	VPANDQ       Z2, Z16, Z17
+	VPMAXUQ      Z15, Z17, Z17
+	VPSRLQ       $0x20, Z16, Z16
+	VPMULUDQ     Z0, Z16, Z16
+	VPSRLQ       $0x20, Z16, Z16
+	VPMULLQ      Z10, Z17, Z27
+	VPSRLQ       $0x20, Z27, Z27
+	VPMULUDQ     Z0, Z27, Z27
+	VPSRLQ       $0x20, Z27, Z27
+	VPSUBQ       Z16, Z27, Z27
+	VPADDQ       Z0, Z27, Z28
+	VPMINUQ      Z28, Z27, Z27
+	VPMULLQ      Z11, Z17, Z17
+	VPMULUDQ     Z1, Z16, Z16
+	VPSRLQ       $0x03, Z16, Z28
+	VPANDQ       Z12, Z16, Z16
+	VMOVDQU64    Z28, (R10)
+	VPMULUDQ     Z1, Z27, Z27
+	VPSRLQ       $0x03, Z27, Z28
+	VPANDQ       Z12, Z27, Z27
+	VMOVDQU64    Z28, 64(R10)
 
 cuckooHasSemiAVX512_loop:
-	TESTQ      SI, SI
-	JZ         cuckooHasSemiAVX512_done
-	VMOVDQU64  (BX), Z16
-	VPANDQ     Z2, Z16, Z17
-	VPMAXUQ    Z15, Z17, Z17
-	VPSRLQ     $0x20, Z16, Z16
-	VPMULUDQ   Z0, Z16, Z16
-	VPSRLQ     $0x20, Z16, Z16
-	VPMULLQ    Z10, Z17, Z22
-	VPSRLQ     $0x20, Z22, Z22
-	VPMULUDQ   Z0, Z22, Z22
-	VPSRLQ     $0x20, Z22, Z22
-	VPSUBQ     Z16, Z22, Z22
-	VPADDQ     Z0, Z22, Z23
-	VPMINUQ    Z23, Z22, Z22
-	VPMULLQ    Z11, Z17, Z17
-	VPMULUDQ   Z1, Z16, Z16
-	VPSRLQ     $0x03, Z16, Z23
-	VPANDQ     Z12, Z16, Z16
-	KXNORB     K1, K1, K1
-	VPXORQ     Z18, Z18, Z18
-	VPGATHERQQ (AX)(Z23*1), K1, Z18
-	VPSRLVQ    Z16, Z18, Z18
-	VPANDQ     Z13, Z18, Z16
-	KXNORB     K2, K2, K2
-	VPXORD     Y19, Y19, Y19
-	VPGATHERQD (DX)(Z16*4), K2, Y19
-	VPMOVZXBW  Y19, Z16
-	VPSLLW     X14, Z16, Z16
-	VPSRLQ     $0x0c, Z18, Z18
-	VPTERNLOGQ $0xf8, Z3, Z18, Z16
-	VPSLLQ     X7, Z18, Z23
-	VPTERNLOGQ $0xf8, Z4, Z23, Z16
-	VPSLLQ     X8, Z18, Z23
-	VPTERNLOGQ $0xf8, Z5, Z23, Z16
-	VPSLLQ     X9, Z18, Z23
-	VPTERNLOGQ $0xf8, Z6, Z23, Z16
-	VPCMPEQW   Z17, Z16, K3
-	VPMULUDQ   Z1, Z22, Z16
-	VPSRLQ     $0x03, Z16, Z22
-	VPANDQ     Z12, Z16, Z16
-	KXNORB     K4, K4, K4
-	VPXORQ     Z20, Z20, Z20
-	VPGATHERQQ (AX)(Z22*1), K4, Z20
-	VPSRLVQ    Z16, Z20, Z20
-	VPANDQ     Z13, Z20, Z16
-	KXNORB     K5, K5, K5
-	VPXORD     Y21, Y21, Y21
-	VPGATHERQD (DX)(Z16*4), K5, Y21
-	VPMOVZXBW  Y21, Z16
-	VPSLLW     X14, Z16, Z16
-	VPSRLQ     $0x0c, Z20, Z20
-	VPTERNLOGQ $0xf8, Z3, Z20, Z16
-	VPSLLQ     X7, Z20, Z22
-	VPTERNLOGQ $0xf8, Z4, Z22, Z16
-	VPSLLQ     X8, Z20, Z22
-	VPTERNLOGQ $0xf8, Z5, Z22, Z16
-	VPSLLQ     X9, Z20, Z22
-	VPTERNLOGQ $0xf8, Z6, Z22, Z16
-	VPCMPEQW   Z17, Z16, K6
-	KORD       K3, K6, K3
-	KMOVD      K3, R10
-	MOVL       R10, R11
-	SHRL       $0x01, R11
-	ORL        R11, R10
-	MOVL       R10, R11
-	SHRL       $0x02, R11
-	ORL        R11, R10
-	PEXTL      CX, R10, R10
-	PDEPQ      R8, R10, R10
-	MOVQ       R10, (DI)
-	POPCNTQ    R10, R10
-	ADDQ       R10, R9
-	ADDQ       $0x40, BX
-	ADDQ       $0x08, DI
-	DECQ       SI
-	JMP        cuckooHasSemiAVX512_loop
+	DECQ      SI
+	JZ        cuckooHasSemiAVX512_last
+	VMOVDQU64 64(BX), Z19
+	VPANDQ    Z2, Z19, Z18
+	VPMAXUQ   Z15, Z18, Z18
+	VPSRLQ    $0x20, Z19, Z19
+	VPMULUDQ  Z0, Z19, Z19
+	VPSRLQ    $0x20, Z19, Z19
+	VPMULLQ   Z10, Z18, Z20
+	VPSRLQ    $0x20, Z20, Z20
+	VPMULUDQ  Z0, Z20, Z20
+	VPSRLQ    $0x20, Z20, Z20
+	VPSUBQ    Z19, Z20, Z20
+	VPADDQ    Z0, Z20, Z28
+	VPMINUQ   Z28, Z20, Z20
+	VPMULLQ   Z11, Z18, Z18
+	VPMULUDQ  Z1, Z19, Z19
+	VPSRLQ    $0x03, Z19, Z28
+	VPANDQ    Z12, Z19, Z19
+	VMOVDQU64 Z28, (R11)
+	VPMULUDQ  Z1, Z20, Z20
+	VPSRLQ    $0x03, Z20, Z28
+	VPANDQ    Z12, Z20, Z20
+	VMOVDQU64 Z28, 64(R11)
+
+cuckooHasSemiAVX512_last:
+	MOVQ         (R10), R12
+	MOVQ         8(R10), R13
+	VMOVQ        (AX)(R12*1), X21
+	VPINSRQ      $0x01, (AX)(R13*1), X21, X21
+	MOVQ         16(R10), R12
+	MOVQ         24(R10), R13
+	VMOVQ        (AX)(R12*1), X23
+	VPINSRQ      $0x01, (AX)(R13*1), X23, X23
+	MOVQ         32(R10), R12
+	MOVQ         40(R10), R13
+	VMOVQ        (AX)(R12*1), X22
+	VPINSRQ      $0x01, (AX)(R13*1), X22, X22
+	MOVQ         48(R10), R12
+	MOVQ         56(R10), R13
+	VMOVQ        (AX)(R12*1), X24
+	VPINSRQ      $0x01, (AX)(R13*1), X24, X24
+	VINSERTI64X2 $0x01, X23, Y21, Y21
+	VINSERTI64X2 $0x01, X24, Y22, Y22
+	VINSERTI64X4 $0x01, Y22, Z21, Z21
+	VPSRLVQ      Z16, Z21, Z21
+	VPANDQ       Z13, Z21, Z16
+	VMOVDQU64    Z16, 256(SP)
+	MOVL         256(SP), R12
+	VMOVD        (DX)(R12*4), X23
+	MOVL         264(SP), R12
+	VPINSRD      $0x01, (DX)(R12*4), X23, X23
+	MOVL         272(SP), R12
+	VPINSRD      $0x02, (DX)(R12*4), X23, X23
+	MOVL         280(SP), R12
+	VPINSRD      $0x03, (DX)(R12*4), X23, X23
+	MOVL         288(SP), R12
+	VMOVD        (DX)(R12*4), X16
+	MOVL         296(SP), R12
+	VPINSRD      $0x01, (DX)(R12*4), X16, X16
+	MOVL         304(SP), R12
+	VPINSRD      $0x02, (DX)(R12*4), X16, X16
+	MOVL         312(SP), R12
+	VPINSRD      $0x03, (DX)(R12*4), X16, X16
+	VINSERTI64X2 $0x01, X16, Y23, Y23
+	VPMOVZXBW    Y23, Z16
+	VPSLLW       X14, Z16, Z16
+	VPSRLQ       $0x0c, Z21, Z21
+	VPTERNLOGQ   $0xf8, Z3, Z21, Z16
+	VPSLLQ       X7, Z21, Z28
+	VPTERNLOGQ   $0xf8, Z4, Z28, Z16
+	VPSLLQ       X8, Z21, Z28
+	VPTERNLOGQ   $0xf8, Z5, Z28, Z16
+	VPSLLQ       X9, Z21, Z28
+	VPTERNLOGQ   $0xf8, Z6, Z28, Z16
+	VPCMPEQW     Z17, Z16, K1
+	MOVQ         64(R10), R12
+	MOVQ         72(R10), R13
+	VMOVQ        (AX)(R12*1), X24
+	VPINSRQ      $0x01, (AX)(R13*1), X24, X24
+	MOVQ         80(R10), R12
+	MOVQ         88(R10), R13
+	VMOVQ        (AX)(R12*1), X16
+	VPINSRQ      $0x01, (AX)(R13*1), X16, X16
+	MOVQ         96(R10), R12
+	MOVQ         104(R10), R13
+	VMOVQ        (AX)(R12*1), X25
+	VPINSRQ      $0x01, (AX)(R13*1), X25, X25
+	MOVQ         112(R10), R12
+	MOVQ         120(R10), R13
+	VMOVQ        (AX)(R12*1), X21
+	VPINSRQ      $0x01, (AX)(R13*1), X21, X21
+	VINSERTI64X2 $0x01, X16, Y24, Y24
+	VINSERTI64X2 $0x01, X21, Y25, Y25
+	VINSERTI64X4 $0x01, Y25, Z24, Z24
+	VPSRLVQ      Z27, Z24, Z24
+	VPANDQ       Z13, Z24, Z16
+	VMOVDQU64    Z16, 320(SP)
+	MOVL         320(SP), R12
+	VMOVD        (DX)(R12*4), X26
+	MOVL         328(SP), R12
+	VPINSRD      $0x01, (DX)(R12*4), X26, X26
+	MOVL         336(SP), R12
+	VPINSRD      $0x02, (DX)(R12*4), X26, X26
+	MOVL         344(SP), R12
+	VPINSRD      $0x03, (DX)(R12*4), X26, X26
+	MOVL         352(SP), R12
+	VMOVD        (DX)(R12*4), X16
+	MOVL         360(SP), R12
+	VPINSRD      $0x01, (DX)(R12*4), X16, X16
+	MOVL         368(SP), R12
+	VPINSRD      $0x02, (DX)(R12*4), X16, X16
+	MOVL         376(SP), R12
+	VPINSRD      $0x03, (DX)(R12*4), X16, X16
+	VINSERTI64X2 $0x01, X16, Y26, Y26
+	VPMOVZXBW    Y26, Z16
+	VPSLLW       X14, Z16, Z16
+	VPSRLQ       $0x0c, Z24, Z24
+	VPTERNLOGQ   $0xf8, Z3, Z24, Z16
+	VPSLLQ       X7, Z24, Z27
+	VPTERNLOGQ   $0xf8, Z4, Z27, Z16
+	VPSLLQ       X8, Z24, Z27
+	VPTERNLOGQ   $0xf8, Z5, Z27, Z16
+	VPSLLQ       X9, Z24, Z27
+	VPTERNLOGQ   $0xf8, Z6, Z27, Z16
+	VPCMPEQW     Z17, Z16, K2
+	KORD         K1, K2, K1
+	KMOVD        K1, R12
+	MOVL         R12, R13
+	SHRL         $0x01, R13
+	ORL          R13, R12
+	MOVL         R12, R13
+	SHRL         $0x02, R13
+	ORL          R13, R12
+	PEXTL        CX, R12, R12
+	PDEPQ        R8, R12, R12
+	MOVQ         R12, (DI)
+	POPCNTQ      R12, R12
+	ADDQ         R12, R9
+	ADDQ         $0x40, BX
+	ADDQ         $0x08, DI
+	VMOVDQA64    Z18, Z17
+	VMOVDQA64    Z19, Z16
+	VMOVDQA64    Z20, Z27
+	XCHGQ        R10, R11
+	TESTQ        SI, SI
+	JNZ          cuckooHasSemiAVX512_loop
 
 cuckooHasSemiAVX512_done:
 	VZEROUPPER
@@ -120,8 +216,8 @@ cuckooHasSemiAVX512_done:
 	RET
 
 // func cuckooHasPlainAVX512(data *byte, params *[16]uint64, tab *[4096]uint32, hs []uint64, out []bool) int
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, POPCNT
-TEXT ·cuckooHasPlainAVX512(SB), NOSPLIT, $0-80
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, POPCNT
+TEXT ·cuckooHasPlainAVX512(SB), NOSPLIT, $384-80
 	MOVQ         data+0(FP), AX
 	MOVQ         params+8(FP), CX
 	MOVQ         hs_base+24(FP), DX
@@ -146,71 +242,137 @@ TEXT ·cuckooHasPlainAVX512(SB), NOSPLIT, $0-80
 	MOVQ         $0x0101010101010101, DI
 	XORQ         R8, R8
 	SHRQ         $0x03, BX
+	LEAQ         (SP), R9
+	LEAQ         128(SP), R10
+	TESTQ        BX, BX
+	JZ           cuckooHasPlainAVX512_done
+	VMOVDQU64    (DX), Z14
+	VPANDQ       Z2, Z14, Z15
+	VPMAXUQ      Z13, Z15, Z15
+	VPSRLQ       $0x20, Z14, Z14
+	VPMULUDQ     Z0, Z14, Z14
+	VPSRLQ       $0x20, Z14, Z14
+	VPMULLQ      Z10, Z15, Z23
+	VPSRLQ       $0x20, Z23, Z23
+	VPMULUDQ     Z0, Z23, Z23
+	VPSRLQ       $0x20, Z23, Z23
+	VPSUBQ       Z14, Z23, Z23
+	VPADDQ       Z0, Z23, Z24
+	VPMINUQ      Z24, Z23, Z23
+	VPMULLQ      Z11, Z15, Z15
+	VPMULUDQ     Z1, Z14, Z14
+	VPSRLQ       $0x03, Z14, Z24
+	VPANDQ       Z12, Z14, Z14
+	VMOVDQU64    Z24, (R9)
+	VPMULUDQ     Z1, Z23, Z23
+	VPSRLQ       $0x03, Z23, Z24
+	VPANDQ       Z12, Z23, Z23
+	VMOVDQU64    Z24, 64(R9)
 
 cuckooHasPlainAVX512_loop:
-	TESTQ      BX, BX
-	JZ         cuckooHasPlainAVX512_done
-	VMOVDQU64  (DX), Z14
-	VPANDQ     Z2, Z14, Z15
-	VPMAXUQ    Z13, Z15, Z15
-	VPSRLQ     $0x20, Z14, Z14
-	VPMULUDQ   Z0, Z14, Z14
-	VPSRLQ     $0x20, Z14, Z14
-	VPMULLQ    Z10, Z15, Z18
-	VPSRLQ     $0x20, Z18, Z18
-	VPMULUDQ   Z0, Z18, Z18
-	VPSRLQ     $0x20, Z18, Z18
-	VPSUBQ     Z14, Z18, Z18
-	VPADDQ     Z0, Z18, Z19
-	VPMINUQ    Z19, Z18, Z18
-	VPMULLQ    Z11, Z15, Z15
-	VPMULUDQ   Z1, Z14, Z14
-	VPSRLQ     $0x03, Z14, Z19
-	VPANDQ     Z12, Z14, Z14
-	KXNORB     K1, K1, K1
-	VPXORQ     Z16, Z16, Z16
-	VPGATHERQQ (AX)(Z19*1), K1, Z16
-	VPSRLVQ    Z14, Z16, Z16
-	VPANDQ     Z3, Z16, Z14
-	VPSLLQ     X7, Z16, Z19
-	VPTERNLOGQ $0xf8, Z4, Z19, Z14
-	VPSLLQ     X8, Z16, Z19
-	VPTERNLOGQ $0xf8, Z5, Z19, Z14
-	VPSLLQ     X9, Z16, Z19
-	VPTERNLOGQ $0xf8, Z6, Z19, Z14
-	VPCMPEQW   Z15, Z14, K2
-	VPMULUDQ   Z1, Z18, Z14
-	VPSRLQ     $0x03, Z14, Z18
-	VPANDQ     Z12, Z14, Z14
-	KXNORB     K3, K3, K3
-	VPXORQ     Z17, Z17, Z17
-	VPGATHERQQ (AX)(Z18*1), K3, Z17
-	VPSRLVQ    Z14, Z17, Z17
-	VPANDQ     Z3, Z17, Z14
-	VPSLLQ     X7, Z17, Z18
-	VPTERNLOGQ $0xf8, Z4, Z18, Z14
-	VPSLLQ     X8, Z17, Z18
-	VPTERNLOGQ $0xf8, Z5, Z18, Z14
-	VPSLLQ     X9, Z17, Z18
-	VPTERNLOGQ $0xf8, Z6, Z18, Z14
-	VPCMPEQW   Z15, Z14, K4
-	KORD       K2, K4, K2
-	KMOVD      K2, R9
-	MOVL       R9, R10
-	SHRL       $0x01, R10
-	ORL        R10, R9
-	MOVL       R9, R10
-	SHRL       $0x02, R10
-	ORL        R10, R9
-	PEXTL      CX, R9, R9
-	PDEPQ      DI, R9, R9
-	MOVQ       R9, (SI)
-	POPCNTQ    R9, R9
-	ADDQ       R9, R8
-	ADDQ       $0x40, DX
-	ADDQ       $0x08, SI
-	DECQ       BX
-	JMP        cuckooHasPlainAVX512_loop
+	DECQ      BX
+	JZ        cuckooHasPlainAVX512_last
+	VMOVDQU64 64(DX), Z17
+	VPANDQ    Z2, Z17, Z16
+	VPMAXUQ   Z13, Z16, Z16
+	VPSRLQ    $0x20, Z17, Z17
+	VPMULUDQ  Z0, Z17, Z17
+	VPSRLQ    $0x20, Z17, Z17
+	VPMULLQ   Z10, Z16, Z18
+	VPSRLQ    $0x20, Z18, Z18
+	VPMULUDQ  Z0, Z18, Z18
+	VPSRLQ    $0x20, Z18, Z18
+	VPSUBQ    Z17, Z18, Z18
+	VPADDQ    Z0, Z18, Z24
+	VPMINUQ   Z24, Z18, Z18
+	VPMULLQ   Z11, Z16, Z16
+	VPMULUDQ  Z1, Z17, Z17
+	VPSRLQ    $0x03, Z17, Z24
+	VPANDQ    Z12, Z17, Z17
+	VMOVDQU64 Z24, (R10)
+	VPMULUDQ  Z1, Z18, Z18
+	VPSRLQ    $0x03, Z18, Z24
+	VPANDQ    Z12, Z18, Z18
+	VMOVDQU64 Z24, 64(R10)
+
+cuckooHasPlainAVX512_last:
+	MOVQ         (R9), R11
+	MOVQ         8(R9), R12
+	VMOVQ        (AX)(R11*1), X19
+	VPINSRQ      $0x01, (AX)(R12*1), X19, X19
+	MOVQ         16(R9), R11
+	MOVQ         24(R9), R12
+	VMOVQ        (AX)(R11*1), X21
+	VPINSRQ      $0x01, (AX)(R12*1), X21, X21
+	MOVQ         32(R9), R11
+	MOVQ         40(R9), R12
+	VMOVQ        (AX)(R11*1), X20
+	VPINSRQ      $0x01, (AX)(R12*1), X20, X20
+	MOVQ         48(R9), R11
+	MOVQ         56(R9), R12
+	VMOVQ        (AX)(R11*1), X22
+	VPINSRQ      $0x01, (AX)(R12*1), X22, X22
+	VINSERTI64X2 $0x01, X21, Y19, Y19
+	VINSERTI64X2 $0x01, X22, Y20, Y20
+	VINSERTI64X4 $0x01, Y20, Z19, Z19
+	VPSRLVQ      Z14, Z19, Z19
+	VPANDQ       Z3, Z19, Z14
+	VPSLLQ       X7, Z19, Z24
+	VPTERNLOGQ   $0xf8, Z4, Z24, Z14
+	VPSLLQ       X8, Z19, Z24
+	VPTERNLOGQ   $0xf8, Z5, Z24, Z14
+	VPSLLQ       X9, Z19, Z24
+	VPTERNLOGQ   $0xf8, Z6, Z24, Z14
+	VPCMPEQW     Z15, Z14, K1
+	MOVQ         64(R9), R11
+	MOVQ         72(R9), R12
+	VMOVQ        (AX)(R11*1), X21
+	VPINSRQ      $0x01, (AX)(R12*1), X21, X21
+	MOVQ         80(R9), R11
+	MOVQ         88(R9), R12
+	VMOVQ        (AX)(R11*1), X14
+	VPINSRQ      $0x01, (AX)(R12*1), X14, X14
+	MOVQ         96(R9), R11
+	MOVQ         104(R9), R12
+	VMOVQ        (AX)(R11*1), X22
+	VPINSRQ      $0x01, (AX)(R12*1), X22, X22
+	MOVQ         112(R9), R11
+	MOVQ         120(R9), R12
+	VMOVQ        (AX)(R11*1), X19
+	VPINSRQ      $0x01, (AX)(R12*1), X19, X19
+	VINSERTI64X2 $0x01, X14, Y21, Y21
+	VINSERTI64X2 $0x01, X19, Y22, Y22
+	VINSERTI64X4 $0x01, Y22, Z21, Z21
+	VPSRLVQ      Z23, Z21, Z21
+	VPANDQ       Z3, Z21, Z14
+	VPSLLQ       X7, Z21, Z23
+	VPTERNLOGQ   $0xf8, Z4, Z23, Z14
+	VPSLLQ       X8, Z21, Z23
+	VPTERNLOGQ   $0xf8, Z5, Z23, Z14
+	VPSLLQ       X9, Z21, Z23
+	VPTERNLOGQ   $0xf8, Z6, Z23, Z14
+	VPCMPEQW     Z15, Z14, K2
+	KORD         K1, K2, K1
+	KMOVD        K1, R11
+	MOVL         R11, R12
+	SHRL         $0x01, R12
+	ORL          R12, R11
+	MOVL         R11, R12
+	SHRL         $0x02, R12
+	ORL          R12, R11
+	PEXTL        CX, R11, R11
+	PDEPQ        DI, R11, R11
+	MOVQ         R11, (SI)
+	POPCNTQ      R11, R11
+	ADDQ         R11, R8
+	ADDQ         $0x40, DX
+	ADDQ         $0x08, SI
+	VMOVDQA64    Z16, Z15
+	VMOVDQA64    Z17, Z14
+	VMOVDQA64    Z18, Z23
+	XCHGQ        R9, R10
+	TESTQ        BX, BX
+	JNZ          cuckooHasPlainAVX512_loop
 
 cuckooHasPlainAVX512_done:
 	VZEROUPPER
