@@ -57,6 +57,7 @@ func filterKernels() {
 		filterHas(k, tables)
 		filterHasRing(k, tables)
 		filterAdd(avx2, k, tables)
+		filterAddRing(k, tables)
 		groupedHas(k, tables)
 		groupedHasBitalg(k, tables)
 		filterAdd(avx512, k, tables)
@@ -265,32 +266,57 @@ func filterAdd(v vecISA, k int, t filterTables) {
 	hs := Load(Param("hs").Base(), GP64())
 
 	batchLoop(name, hs, 6, func(i Register, j int, blk Mem) {
-		idx := bitIndexes(v, broadcastX(v, hs, i, j), salts)
-		for p := 0; p < v.parts(); p++ {
-			m := v.reg()
-			VPSLLVQ(idx[0][p], ones, m)
-			for s := 1; s < len(idx); s++ {
-				m2 := v.reg()
-				VPSLLVQ(idx[s][p], ones, m2)
-				if v.lanes == 8 {
-					VPORQ(m2, m, m)
-				} else {
-					VPOR(m2, m, m)
-				}
-			}
-			// Read, OR and write back per key, so keys of one batch that
-			// share a block all land.
-			if v.lanes == 8 {
-				VPORQ(blk.Offset(32*p), m, m)
-				VMOVDQU64(m, blk.Offset(32*p))
-			} else {
-				VPOR(blk.Offset(32*p), m, m)
-				VMOVDQU(m, blk.Offset(32*p))
-			}
-		}
+		setBits(v, broadcastX(v, hs, i, j), blk, salts, ones)
 	})
 	VZEROUPPER()
 	RET()
+}
+
+// filterAddRing emits the AVX2 add eight keys at a time, with the block
+// offsets in a ring (see groupedAdd): nblocks must be < 1<<32.
+func filterAddRing(k int, t filterTables) {
+	name := fmt.Sprintf("filterAdd%dAVX2Ring", k)
+	TEXT(name, NOSPLIT, fmt.Sprintf(groupedAddSig, "*[8]uint64"))
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s is filterAdd%dAVX2 eight keys at a time, with the block offsets", name, k),
+		"computed ahead into a ring. The keys are added in order; 0 < nblocks < 1<<32.")
+	salts := saltRegs(avx2, k, t)
+	ones := YMM()
+	VMOVDQU(t.ones, ones)
+	groupedAdd(name, 6, func(xm, blk Mem) {
+		xb := YMM()
+		VPBROADCASTD(xm, xb)
+		setBits(avx2, xb, blk, salts, ones)
+	})
+}
+
+// setBits sets, in the block at blk, the bits of the hash whose low half is
+// broadcast in xb: a read, an OR and a write back per part, so that the next
+// key's read of the same block sees them.
+func setBits(v vecISA, xb VecVirtual, blk Mem, salts [][]VecVirtual, ones VecVirtual) {
+	idx := bitIndexes(v, xb, salts)
+	for p := 0; p < v.parts(); p++ {
+		m := v.reg()
+		VPSLLVQ(idx[0][p], ones, m)
+		for s := 1; s < len(idx); s++ {
+			m2 := v.reg()
+			VPSLLVQ(idx[s][p], ones, m2)
+			if v.lanes == 8 {
+				VPORQ(m2, m, m)
+			} else {
+				VPOR(m2, m, m)
+			}
+		}
+		// Read, OR and write back per key, so keys of one batch that
+		// share a block all land.
+		if v.lanes == 8 {
+			VPORQ(blk.Offset(32*p), m, m)
+			VMOVDQU64(m, blk.Offset(32*p))
+		} else {
+			VPOR(blk.Offset(32*p), m, m)
+			VMOVDQU(m, blk.Offset(32*p))
+		}
+	}
 }
 
 // touchLines is the benchmark floor: the same loop, prefetch and block

@@ -123,11 +123,34 @@ const groupedSig = "func(blocks %s, nblocks uint64, hs []uint64, out []bool, pre
 // to a register shifted left by 8 before the next test, which leaves key j's
 // answer in byte j without PDEP (slow on Zen 1 and 2).
 func groupedLookup(name string, v vecISA, shift uint8, test func(xm, blk Mem)) {
+	groupedLoop(name, v, shift, test, true)
+}
+
+// groupedAddSig is the signature of the grouped adds over blocks of type
+// blockType.
+const groupedAddSig = "func(blocks %s, nblocks uint64, hs []uint64, prefetch bool)"
+
+// groupedAdd emits the body of a grouped add kernel at the AVX2 level over
+// blocks of 1<<shift bytes (nblocks < 1<<32): add(xm, blk) must set the bits
+// of the hash whose low half is at xm in the block at blk, reading the block,
+// ORing and storing it back. The keys of a group run one after another, each
+// key's store before the next key's load, so keys sharing a block (in a group
+// or across groups) all land, in order, as in the generic loop.
+func groupedAdd(name string, shift uint8, add func(xm, blk Mem)) {
+	groupedLoop(name, avx2, shift, add, false)
+}
+
+// groupedLoop emits groupedLookup (lookup true) or groupedAdd (lookup false):
+// an add keeps no answers, so it has no out, count or result.
+func groupedLoop(name string, v vecISA, shift uint8, test func(xm, blk Mem), lookup bool) {
 	base := Load(Param("blocks"), GP64())
 	nb := Load(Param("nblocks"), GP64())
 	hs := Load(Param("hs").Base(), GP64())
 	n := Load(Param("hs").Len(), GP64())
-	out := Load(Param("out").Base(), GP64())
+	var out Register
+	if lookup {
+		out = Load(Param("out").Base(), GP64())
+	}
 	ring := AllocLocal(8 * group * ringGroups)
 	nbv := v.reg()
 	var low VecVirtual // avx2: every bit but the low shift bits of a qword
@@ -143,12 +166,15 @@ func groupedLookup(name string, v vecISA, shift uint8, test func(xm, blk Mem)) {
 	MOVQ(n, full)
 	ANDQ(I8(-group), full)
 	var spread Register
-	if v.lanes == 8 {
+	if v.lanes == 8 && lookup {
 		spread = GP64()
 		MOVQ(U64(0x0101010101010101), spread)
 	}
-	count := GP64()
-	XORQ(count, count)
+	var count Register
+	if lookup {
+		count = GP64()
+		XORQ(count, count)
+	}
 	g := GP64() // first key of the group looked up
 	XORQ(g, g)
 	a := GP64() // first key of the group whose offsets come next
@@ -240,6 +266,16 @@ func groupedLookup(name string, v vecISA, shift uint8, test func(xm, blk Mem)) {
 			Label(name + "_" + label + "_look")
 		}
 		m := slot(g)
+		if !lookup {
+			for j := 0; j < group; j++ {
+				o := GP64()
+				MOVQ(m.Offset(8*j), o)
+				test(Mem{Base: hs, Index: g, Scale: 8, Disp: 8 * j}, Mem{Base: base, Index: o, Scale: 1})
+			}
+			ADDQ(U8(group), g)
+			JMP(LabelRef(name + "_" + label))
+			return
+		}
 		bits := GP64()
 		XORQ(bits, bits)
 		// Last key first, so that key j ends in bit j (avx512) or byte
@@ -276,14 +312,18 @@ func groupedLookup(name string, v vecISA, shift uint8, test func(xm, blk Mem)) {
 	JAE(LabelRef(name + "_done"))
 	o := blockOffset(Mem{Base: hs, Index: g, Scale: 8}, nb, shift)
 	test(Mem{Base: hs, Index: g, Scale: 8}, Mem{Base: base, Index: o, Scale: 1})
-	r := GP8()
-	SETCS(r)
-	MOVB(r, Mem{Base: out, Index: g, Scale: 1})
-	ADCQ(Imm(0), count)
+	if lookup {
+		r := GP8()
+		SETCS(r)
+		MOVB(r, Mem{Base: out, Index: g, Scale: 1})
+		ADCQ(Imm(0), count)
+	}
 	INCQ(g)
 	JMP(LabelRef(name + "_tail"))
 	Label(name + "_done")
 	VZEROUPPER()
-	Store(count, ReturnIndex(0))
+	if lookup {
+		Store(count, ReturnIndex(0))
+	}
 	RET()
 }

@@ -45,6 +45,7 @@ func splitKernels() {
 	splitHasGrouped(salts, ones)
 	splitHasRing(salts, ones)
 	splitAdd(salts, ones)
+	splitAddRing(salts, ones)
 }
 
 // splitBitIndexes returns the eight bit indexes, one per dword, of the hash
@@ -141,4 +142,22 @@ func splitAdd(saltTable, onesTable Mem) {
 	})
 	VZEROUPPER()
 	RET()
+}
+
+func splitAddRing(saltTable, onesTable Mem) {
+	name := "splitAddAVX2Ring"
+	TEXT(name, NOSPLIT, fmt.Sprintf(groupedAddSig, "*[8]uint32"))
+	Pragma("noescape")
+	Doc(name+" is splitAddAVX2 eight keys at a time, with the block offsets computed",
+		"ahead into a ring. The keys are added in order; 0 < nblocks < 1<<32.")
+	salts, ones := YMM(), YMM()
+	VMOVDQU(saltTable, salts)
+	VMOVDQU(onesTable, ones)
+	groupedAdd(name, 5, func(xm, blk Mem) {
+		m := splitBitIndexes(xm, salts)
+		VPSLLVD(m, ones, m)
+		// Read, OR and write back per key: keys sharing a block all land.
+		VPOR(blk, m, m)
+		VMOVDQU(m, blk)
+	})
 }

@@ -81,7 +81,10 @@ func prefetchPlan(size uint64, n int) (pf, npf int) {
 }
 
 // addHashesArch runs the Filter batch add of the current level and reports
-// whether one ran. The AVX-512 and AVX2 adds need no other feature.
+// whether one ran. The AVX-512 and AVX2 adds need no other feature; the AVX2
+// level adds with an offset ring (filterAdd8AVX2Ring and filterAdd16AVX2Ring)
+// below 2^32 blocks, which its 32-bit multiplies allow, else one key at a
+// time.
 func addHashesArch(f *Filter, hs []uint64) bool {
 	if len(f.blocks) == 0 || len(hs) == 0 {
 		return false
@@ -97,9 +100,14 @@ func addHashesArch(f *Filter, hs []uint64) bool {
 		}
 		return true
 	case cpu.AVX2:
-		if f.k == 8 {
+		switch {
+		case nb < 1<<32 && f.k == 8:
+			filterAdd8AVX2Ring(b, nb, hs, pf > 0)
+		case nb < 1<<32:
+			filterAdd16AVX2Ring(b, nb, hs, pf > 0)
+		case f.k == 8:
 			filterAdd8AVX2(b, nb, hs, pf, npf)
-		} else {
+		default:
 			filterAdd16AVX2(b, nb, hs, pf, npf)
 		}
 		return true
@@ -155,13 +163,19 @@ func ringAVX2(nb uint64) bool {
 
 // splitAddHashesArch runs the SplitBlock batch add and reports whether one
 // ran. A 32-byte block is one ymm register, so the AVX-512 level runs the
-// AVX2 add.
+// AVX2 add: with an offset ring (splitAddAVX2Ring) below 2^32 blocks, else
+// one key at a time.
 func splitAddHashesArch(s *SplitBlock, hs []uint64) bool {
 	if len(s.blocks) == 0 || len(hs) == 0 || (cpu.Active != cpu.AVX2 && cpu.Active != cpu.AVX512) {
 		return false
 	}
+	b, nb := (*[8]uint32)(&s.blocks[0]), uint64(len(s.blocks))
 	pf, npf := prefetchPlan(s.SizeBytes(), len(hs))
-	splitAddAVX2((*[8]uint32)(&s.blocks[0]), uint64(len(s.blocks)), hs, pf, npf)
+	if nb < 1<<32 {
+		splitAddAVX2Ring(b, nb, hs, pf > 0)
+	} else {
+		splitAddAVX2(b, nb, hs, pf, npf)
+	}
 	return true
 }
 

@@ -22,6 +22,12 @@ func filterHas8AVX2Ring(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bo
 //go:noescape
 func filterAdd8AVX2(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, npf int)
 
+// filterAdd8AVX2Ring is filterAdd8AVX2 eight keys at a time, with the block offsets
+// computed ahead into a ring. The keys are added in order; 0 < nblocks < 1<<32.
+//
+//go:noescape
+func filterAdd8AVX2Ring(blocks *[8]uint64, nblocks uint64, hs []uint64, prefetch bool)
+
 // filterHas8AVX512 sets out[i] to whether every bit of hs[i] is set (k = 8) and returns
 // how many are, eight keys at a time. len(out) must be len(hs) and nblocks > 0.
 // It uses BMI2 (PDEPQ) and POPCNT besides AVX-512 F, DQ and BW.
@@ -57,6 +63,12 @@ func filterHas16AVX2Ring(blocks *[8]uint64, nblocks uint64, hs []uint64, out []b
 //
 //go:noescape
 func filterAdd16AVX2(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, npf int)
+
+// filterAdd16AVX2Ring is filterAdd16AVX2 eight keys at a time, with the block offsets
+// computed ahead into a ring. The keys are added in order; 0 < nblocks < 1<<32.
+//
+//go:noescape
+func filterAdd16AVX2Ring(blocks *[8]uint64, nblocks uint64, hs []uint64, prefetch bool)
 
 // filterHas16AVX512 sets out[i] to whether every bit of hs[i] is set (k = 16) and returns
 // how many are, eight keys at a time. len(out) must be len(hs) and nblocks > 0.
@@ -106,6 +118,12 @@ func splitHasAVX2Ring(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool
 //
 //go:noescape
 func splitAddAVX2(blocks *[8]uint32, nblocks uint64, hs []uint64, pf int, npf int)
+
+// splitAddAVX2Ring is splitAddAVX2 eight keys at a time, with the block offsets computed
+// ahead into a ring. The keys are added in order; 0 < nblocks < 1<<32.
+//
+//go:noescape
+func splitAddAVX2Ring(blocks *[8]uint32, nblocks uint64, hs []uint64, prefetch bool)
 
 // filterHasOne reports whether every bit of h is set in the *Filter f: with AVX-512 or AVX2 as cpu.Active allows, else scalar. It returns false when f.k is neither 8 nor 16 (a zero Filter), without reading the blocks; otherwise len(f.blocks) must be > 0.
 //

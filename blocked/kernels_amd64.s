@@ -961,6 +961,388 @@ filterAdd8AVX2_rest_end:
 	VZEROUPPER
 	RET
 
+// func filterAdd8AVX2Ring(blocks *[8]uint64, nblocks uint64, hs []uint64, prefetch bool)
+// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+
+TEXT ·filterAdd8AVX2Ring(SB), NOSPLIT, $512-41
+	VMOVDQU      filterSalts<>+0(SB), Y0
+	VMOVDQU      filterSalts<>+32(SB), Y1
+	VMOVDQU      qwordOnes<>+0(SB), Y2
+	MOVQ         blocks+0(FP), AX
+	MOVQ         nblocks+8(FP), CX
+	MOVQ         hs_base+16(FP), DX
+	MOVQ         hs_len+24(FP), BX
+	VPBROADCASTQ nblocks+8(FP), Y3
+	VPCMPEQQ     Y4, Y4, Y4
+	VPSLLQ       $0x06, Y4, Y4
+	MOVQ         BX, SI
+	ANDQ         $-8, SI
+	XORQ         DI, DI
+	XORQ         R8, R8
+	XORQ         R9, R9
+	CMPB         prefetch+40(FP), $0x00
+	JE           filterAdd8AVX2Ring_plain_first
+
+	// Offsets of the first 5 groups (prefetch).
+filterAdd8AVX2Ring_prefetch_first:
+	CMPQ     R8, SI
+	JAE      filterAdd8AVX2Ring_prefetch_first_end
+	CMPQ     R8, $0x28
+	JAE      filterAdd8AVX2Ring_prefetch_first_end
+	MOVQ     R8, R10
+	ANDQ     $0x3f, R10
+	VPMULUDQ 4(DX)(R8*8), Y3, Y5
+	VPSRLQ   $0x1a, Y5, Y5
+	VPAND    Y4, Y5, Y5
+	VMOVDQU  Y5, (SP)(R10*8)
+	VPSRLQ   $0x20, 32(DX)(R8*8), Y5
+	VPMULUDQ Y3, Y5, Y5
+	VPSRLQ   $0x1a, Y5, Y5
+	VPAND    Y4, Y5, Y5
+	VMOVDQU  Y5, 32(SP)(R10*8)
+	ADDQ     $0x08, R8
+	JMP      filterAdd8AVX2Ring_prefetch_first
+
+filterAdd8AVX2Ring_prefetch_first_end:
+	// Prefetch the first 4 groups.
+filterAdd8AVX2Ring_prefetch_pf:
+	CMPQ       R9, SI
+	JAE        filterAdd8AVX2Ring_prefetch_pf_end
+	CMPQ       R9, $0x20
+	JAE        filterAdd8AVX2Ring_prefetch_pf_end
+	MOVQ       R9, R10
+	ANDQ       $0x3f, R10
+	MOVQ       (SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       8(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       16(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       24(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       32(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       40(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       48(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       56(SP)(R10*8), R10
+	PREFETCHT0 (AX)(R10*1)
+	ADDQ       $0x08, R9
+	JMP        filterAdd8AVX2Ring_prefetch_pf
+
+filterAdd8AVX2Ring_prefetch_pf_end:
+	// Groups of 8 keys (prefetch): the offsets of group g+5, the prefetch of group g+4.
+filterAdd8AVX2Ring_prefetch:
+	CMPQ     DI, SI
+	JAE      filterAdd8AVX2Ring_tail
+	CMPQ     R8, SI
+	JAE      filterAdd8AVX2Ring_prefetch_next
+	MOVQ     R8, R10
+	ANDQ     $0x3f, R10
+	VPMULUDQ 4(DX)(R8*8), Y3, Y5
+	VPSRLQ   $0x1a, Y5, Y5
+	VPAND    Y4, Y5, Y5
+	VMOVDQU  Y5, (SP)(R10*8)
+	VPSRLQ   $0x20, 32(DX)(R8*8), Y5
+	VPMULUDQ Y3, Y5, Y5
+	VPSRLQ   $0x1a, Y5, Y5
+	VPAND    Y4, Y5, Y5
+	VMOVDQU  Y5, 32(SP)(R10*8)
+	ADDQ     $0x08, R8
+
+filterAdd8AVX2Ring_prefetch_next:
+	CMPQ       R9, SI
+	JAE        filterAdd8AVX2Ring_prefetch_look
+	MOVQ       R9, R10
+	ANDQ       $0x3f, R10
+	MOVQ       (SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       8(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       16(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       24(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       32(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       40(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       48(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       56(SP)(R10*8), R10
+	PREFETCHT0 (AX)(R10*1)
+	ADDQ       $0x08, R9
+
+filterAdd8AVX2Ring_prefetch_look:
+	MOVQ         DI, R10
+	ANDQ         $0x3f, R10
+	MOVQ         (SP)(R10*8), R11
+	VPBROADCASTD (DX)(DI*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VPSLLVQ      Y6, Y2, Y6
+	VPOR         (AX)(R11*1), Y6, Y6
+	VMOVDQU      Y6, (AX)(R11*1)
+	VPSLLVQ      Y5, Y2, Y5
+	VPOR         32(AX)(R11*1), Y5, Y5
+	VMOVDQU      Y5, 32(AX)(R11*1)
+	MOVQ         8(SP)(R10*8), R11
+	VPBROADCASTD 8(DX)(DI*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VPSLLVQ      Y6, Y2, Y6
+	VPOR         (AX)(R11*1), Y6, Y6
+	VMOVDQU      Y6, (AX)(R11*1)
+	VPSLLVQ      Y5, Y2, Y5
+	VPOR         32(AX)(R11*1), Y5, Y5
+	VMOVDQU      Y5, 32(AX)(R11*1)
+	MOVQ         16(SP)(R10*8), R11
+	VPBROADCASTD 16(DX)(DI*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VPSLLVQ      Y6, Y2, Y6
+	VPOR         (AX)(R11*1), Y6, Y6
+	VMOVDQU      Y6, (AX)(R11*1)
+	VPSLLVQ      Y5, Y2, Y5
+	VPOR         32(AX)(R11*1), Y5, Y5
+	VMOVDQU      Y5, 32(AX)(R11*1)
+	MOVQ         24(SP)(R10*8), R11
+	VPBROADCASTD 24(DX)(DI*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VPSLLVQ      Y6, Y2, Y6
+	VPOR         (AX)(R11*1), Y6, Y6
+	VMOVDQU      Y6, (AX)(R11*1)
+	VPSLLVQ      Y5, Y2, Y5
+	VPOR         32(AX)(R11*1), Y5, Y5
+	VMOVDQU      Y5, 32(AX)(R11*1)
+	MOVQ         32(SP)(R10*8), R11
+	VPBROADCASTD 32(DX)(DI*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VPSLLVQ      Y6, Y2, Y6
+	VPOR         (AX)(R11*1), Y6, Y6
+	VMOVDQU      Y6, (AX)(R11*1)
+	VPSLLVQ      Y5, Y2, Y5
+	VPOR         32(AX)(R11*1), Y5, Y5
+	VMOVDQU      Y5, 32(AX)(R11*1)
+	MOVQ         40(SP)(R10*8), R11
+	VPBROADCASTD 40(DX)(DI*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VPSLLVQ      Y6, Y2, Y6
+	VPOR         (AX)(R11*1), Y6, Y6
+	VMOVDQU      Y6, (AX)(R11*1)
+	VPSLLVQ      Y5, Y2, Y5
+	VPOR         32(AX)(R11*1), Y5, Y5
+	VMOVDQU      Y5, 32(AX)(R11*1)
+	MOVQ         48(SP)(R10*8), R11
+	VPBROADCASTD 48(DX)(DI*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VPSLLVQ      Y6, Y2, Y6
+	VPOR         (AX)(R11*1), Y6, Y6
+	VMOVDQU      Y6, (AX)(R11*1)
+	VPSLLVQ      Y5, Y2, Y5
+	VPOR         32(AX)(R11*1), Y5, Y5
+	VMOVDQU      Y5, 32(AX)(R11*1)
+	MOVQ         56(SP)(R10*8), R10
+	VPBROADCASTD 56(DX)(DI*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VPSLLVQ      Y6, Y2, Y6
+	VPOR         (AX)(R10*1), Y6, Y6
+	VMOVDQU      Y6, (AX)(R10*1)
+	VPSLLVQ      Y5, Y2, Y5
+	VPOR         32(AX)(R10*1), Y5, Y5
+	VMOVDQU      Y5, 32(AX)(R10*1)
+	ADDQ         $0x08, DI
+	JMP          filterAdd8AVX2Ring_prefetch
+
+	// Offsets of the first 5 groups (plain).
+filterAdd8AVX2Ring_plain_first:
+	CMPQ     R8, SI
+	JAE      filterAdd8AVX2Ring_plain_first_end
+	CMPQ     R8, $0x28
+	JAE      filterAdd8AVX2Ring_plain_first_end
+	MOVQ     R8, R9
+	ANDQ     $0x3f, R9
+	VPMULUDQ 4(DX)(R8*8), Y3, Y5
+	VPSRLQ   $0x1a, Y5, Y5
+	VPAND    Y4, Y5, Y5
+	VMOVDQU  Y5, (SP)(R9*8)
+	VPSRLQ   $0x20, 32(DX)(R8*8), Y5
+	VPMULUDQ Y3, Y5, Y5
+	VPSRLQ   $0x1a, Y5, Y5
+	VPAND    Y4, Y5, Y5
+	VMOVDQU  Y5, 32(SP)(R9*8)
+	ADDQ     $0x08, R8
+	JMP      filterAdd8AVX2Ring_plain_first
+
+filterAdd8AVX2Ring_plain_first_end:
+	// Groups of 8 keys (plain): the offsets of group g+5, the prefetch of group g+4.
+filterAdd8AVX2Ring_plain:
+	CMPQ     DI, SI
+	JAE      filterAdd8AVX2Ring_tail
+	CMPQ     R8, SI
+	JAE      filterAdd8AVX2Ring_plain_next
+	MOVQ     R8, R9
+	ANDQ     $0x3f, R9
+	VPMULUDQ 4(DX)(R8*8), Y3, Y5
+	VPSRLQ   $0x1a, Y5, Y5
+	VPAND    Y4, Y5, Y5
+	VMOVDQU  Y5, (SP)(R9*8)
+	VPSRLQ   $0x20, 32(DX)(R8*8), Y5
+	VPMULUDQ Y3, Y5, Y5
+	VPSRLQ   $0x1a, Y5, Y5
+	VPAND    Y4, Y5, Y5
+	VMOVDQU  Y5, 32(SP)(R9*8)
+	ADDQ     $0x08, R8
+
+filterAdd8AVX2Ring_plain_next:
+	MOVQ         DI, R9
+	ANDQ         $0x3f, R9
+	MOVQ         (SP)(R9*8), R10
+	VPBROADCASTD (DX)(DI*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VPSLLVQ      Y6, Y2, Y6
+	VPOR         (AX)(R10*1), Y6, Y6
+	VMOVDQU      Y6, (AX)(R10*1)
+	VPSLLVQ      Y5, Y2, Y5
+	VPOR         32(AX)(R10*1), Y5, Y5
+	VMOVDQU      Y5, 32(AX)(R10*1)
+	MOVQ         8(SP)(R9*8), R10
+	VPBROADCASTD 8(DX)(DI*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VPSLLVQ      Y6, Y2, Y6
+	VPOR         (AX)(R10*1), Y6, Y6
+	VMOVDQU      Y6, (AX)(R10*1)
+	VPSLLVQ      Y5, Y2, Y5
+	VPOR         32(AX)(R10*1), Y5, Y5
+	VMOVDQU      Y5, 32(AX)(R10*1)
+	MOVQ         16(SP)(R9*8), R10
+	VPBROADCASTD 16(DX)(DI*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VPSLLVQ      Y6, Y2, Y6
+	VPOR         (AX)(R10*1), Y6, Y6
+	VMOVDQU      Y6, (AX)(R10*1)
+	VPSLLVQ      Y5, Y2, Y5
+	VPOR         32(AX)(R10*1), Y5, Y5
+	VMOVDQU      Y5, 32(AX)(R10*1)
+	MOVQ         24(SP)(R9*8), R10
+	VPBROADCASTD 24(DX)(DI*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VPSLLVQ      Y6, Y2, Y6
+	VPOR         (AX)(R10*1), Y6, Y6
+	VMOVDQU      Y6, (AX)(R10*1)
+	VPSLLVQ      Y5, Y2, Y5
+	VPOR         32(AX)(R10*1), Y5, Y5
+	VMOVDQU      Y5, 32(AX)(R10*1)
+	MOVQ         32(SP)(R9*8), R10
+	VPBROADCASTD 32(DX)(DI*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VPSLLVQ      Y6, Y2, Y6
+	VPOR         (AX)(R10*1), Y6, Y6
+	VMOVDQU      Y6, (AX)(R10*1)
+	VPSLLVQ      Y5, Y2, Y5
+	VPOR         32(AX)(R10*1), Y5, Y5
+	VMOVDQU      Y5, 32(AX)(R10*1)
+	MOVQ         40(SP)(R9*8), R10
+	VPBROADCASTD 40(DX)(DI*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VPSLLVQ      Y6, Y2, Y6
+	VPOR         (AX)(R10*1), Y6, Y6
+	VMOVDQU      Y6, (AX)(R10*1)
+	VPSLLVQ      Y5, Y2, Y5
+	VPOR         32(AX)(R10*1), Y5, Y5
+	VMOVDQU      Y5, 32(AX)(R10*1)
+	MOVQ         48(SP)(R9*8), R10
+	VPBROADCASTD 48(DX)(DI*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VPSLLVQ      Y6, Y2, Y6
+	VPOR         (AX)(R10*1), Y6, Y6
+	VMOVDQU      Y6, (AX)(R10*1)
+	VPSLLVQ      Y5, Y2, Y5
+	VPOR         32(AX)(R10*1), Y5, Y5
+	VMOVDQU      Y5, 32(AX)(R10*1)
+	MOVQ         56(SP)(R9*8), R9
+	VPBROADCASTD 56(DX)(DI*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VPSLLVQ      Y6, Y2, Y6
+	VPOR         (AX)(R9*1), Y6, Y6
+	VMOVDQU      Y6, (AX)(R9*1)
+	VPSLLVQ      Y5, Y2, Y5
+	VPOR         32(AX)(R9*1), Y5, Y5
+	VMOVDQU      Y5, 32(AX)(R9*1)
+	ADDQ         $0x08, DI
+	JMP          filterAdd8AVX2Ring_plain
+
+	// The last keys one at a time.
+filterAdd8AVX2Ring_tail:
+	CMPQ         DI, BX
+	JAE          filterAdd8AVX2Ring_done
+	MOVL         4(DX)(DI*8), SI
+	IMULQ        CX, SI
+	SHRQ         $0x20, SI
+	SHLQ         $0x06, SI
+	VPBROADCASTD (DX)(DI*8), Y3
+	VPMULLD      Y0, Y3, Y4
+	VPSRLQ       $0x3a, Y4, Y4
+	VPMULLD      Y1, Y3, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VPSLLVQ      Y4, Y2, Y4
+	VPOR         (AX)(SI*1), Y4, Y4
+	VMOVDQU      Y4, (AX)(SI*1)
+	VPSLLVQ      Y3, Y2, Y3
+	VPOR         32(AX)(SI*1), Y3, Y3
+	VMOVDQU      Y3, 32(AX)(SI*1)
+	INCQ         DI
+	JMP          filterAdd8AVX2Ring_tail
+
+filterAdd8AVX2Ring_done:
+	VZEROUPPER
+	RET
+
 // func filterHas8AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
 // Requires: AVX, AVX512DQ, AVX512F, BMI2, MMX+, POPCNT
 TEXT ·filterHas8AVX512(SB), NOSPLIT, $512-80
@@ -2963,6 +3345,526 @@ filterAdd16AVX2_rest_1:
 	JMP          filterAdd16AVX2_rest_1
 
 filterAdd16AVX2_rest_end:
+	VZEROUPPER
+	RET
+
+// func filterAdd16AVX2Ring(blocks *[8]uint64, nblocks uint64, hs []uint64, prefetch bool)
+// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+
+TEXT ·filterAdd16AVX2Ring(SB), NOSPLIT, $512-41
+	VMOVDQU      filterSalts<>+0(SB), Y0
+	VMOVDQU      filterSalts<>+32(SB), Y1
+	VMOVDQU      filterSalts16<>+0(SB), Y2
+	VMOVDQU      filterSalts16<>+32(SB), Y3
+	VMOVDQU      qwordOnes<>+0(SB), Y4
+	MOVQ         blocks+0(FP), AX
+	MOVQ         nblocks+8(FP), CX
+	MOVQ         hs_base+16(FP), DX
+	MOVQ         hs_len+24(FP), BX
+	VPBROADCASTQ nblocks+8(FP), Y5
+	VPCMPEQQ     Y6, Y6, Y6
+	VPSLLQ       $0x06, Y6, Y6
+	MOVQ         BX, SI
+	ANDQ         $-8, SI
+	XORQ         DI, DI
+	XORQ         R8, R8
+	XORQ         R9, R9
+	CMPB         prefetch+40(FP), $0x00
+	JE           filterAdd16AVX2Ring_plain_first
+
+	// Offsets of the first 5 groups (prefetch).
+filterAdd16AVX2Ring_prefetch_first:
+	CMPQ     R8, SI
+	JAE      filterAdd16AVX2Ring_prefetch_first_end
+	CMPQ     R8, $0x28
+	JAE      filterAdd16AVX2Ring_prefetch_first_end
+	MOVQ     R8, R10
+	ANDQ     $0x3f, R10
+	VPMULUDQ 4(DX)(R8*8), Y5, Y7
+	VPSRLQ   $0x1a, Y7, Y7
+	VPAND    Y6, Y7, Y7
+	VMOVDQU  Y7, (SP)(R10*8)
+	VPSRLQ   $0x20, 32(DX)(R8*8), Y7
+	VPMULUDQ Y5, Y7, Y7
+	VPSRLQ   $0x1a, Y7, Y7
+	VPAND    Y6, Y7, Y7
+	VMOVDQU  Y7, 32(SP)(R10*8)
+	ADDQ     $0x08, R8
+	JMP      filterAdd16AVX2Ring_prefetch_first
+
+filterAdd16AVX2Ring_prefetch_first_end:
+	// Prefetch the first 4 groups.
+filterAdd16AVX2Ring_prefetch_pf:
+	CMPQ       R9, SI
+	JAE        filterAdd16AVX2Ring_prefetch_pf_end
+	CMPQ       R9, $0x20
+	JAE        filterAdd16AVX2Ring_prefetch_pf_end
+	MOVQ       R9, R10
+	ANDQ       $0x3f, R10
+	MOVQ       (SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       8(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       16(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       24(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       32(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       40(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       48(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       56(SP)(R10*8), R10
+	PREFETCHT0 (AX)(R10*1)
+	ADDQ       $0x08, R9
+	JMP        filterAdd16AVX2Ring_prefetch_pf
+
+filterAdd16AVX2Ring_prefetch_pf_end:
+	// Groups of 8 keys (prefetch): the offsets of group g+5, the prefetch of group g+4.
+filterAdd16AVX2Ring_prefetch:
+	CMPQ     DI, SI
+	JAE      filterAdd16AVX2Ring_tail
+	CMPQ     R8, SI
+	JAE      filterAdd16AVX2Ring_prefetch_next
+	MOVQ     R8, R10
+	ANDQ     $0x3f, R10
+	VPMULUDQ 4(DX)(R8*8), Y5, Y7
+	VPSRLQ   $0x1a, Y7, Y7
+	VPAND    Y6, Y7, Y7
+	VMOVDQU  Y7, (SP)(R10*8)
+	VPSRLQ   $0x20, 32(DX)(R8*8), Y7
+	VPMULUDQ Y5, Y7, Y7
+	VPSRLQ   $0x1a, Y7, Y7
+	VPAND    Y6, Y7, Y7
+	VMOVDQU  Y7, 32(SP)(R10*8)
+	ADDQ     $0x08, R8
+
+filterAdd16AVX2Ring_prefetch_next:
+	CMPQ       R9, SI
+	JAE        filterAdd16AVX2Ring_prefetch_look
+	MOVQ       R9, R10
+	ANDQ       $0x3f, R10
+	MOVQ       (SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       8(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       16(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       24(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       32(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       40(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       48(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       56(SP)(R10*8), R10
+	PREFETCHT0 (AX)(R10*1)
+	ADDQ       $0x08, R9
+
+filterAdd16AVX2Ring_prefetch_look:
+	MOVQ         DI, R10
+	ANDQ         $0x3f, R10
+	MOVQ         (SP)(R10*8), R11
+	VPBROADCASTD (DX)(DI*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPSLLVQ      Y8, Y4, Y8
+	VPSLLVQ      Y10, Y4, Y10
+	VPOR         Y10, Y8, Y8
+	VPOR         (AX)(R11*1), Y8, Y8
+	VMOVDQU      Y8, (AX)(R11*1)
+	VPSLLVQ      Y9, Y4, Y8
+	VPSLLVQ      Y7, Y4, Y7
+	VPOR         Y7, Y8, Y8
+	VPOR         32(AX)(R11*1), Y8, Y8
+	VMOVDQU      Y8, 32(AX)(R11*1)
+	MOVQ         8(SP)(R10*8), R11
+	VPBROADCASTD 8(DX)(DI*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPSLLVQ      Y8, Y4, Y8
+	VPSLLVQ      Y10, Y4, Y10
+	VPOR         Y10, Y8, Y8
+	VPOR         (AX)(R11*1), Y8, Y8
+	VMOVDQU      Y8, (AX)(R11*1)
+	VPSLLVQ      Y9, Y4, Y8
+	VPSLLVQ      Y7, Y4, Y7
+	VPOR         Y7, Y8, Y8
+	VPOR         32(AX)(R11*1), Y8, Y8
+	VMOVDQU      Y8, 32(AX)(R11*1)
+	MOVQ         16(SP)(R10*8), R11
+	VPBROADCASTD 16(DX)(DI*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPSLLVQ      Y8, Y4, Y8
+	VPSLLVQ      Y10, Y4, Y10
+	VPOR         Y10, Y8, Y8
+	VPOR         (AX)(R11*1), Y8, Y8
+	VMOVDQU      Y8, (AX)(R11*1)
+	VPSLLVQ      Y9, Y4, Y8
+	VPSLLVQ      Y7, Y4, Y7
+	VPOR         Y7, Y8, Y8
+	VPOR         32(AX)(R11*1), Y8, Y8
+	VMOVDQU      Y8, 32(AX)(R11*1)
+	MOVQ         24(SP)(R10*8), R11
+	VPBROADCASTD 24(DX)(DI*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPSLLVQ      Y8, Y4, Y8
+	VPSLLVQ      Y10, Y4, Y10
+	VPOR         Y10, Y8, Y8
+	VPOR         (AX)(R11*1), Y8, Y8
+	VMOVDQU      Y8, (AX)(R11*1)
+	VPSLLVQ      Y9, Y4, Y8
+	VPSLLVQ      Y7, Y4, Y7
+	VPOR         Y7, Y8, Y8
+	VPOR         32(AX)(R11*1), Y8, Y8
+	VMOVDQU      Y8, 32(AX)(R11*1)
+	MOVQ         32(SP)(R10*8), R11
+	VPBROADCASTD 32(DX)(DI*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPSLLVQ      Y8, Y4, Y8
+	VPSLLVQ      Y10, Y4, Y10
+	VPOR         Y10, Y8, Y8
+	VPOR         (AX)(R11*1), Y8, Y8
+	VMOVDQU      Y8, (AX)(R11*1)
+	VPSLLVQ      Y9, Y4, Y8
+	VPSLLVQ      Y7, Y4, Y7
+	VPOR         Y7, Y8, Y8
+	VPOR         32(AX)(R11*1), Y8, Y8
+	VMOVDQU      Y8, 32(AX)(R11*1)
+	MOVQ         40(SP)(R10*8), R11
+	VPBROADCASTD 40(DX)(DI*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPSLLVQ      Y8, Y4, Y8
+	VPSLLVQ      Y10, Y4, Y10
+	VPOR         Y10, Y8, Y8
+	VPOR         (AX)(R11*1), Y8, Y8
+	VMOVDQU      Y8, (AX)(R11*1)
+	VPSLLVQ      Y9, Y4, Y8
+	VPSLLVQ      Y7, Y4, Y7
+	VPOR         Y7, Y8, Y8
+	VPOR         32(AX)(R11*1), Y8, Y8
+	VMOVDQU      Y8, 32(AX)(R11*1)
+	MOVQ         48(SP)(R10*8), R11
+	VPBROADCASTD 48(DX)(DI*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPSLLVQ      Y8, Y4, Y8
+	VPSLLVQ      Y10, Y4, Y10
+	VPOR         Y10, Y8, Y8
+	VPOR         (AX)(R11*1), Y8, Y8
+	VMOVDQU      Y8, (AX)(R11*1)
+	VPSLLVQ      Y9, Y4, Y8
+	VPSLLVQ      Y7, Y4, Y7
+	VPOR         Y7, Y8, Y8
+	VPOR         32(AX)(R11*1), Y8, Y8
+	VMOVDQU      Y8, 32(AX)(R11*1)
+	MOVQ         56(SP)(R10*8), R10
+	VPBROADCASTD 56(DX)(DI*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPSLLVQ      Y8, Y4, Y8
+	VPSLLVQ      Y10, Y4, Y10
+	VPOR         Y10, Y8, Y8
+	VPOR         (AX)(R10*1), Y8, Y8
+	VMOVDQU      Y8, (AX)(R10*1)
+	VPSLLVQ      Y9, Y4, Y8
+	VPSLLVQ      Y7, Y4, Y7
+	VPOR         Y7, Y8, Y8
+	VPOR         32(AX)(R10*1), Y8, Y8
+	VMOVDQU      Y8, 32(AX)(R10*1)
+	ADDQ         $0x08, DI
+	JMP          filterAdd16AVX2Ring_prefetch
+
+	// Offsets of the first 5 groups (plain).
+filterAdd16AVX2Ring_plain_first:
+	CMPQ     R8, SI
+	JAE      filterAdd16AVX2Ring_plain_first_end
+	CMPQ     R8, $0x28
+	JAE      filterAdd16AVX2Ring_plain_first_end
+	MOVQ     R8, R9
+	ANDQ     $0x3f, R9
+	VPMULUDQ 4(DX)(R8*8), Y5, Y7
+	VPSRLQ   $0x1a, Y7, Y7
+	VPAND    Y6, Y7, Y7
+	VMOVDQU  Y7, (SP)(R9*8)
+	VPSRLQ   $0x20, 32(DX)(R8*8), Y7
+	VPMULUDQ Y5, Y7, Y7
+	VPSRLQ   $0x1a, Y7, Y7
+	VPAND    Y6, Y7, Y7
+	VMOVDQU  Y7, 32(SP)(R9*8)
+	ADDQ     $0x08, R8
+	JMP      filterAdd16AVX2Ring_plain_first
+
+filterAdd16AVX2Ring_plain_first_end:
+	// Groups of 8 keys (plain): the offsets of group g+5, the prefetch of group g+4.
+filterAdd16AVX2Ring_plain:
+	CMPQ     DI, SI
+	JAE      filterAdd16AVX2Ring_tail
+	CMPQ     R8, SI
+	JAE      filterAdd16AVX2Ring_plain_next
+	MOVQ     R8, R9
+	ANDQ     $0x3f, R9
+	VPMULUDQ 4(DX)(R8*8), Y5, Y7
+	VPSRLQ   $0x1a, Y7, Y7
+	VPAND    Y6, Y7, Y7
+	VMOVDQU  Y7, (SP)(R9*8)
+	VPSRLQ   $0x20, 32(DX)(R8*8), Y7
+	VPMULUDQ Y5, Y7, Y7
+	VPSRLQ   $0x1a, Y7, Y7
+	VPAND    Y6, Y7, Y7
+	VMOVDQU  Y7, 32(SP)(R9*8)
+	ADDQ     $0x08, R8
+
+filterAdd16AVX2Ring_plain_next:
+	MOVQ         DI, R9
+	ANDQ         $0x3f, R9
+	MOVQ         (SP)(R9*8), R10
+	VPBROADCASTD (DX)(DI*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPSLLVQ      Y8, Y4, Y8
+	VPSLLVQ      Y10, Y4, Y10
+	VPOR         Y10, Y8, Y8
+	VPOR         (AX)(R10*1), Y8, Y8
+	VMOVDQU      Y8, (AX)(R10*1)
+	VPSLLVQ      Y9, Y4, Y8
+	VPSLLVQ      Y7, Y4, Y7
+	VPOR         Y7, Y8, Y8
+	VPOR         32(AX)(R10*1), Y8, Y8
+	VMOVDQU      Y8, 32(AX)(R10*1)
+	MOVQ         8(SP)(R9*8), R10
+	VPBROADCASTD 8(DX)(DI*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPSLLVQ      Y8, Y4, Y8
+	VPSLLVQ      Y10, Y4, Y10
+	VPOR         Y10, Y8, Y8
+	VPOR         (AX)(R10*1), Y8, Y8
+	VMOVDQU      Y8, (AX)(R10*1)
+	VPSLLVQ      Y9, Y4, Y8
+	VPSLLVQ      Y7, Y4, Y7
+	VPOR         Y7, Y8, Y8
+	VPOR         32(AX)(R10*1), Y8, Y8
+	VMOVDQU      Y8, 32(AX)(R10*1)
+	MOVQ         16(SP)(R9*8), R10
+	VPBROADCASTD 16(DX)(DI*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPSLLVQ      Y8, Y4, Y8
+	VPSLLVQ      Y10, Y4, Y10
+	VPOR         Y10, Y8, Y8
+	VPOR         (AX)(R10*1), Y8, Y8
+	VMOVDQU      Y8, (AX)(R10*1)
+	VPSLLVQ      Y9, Y4, Y8
+	VPSLLVQ      Y7, Y4, Y7
+	VPOR         Y7, Y8, Y8
+	VPOR         32(AX)(R10*1), Y8, Y8
+	VMOVDQU      Y8, 32(AX)(R10*1)
+	MOVQ         24(SP)(R9*8), R10
+	VPBROADCASTD 24(DX)(DI*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPSLLVQ      Y8, Y4, Y8
+	VPSLLVQ      Y10, Y4, Y10
+	VPOR         Y10, Y8, Y8
+	VPOR         (AX)(R10*1), Y8, Y8
+	VMOVDQU      Y8, (AX)(R10*1)
+	VPSLLVQ      Y9, Y4, Y8
+	VPSLLVQ      Y7, Y4, Y7
+	VPOR         Y7, Y8, Y8
+	VPOR         32(AX)(R10*1), Y8, Y8
+	VMOVDQU      Y8, 32(AX)(R10*1)
+	MOVQ         32(SP)(R9*8), R10
+	VPBROADCASTD 32(DX)(DI*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPSLLVQ      Y8, Y4, Y8
+	VPSLLVQ      Y10, Y4, Y10
+	VPOR         Y10, Y8, Y8
+	VPOR         (AX)(R10*1), Y8, Y8
+	VMOVDQU      Y8, (AX)(R10*1)
+	VPSLLVQ      Y9, Y4, Y8
+	VPSLLVQ      Y7, Y4, Y7
+	VPOR         Y7, Y8, Y8
+	VPOR         32(AX)(R10*1), Y8, Y8
+	VMOVDQU      Y8, 32(AX)(R10*1)
+	MOVQ         40(SP)(R9*8), R10
+	VPBROADCASTD 40(DX)(DI*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPSLLVQ      Y8, Y4, Y8
+	VPSLLVQ      Y10, Y4, Y10
+	VPOR         Y10, Y8, Y8
+	VPOR         (AX)(R10*1), Y8, Y8
+	VMOVDQU      Y8, (AX)(R10*1)
+	VPSLLVQ      Y9, Y4, Y8
+	VPSLLVQ      Y7, Y4, Y7
+	VPOR         Y7, Y8, Y8
+	VPOR         32(AX)(R10*1), Y8, Y8
+	VMOVDQU      Y8, 32(AX)(R10*1)
+	MOVQ         48(SP)(R9*8), R10
+	VPBROADCASTD 48(DX)(DI*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPSLLVQ      Y8, Y4, Y8
+	VPSLLVQ      Y10, Y4, Y10
+	VPOR         Y10, Y8, Y8
+	VPOR         (AX)(R10*1), Y8, Y8
+	VMOVDQU      Y8, (AX)(R10*1)
+	VPSLLVQ      Y9, Y4, Y8
+	VPSLLVQ      Y7, Y4, Y7
+	VPOR         Y7, Y8, Y8
+	VPOR         32(AX)(R10*1), Y8, Y8
+	VMOVDQU      Y8, 32(AX)(R10*1)
+	MOVQ         56(SP)(R9*8), R9
+	VPBROADCASTD 56(DX)(DI*8), Y7
+	VPMULLD      Y0, Y7, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y1, Y7, Y9
+	VPSRLQ       $0x3a, Y9, Y9
+	VPMULLD      Y2, Y7, Y10
+	VPSRLQ       $0x3a, Y10, Y10
+	VPMULLD      Y3, Y7, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPSLLVQ      Y8, Y4, Y8
+	VPSLLVQ      Y10, Y4, Y10
+	VPOR         Y10, Y8, Y8
+	VPOR         (AX)(R9*1), Y8, Y8
+	VMOVDQU      Y8, (AX)(R9*1)
+	VPSLLVQ      Y9, Y4, Y8
+	VPSLLVQ      Y7, Y4, Y7
+	VPOR         Y7, Y8, Y8
+	VPOR         32(AX)(R9*1), Y8, Y8
+	VMOVDQU      Y8, 32(AX)(R9*1)
+	ADDQ         $0x08, DI
+	JMP          filterAdd16AVX2Ring_plain
+
+	// The last keys one at a time.
+filterAdd16AVX2Ring_tail:
+	CMPQ         DI, BX
+	JAE          filterAdd16AVX2Ring_done
+	MOVL         4(DX)(DI*8), SI
+	IMULQ        CX, SI
+	SHRQ         $0x20, SI
+	SHLQ         $0x06, SI
+	VPBROADCASTD (DX)(DI*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPMULLD      Y2, Y5, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y3, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	VPSLLVQ      Y6, Y4, Y6
+	VPSLLVQ      Y8, Y4, Y8
+	VPOR         Y8, Y6, Y6
+	VPOR         (AX)(SI*1), Y6, Y6
+	VMOVDQU      Y6, (AX)(SI*1)
+	VPSLLVQ      Y7, Y4, Y6
+	VPSLLVQ      Y5, Y4, Y5
+	VPOR         Y5, Y6, Y6
+	VPOR         32(AX)(SI*1), Y6, Y6
+	VMOVDQU      Y6, 32(AX)(SI*1)
+	INCQ         DI
+	JMP          filterAdd16AVX2Ring_tail
+
+filterAdd16AVX2Ring_done:
 	VZEROUPPER
 	RET
 
@@ -5085,6 +5987,302 @@ splitAddAVX2_rest_1:
 	JMP          splitAddAVX2_rest_1
 
 splitAddAVX2_rest_end:
+	VZEROUPPER
+	RET
+
+// func splitAddAVX2Ring(blocks *[8]uint32, nblocks uint64, hs []uint64, prefetch bool)
+// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+
+TEXT ·splitAddAVX2Ring(SB), NOSPLIT, $512-41
+	VMOVDQU      splitSalts<>+0(SB), Y0
+	VMOVDQU      dwordOnes<>+0(SB), Y1
+	MOVQ         blocks+0(FP), AX
+	MOVQ         nblocks+8(FP), CX
+	MOVQ         hs_base+16(FP), DX
+	MOVQ         hs_len+24(FP), BX
+	VPBROADCASTQ nblocks+8(FP), Y2
+	VPCMPEQQ     Y3, Y3, Y3
+	VPSLLQ       $0x05, Y3, Y3
+	MOVQ         BX, SI
+	ANDQ         $-8, SI
+	XORQ         DI, DI
+	XORQ         R8, R8
+	XORQ         R9, R9
+	CMPB         prefetch+40(FP), $0x00
+	JE           splitAddAVX2Ring_plain_first
+
+	// Offsets of the first 5 groups (prefetch).
+splitAddAVX2Ring_prefetch_first:
+	CMPQ     R8, SI
+	JAE      splitAddAVX2Ring_prefetch_first_end
+	CMPQ     R8, $0x28
+	JAE      splitAddAVX2Ring_prefetch_first_end
+	MOVQ     R8, R10
+	ANDQ     $0x3f, R10
+	VPMULUDQ 4(DX)(R8*8), Y2, Y4
+	VPSRLQ   $0x1b, Y4, Y4
+	VPAND    Y3, Y4, Y4
+	VMOVDQU  Y4, (SP)(R10*8)
+	VPSRLQ   $0x20, 32(DX)(R8*8), Y4
+	VPMULUDQ Y2, Y4, Y4
+	VPSRLQ   $0x1b, Y4, Y4
+	VPAND    Y3, Y4, Y4
+	VMOVDQU  Y4, 32(SP)(R10*8)
+	ADDQ     $0x08, R8
+	JMP      splitAddAVX2Ring_prefetch_first
+
+splitAddAVX2Ring_prefetch_first_end:
+	// Prefetch the first 4 groups.
+splitAddAVX2Ring_prefetch_pf:
+	CMPQ       R9, SI
+	JAE        splitAddAVX2Ring_prefetch_pf_end
+	CMPQ       R9, $0x20
+	JAE        splitAddAVX2Ring_prefetch_pf_end
+	MOVQ       R9, R10
+	ANDQ       $0x3f, R10
+	MOVQ       (SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       8(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       16(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       24(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       32(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       40(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       48(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       56(SP)(R10*8), R10
+	PREFETCHT0 (AX)(R10*1)
+	ADDQ       $0x08, R9
+	JMP        splitAddAVX2Ring_prefetch_pf
+
+splitAddAVX2Ring_prefetch_pf_end:
+	// Groups of 8 keys (prefetch): the offsets of group g+5, the prefetch of group g+4.
+splitAddAVX2Ring_prefetch:
+	CMPQ     DI, SI
+	JAE      splitAddAVX2Ring_tail
+	CMPQ     R8, SI
+	JAE      splitAddAVX2Ring_prefetch_next
+	MOVQ     R8, R10
+	ANDQ     $0x3f, R10
+	VPMULUDQ 4(DX)(R8*8), Y2, Y4
+	VPSRLQ   $0x1b, Y4, Y4
+	VPAND    Y3, Y4, Y4
+	VMOVDQU  Y4, (SP)(R10*8)
+	VPSRLQ   $0x20, 32(DX)(R8*8), Y4
+	VPMULUDQ Y2, Y4, Y4
+	VPSRLQ   $0x1b, Y4, Y4
+	VPAND    Y3, Y4, Y4
+	VMOVDQU  Y4, 32(SP)(R10*8)
+	ADDQ     $0x08, R8
+
+splitAddAVX2Ring_prefetch_next:
+	CMPQ       R9, SI
+	JAE        splitAddAVX2Ring_prefetch_look
+	MOVQ       R9, R10
+	ANDQ       $0x3f, R10
+	MOVQ       (SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       8(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       16(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       24(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       32(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       40(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       48(SP)(R10*8), R11
+	PREFETCHT0 (AX)(R11*1)
+	MOVQ       56(SP)(R10*8), R10
+	PREFETCHT0 (AX)(R10*1)
+	ADDQ       $0x08, R9
+
+splitAddAVX2Ring_prefetch_look:
+	MOVQ         DI, R10
+	ANDQ         $0x3f, R10
+	MOVQ         (SP)(R10*8), R11
+	VPBROADCASTD (DX)(DI*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VPSLLVD      Y4, Y1, Y4
+	VPOR         (AX)(R11*1), Y4, Y4
+	VMOVDQU      Y4, (AX)(R11*1)
+	MOVQ         8(SP)(R10*8), R11
+	VPBROADCASTD 8(DX)(DI*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VPSLLVD      Y4, Y1, Y4
+	VPOR         (AX)(R11*1), Y4, Y4
+	VMOVDQU      Y4, (AX)(R11*1)
+	MOVQ         16(SP)(R10*8), R11
+	VPBROADCASTD 16(DX)(DI*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VPSLLVD      Y4, Y1, Y4
+	VPOR         (AX)(R11*1), Y4, Y4
+	VMOVDQU      Y4, (AX)(R11*1)
+	MOVQ         24(SP)(R10*8), R11
+	VPBROADCASTD 24(DX)(DI*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VPSLLVD      Y4, Y1, Y4
+	VPOR         (AX)(R11*1), Y4, Y4
+	VMOVDQU      Y4, (AX)(R11*1)
+	MOVQ         32(SP)(R10*8), R11
+	VPBROADCASTD 32(DX)(DI*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VPSLLVD      Y4, Y1, Y4
+	VPOR         (AX)(R11*1), Y4, Y4
+	VMOVDQU      Y4, (AX)(R11*1)
+	MOVQ         40(SP)(R10*8), R11
+	VPBROADCASTD 40(DX)(DI*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VPSLLVD      Y4, Y1, Y4
+	VPOR         (AX)(R11*1), Y4, Y4
+	VMOVDQU      Y4, (AX)(R11*1)
+	MOVQ         48(SP)(R10*8), R11
+	VPBROADCASTD 48(DX)(DI*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VPSLLVD      Y4, Y1, Y4
+	VPOR         (AX)(R11*1), Y4, Y4
+	VMOVDQU      Y4, (AX)(R11*1)
+	MOVQ         56(SP)(R10*8), R10
+	VPBROADCASTD 56(DX)(DI*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VPSLLVD      Y4, Y1, Y4
+	VPOR         (AX)(R10*1), Y4, Y4
+	VMOVDQU      Y4, (AX)(R10*1)
+	ADDQ         $0x08, DI
+	JMP          splitAddAVX2Ring_prefetch
+
+	// Offsets of the first 5 groups (plain).
+splitAddAVX2Ring_plain_first:
+	CMPQ     R8, SI
+	JAE      splitAddAVX2Ring_plain_first_end
+	CMPQ     R8, $0x28
+	JAE      splitAddAVX2Ring_plain_first_end
+	MOVQ     R8, R9
+	ANDQ     $0x3f, R9
+	VPMULUDQ 4(DX)(R8*8), Y2, Y4
+	VPSRLQ   $0x1b, Y4, Y4
+	VPAND    Y3, Y4, Y4
+	VMOVDQU  Y4, (SP)(R9*8)
+	VPSRLQ   $0x20, 32(DX)(R8*8), Y4
+	VPMULUDQ Y2, Y4, Y4
+	VPSRLQ   $0x1b, Y4, Y4
+	VPAND    Y3, Y4, Y4
+	VMOVDQU  Y4, 32(SP)(R9*8)
+	ADDQ     $0x08, R8
+	JMP      splitAddAVX2Ring_plain_first
+
+splitAddAVX2Ring_plain_first_end:
+	// Groups of 8 keys (plain): the offsets of group g+5, the prefetch of group g+4.
+splitAddAVX2Ring_plain:
+	CMPQ     DI, SI
+	JAE      splitAddAVX2Ring_tail
+	CMPQ     R8, SI
+	JAE      splitAddAVX2Ring_plain_next
+	MOVQ     R8, R9
+	ANDQ     $0x3f, R9
+	VPMULUDQ 4(DX)(R8*8), Y2, Y4
+	VPSRLQ   $0x1b, Y4, Y4
+	VPAND    Y3, Y4, Y4
+	VMOVDQU  Y4, (SP)(R9*8)
+	VPSRLQ   $0x20, 32(DX)(R8*8), Y4
+	VPMULUDQ Y2, Y4, Y4
+	VPSRLQ   $0x1b, Y4, Y4
+	VPAND    Y3, Y4, Y4
+	VMOVDQU  Y4, 32(SP)(R9*8)
+	ADDQ     $0x08, R8
+
+splitAddAVX2Ring_plain_next:
+	MOVQ         DI, R9
+	ANDQ         $0x3f, R9
+	MOVQ         (SP)(R9*8), R10
+	VPBROADCASTD (DX)(DI*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VPSLLVD      Y4, Y1, Y4
+	VPOR         (AX)(R10*1), Y4, Y4
+	VMOVDQU      Y4, (AX)(R10*1)
+	MOVQ         8(SP)(R9*8), R10
+	VPBROADCASTD 8(DX)(DI*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VPSLLVD      Y4, Y1, Y4
+	VPOR         (AX)(R10*1), Y4, Y4
+	VMOVDQU      Y4, (AX)(R10*1)
+	MOVQ         16(SP)(R9*8), R10
+	VPBROADCASTD 16(DX)(DI*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VPSLLVD      Y4, Y1, Y4
+	VPOR         (AX)(R10*1), Y4, Y4
+	VMOVDQU      Y4, (AX)(R10*1)
+	MOVQ         24(SP)(R9*8), R10
+	VPBROADCASTD 24(DX)(DI*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VPSLLVD      Y4, Y1, Y4
+	VPOR         (AX)(R10*1), Y4, Y4
+	VMOVDQU      Y4, (AX)(R10*1)
+	MOVQ         32(SP)(R9*8), R10
+	VPBROADCASTD 32(DX)(DI*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VPSLLVD      Y4, Y1, Y4
+	VPOR         (AX)(R10*1), Y4, Y4
+	VMOVDQU      Y4, (AX)(R10*1)
+	MOVQ         40(SP)(R9*8), R10
+	VPBROADCASTD 40(DX)(DI*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VPSLLVD      Y4, Y1, Y4
+	VPOR         (AX)(R10*1), Y4, Y4
+	VMOVDQU      Y4, (AX)(R10*1)
+	MOVQ         48(SP)(R9*8), R10
+	VPBROADCASTD 48(DX)(DI*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VPSLLVD      Y4, Y1, Y4
+	VPOR         (AX)(R10*1), Y4, Y4
+	VMOVDQU      Y4, (AX)(R10*1)
+	MOVQ         56(SP)(R9*8), R9
+	VPBROADCASTD 56(DX)(DI*8), Y4
+	VPMULLD      Y0, Y4, Y4
+	VPSRLD       $0x1b, Y4, Y4
+	VPSLLVD      Y4, Y1, Y4
+	VPOR         (AX)(R9*1), Y4, Y4
+	VMOVDQU      Y4, (AX)(R9*1)
+	ADDQ         $0x08, DI
+	JMP          splitAddAVX2Ring_plain
+
+	// The last keys one at a time.
+splitAddAVX2Ring_tail:
+	CMPQ         DI, BX
+	JAE          splitAddAVX2Ring_done
+	MOVL         4(DX)(DI*8), SI
+	IMULQ        CX, SI
+	SHRQ         $0x20, SI
+	SHLQ         $0x05, SI
+	VPBROADCASTD (DX)(DI*8), Y2
+	VPMULLD      Y0, Y2, Y2
+	VPSRLD       $0x1b, Y2, Y2
+	VPSLLVD      Y2, Y1, Y2
+	VPOR         (AX)(SI*1), Y2, Y2
+	VMOVDQU      Y2, (AX)(SI*1)
+	INCQ         DI
+	JMP          splitAddAVX2Ring_tail
+
+splitAddAVX2Ring_done:
 	VZEROUPPER
 	RET
 

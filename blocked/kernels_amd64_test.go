@@ -14,6 +14,7 @@ import (
 // length from 1 to 70 (every tail, with and without prefetch), all keys in
 // one block, duplicates, one-block filters, a large non-power-of-two number of
 // blocks, the last block, and guard blocks and bools around the data.
+// (Length 0 returns before any kernel; it is checked all the same.)
 
 // guardedFilter returns a filter of nb blocks followed by one guard block
 // that no kernel may touch, and the guard.
@@ -178,7 +179,7 @@ func TestAsmEveryLength(t *testing.T) {
 		withPrefetch(func() {
 			for _, nb := range []uint64{1, 2, 3, 7, 1000} {
 				p := newPair(nb)
-				for n := 1; n <= 70; n++ {
+				for n := 0; n <= 70; n++ {
 					hs := randomHashes(n, uint64(n)*nb)
 					checkBatch(t, l, p, hs, mixed(hs, uint64(n)))
 				}
@@ -488,6 +489,42 @@ func TestAsmRingLengths(t *testing.T) {
 				for _, n := range lengths {
 					hs := randomHashes(n, uint64(n)*nb+5)
 					checkBatch(t, l, p, hs, mixed(hs, uint64(n)))
+				}
+			}
+		})
+	})
+}
+
+// sameBlockAt returns n random hashes in which hash i, for i >= d with
+// i%d <= d/2, has the upper half (the block) of hash i-d and its own low
+// half, so that keys of one block set different bits. d = 1 puts neighbours
+// of a group in one block, d = 8 a key and the same key of the next group,
+// d = 40 keys as far apart as the ring computes offsets ahead, and d = 64
+// keys a ring's wrap apart.
+func sameBlockAt(n, d int, seed uint64) []uint64 {
+	hs := randomHashes(n, seed)
+	for i := d; i < n; i++ {
+		if i%d <= d/2 {
+			hs[i] = hs[i-d]&^0xffffffff | hs[i]&0xffffffff
+		}
+	}
+	return hs
+}
+
+// TestAsmAddSameBlock adds batches whose keys share blocks within a group
+// of eight, across neighbouring groups and across the ring's look-ahead and
+// wrap: every key's bits must land, as in the generic loop, which adds one
+// key after another.
+func TestAsmAddSameBlock(t *testing.T) {
+	forEachAsm(t, func(t *testing.T, l cpu.Level, newPair func(uint64) pair) {
+		withPrefetch(func() {
+			for _, nb := range []uint64{1, 3, 1000} {
+				p := newPair(nb)
+				for _, d := range []int{1, 2, 7, 8, 9, 40, 64} {
+					for _, n := range []int{d + 1, 16, 71, 137, 300} {
+						hs := sameBlockAt(n, d, uint64(n*d)+nb)
+						checkBatch(t, l, p, hs, mixed(hs, uint64(n)))
+					}
 				}
 			}
 		})

@@ -39,10 +39,10 @@ func fenced(t *testing.T, size int, atEnd bool) unsafe.Pointer {
 	return unsafe.Pointer(&mem[off])
 }
 
-// TestAsmStaysInBounds puts the hashes and the results of every lookup
-// against unmapped pages, before and after: a kernel that reads one hash
-// or writes one result outside them crashes the test (the ring kernels
-// load each group's hashes 4 bytes in).
+// TestAsmStaysInBounds puts the hashes of every add and lookup, and the
+// results of every lookup, against unmapped pages, before and after: a
+// kernel that reads one hash or writes one result outside them crashes the
+// test (the ring kernels load each group's hashes 4 bytes in).
 func TestAsmStaysInBounds(t *testing.T) {
 	ls := asmLevels()
 	if len(ls) == 0 {
@@ -59,6 +59,13 @@ func TestAsmStaysInBounds(t *testing.T) {
 					copy(hs, randomHashes(n, uint64(n)))
 					out := unsafe.Slice((*bool)(fenced(t, n, atEnd)), n)
 					want := make([]bool, n)
+					for _, p := range []pair{filterPair(100, 8), filterPair(100, 16), splitPair(100)} {
+						withLevel(l, func() { p.f.AddHashes(hs) })
+						withLevel(cpu.Generic, func() { p.ref.AddHashes(hs) })
+						if !p.equal() || !p.intact() {
+							t.Fatalf("%v %s n=%d: AddHashes differs from generic", l, p.desc, n)
+						}
+					}
 					for _, b := range []interface {
 						HasHashes(hs []uint64, out []bool) int
 					}{f8, f16, s, c} {
@@ -103,6 +110,7 @@ func TestAsmHugeBlockCount(t *testing.T) {
 	}
 	hs = append(hs, randomHashes(500, 9)...)
 	probe := mixed(hs, 10)
+	checkHugeAdds(t, ls, all, hs)
 	for _, nb := range []uint64{most - 1, most} {
 		for _, k := range []int{8, 16} {
 			f := &Filter{blocks: all[:nb:nb], k: k}
@@ -123,6 +131,59 @@ func TestAsmHugeBlockCount(t *testing.T) {
 						}
 						if n < len(hs) {
 							t.Fatalf("%v %T k=%d blocks=%d: %d of %d added hashes found", l, b, k, nb, n, len(hs))
+						}
+					}
+				})
+			}
+		}
+	}
+}
+
+// checkHugeAdds adds hs at every level in ls to Filters and SplitBlocks of
+// 2^32-1 blocks (the ring adds) and 2^32 blocks (the one-key adds) over all,
+// which must be zero, and compares the blocks of every hash, and their
+// neighbours, with the same filters' generic adds over a second mapping.
+// It zeroes those blocks again before it returns.
+func checkHugeAdds(t *testing.T, ls []cpu.Level, all []block, hs []uint64) {
+	t.Helper()
+	mem, err := syscall.Mmap(-1, 0, len(all)*64, syscall.PROT_READ|syscall.PROT_WRITE,
+		syscall.MAP_ANON|syscall.MAP_PRIVATE|syscall.MAP_NORESERVE)
+	if err != nil {
+		t.Skipf("mmap: %v", err)
+	}
+	defer syscall.Munmap(mem)
+	refAll := unsafe.Slice((*block)(unsafe.Pointer(&mem[0])), len(all))
+	splits := func(bs []block, nb uint64) []splitBlock {
+		return unsafe.Slice((*splitBlock)(unsafe.Pointer(&bs[0])), nb)
+	}
+	for _, nb := range []uint64{uint64(len(all)) - 1, uint64(len(all))} {
+		// The blocks the hashes reach, and their neighbours.
+		var touched []uint64
+		for _, h := range hs {
+			i := ((h >> 32) * nb) >> 32
+			touched = append(touched, max(i, 1)-1, i, min(i+1, nb-1))
+		}
+		for _, k := range []int{0, 8, 16} { // 0: the SplitBlock
+			for _, l := range ls {
+				withPrefetch(func() {
+					f, ref := &Filter{blocks: all[:nb:nb], k: k}, &Filter{blocks: refAll[:nb:nb], k: k}
+					s, sref := &SplitBlock{blocks: splits(all, nb)}, &SplitBlock{blocks: splits(refAll, nb)}
+					if k == 0 {
+						withLevel(l, func() { s.AddHashes(hs) })
+						withLevel(cpu.Generic, func() { sref.AddHashes(hs) })
+					} else {
+						withLevel(l, func() { f.AddHashes(hs) })
+						withLevel(cpu.Generic, func() { ref.AddHashes(hs) })
+					}
+					for _, i := range touched {
+						if k == 0 && s.blocks[i] != sref.blocks[i] || k > 0 && all[i] != refAll[i] {
+							t.Fatalf("%v k=%d blocks=%d: AddHashes differs from generic in block %d", l, k, nb, i)
+						}
+					}
+					for _, i := range touched {
+						all[i], refAll[i] = block{}, block{}
+						if k == 0 {
+							s.blocks[i], sref.blocks[i] = splitBlock{}, splitBlock{}
 						}
 					}
 				})

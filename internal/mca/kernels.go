@@ -133,6 +133,11 @@ var kernels = []kernel{
 	{name: "filterAdd8AVX512", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 4, 4}}},
 	{name: "filterAdd16AVX512", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 4, 4}}},
 	{name: "splitAddAVX2", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 4, 4}}},
+	// The AVX2 ring adds (asm/grouped.go): eight keys an iteration, loops
+	// laid out as the grouped lookups'.
+	{name: "filterAdd8AVX2Ring", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
+	{name: "filterAdd16AVX2Ring", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
+	{name: "splitAddAVX2Ring", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
 }
 
 // cpus are the llvm-mca processor models per architecture: each slot takes
