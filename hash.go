@@ -357,6 +357,9 @@ func hashStrings(dst []uint64, keys *string, stride uintptr) {
 		}
 		hashStringChunk(dst[:n], ks, avx512, tbl)
 		dst = dst[n:]
+		if len(dst) == 0 {
+			break // keys must not point past the caller's slice (checkptr)
+		}
 		keys = (*string)(unsafe.Add(unsafe.Pointer(keys), uintptr(n)*stride))
 	}
 }
