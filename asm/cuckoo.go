@@ -57,6 +57,8 @@ const (
 func cuckooKernels() {
 	cuckooHas(true)
 	cuckooHas(false)
+	cuckooHas2(true)
+	cuckooHas2(false)
 }
 
 func cuckooHas(semi bool) {
@@ -269,4 +271,202 @@ func loadNibbles(tab Register, code VecVirtual, buf Mem) VecVirtual {
 	}
 	VINSERTI64X2(U8(1), x[1], x[0].AsY(), x[0].AsY())
 	return x[0].AsY().(VecVirtual)
+}
+
+// The AVX2 batch lookups (cuckooHasSemiAVX2, cuckooHasPlainAVX2) follow the
+// AVX-512 ones four keys a group in the 64-bit lanes of a ymm register, in
+// Y0–Y15 and VEX encodings only. Their parameter block holds each word of
+// cuckooParams broadcast to 32 bytes (cuckooParams2), so that every
+// constant is a memory operand and the sixteen registers stay free for the
+// group:
+//
+//   - H(fp)'s 64-bit product fp*altMix (fp < 2^16) is built from two
+//     VPMULUDQs by the low and high halves of altMix; only its bits 32 to 63
+//     reach the next VPMULUDQ, which reads the low 32 bits of a lane;
+//   - the mod is d + (nb & (d >> 31)) with an arithmetic shift of the 32-bit
+//     halves (VPSRAD): |d| < nb < 2^31, so both halves of a negative d are
+//     all ones after it and of a positive d zero;
+//   - fp is copied to the four 16-bit lanes of its qword by VPSHUFLW and
+//     VPSHUFHW, and fp = max(fp, 1) is VPMAXUD against 1 in the low halves;
+//   - a group's matches (VPCMPEQW, VPOR) become one bit a key by VPCMPEQQ
+//     against zero and VMOVMSKPD, and four bools by a multiplication that
+//     moves bit k to byte k (0x204081 = 1 + 2^7 + 2^14 + 2^21, whose
+//     products by a 4-bit value do not overlap); a second multiplication
+//     sums the bools into the top byte for the count. No BMI2 or POPCNT.
+const cuckooSig2 = "func(data *byte, params *[18][4]uint64, tab *[4096]uint32, hs []uint64, out []bool) int"
+
+// Rows of the AVX2 parameter block beyond cuckooParams' 16.
+const (
+	cpAltHi = 16 + iota // altMix >> 32
+	cpOne               // 1
+)
+
+func cuckooHas2(semi bool) {
+	name := "cuckooHasPlainAVX2"
+	layout := "plain"
+	if semi {
+		name, layout = "cuckooHasSemiAVX2", "semi-sorted"
+	}
+	TEXT(name, NOSPLIT, cuckooSig2)
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s sets out[i] to whether either bucket of hs[i] holds its", name),
+		fmt.Sprintf("fingerprint, in a %s table of fingerprints of at most 16 bits, and", layout),
+		"returns how many do. len(hs) must be a multiple of 4, len(out) = len(hs),",
+		"nb < 2^31 and params as cuckooParams2 makes it. It uses AVX2 only.")
+	data := Load(Param("data"), GP64())
+	g := Load(Param("params"), GP64())
+	var tab Register
+	if semi {
+		tab = Load(Param("tab"), GP64())
+	}
+	hs := Load(Param("hs").Base(), GP64())
+	n := Load(Param("hs").Len(), GP64())
+	out := Load(Param("out").Base(), GP64())
+	p := func(i int) Mem { return Mem{Base: g, Disp: 32 * i} }
+
+	count := GP64()
+	XORQ(count, count)
+	SHRQ(U8(2), n)
+	ring := AllocLocal(4*32 + 2*32)
+	rc, rn := GP64(), GP64()
+	LEAQ(ring, rc)
+	LEAQ(ring.Offset(64), rn)
+	nibBuf := ring.Offset(128)
+	prep := func(at Mem, slot Register) (fpb VecVirtual, shift [2]VecVirtual) {
+		h := YMM()
+		VMOVDQU(at, h)
+		fp := YMM()
+		VPAND(p(cpFPMask), h, fp)
+		VPMAXUD(p(cpOne), fp, fp) // a fingerprint of 0 is stored as 1
+		i1 := YMM()
+		VPSRLQ(U8(32), h, i1)
+		VPMULUDQ(p(cpNB), i1, i1)
+		VPSRLQ(U8(32), i1, i1)
+		lo, hf := YMM(), YMM()
+		VPMULUDQ(p(cpAltMix), fp, lo)
+		VPMULUDQ(p(cpAltHi), fp, hf)
+		VPSRLQ(U8(32), lo, lo)
+		VPADDQ(lo, hf, hf)
+		VPMULUDQ(p(cpNB), hf, hf)
+		VPSRLQ(U8(32), hf, hf)
+		d, neg := YMM(), YMM()
+		VPSUBQ(i1, hf, d)
+		VPSRAD(U8(31), d, neg)
+		VPAND(p(cpNB), neg, neg)
+		i2 := YMM()
+		VPADDQ(neg, d, i2)
+		fpb = YMM()
+		VPSHUFLW(U8(0), fp, fpb) // fp in each 16-bit lane
+		VPSHUFHW(U8(0), fpb, fpb)
+		for b, i := range [2]VecVirtual{i1, i2} {
+			off := YMM()
+			VPMULUDQ(p(cpBucketBits), i, off)
+			idx := YMM()
+			VPSRLQ(U8(3), off, idx)
+			shift[b] = YMM()
+			VPAND(p(cpFour), off, shift[b])
+			VMOVDQU(idx, Mem{Base: slot, Disp: 32 * b})
+		}
+		return fpb, shift
+	}
+
+	TESTQ(n, n)
+	JZ(LabelRef(name + "_done"))
+	fpb, shifts := prep(Mem{Base: hs}, rc)
+
+	Label(name + "_loop")
+	DECQ(n)
+	JZ(LabelRef(name + "_last"))
+	fpbN, shiftsN := prep(Mem{Base: hs, Disp: 32}, rn)
+	Label(name + "_last")
+
+	var match [2]VecVirtual
+	for b := range 2 {
+		w := loadWords2(data, Mem{Base: rc, Disp: 32 * b})
+		VPSRLVQ(shifts[b], w, w)
+		lanes := YMM()
+		if semi {
+			code := YMM()
+			VPAND(p(cpCodeMask), w, code)
+			nib := loadNibbles2(tab, code, nibBuf.Offset(32*b))
+			VPMOVZXBW(nib, lanes)
+			VPSLLW(p(cpRest), lanes, lanes)
+			VPSRLQ(U8(12), w, w)
+			t := YMM()
+			VPAND(p(cpLane0), w, t)
+			VPOR(t, lanes, lanes)
+		} else {
+			VPAND(p(cpLane0), w, lanes)
+		}
+		for j := 1; j < 4; j++ {
+			t := YMM()
+			VPSLLQ(p(cpShift1+j-1), w, t)
+			VPAND(p(cpLane0+j), t, t)
+			VPOR(t, lanes, lanes)
+		}
+		VPCMPEQW(fpb, lanes, lanes)
+		match[b] = lanes
+	}
+	zero := YMM()
+	VPXOR(zero, zero, zero)
+	VPOR(match[1], match[0], match[0])
+	VPCMPEQQ(zero, match[0], match[0]) // all ones where no lane matched
+	bits, t := GP32(), GP32()
+	VMOVMSKPD(match[0], bits)
+	XORL(U8(15), bits)
+	IMUL3L(U32(0x204081), bits, bits)
+	ANDL(U32(0x01010101), bits)
+	MOVL(bits, Mem{Base: out})
+	IMUL3L(U32(0x01010101), bits, t)
+	SHRL(U8(24), t)
+	ADDQ(t.As64(), count)
+
+	ADDQ(U8(32), hs)
+	ADDQ(U8(4), out)
+	VMOVDQA(fpbN, fpb)
+	VMOVDQA(shiftsN[0], shifts[0])
+	VMOVDQA(shiftsN[1], shifts[1])
+	XCHGQ(rc, rn)
+	TESTQ(n, n)
+	JNZ(LabelRef(name + "_loop"))
+
+	Label(name + "_done")
+	VZEROUPPER()
+	Store(count, ReturnIndex(0))
+	RET()
+}
+
+// loadWords2 returns the 8-byte words at data+idx[j] for the 4 offsets idx
+// at at, in the lanes of a ymm register (VMOVQ, VPINSRQ, VINSERTI128).
+func loadWords2(data Register, at Mem) VecVirtual {
+	var x [2]VecVirtual
+	for q := range x {
+		x[q] = XMM()
+		r0, r1 := GP64(), GP64()
+		MOVQ(at.Offset(16*q), r0)
+		MOVQ(at.Offset(16*q+8), r1)
+		VMOVQ(Mem{Base: data, Index: r0, Scale: 1}, x[q])
+		VPINSRQ(U8(1), Mem{Base: data, Index: r1, Scale: 1}, x[q], x[q])
+	}
+	VINSERTI128(U8(1), x[1], x[0].AsY(), x[0].AsY())
+	return x[0].AsY().(VecVirtual)
+}
+
+// loadNibbles2 returns, in an xmm register, the 32-bit entries of tab at
+// the 4 codes in the lanes of code, stored to the 32 bytes at buf and
+// loaded one by one (VMOVD, VPINSRD).
+func loadNibbles2(tab Register, code VecVirtual, buf Mem) VecVirtual {
+	VMOVDQU(code, buf)
+	x := XMM()
+	for j := range 4 {
+		r := GP64()
+		MOVL(buf.Offset(8*j), r.As32())
+		m := Mem{Base: tab, Index: r, Scale: 4}
+		if j == 0 {
+			VMOVD(m, x)
+		} else {
+			VPINSRD(U8(j), m, x, x)
+		}
+	}
+	return x
 }

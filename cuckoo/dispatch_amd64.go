@@ -42,13 +42,29 @@ func (f *Filter) cuckooParams() [16]uint64 {
 	}
 }
 
+// cuckooParams2 returns the AVX2 kernels' parameter block: each word of
+// cuckooParams broadcast to a row of four, then altMix>>32 and 1.
+func (f *Filter) cuckooParams2() [18][4]uint64 {
+	var b [18][4]uint64
+	g := f.cuckooParams()
+	for i, w := range append(g[:], altMix>>32, 1) {
+		b[i] = [4]uint64{w, w, w, w}
+	}
+	return b
+}
+
 // hasHashesArch runs the batch lookup of the current level on hs and
-// reports whether one ran (len(out) == len(hs)). The AVX-512 kernels need
-// cpu.BMI2, fingerprints of at most 16 bits, fewer than 2^31 buckets and at
-// least one group of eight keys.
+// reports whether one ran (len(out) == len(hs)). The kernels need
+// fingerprints of at most 16 bits, fewer than 2^31 buckets and at least one
+// group (eight keys for AVX-512, which also needs cpu.BMI2; four for AVX2).
 func hasHashesArch(f *Filter, hs []uint64, out []bool) (int, bool) {
-	if f.fpBits > 16 || f.nb == 0 || f.nb >= 1<<31 || len(hs) < 8 || len(out) != len(hs) ||
-		cpu.Active != cpu.AVX512 || !cpu.BMI2 {
+	if f.fpBits > 16 || f.nb == 0 || f.nb >= 1<<31 || len(out) != len(hs) {
+		return 0, false
+	}
+	if cpu.Active == cpu.AVX2 && len(hs) >= 4 {
+		return hasHashesAVX2(f, hs, out), true
+	}
+	if cpu.Active != cpu.AVX512 || !cpu.BMI2 || len(hs) < 8 {
 		return 0, false
 	}
 	n8 := len(hs) &^ 7
@@ -63,4 +79,21 @@ func hasHashesArch(f *Filter, hs []uint64, out []bool) (int, bool) {
 		c += f.hasHashes16(hs[n8:], out[n8:])
 	}
 	return c, true
+}
+
+// hasHashesAVX2 runs the AVX2 kernel of f's layout on the whole groups of
+// four keys in hs and the grouped Go loop on the rest.
+func hasHashesAVX2(f *Filter, hs []uint64, out []bool) int {
+	n4 := len(hs) &^ 3
+	g := f.cuckooParams2()
+	var c int
+	if f.layout == SemiSorted {
+		c = cuckooHasSemiAVX2(&f.data[0], &g, &nibbleBytes, hs[:n4], out[:n4])
+	} else {
+		c = cuckooHasPlainAVX2(&f.data[0], &g, &nibbleBytes, hs[:n4], out[:n4])
+	}
+	if n4 < len(hs) {
+		c += f.hasHashes16(hs[n4:], out[n4:])
+	}
+	return c
 }

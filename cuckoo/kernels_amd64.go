@@ -21,3 +21,19 @@ func cuckooHasSemiAVX512(data *byte, params *[16]uint64, tab *[4096]uint32, hs [
 //
 //go:noescape
 func cuckooHasPlainAVX512(data *byte, params *[16]uint64, tab *[4096]uint32, hs []uint64, out []bool) int
+
+// cuckooHasSemiAVX2 sets out[i] to whether either bucket of hs[i] holds its
+// fingerprint, in a semi-sorted table of fingerprints of at most 16 bits, and
+// returns how many do. len(hs) must be a multiple of 4, len(out) = len(hs),
+// nb < 2^31 and params as cuckooParams2 makes it. It uses AVX2 only.
+//
+//go:noescape
+func cuckooHasSemiAVX2(data *byte, params *[18][4]uint64, tab *[4096]uint32, hs []uint64, out []bool) int
+
+// cuckooHasPlainAVX2 sets out[i] to whether either bucket of hs[i] holds its
+// fingerprint, in a plain table of fingerprints of at most 16 bits, and
+// returns how many do. len(hs) must be a multiple of 4, len(out) = len(hs),
+// nb < 2^31 and params as cuckooParams2 makes it. It uses AVX2 only.
+//
+//go:noescape
+func cuckooHasPlainAVX2(data *byte, params *[18][4]uint64, tab *[4096]uint32, hs []uint64, out []bool) int

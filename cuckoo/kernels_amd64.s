@@ -378,3 +378,310 @@ cuckooHasPlainAVX512_done:
 	VZEROUPPER
 	MOVQ R8, ret+72(FP)
 	RET
+
+// func cuckooHasSemiAVX2(data *byte, params *[18][4]uint64, tab *[4096]uint32, hs []uint64, out []bool) int
+// Requires: AVX, AVX2
+TEXT ·cuckooHasSemiAVX2(SB), NOSPLIT, $192-80
+	MOVQ     data+0(FP), AX
+	MOVQ     params+8(FP), CX
+	MOVQ     tab+16(FP), DX
+	MOVQ     hs_base+24(FP), BX
+	MOVQ     hs_len+32(FP), SI
+	MOVQ     out_base+48(FP), DI
+	XORQ     R8, R8
+	SHRQ     $0x02, SI
+	LEAQ     (SP), R9
+	LEAQ     64(SP), R10
+	TESTQ    SI, SI
+	JZ       cuckooHasSemiAVX2_done
+	VMOVDQU  (BX), Y0
+	VPAND    64(CX), Y0, Y1
+	VPMAXUD  544(CX), Y1, Y1
+	VPSRLQ   $0x20, Y0, Y0
+	VPMULUDQ (CX), Y0, Y0
+	VPSRLQ   $0x20, Y0, Y0
+	VPMULUDQ 384(CX), Y1, Y7
+	VPMULUDQ 512(CX), Y1, Y8
+	VPSRLQ   $0x20, Y7, Y7
+	VPADDQ   Y7, Y8, Y8
+	VPMULUDQ (CX), Y8, Y8
+	VPSRLQ   $0x20, Y8, Y8
+	VPSUBQ   Y0, Y8, Y7
+	VPSRAD   $0x1f, Y7, Y8
+	VPAND    (CX), Y8, Y8
+	VPADDQ   Y8, Y7, Y7
+	VPSHUFLW $0x00, Y1, Y1
+	VPSHUFHW $0x00, Y1, Y1
+	VPMULUDQ 32(CX), Y0, Y0
+	VPSRLQ   $0x03, Y0, Y8
+	VPAND    480(CX), Y0, Y0
+	VMOVDQU  Y8, (R9)
+	VPMULUDQ 32(CX), Y7, Y7
+	VPSRLQ   $0x03, Y7, Y8
+	VPAND    480(CX), Y7, Y7
+	VMOVDQU  Y8, 32(R9)
+
+cuckooHasSemiAVX2_loop:
+	DECQ     SI
+	JZ       cuckooHasSemiAVX2_last
+	VMOVDQU  32(BX), Y3
+	VPAND    64(CX), Y3, Y2
+	VPMAXUD  544(CX), Y2, Y2
+	VPSRLQ   $0x20, Y3, Y3
+	VPMULUDQ (CX), Y3, Y3
+	VPSRLQ   $0x20, Y3, Y3
+	VPMULUDQ 384(CX), Y2, Y4
+	VPMULUDQ 512(CX), Y2, Y8
+	VPSRLQ   $0x20, Y4, Y4
+	VPADDQ   Y4, Y8, Y8
+	VPMULUDQ (CX), Y8, Y8
+	VPSRLQ   $0x20, Y8, Y8
+	VPSUBQ   Y3, Y8, Y4
+	VPSRAD   $0x1f, Y4, Y8
+	VPAND    (CX), Y8, Y8
+	VPADDQ   Y8, Y4, Y4
+	VPSHUFLW $0x00, Y2, Y2
+	VPSHUFHW $0x00, Y2, Y2
+	VPMULUDQ 32(CX), Y3, Y3
+	VPSRLQ   $0x03, Y3, Y8
+	VPAND    480(CX), Y3, Y3
+	VMOVDQU  Y8, (R10)
+	VPMULUDQ 32(CX), Y4, Y4
+	VPSRLQ   $0x03, Y4, Y8
+	VPAND    480(CX), Y4, Y4
+	VMOVDQU  Y8, 32(R10)
+
+cuckooHasSemiAVX2_last:
+	MOVQ        (R9), R11
+	MOVQ        8(R9), R12
+	VMOVQ       (AX)(R11*1), X5
+	VPINSRQ     $0x01, (AX)(R12*1), X5, X5
+	MOVQ        16(R9), R11
+	MOVQ        24(R9), R12
+	VMOVQ       (AX)(R11*1), X6
+	VPINSRQ     $0x01, (AX)(R12*1), X6, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSRLVQ     Y0, Y5, Y5
+	VPAND       448(CX), Y5, Y0
+	VMOVDQU     Y0, 128(SP)
+	MOVL        128(SP), R11
+	VMOVD       (DX)(R11*4), X0
+	MOVL        136(SP), R11
+	VPINSRD     $0x01, (DX)(R11*4), X0, X0
+	MOVL        144(SP), R11
+	VPINSRD     $0x02, (DX)(R11*4), X0, X0
+	MOVL        152(SP), R11
+	VPINSRD     $0x03, (DX)(R11*4), X0, X0
+	VPMOVZXBW   X0, Y0
+	VPSLLW      320(CX), Y0, Y0
+	VPSRLQ      $0x0c, Y5, Y5
+	VPAND       96(CX), Y5, Y8
+	VPOR        Y8, Y0, Y0
+	VPSLLQ      224(CX), Y5, Y8
+	VPAND       128(CX), Y8, Y8
+	VPOR        Y8, Y0, Y0
+	VPSLLQ      256(CX), Y5, Y8
+	VPAND       160(CX), Y8, Y8
+	VPOR        Y8, Y0, Y0
+	VPSLLQ      288(CX), Y5, Y8
+	VPAND       192(CX), Y8, Y8
+	VPOR        Y8, Y0, Y0
+	VPCMPEQW    Y1, Y0, Y0
+	MOVQ        32(R9), R11
+	MOVQ        40(R9), R12
+	VMOVQ       (AX)(R11*1), X6
+	VPINSRQ     $0x01, (AX)(R12*1), X6, X6
+	MOVQ        48(R9), R11
+	MOVQ        56(R9), R12
+	VMOVQ       (AX)(R11*1), X5
+	VPINSRQ     $0x01, (AX)(R12*1), X5, X5
+	VINSERTI128 $0x01, X5, Y6, Y6
+	VPSRLVQ     Y7, Y6, Y6
+	VPAND       448(CX), Y6, Y7
+	VMOVDQU     Y7, 160(SP)
+	MOVL        160(SP), R11
+	VMOVD       (DX)(R11*4), X5
+	MOVL        168(SP), R11
+	VPINSRD     $0x01, (DX)(R11*4), X5, X5
+	MOVL        176(SP), R11
+	VPINSRD     $0x02, (DX)(R11*4), X5, X5
+	MOVL        184(SP), R11
+	VPINSRD     $0x03, (DX)(R11*4), X5, X5
+	VPMOVZXBW   X5, Y7
+	VPSLLW      320(CX), Y7, Y7
+	VPSRLQ      $0x0c, Y6, Y6
+	VPAND       96(CX), Y6, Y8
+	VPOR        Y8, Y7, Y7
+	VPSLLQ      224(CX), Y6, Y8
+	VPAND       128(CX), Y8, Y8
+	VPOR        Y8, Y7, Y7
+	VPSLLQ      256(CX), Y6, Y8
+	VPAND       160(CX), Y8, Y8
+	VPOR        Y8, Y7, Y7
+	VPSLLQ      288(CX), Y6, Y8
+	VPAND       192(CX), Y8, Y8
+	VPOR        Y8, Y7, Y7
+	VPCMPEQW    Y1, Y7, Y7
+	VPXOR       Y1, Y1, Y1
+	VPOR        Y7, Y0, Y0
+	VPCMPEQQ    Y1, Y0, Y0
+	VMOVMSKPD   Y0, R11
+	XORL        $0x0f, R11
+	IMUL3L      $0x00204081, R11, R11
+	ANDL        $0x01010101, R11
+	MOVL        R11, (DI)
+	IMUL3L      $0x01010101, R11, R11
+	SHRL        $0x18, R11
+	ADDQ        R11, R8
+	ADDQ        $0x20, BX
+	ADDQ        $0x04, DI
+	VMOVDQA     Y2, Y1
+	VMOVDQA     Y3, Y0
+	VMOVDQA     Y4, Y7
+	XCHGQ       R9, R10
+	TESTQ       SI, SI
+	JNZ         cuckooHasSemiAVX2_loop
+
+cuckooHasSemiAVX2_done:
+	VZEROUPPER
+	MOVQ R8, ret+72(FP)
+	RET
+
+// func cuckooHasPlainAVX2(data *byte, params *[18][4]uint64, tab *[4096]uint32, hs []uint64, out []bool) int
+// Requires: AVX, AVX2
+TEXT ·cuckooHasPlainAVX2(SB), NOSPLIT, $192-80
+	MOVQ     data+0(FP), AX
+	MOVQ     params+8(FP), CX
+	MOVQ     hs_base+24(FP), DX
+	MOVQ     hs_len+32(FP), BX
+	MOVQ     out_base+48(FP), SI
+	XORQ     DI, DI
+	SHRQ     $0x02, BX
+	LEAQ     (SP), R8
+	LEAQ     64(SP), R9
+	TESTQ    BX, BX
+	JZ       cuckooHasPlainAVX2_done
+	VMOVDQU  (DX), Y0
+	VPAND    64(CX), Y0, Y1
+	VPMAXUD  544(CX), Y1, Y1
+	VPSRLQ   $0x20, Y0, Y0
+	VPMULUDQ (CX), Y0, Y0
+	VPSRLQ   $0x20, Y0, Y0
+	VPMULUDQ 384(CX), Y1, Y7
+	VPMULUDQ 512(CX), Y1, Y8
+	VPSRLQ   $0x20, Y7, Y7
+	VPADDQ   Y7, Y8, Y8
+	VPMULUDQ (CX), Y8, Y8
+	VPSRLQ   $0x20, Y8, Y8
+	VPSUBQ   Y0, Y8, Y7
+	VPSRAD   $0x1f, Y7, Y8
+	VPAND    (CX), Y8, Y8
+	VPADDQ   Y8, Y7, Y7
+	VPSHUFLW $0x00, Y1, Y1
+	VPSHUFHW $0x00, Y1, Y1
+	VPMULUDQ 32(CX), Y0, Y0
+	VPSRLQ   $0x03, Y0, Y8
+	VPAND    480(CX), Y0, Y0
+	VMOVDQU  Y8, (R8)
+	VPMULUDQ 32(CX), Y7, Y7
+	VPSRLQ   $0x03, Y7, Y8
+	VPAND    480(CX), Y7, Y7
+	VMOVDQU  Y8, 32(R8)
+
+cuckooHasPlainAVX2_loop:
+	DECQ     BX
+	JZ       cuckooHasPlainAVX2_last
+	VMOVDQU  32(DX), Y3
+	VPAND    64(CX), Y3, Y2
+	VPMAXUD  544(CX), Y2, Y2
+	VPSRLQ   $0x20, Y3, Y3
+	VPMULUDQ (CX), Y3, Y3
+	VPSRLQ   $0x20, Y3, Y3
+	VPMULUDQ 384(CX), Y2, Y4
+	VPMULUDQ 512(CX), Y2, Y8
+	VPSRLQ   $0x20, Y4, Y4
+	VPADDQ   Y4, Y8, Y8
+	VPMULUDQ (CX), Y8, Y8
+	VPSRLQ   $0x20, Y8, Y8
+	VPSUBQ   Y3, Y8, Y4
+	VPSRAD   $0x1f, Y4, Y8
+	VPAND    (CX), Y8, Y8
+	VPADDQ   Y8, Y4, Y4
+	VPSHUFLW $0x00, Y2, Y2
+	VPSHUFHW $0x00, Y2, Y2
+	VPMULUDQ 32(CX), Y3, Y3
+	VPSRLQ   $0x03, Y3, Y8
+	VPAND    480(CX), Y3, Y3
+	VMOVDQU  Y8, (R9)
+	VPMULUDQ 32(CX), Y4, Y4
+	VPSRLQ   $0x03, Y4, Y8
+	VPAND    480(CX), Y4, Y4
+	VMOVDQU  Y8, 32(R9)
+
+cuckooHasPlainAVX2_last:
+	MOVQ        (R8), R10
+	MOVQ        8(R8), R11
+	VMOVQ       (AX)(R10*1), X5
+	VPINSRQ     $0x01, (AX)(R11*1), X5, X5
+	MOVQ        16(R8), R10
+	MOVQ        24(R8), R11
+	VMOVQ       (AX)(R10*1), X6
+	VPINSRQ     $0x01, (AX)(R11*1), X6, X6
+	VINSERTI128 $0x01, X6, Y5, Y5
+	VPSRLVQ     Y0, Y5, Y5
+	VPAND       96(CX), Y5, Y0
+	VPSLLQ      224(CX), Y5, Y8
+	VPAND       128(CX), Y8, Y8
+	VPOR        Y8, Y0, Y0
+	VPSLLQ      256(CX), Y5, Y8
+	VPAND       160(CX), Y8, Y8
+	VPOR        Y8, Y0, Y0
+	VPSLLQ      288(CX), Y5, Y8
+	VPAND       192(CX), Y8, Y8
+	VPOR        Y8, Y0, Y0
+	VPCMPEQW    Y1, Y0, Y0
+	MOVQ        32(R8), R10
+	MOVQ        40(R8), R11
+	VMOVQ       (AX)(R10*1), X6
+	VPINSRQ     $0x01, (AX)(R11*1), X6, X6
+	MOVQ        48(R8), R10
+	MOVQ        56(R8), R11
+	VMOVQ       (AX)(R10*1), X5
+	VPINSRQ     $0x01, (AX)(R11*1), X5, X5
+	VINSERTI128 $0x01, X5, Y6, Y6
+	VPSRLVQ     Y7, Y6, Y6
+	VPAND       96(CX), Y6, Y7
+	VPSLLQ      224(CX), Y6, Y8
+	VPAND       128(CX), Y8, Y8
+	VPOR        Y8, Y7, Y7
+	VPSLLQ      256(CX), Y6, Y8
+	VPAND       160(CX), Y8, Y8
+	VPOR        Y8, Y7, Y7
+	VPSLLQ      288(CX), Y6, Y8
+	VPAND       192(CX), Y8, Y8
+	VPOR        Y8, Y7, Y7
+	VPCMPEQW    Y1, Y7, Y7
+	VPXOR       Y1, Y1, Y1
+	VPOR        Y7, Y0, Y0
+	VPCMPEQQ    Y1, Y0, Y0
+	VMOVMSKPD   Y0, R10
+	XORL        $0x0f, R10
+	IMUL3L      $0x00204081, R10, R10
+	ANDL        $0x01010101, R10
+	MOVL        R10, (SI)
+	IMUL3L      $0x01010101, R10, R10
+	SHRL        $0x18, R10
+	ADDQ        R10, DI
+	ADDQ        $0x20, DX
+	ADDQ        $0x04, SI
+	VMOVDQA     Y2, Y1
+	VMOVDQA     Y3, Y0
+	VMOVDQA     Y4, Y7
+	XCHGQ       R8, R9
+	TESTQ       BX, BX
+	JNZ         cuckooHasPlainAVX2_loop
+
+cuckooHasPlainAVX2_done:
+	VZEROUPPER
+	MOVQ DI, ret+72(FP)
+	RET
