@@ -5,7 +5,6 @@ package blocked
 import (
 	"math/rand/v2"
 	"slices"
-	"syscall"
 	"testing"
 	"unsafe"
 
@@ -198,31 +197,6 @@ func TestNEONLarge(t *testing.T) {
 	}
 }
 
-// guarded returns size bytes of fresh memory that start right after an
-// unmapped page (atEnd false) or end right before one (atEnd true). The
-// mapping is released at the end of the test.
-func guarded(t *testing.T, size int, atEnd bool) unsafe.Pointer {
-	t.Helper()
-	page := syscall.Getpagesize()
-	span := (size + page - 1) / page * page
-	mem, err := syscall.Mmap(-1, 0, span+2*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-	if err != nil {
-		t.Skipf("mmap: %v", err)
-	}
-	t.Cleanup(func() { syscall.Munmap(mem) })
-	if err := syscall.Mprotect(mem[:page], syscall.PROT_NONE); err != nil {
-		t.Skipf("mprotect: %v", err)
-	}
-	if err := syscall.Mprotect(mem[page+span:], syscall.PROT_NONE); err != nil {
-		t.Skipf("mprotect: %v", err)
-	}
-	off := page
-	if atEnd {
-		off = page + span - size
-	}
-	return unsafe.Pointer(&mem[off])
-}
-
 // TestNEONStaysInBounds puts the filter, the hashes and the results against
 // unmapped pages: a kernel that reads or writes one byte outside them
 // crashes the test.
@@ -234,9 +208,9 @@ func TestNEONStaysInBounds(t *testing.T) {
 					src := randomHashes(n, uint64(n))
 					src[0] = 0xffffffff<<32 | src[0] // the last block, first or last key
 					src[n-1] |= 0xffffffff << 32
-					fb := unsafe.Slice((*block)(guarded(t, nb*64, atEnd)), nb)
-					hs := unsafe.Slice((*uint64)(guarded(t, n*8, atEnd)), n)
-					out := unsafe.Slice((*bool)(guarded(t, n, atEnd)), n)
+					fb := unsafe.Slice((*block)(fenced(t, nb*64, atEnd)), nb)
+					hs := unsafe.Slice((*uint64)(fenced(t, n*8, atEnd)), n)
+					out := unsafe.Slice((*bool)(fenced(t, n, atEnd)), n)
 					copy(hs, src)
 					f := &Filter{blocks: fb, k: k}
 					ref := mustBytes(t, uint64(nb)*64, k)
@@ -360,9 +334,9 @@ func TestSplitNEONStaysInBounds(t *testing.T) {
 				src := randomHashes(n, uint64(n))
 				src[0] |= 0xffffffff << 32
 				src[n-1] |= 0xffffffff << 32
-				blocks := unsafe.Slice((*splitBlock)(guarded(t, nb*32, atEnd)), nb)
-				hs := unsafe.Slice((*uint64)(guarded(t, n*8, atEnd)), n)
-				out := unsafe.Slice((*bool)(guarded(t, n, atEnd)), n)
+				blocks := unsafe.Slice((*splitBlock)(fenced(t, nb*32, atEnd)), nb)
+				hs := unsafe.Slice((*uint64)(fenced(t, n*8, atEnd)), n)
+				out := unsafe.Slice((*bool)(fenced(t, n, atEnd)), n)
 				copy(hs, src)
 				ref := newSplitBlock(uint64(nb))
 				splitAddHashesGeneric(ref, src)
@@ -598,9 +572,9 @@ func TestCountingAddNEONStaysInBounds(t *testing.T) {
 				src := randomHashes(n, uint64(n))
 				src[0] |= 0xffffffff << 32 // the last block, first and last key
 				src[n-1] |= 0xffffffff << 32
-				hs := unsafe.Slice((*uint64)(guarded(t, n*8, atEnd)), n)
+				hs := unsafe.Slice((*uint64)(fenced(t, n*8, atEnd)), n)
 				copy(hs, src)
-				c := &Counting{blocks: unsafe.Slice((*block)(guarded(t, nb*64, atEnd)), nb)}
+				c := &Counting{blocks: unsafe.Slice((*block)(fenced(t, nb*64, atEnd)), nb)}
 				want := mustCounting(t, uint64(nb)*64)
 				countingAddHashesGeneric(want, src)
 				for _, p := range prefetchPlans(n) {
