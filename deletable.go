@@ -91,7 +91,7 @@ func (c *Cuckoo[K]) HasAll(keys []K, out []bool) int {
 		clear(out[:len(keys)])
 		return 0
 	}
-	return hasAllChunked(c.kind, keys, out, c.f.HasHashes)
+	return hasAllChunked(c.kind, keys, out, c.f)
 }
 
 // Len returns the number of fingerprints stored.
@@ -217,7 +217,7 @@ func (c *Counting[K]) HasAll(keys []K, out []bool) int {
 		clear(out[:len(keys)])
 		return 0
 	}
-	return hasAllChunked(c.kind, keys, out, c.c.HasHashes)
+	return hasAllChunked(c.kind, keys, out, c.c)
 }
 
 // NumBits returns the size in bits (4 per counter).
@@ -244,15 +244,29 @@ func (c *Counting[K]) EstimatedFPR() float64 {
 	return c.c.EstimatedFPR()
 }
 
-// hasAllChunked hashes keys in chunks and runs the batch lookup has on each;
-// len(out) >= len(keys).
-func hasAllChunked[K Key](kind keyKind, keys []K, out []bool, has func([]uint64, []bool) int) int {
+// hasAllChunked hashes keys in chunks and runs engine's batch lookup on each;
+// len(out) >= len(keys). engine is one of the engine types below; the type
+// switch makes each call static, so buf stays on the stack (a method value
+// or a type-parameter method call would move it to the heap on every call).
+func hasAllChunked[K Key](kind keyKind, keys []K, out []bool, engine any) int {
 	var buf [chunk]uint64
 	found := 0
 	for i := 0; i < len(keys); i += chunk {
 		n := min(len(keys)-i, chunk)
-		hashKeys(kind, buf[:n], keys[i:i+n])
-		found += has(buf[:n], out[i:i+n])
+		hs, o := buf[:n], out[i:i+n]
+		hashKeys(kind, hs, keys[i:i+n])
+		switch e := engine.(type) {
+		case *blocked.Filter:
+			found += e.HasHashes(hs, o)
+		case *blocked.FilterView:
+			found += e.HasHashes(hs, o)
+		case *blocked.Counting:
+			found += e.HasHashes(hs, o)
+		case *cuckoo.Filter:
+			found += e.HasHashes(hs, o)
+		default:
+			panic("bloom: hasAllChunked: unknown engine type")
+		}
 	}
 	return found
 }

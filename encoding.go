@@ -130,14 +130,7 @@ func (f *FilterView[K]) HasAll(keys []K, out []bool) int {
 		clear(out[:len(keys)])
 		return 0
 	}
-	var buf [chunk]uint64
-	found := 0
-	for i := 0; i < len(keys); i += chunk {
-		n := min(len(keys)-i, chunk)
-		hashKeys(f.kind, buf[:n], keys[i:i+n])
-		found += f.v.HasHashes(buf[:n], out[i:i+n])
-	}
-	return found
+	return hasAllChunked(f.kind, keys, out, &f.v)
 }
 
 // NumBits returns the size of the filter in bits.

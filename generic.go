@@ -102,7 +102,7 @@ func (f *Filter[K]) AddAll(keys []K) {
 	var buf [chunk]uint64
 	for len(keys) > 0 {
 		n := min(len(keys), chunk)
-		f.hashAll(buf[:n], keys[:n])
+		hashKeys(f.kind, buf[:n], keys[:n])
 		f.f.AddHashes(buf[:n])
 		keys = keys[n:]
 	}
@@ -118,18 +118,8 @@ func (f *Filter[K]) HasAll(keys []K, out []bool) int {
 		clear(out[:len(keys)])
 		return 0
 	}
-	var buf [chunk]uint64
-	found := 0
-	for i := 0; i < len(keys); i += chunk {
-		n := min(len(keys)-i, chunk)
-		f.hashAll(buf[:n], keys[i:i+n])
-		found += f.f.HasHashes(buf[:n], out[i:i+n])
-	}
-	return found
+	return hasAllChunked(f.kind, keys, out, f.f)
 }
-
-// hashAll sets dst[i] = Hash(keys[i]); len(dst) == len(keys).
-func (f *Filter[K]) hashAll(dst []uint64, keys []K) { hashKeys(f.kind, dst, keys) }
 
 // engine returns the hash-level filter of f, or a zero one for the zero
 // Filter, for the read-only methods.

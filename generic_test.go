@@ -177,11 +177,32 @@ func TestTypedZeroAllocs(t *testing.T) {
 	keys := []string{"a", "bb", "ccc"}
 	ints := make([]uint64, 1000)
 	out := make([]bool, 1000)
-	for name, fn := range map[string]func(){
+	c, err := NewCounting[uint64](1000, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := NewCuckoo[uint64](1000, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc, err := g.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, verr := View[uint64](enc)
+	if verr != nil && !errors.Is(verr, ErrByteOrder) {
+		t.Fatal(verr)
+	}
+	cases := map[string]func(){
 		"Add": func() { f.Add("k") }, "Has": func() { f.Has("k") },
 		"AddAll": func() { f.AddAll(keys) }, "HasAll": func() { f.HasAll(keys, out) },
 		"AddAll ints": func() { g.AddAll(ints) }, "HasAll ints": func() { g.HasAll(ints, out) },
-	} {
+		"Counting HasAll": func() { c.HasAll(ints, out) }, "Cuckoo HasAll": func() { k.HasAll(ints, out) },
+	}
+	if verr == nil { // views need a little-endian machine
+		cases["View HasAll"] = func() { v.HasAll(ints, out) }
+	}
+	for name, fn := range cases {
 		if a := testing.AllocsPerRun(50, fn); a != 0 {
 			t.Errorf("%s allocates %v times", name, a)
 		}

@@ -235,7 +235,7 @@ type Lookups struct {
 
 // LookupCases lists simdbloom's lookups over fx's streams and then, at each
 // level (hash, uint64, string), the peers' of that level. The rows carry the
-// same names in the root module and in bench/, so one benchstat lines up both.
+// same names in the root module and in bench/.
 func LookupCases(fx *Fixture, peers Lookups) []Case {
 	var out []Case
 	strEngine := fx.TypedStr.Engine()
