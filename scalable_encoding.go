@@ -16,12 +16,6 @@ import (
 // filter needs to grow on exactly as it would have: a decoded Scalable adds
 // stages at the same keys, of the same sizes, as the one encoded.
 
-// fmtErrs are the errors the shared framing returns: this package's.
-var fmtErrs = &format.Errors{
-	Magic: ErrMagic, Version: ErrVersion, Variant: ErrVariant, Checksum: ErrChecksum,
-	Truncated: ErrTruncated, Corrupt: ErrCorrupt, K: ErrGeometry, Size: ErrGeometry, TooLarge: ErrTooLarge,
-}
-
 // Offsets in the parameter block.
 const (
 	spFPR        = 0  // float64: total false-positive rate
@@ -126,7 +120,7 @@ func (c *chunkWriter) Write(p []byte) (int, error) {
 // or WriteTo). On error s is unchanged. It copies b; the zero Scalable may
 // be the receiver.
 func (s *Scalable[K]) UnmarshalBinary(b []byte) error {
-	h, p, err := format.Decode(b, format.Scalable, fmtErrs)
+	h, p, err := format.Decode(b, format.Scalable)
 	if err != nil {
 		return err
 	}
@@ -144,7 +138,7 @@ func (s *Scalable[K]) UnmarshalBinary(b []byte) error {
 // announces. At the end of r (no byte read) it returns 0, io.EOF, so
 // concatenated encodings are read in a loop until io.EOF.
 func (s *Scalable[K]) ReadFrom(r io.Reader) (int64, error) {
-	h, p, n, err := format.Read(r, format.Scalable, fmtErrs)
+	h, p, n, err := format.Read(r, format.Scalable)
 	if err != nil {
 		return n, err
 	}
@@ -204,7 +198,7 @@ func decodeScalable[K Key](h format.Header, p []byte) (*Scalable[K], error) {
 	rest := p[format.ScalableParamBytes:]
 	g.stages = make([]*blocked.Filter, 0, h.Blocks)
 	for i := range h.Blocks {
-		sh, err := format.Parse(rest, format.Filter, fmtErrs)
+		sh, err := format.Parse(rest, format.Filter)
 		if err != nil {
 			return nil, bad("stage %d: %w", i, err)
 		}

@@ -77,12 +77,6 @@ var (
 	ErrHashMismatch = errs.ErrHashMismatch
 )
 
-// fmtErrs are the errors the shared framing returns: this package's.
-var fmtErrs = &format.Errors{
-	Magic: ErrMagic, Version: ErrVersion, Variant: ErrVariant, Checksum: ErrChecksum,
-	Truncated: ErrTruncated, Corrupt: ErrCorrupt, K: ErrGeometry, Size: ErrGeometry, TooLarge: ErrTooLarge,
-}
-
 // Variant says which kind of filter an encoding holds.
 type Variant uint8
 
@@ -187,7 +181,7 @@ func toFormat(v Variant, k int, id HashID, n int) format.Header {
 // variant, the reserved bytes, then k, the number of blocks and the payload
 // length. It does not read the payload.
 func ParseHeader(b []byte) (Header, error) {
-	h, err := format.Parse(b, 0, fmtErrs)
+	h, err := format.Parse(b, 0)
 	if err != nil {
 		return Header{}, err
 	}

@@ -102,14 +102,14 @@ func writeEncoded(w io.Writer, v Variant, k int, id HashID, mem []byte) (int64, 
 // framePayload checks the header of b and that b is exactly one encoding of
 // variant v, and returns the header and the payload, unverified.
 func framePayload(b []byte, v Variant) (Header, []byte, error) {
-	h, p, err := format.Frame(b, format.Variant(v), fmtErrs)
+	h, p, err := format.Frame(b, format.Variant(v))
 	return fromFormat(h), p, err
 }
 
 // decodeCopy decodes b (variant v, payload CRC checked) into new 64-byte
 // aligned native memory.
 func decodeCopy(b []byte, v Variant) (Header, []byte, error) {
-	h, p, err := format.Decode(b, format.Variant(v), fmtErrs)
+	h, p, err := format.Decode(b, format.Variant(v))
 	if err != nil {
 		return Header{}, nil, err
 	}
@@ -124,7 +124,7 @@ func decodeCopy(b []byte, v Variant) (Header, []byte, error) {
 // memory, and the number of bytes read. It returns io.EOF alone when r is
 // at its end before the first byte (see format.Read for the memory bound).
 func readEncoded(r io.Reader, v Variant) (Header, []byte, int64, error) {
-	h, mem, n, err := format.Read(r, format.Variant(v), fmtErrs)
+	h, mem, n, err := format.Read(r, format.Variant(v))
 	if err != nil {
 		return Header{}, nil, n, err
 	}
@@ -136,6 +136,6 @@ func readEncoded(r io.Reader, v Variant) (Header, []byte, int64, error) {
 // both checksums. It reads every byte (O(size)); View checks only the header
 // (O(1)), so call Verify first when the bytes might be damaged.
 func Verify(b []byte) error {
-	_, _, err := format.Decode(b, 0, fmtErrs)
+	_, _, err := format.Decode(b, 0)
 	return err
 }

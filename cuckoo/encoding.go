@@ -38,11 +38,6 @@ var (
 	ErrCorrupt = errs.ErrCorrupt
 )
 
-var fmtErrs = &format.Errors{
-	Magic: ErrMagic, Version: ErrVersion, Variant: ErrVariant, Checksum: ErrChecksum,
-	Truncated: ErrTruncated, Corrupt: ErrCorrupt, K: ErrGeometry, Size: ErrGeometry, TooLarge: ErrTooLarge,
-}
-
 // KeyHash returns the identifier of the function that hashed f's keys, as
 // recorded by SetKeyHash or read from an encoding: blocked.HashXXH3 for the
 // filters of bloom.NewCuckoo, blocked.HashUnspecified by default.
@@ -134,7 +129,7 @@ func (f *Filter) WriteTo(w io.Writer) (int64, error) {
 // exactly one encoding of a cuckoo Filter, key hash included. On error f is
 // unchanged. It copies b.
 func (f *Filter) UnmarshalBinary(b []byte) error {
-	h, p, err := format.Decode(b, format.Cuckoo, fmtErrs)
+	h, p, err := format.Decode(b, format.Cuckoo)
 	if err != nil {
 		return err
 	}
@@ -152,7 +147,7 @@ func (f *Filter) UnmarshalBinary(b []byte) error {
 // announces. At the end of r (no byte read) it returns 0, io.EOF, so
 // concatenated encodings are read in a loop until io.EOF.
 func (f *Filter) ReadFrom(r io.Reader) (int64, error) {
-	h, p, n, err := format.Read(r, format.Cuckoo, fmtErrs)
+	h, p, n, err := format.Read(r, format.Cuckoo)
 	if err != nil {
 		return n, err
 	}

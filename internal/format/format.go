@@ -23,6 +23,8 @@ import (
 	"math"
 	"slices"
 	"unsafe"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // HeaderSize is the size of the header in bytes; the payload follows it.
@@ -99,13 +101,6 @@ func (v Variant) BlockBytes() uint64 {
 	return 0
 }
 
-// Errors are the values the framing wraps, so that each package's errors
-// (one shared set) match with errors.Is whichever package decoded.
-type Errors struct {
-	Magic, Version, Variant, Checksum, Truncated, Corrupt error
-	K, Size, TooLarge                                     error // wrapped with Corrupt
-}
-
 // Header is a decoded header.
 type Header struct {
 	Version      uint16
@@ -153,12 +148,12 @@ func (h Header) Put(b []byte) {
 // order: length, magic, version, header CRC, incompatible flags, variant
 // (known, readable, and want unless want is 0), reserved bytes, then the
 // variant's fields (Check). It does not look past the header.
-func Parse(b []byte, want Variant, e *Errors) (Header, error) {
+func Parse(b []byte, want Variant) (Header, error) {
 	if len(b) < HeaderSize {
-		return Header{}, fmt.Errorf("%w: %d bytes, shorter than the %d-byte header", e.Truncated, len(b), HeaderSize)
+		return Header{}, fmt.Errorf("%w: %d bytes, shorter than the %d-byte header", errs.ErrTruncated, len(b), HeaderSize)
 	}
 	if string(b[offMagic:offMagic+4]) != Magic {
-		return Header{}, fmt.Errorf("%w: starts with %q, want %q", e.Magic, b[offMagic:offMagic+4], Magic)
+		return Header{}, fmt.Errorf("%w: starts with %q, want %q", errs.ErrMagic, b[offMagic:offMagic+4], Magic)
 	}
 	h := Header{
 		Version:      binary.LittleEndian.Uint16(b[offVersion:]),
@@ -173,35 +168,35 @@ func Parse(b []byte, want Variant, e *Errors) (Header, error) {
 	}
 	copy(h.Params[:], b[offParams:offPayloadLen])
 	if h.Version != Version {
-		return Header{}, fmt.Errorf("%w: version %d, this package reads version %d", e.Version, h.Version, Version)
+		return Header{}, fmt.Errorf("%w: version %d, this package reads version %d", errs.ErrVersion, h.Version, Version)
 	}
 	if got, hdr := CRC(b[:offHeaderCRC]), binary.LittleEndian.Uint32(b[offHeaderCRC:]); got != hdr {
-		return Header{}, fmt.Errorf("%w: header CRC-32C is %#08x, header says %#08x", e.Checksum, got, hdr)
+		return Header{}, fmt.Errorf("%w: header CRC-32C is %#08x, header says %#08x", errs.ErrChecksum, got, hdr)
 	}
 	if u := h.Incompat &^ KnownIncompat; u != 0 {
-		return Header{}, fmt.Errorf("%w: incompatible flags %#08x, unknown to this version", e.Version, u)
+		return Header{}, fmt.Errorf("%w: incompatible flags %#08x, unknown to this version", errs.ErrVersion, u)
 	}
-	if err := checkVariant(h.Variant, want, e); err != nil {
+	if err := checkVariant(h.Variant, want); err != nil {
 		return Header{}, err
 	}
 	for _, c := range b[offReserved:offHeaderCRC] {
 		if c != 0 {
-			return Header{}, fmt.Errorf("%w: reserved header bytes are not zero", e.Corrupt)
+			return Header{}, fmt.Errorf("%w: reserved header bytes are not zero", errs.ErrCorrupt)
 		}
 	}
-	if err := Check(h, e); err != nil {
+	if err := Check(h); err != nil {
 		return Header{}, err
 	}
 	return h, nil
 }
 
 // checkVariant refuses an unknown variant and (want != 0) any other than want.
-func checkVariant(v, want Variant, e *Errors) error {
+func checkVariant(v, want Variant) error {
 	switch {
 	case v.BlockBytes() == 0 && v != Cuckoo && v != Scalable:
-		return fmt.Errorf("%w: unknown variant %d", e.Variant, uint8(v))
+		return fmt.Errorf("%w: unknown variant %d", errs.ErrVariant, uint8(v))
 	case want != 0 && v != want:
-		return fmt.Errorf("%w: encoding holds a %v, not a %v", e.Variant, v, want)
+		return fmt.Errorf("%w: encoding holds a %v, not a %v", errs.ErrVariant, v, want)
 	}
 	return nil
 }
@@ -214,62 +209,62 @@ var maxPayload = min(uint64(math.MaxInt-2*HeaderSize), MaxBlocks*64)
 // parameter bytes zero, k, the number of blocks, the payload length and that
 // the payload fits this platform's memory; for 4 and 5 see checkCuckoo and
 // checkScalable.
-func Check(h Header, e *Errors) error {
+func Check(h Header) error {
 	switch h.Variant {
 	case Cuckoo:
-		return checkCuckoo(h, e)
+		return checkCuckoo(h)
 	case Scalable:
-		return checkScalable(h, e)
+		return checkScalable(h)
 	}
 	bb := h.Variant.BlockBytes()
 	if bb == 0 {
-		return checkVariant(h.Variant, 0, e)
+		return checkVariant(h.Variant, 0)
 	}
 	if h.Params != [7]byte{} {
-		return fmt.Errorf("%w: reserved header bytes are not zero", e.Corrupt)
+		return fmt.Errorf("%w: reserved header bytes are not zero", errs.ErrCorrupt)
 	}
 	if h.K != 8 && !(h.K == 16 && h.Variant == Filter) {
-		return fmt.Errorf("%w: %w: k = %d for a %v", e.Corrupt, e.K, h.K, h.Variant)
+		return fmt.Errorf("%w: %w: k = %d for a %v", errs.ErrCorrupt, errs.ErrGeometry, h.K, h.Variant)
 	}
 	if h.Blocks == 0 {
-		return fmt.Errorf("%w: %w: 0 blocks", e.Corrupt, e.Size)
+		return fmt.Errorf("%w: %w: 0 blocks", errs.ErrCorrupt, errs.ErrGeometry)
 	}
 	if h.Blocks > MaxBlocks {
-		return fmt.Errorf("%w: %w: %d blocks, the most is %d", e.Corrupt, e.TooLarge, h.Blocks, uint64(MaxBlocks))
+		return fmt.Errorf("%w: %w: %d blocks, the most is %d", errs.ErrCorrupt, errs.ErrTooLarge, h.Blocks, uint64(MaxBlocks))
 	}
 	if h.PayloadBytes != h.Blocks*bb {
-		return fmt.Errorf("%w: payload length %d is not %d blocks of %d bytes", e.Corrupt, h.PayloadBytes, h.Blocks, bb)
+		return fmt.Errorf("%w: payload length %d is not %d blocks of %d bytes", errs.ErrCorrupt, h.PayloadBytes, h.Blocks, bb)
 	}
 	if h.PayloadBytes > maxPayload {
-		return fmt.Errorf("%w: %w: a %d-byte payload does not fit in memory on this platform", e.Corrupt, e.TooLarge, h.PayloadBytes)
+		return fmt.Errorf("%w: %w: a %d-byte payload does not fit in memory on this platform", errs.ErrCorrupt, errs.ErrTooLarge, h.PayloadBytes)
 	}
 	return nil
 }
 
 // Frame checks that b is exactly one encoding (of variant want, unless 0)
 // and returns its header and payload, without checking the payload CRC.
-func Frame(b []byte, want Variant, e *Errors) (Header, []byte, error) {
-	h, err := Parse(b, want, e)
+func Frame(b []byte, want Variant) (Header, []byte, error) {
+	h, err := Parse(b, want)
 	if err != nil {
 		return Header{}, nil, err
 	}
 	if uint64(len(b)) < h.Size() {
-		return Header{}, nil, fmt.Errorf("%w: %d bytes, the header announces %d (%d blocks)", e.Truncated, len(b), h.Size(), h.Blocks)
+		return Header{}, nil, fmt.Errorf("%w: %d bytes, the header announces %d (%d blocks)", errs.ErrTruncated, len(b), h.Size(), h.Blocks)
 	}
 	if uint64(len(b)) > h.Size() {
-		return Header{}, nil, fmt.Errorf("%w: %d bytes after the %d-byte encoding", e.Corrupt, uint64(len(b))-h.Size(), h.Size())
+		return Header{}, nil, fmt.Errorf("%w: %d bytes after the %d-byte encoding", errs.ErrCorrupt, uint64(len(b))-h.Size(), h.Size())
 	}
 	return h, b[HeaderSize:], nil
 }
 
 // Decode is Frame that also checks the payload CRC.
-func Decode(b []byte, want Variant, e *Errors) (Header, []byte, error) {
-	h, p, err := Frame(b, want, e)
+func Decode(b []byte, want Variant) (Header, []byte, error) {
+	h, p, err := Frame(b, want)
 	if err != nil {
 		return Header{}, nil, err
 	}
 	if got := CRC(p); got != h.PayloadCRC {
-		return Header{}, nil, fmt.Errorf("%w: payload CRC-32C is %#08x, header says %#08x", e.Checksum, got, h.PayloadCRC)
+		return Header{}, nil, fmt.Errorf("%w: payload CRC-32C is %#08x, header says %#08x", errs.ErrChecksum, got, h.PayloadCRC)
 	}
 	return h, p, nil
 }
@@ -337,7 +332,7 @@ func AlignedBytes(n uint64) []byte {
 // Memory grows with the bytes that arrive: the payload buffer starts at
 // ChunkBytes (or the announced size when r reports, by a Len() int method,
 // that it holds that much) and doubles when full, up to the announced size.
-func Read(r io.Reader, want Variant, e *Errors) (Header, []byte, int64, error) {
+func Read(r io.Reader, want Variant) (Header, []byte, int64, error) {
 	var hb [HeaderSize]byte
 	n, err := io.ReadFull(r, hb[:])
 	total := int64(n)
@@ -345,9 +340,9 @@ func Read(r io.Reader, want Variant, e *Errors) (Header, []byte, int64, error) {
 		return Header{}, nil, 0, io.EOF
 	}
 	if err != nil {
-		return Header{}, nil, total, truncated(err, e, "header", total, HeaderSize)
+		return Header{}, nil, total, truncated(err, "header", total, HeaderSize)
 	}
-	h, err := Parse(hb[:], want, e)
+	h, err := Parse(hb[:], want)
 	if err != nil {
 		return Header{}, nil, total, err
 	}
@@ -373,19 +368,19 @@ func Read(r io.Reader, want Variant, e *Errors) (Header, []byte, int64, error) {
 		got += uint64(n)
 		total += int64(n)
 		if err != nil {
-			return Header{}, nil, total, truncated(err, e, "payload", int64(got), int64(size))
+			return Header{}, nil, total, truncated(err, "payload", int64(got), int64(size))
 		}
 	}
 	if crc != h.PayloadCRC {
-		return Header{}, nil, total, fmt.Errorf("%w: payload CRC-32C is %#08x, header says %#08x", e.Checksum, crc, h.PayloadCRC)
+		return Header{}, nil, total, fmt.Errorf("%w: payload CRC-32C is %#08x, header says %#08x", errs.ErrChecksum, crc, h.PayloadCRC)
 	}
 	return h, mem, total, nil
 }
 
 // truncated wraps a read error: an early end of stream is Truncated.
-func truncated(err error, e *Errors, what string, got, want int64) error {
+func truncated(err error, what string, got, want int64) error {
 	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("%w: %s ends after %d of %d bytes: %w", e.Truncated, what, got, want, io.ErrUnexpectedEOF)
+		return fmt.Errorf("%w: %s ends after %d of %d bytes: %w", errs.ErrTruncated, what, got, want, io.ErrUnexpectedEOF)
 	}
 	return fmt.Errorf("reading the %s: %w", what, err)
 }

@@ -3,6 +3,8 @@ package format
 import (
 	"fmt"
 	"math"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // Variant 4, cuckoo.Filter (FORMAT.md, "Variant 4: cuckoo filter"). K is the
@@ -58,36 +60,36 @@ const maxTotal = uint64(math.MaxInt - 2*HeaderSize)
 // later version would write, are Version), the slots per bucket, the other
 // parameter bytes zero, the fingerprint width, the number of buckets (1 to
 // MaxBlocks), the payload length and that it fits this platform's memory.
-func checkCuckoo(h Header, e *Errors) error {
+func checkCuckoo(h Header) error {
 	switch layout := h.Params[0]; {
 	case layout == 0:
-		return fmt.Errorf("%w: cuckoo table layout 0", e.Corrupt)
+		return fmt.Errorf("%w: cuckoo table layout 0", errs.ErrCorrupt)
 	case layout != CuckooLayoutPlain && layout != CuckooLayoutSemiSorted:
-		return fmt.Errorf("%w: cuckoo table layout %d, this version reads layouts %d and %d", e.Version, layout, CuckooLayoutPlain, CuckooLayoutSemiSorted)
+		return fmt.Errorf("%w: cuckoo table layout %d, this version reads layouts %d and %d", errs.ErrVersion, layout, CuckooLayoutPlain, CuckooLayoutSemiSorted)
 	}
 	if h.Params[1] != CuckooSlots {
-		return fmt.Errorf("%w: %w: %d slots per bucket, the layouts have %d", e.Corrupt, e.Size, h.Params[1], CuckooSlots)
+		return fmt.Errorf("%w: %w: %d slots per bucket, the layouts have %d", errs.ErrCorrupt, errs.ErrGeometry, h.Params[1], CuckooSlots)
 	}
 	if [5]byte(h.Params[2:]) != [5]byte{} {
-		return fmt.Errorf("%w: reserved cuckoo parameter bytes are not zero", e.Corrupt)
+		return fmt.Errorf("%w: reserved cuckoo parameter bytes are not zero", errs.ErrCorrupt)
 	}
 	if h.K < CuckooMinBits || h.K > CuckooMaxBits {
-		return fmt.Errorf("%w: %w: %d-bit fingerprints, not %d to %d", e.Corrupt, e.K, h.K, CuckooMinBits, CuckooMaxBits)
+		return fmt.Errorf("%w: %w: %d-bit fingerprints, not %d to %d", errs.ErrCorrupt, errs.ErrGeometry, h.K, CuckooMinBits, CuckooMaxBits)
 	}
 	if h.Blocks == 0 {
-		return fmt.Errorf("%w: %w: 0 buckets", e.Corrupt, e.Size)
+		return fmt.Errorf("%w: %w: 0 buckets", errs.ErrCorrupt, errs.ErrGeometry)
 	}
 	if h.Blocks > MaxBlocks {
-		return fmt.Errorf("%w: %w: %d buckets, the most is %d", e.Corrupt, e.TooLarge, h.Blocks, uint64(MaxBlocks))
+		return fmt.Errorf("%w: %w: %d buckets, the most is %d", errs.ErrCorrupt, errs.ErrTooLarge, h.Blocks, uint64(MaxBlocks))
 	}
 	bb := CuckooBucketBits(h.Params[0], h.K)
 	table := (h.Blocks*bb + 7) / 8 // at most 2^39: no overflow
 	if h.PayloadBytes != CuckooPrefixBytes+table {
-		return fmt.Errorf("%w: payload length %d is not %d + %d buckets of %d bits", e.Corrupt, h.PayloadBytes, CuckooPrefixBytes, h.Blocks, bb)
+		return fmt.Errorf("%w: payload length %d is not %d + %d buckets of %d bits", errs.ErrCorrupt, h.PayloadBytes, CuckooPrefixBytes, h.Blocks, bb)
 	}
 	// The decoded table keeps 8 bytes of padding after the buckets.
 	if h.PayloadBytes > maxTotal-8 {
-		return fmt.Errorf("%w: %w: a %d-byte payload does not fit in memory on this platform", e.Corrupt, e.TooLarge, h.PayloadBytes)
+		return fmt.Errorf("%w: %w: a %d-byte payload does not fit in memory on this platform", errs.ErrCorrupt, errs.ErrTooLarge, h.PayloadBytes)
 	}
 	return nil
 }
@@ -97,22 +99,22 @@ func checkCuckoo(h Header, e *Errors) error {
 // units long, holds the parameter block and at least ScalableMinStage bytes
 // per stage (so the number of stages is bounded by the input), and fits
 // this platform's memory. The stages themselves are checked by the decoder.
-func checkScalable(h Header, e *Errors) error {
+func checkScalable(h Header) error {
 	if h.K != 0 {
-		return fmt.Errorf("%w: %w: k = %d for a Scalable (its stages record their own)", e.Corrupt, e.K, h.K)
+		return fmt.Errorf("%w: %w: k = %d for a Scalable (its stages record their own)", errs.ErrCorrupt, errs.ErrGeometry, h.K)
 	}
 	if h.Params != [7]byte{} {
-		return fmt.Errorf("%w: reserved header bytes are not zero", e.Corrupt)
+		return fmt.Errorf("%w: reserved header bytes are not zero", errs.ErrCorrupt)
 	}
 	if h.Blocks == 0 {
-		return fmt.Errorf("%w: %w: 0 stages", e.Corrupt, e.Size)
+		return fmt.Errorf("%w: %w: 0 stages", errs.ErrCorrupt, errs.ErrGeometry)
 	}
 	if h.PayloadBytes%64 != 0 || h.PayloadBytes < ScalableParamBytes ||
 		(h.PayloadBytes-ScalableParamBytes)/ScalableMinStage < h.Blocks {
-		return fmt.Errorf("%w: payload length %d cannot hold the parameters and %d stages", e.Corrupt, h.PayloadBytes, h.Blocks)
+		return fmt.Errorf("%w: payload length %d cannot hold the parameters and %d stages", errs.ErrCorrupt, h.PayloadBytes, h.Blocks)
 	}
 	if h.PayloadBytes > maxTotal {
-		return fmt.Errorf("%w: %w: a %d-byte payload does not fit in memory on this platform", e.Corrupt, e.TooLarge, h.PayloadBytes)
+		return fmt.Errorf("%w: %w: a %d-byte payload does not fit in memory on this platform", errs.ErrCorrupt, errs.ErrTooLarge, h.PayloadBytes)
 	}
 	return nil
 }
