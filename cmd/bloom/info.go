@@ -95,60 +95,49 @@ func describe(b []byte) (filterInfo, error) {
 	info := filterInfo{Variant: variantName(h.Variant), K: h.K, Bytes: int64(len(b)), Blocks: h.Blocks,
 		Hash: h.Hash.String(), Checksums: "ok"}
 	var fig figures
-	var count func() float64
 	switch h.Variant {
 	case blocked.VariantFilter:
-		v, err := blocked.View(b)
-		if errors.Is(err, blocked.ErrByteOrder) {
-			f := new(blocked.Filter)
-			v, err = nil, f.UnmarshalBinary(b)
-			fig, count = f, f.EstimatedCount
-		} else if err == nil {
-			fig, count = v, v.EstimatedCount
-		}
-		if err != nil {
-			return filterInfo{}, err
-		}
+		fig, err = viewOrDecode[*blocked.FilterView, blocked.Filter](b, blocked.View)
 	case blocked.VariantSplitBlock:
-		v, err := blocked.ViewSplitBlock(b)
-		if errors.Is(err, blocked.ErrByteOrder) {
-			f := new(blocked.SplitBlock)
-			v, err = nil, f.UnmarshalBinary(b)
-			fig, count = f, f.EstimatedCount
-		} else if err == nil {
-			fig, count = v, v.EstimatedCount
-		}
-		if err != nil {
-			return filterInfo{}, err
-		}
+		fig, err = viewOrDecode[*blocked.SplitBlockView, blocked.SplitBlock](b, blocked.ViewSplitBlock)
 	case blocked.VariantCounting:
-		v, err := blocked.ViewCounting(b)
-		if errors.Is(err, blocked.ErrByteOrder) {
-			f := new(blocked.Counting)
-			v, err = nil, f.UnmarshalBinary(b)
-			fig = f
-		} else if err == nil {
-			fig = v
-		}
-		if err != nil {
-			return filterInfo{}, err
-		}
+		fig, err = viewOrDecode[*blocked.CountingView, blocked.Counting](b, blocked.ViewCounting)
 	case blocked.VariantScalable:
 		s := new(bloom.Scalable[[]byte])
-		if err := s.UnmarshalBinary(b); err != nil {
-			return filterInfo{}, err
-		}
+		err = s.UnmarshalBinary(b)
 		info.K, info.Blocks, info.Stages = 0, 0, s.Stages()
-		fig, count = s, s.EstimatedCount
+		fig = s
 	default: // the cuckoo filter: its header only
 		return info, nil
+	}
+	if err != nil {
+		return filterInfo{}, err
 	}
 	info.Bits = fig.NumBits()
 	fill, fpr := fig.FillRatio(), fig.EstimatedFPR()
 	info.FillRatio, info.EstimatedFPR = &fill, &fpr
-	if count != nil {
-		c := count()
-		info.EstimatedCount = &c
+	if c, ok := fig.(interface{ EstimatedCount() float64 }); ok {
+		n := c.EstimatedCount()
+		info.EstimatedCount = &n
 	}
 	return info, nil
+}
+
+// viewOrDecode returns the read-only view of b made by view, or, when b was
+// written in the other byte order (no view can read it in place), a decoded
+// copy of type *T.
+func viewOrDecode[V figures, T any, PT interface {
+	*T
+	figures
+	UnmarshalBinary([]byte) error
+}](b []byte, view func([]byte) (V, error)) (figures, error) {
+	v, err := view(b)
+	if errors.Is(err, blocked.ErrByteOrder) {
+		f := PT(new(T))
+		return f, f.UnmarshalBinary(b)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
 }
