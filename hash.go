@@ -345,23 +345,30 @@ func hashStrings(dst []uint64, keys *string, stride uintptr) {
 		return
 	}
 	avx512 := cpu.Active == cpu.AVX512
-	var tmp [strChunk]string
 	for len(dst) > 0 {
 		n := min(len(dst), strChunk)
-		ks := unsafe.Slice(keys, n)
-		if stride != unsafe.Sizeof("") {
-			for i := range n {
-				tmp[i] = keyAt(keys, stride, i)
-			}
-			ks = tmp[:n]
+		if stride == unsafe.Sizeof("") {
+			hashStringChunk(dst[:n], unsafe.Slice(keys, n), avx512, tbl)
+		} else {
+			hashSliceChunk(dst[:n], keys, stride, avx512, tbl)
 		}
-		hashStringChunk(dst[:n], ks, avx512, tbl)
 		dst = dst[n:]
 		if len(dst) == 0 {
 			break // keys must not point past the caller's slice (checkptr)
 		}
 		keys = (*string)(unsafe.Add(unsafe.Pointer(keys), uintptr(n)*stride))
 	}
+}
+
+// hashSliceChunk is hashStringChunk for up to strChunk byte-slice headers
+// stride bytes apart, through a copy of them as string headers (in its own
+// frame, so that strings do not pay for zeroing it).
+func hashSliceChunk(dst []uint64, keys *string, stride uintptr, avx512 bool, tbl *[130]uint8) {
+	var tmp [strChunk]string
+	for i := range dst {
+		tmp[i] = keyAt(keys, stride, i)
+	}
+	hashStringChunk(dst, tmp[:len(dst)], avx512, tbl)
 }
 
 // strChunk is how many keys hashStringChunk takes at a time: indexes into
