@@ -113,6 +113,14 @@ var kernels = []kernel{
 	{name: "countingAddHashesGeneric", arch: "arm64", pkg: "blocked", loops: []loop{{0, 1, 1}, {1, 1, 1}},
 		callees: []string{"countInc7"}},
 
+	// The cuckoo filter's grouped Go lookup (fingerprints of at most 16
+	// bits): two loops over each group of 8 keys, the first computing both
+	// bucket offsets of every key, the second unpacking and comparing both
+	// buckets (its lanes closure inlined). Semi-sorted and plain tables run
+	// the same instructions (a plain table masks the code to 0), so one
+	// entry models both layouts.
+	{name: "(*Filter).hasHashes16", arch: "arm64", pkg: "cuckoo", loops: []loop{{0, 1, 1}, {1, 1, 1}}},
+
 	// amd64: the kernels the dispatch runs on AVX2 and AVX-512 processors.
 	{name: "filterHas8AVX2Ring", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
 	{name: "filterHas16AVX2Ring", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
