@@ -120,6 +120,14 @@ var kernels = []kernel{
 	// the same instructions (a plain table masks the code to 0), so one
 	// entry models both layouts.
 	{name: "(*Filter).hasHashes16", arch: "arm64", pkg: "cuckoo", loops: []loop{{0, 1, 1}, {1, 1, 1}}},
+	// The cuckoo NEON lookups: one key an iteration (software-pipelined, so
+	// the loop fetches the next key and compares the current one), a single
+	// loop without prefetch; the wide ones serve the widths whose slots can
+	// straddle 3 bytes.
+	{name: "cuckooHasSemiNEON", arch: "arm64", pkg: "cuckoo", abi0: true, loops: []loop{{-1, 1, 8}}},
+	{name: "cuckooHasSemiWideNEON", arch: "arm64", pkg: "cuckoo", abi0: true, loops: []loop{{-1, 1, 8}}},
+	{name: "cuckooHasPlainNEON", arch: "arm64", pkg: "cuckoo", abi0: true, loops: []loop{{-1, 1, 8}}},
+	{name: "cuckooHasPlainWideNEON", arch: "arm64", pkg: "cuckoo", abi0: true, loops: []loop{{-1, 1, 8}}},
 
 	// amd64: the kernels the dispatch runs on AVX2 and AVX-512 processors.
 	{name: "filterHas8AVX2Ring", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
