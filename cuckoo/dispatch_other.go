@@ -1,10 +1,9 @@
-//go:build purego || !amd64
+//go:build purego || !(amd64 || arm64)
 
 package cuckoo
 
-// Without assembly (the purego tag, or an architecture other than amd64)
-// every batch lookup runs the grouped Go loop of filter.go. arm64 has no
-// NEON kernel: none has been modelled or measured to beat the Go loop.
+// Without assembly (the purego tag, or an architecture other than amd64 and
+// arm64) every batch lookup runs the grouped Go loop of filter.go.
 
 func archInit() {}
 

@@ -113,6 +113,22 @@ var kernels = []kernel{
 	{name: "countingAddHashesGeneric", arch: "arm64", pkg: "blocked", loops: []loop{{0, 1, 1}, {1, 1, 1}},
 		callees: []string{"countInc7"}},
 
+	// The cuckoo filter's grouped Go lookup (fingerprints of at most 16
+	// bits): two loops over each group of 8 keys, the first computing both
+	// bucket offsets of every key, the second unpacking and comparing both
+	// buckets (its lanes closure inlined). Semi-sorted and plain tables run
+	// the same instructions (a plain table masks the code to 0), so one
+	// entry models both layouts.
+	{name: "(*Filter).hasHashes16", arch: "arm64", pkg: "cuckoo", loops: []loop{{0, 1, 1}, {1, 1, 1}}},
+	// The cuckoo NEON lookups: one key an iteration (software-pipelined, so
+	// the loop fetches the next key and compares the current one), a single
+	// loop without prefetch; the wide ones serve the widths whose slots can
+	// straddle 3 bytes.
+	{name: "cuckooHasSemiNEON", arch: "arm64", pkg: "cuckoo", abi0: true, loops: []loop{{-1, 1, 8}}},
+	{name: "cuckooHasSemiWideNEON", arch: "arm64", pkg: "cuckoo", abi0: true, loops: []loop{{-1, 1, 8}}},
+	{name: "cuckooHasPlainNEON", arch: "arm64", pkg: "cuckoo", abi0: true, loops: []loop{{-1, 1, 8}}},
+	{name: "cuckooHasPlainWideNEON", arch: "arm64", pkg: "cuckoo", abi0: true, loops: []loop{{-1, 1, 8}}},
+
 	// amd64: the kernels the dispatch runs on AVX2 and AVX-512 processors.
 	{name: "filterHas8AVX2Ring", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
 	{name: "filterHas16AVX2Ring", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
