@@ -2,10 +2,13 @@ package main
 
 import (
 	"fmt"
+	"log"
 
 	. "github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/ir"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
+	"github.com/mmcloughlin/avo/x86"
 )
 
 // The string kernels hash a batch of strings or byte slices of one XXH3
@@ -236,19 +239,24 @@ type strLanes struct {
 	w      int
 	vec    func() VecVirtual
 	ins128 func(i, m, x, x1 Op) // VINSERTI64X2 or VINSERTI128
-	movdqu func(m, x Op)
+	movdqu func(m, x Op) (*ir.Instruction, error)
 }
 
-// fresh returns a new vector register, zeroed at full width: avo tracks
-// liveness per width, so a register first written through its xmm view
-// would be live (its upper part unwritten) around the whole loop.
-func (s *strLanes) fresh() VecVirtual {
+// load returns a new vector register whose xmm view the load ins (VMOVQ,
+// VMOVD or a 16-byte move of avo's x86 package, into x's xmm view) writes.
+// A VEX or EVEX write to an xmm register zeroes the rest of the register,
+// but avo's liveness counts only the xmm part as written and would keep the
+// rest live around the whole loop (and its allocator then fails or spends a
+// register on it); so the instruction is emitted with the whole register as
+// its output, and needs no zeroing VPXOR before it.
+func (s *strLanes) load(ins func(x VecVirtual) (*ir.Instruction, error)) VecVirtual {
 	x := s.vec()
-	if s.w == 8 {
-		VPXORQ(x, x, x)
-	} else {
-		VPXOR(x, x, x)
+	i, err := ins(x)
+	if err != nil {
+		log.Fatal(err)
 	}
+	i.Outputs = []Op{x}
+	Instruction(i)
 	return x
 }
 
@@ -264,8 +272,8 @@ func (s *strLanes) pairs(kp GPVirtual, addrs ...laneAddr) []Register {
 			p, l := loadHeader(kp, h+2*k)
 			for a, addr := range addrs {
 				if k%2 == 0 {
-					x := s.fresh()
-					s.movdqu(addr(p, l), x.AsX())
+					m := addr(p, l)
+					x := s.load(func(x VecVirtual) (*ir.Instruction, error) { return s.movdqu(m, x.AsX()) })
 					parts[a] = append(parts[a], x)
 				} else {
 					x := parts[a][k/2]
@@ -303,9 +311,8 @@ func (s *strLanes) words(kp GPVirtual, lo, hi laneAddr) (Register, Register) {
 	var los, his []VecVirtual
 	for j := 0; j < s.w; j += 2 {
 		p, l := loadHeader(kp, j)
-		a, b := s.fresh(), s.fresh()
-		VMOVQ(lo(p, l), a.AsX())
-		VMOVQ(hi(p, l), b.AsX())
+		a := s.load(func(x VecVirtual) (*ir.Instruction, error) { return x86.VMOVQ(lo(p, l), x.AsX()) })
+		b := s.load(func(x VecVirtual) (*ir.Instruction, error) { return x86.VMOVQ(hi(p, l), x.AsX()) })
 		p, l = loadHeader(kp, j+1)
 		VPINSRQ(U8(1), lo(p, l), a.AsX(), a.AsX())
 		VPINSRQ(U8(1), hi(p, l), b.AsX(), b.AsX())
@@ -320,9 +327,8 @@ func (s *strLanes) halfWords(kp GPVirtual) Register {
 	var xs []VecVirtual
 	last, first := back(4), front(0)
 	for j := 0; j < s.w; j += 2 {
-		x := s.fresh()
 		p, l := loadHeader(kp, j)
-		VMOVD(last(p, l), x.AsX())
+		x := s.load(func(x VecVirtual) (*ir.Instruction, error) { return x86.VMOVD(last(p, l), x.AsX()) })
 		VPINSRD(U8(1), first(p, l), x.AsX(), x.AsX())
 		p, l = loadHeader(kp, j+1)
 		VPINSRD(U8(2), last(p, l), x.AsX(), x.AsX())
@@ -345,13 +351,13 @@ func (s *strLanes) widen(xs []VecVirtual) Register {
 var lanes512 = &strLanes{
 	w: 8, vec: ZMM,
 	ins128: func(i, m, x, x1 Op) { VINSERTI64X2(i, m, x, x1) },
-	movdqu: func(m, x Op) { VMOVDQU64(m, x) },
+	movdqu: func(m, x Op) (*ir.Instruction, error) { return x86.VMOVDQU64(m, x) },
 }
 
 var lanes256 = &strLanes{
 	w: 4, vec: YMM,
 	ins128: func(i, m, x, x1 Op) { VINSERTI128(i, m, x, x1) },
-	movdqu: func(m, x Op) { VMOVDQU(m, x) },
+	movdqu: func(m, x Op) (*ir.Instruction, error) { return x86.VMOVDQU(m, x) },
 }
 
 // strKernel is one class's kernel: it loads the arguments and loops over
@@ -435,10 +441,11 @@ func hashStrsAVX512() {
 
 	var k *strKernel
 	lens := func() Register { return k.lens }
-	var zlo, zspan VecVirtual
+	var zlo, zspan, zodds VecVirtual
 	chk := strCheck{
 		setup: func(lo, hi int) {
-			zlo, zspan = ZMM(), ZMM()
+			zlo, zspan, zodds = ZMM(), ZMM(), ZMM()
+			VMOVDQU64(odds, zodds)
 			t := GP64()
 			MOVQ(U32(lo), t)
 			VPBROADCASTQ(t, zlo)
@@ -446,10 +453,9 @@ func hashStrsAVX512() {
 			VPBROADCASTQ(t, zspan)
 		},
 		check: func(kp GPVirtual, out LabelRef) Register {
-			x, idx, t := ZMM(), ZMM(), ZMM()
-			VMOVDQU64(odds, idx)
+			x, t := ZMM(), ZMM()
 			VMOVDQU64(Mem{Base: kp}, x)
-			VPERMT2Q(Mem{Base: kp, Disp: 64}, idx, x) // the odd qwords of the eight headers
+			VPERMT2Q(Mem{Base: kp, Disp: 64}, zodds, x) // the odd qwords of the eight headers
 			VPSUBQ(zlo, x, t)
 			VPCMPUQ(U8(6), zspan, t, K1) // length-lo > hi-lo: another class
 			KORTESTB(K1, K1)
@@ -543,10 +549,9 @@ func hashStrsAVX2() {
 			VPBROADCASTQ(yhi.AsX(), yhi)
 		},
 		check: func(kp GPVirtual, out LabelRef) Register {
-			a, b := L.fresh(), L.fresh()
-			VMOVDQU(Mem{Base: kp}, a.AsX())
+			a := L.load(func(x VecVirtual) (*ir.Instruction, error) { return x86.VMOVDQU(Mem{Base: kp}, x.AsX()) })
 			VINSERTI128(U8(1), Mem{Base: kp, Disp: 32}, a.AsY(), a.AsY())
-			VMOVDQU(Mem{Base: kp, Disp: 16}, b.AsX())
+			b := L.load(func(x VecVirtual) (*ir.Instruction, error) { return x86.VMOVDQU(Mem{Base: kp, Disp: 16}, x.AsX()) })
 			VINSERTI128(U8(1), Mem{Base: kp, Disp: 48}, b.AsY(), b.AsY())
 			VPUNPCKHQDQ(b.AsY(), a.AsY(), a.AsY()) // the lengths of headers 0, 1, 2, 3
 			t, u := YMM(), YMM()
