@@ -83,7 +83,8 @@ func perKeyCPU(b *testing.B, loop func()) {
 
 // BenchmarkHasAllStrings: for 16-byte, 40-byte and mixed 5-64-byte keys, a
 // 16 KiB Filter[string] holding half of the stream's keys (at most 8 per 10
-// bytes), HasAll of the keys and HasHashes of their hashes, at every level.
+// bytes), HasAll of the keys and HasHashes of their hashes, with every set of
+// string kernels (strVariants: each level, and AVX-512 without IFMA).
 func BenchmarkHasAllStrings(b *testing.B) {
 	const size = 16 << 10
 	for _, kc := range []struct {
@@ -97,17 +98,17 @@ func BenchmarkHasAllStrings(b *testing.B) {
 		}
 		f := FromEngine[string](eng)
 		f.AddAll(keys[:min(len(keys)/2, size*8/10)])
-		for _, l := range benchLevels() {
+		for _, v := range strVariants() {
 			name := fmt.Sprintf("size=16K/key=%s", kc.name)
-			onLevel(b, name+"/op=HasAll", l, func(b *testing.B) { hasAllBatches(b, keys, f.HasAll) })
-			onLevel(b, name+"/op=HasHashes", l, func(b *testing.B) { hasAllBatches(b, hashes, eng.HasHashes) })
+			onStrVariant(b, name+"/op=HasAll", v, func(b *testing.B) { hasAllBatches(b, keys, f.HasAll) })
+			onStrVariant(b, name+"/op=HasHashes", v, func(b *testing.B) { hasAllBatches(b, hashes, eng.HasHashes) })
 		}
 	}
 }
 
 // BenchmarkHashAllStrings is hashKeys alone over the same streams, batches
-// of hasAllBatch keys, at every level: the part of HasAll the string kernels
-// decide.
+// of hasAllBatch keys, with every set of string kernels: the part of HasAll
+// the string kernels decide.
 func BenchmarkHashAllStrings(b *testing.B) {
 	for _, kc := range []struct {
 		name     string
@@ -115,8 +116,8 @@ func BenchmarkHashAllStrings(b *testing.B) {
 	}{{"16", 16, 16}, {"40", 40, 40}, {"mixed5-64", 5, 64}} {
 		keys, _ := hasAllKeys(kc.min, kc.max)
 		dst := make([]uint64, hasAllBatch)
-		for _, l := range benchLevels() {
-			onLevel(b, "key="+kc.name, l, func(b *testing.B) {
+		for _, v := range strVariants() {
+			onStrVariant(b, "key="+kc.name, v, func(b *testing.B) {
 				perKeyCPU(b, func() {
 					for i := 0; i < b.N; i += hasAllBatch {
 						j := i & (hasAllStream - 1)

@@ -123,6 +123,45 @@ func (s *strAVX512) mulFold(a, b Register) Register {
 	return hh
 }
 
+// mulFoldIFMA is mulFold with AVX-512 IFMA, whose VPMADD52LUQ and
+// VPMADD52HUQ add the low or high 52 bits of the 104-bit product of the low
+// 52 bits of two lanes. With a = a0 + a1<<52 and b = b0 + b1<<52 (a1, b1 of
+// 12 bits; IFMA reads a0 and b0 from a and b themselves, ignoring their top
+// bits):
+//
+//	a*b = a0*b0 + (a0*b1 + a1*b0)<<52 + a1*b1<<104
+//	    = L + M<<52 + T<<104, where
+//	L = lo52(a0*b0)
+//	M = hi52(a0*b0) + lo52(a0*b1) + lo52(a1*b0)   (< 3<<52)
+//	T = hi52(a0*b1) + hi52(a1*b0) + a1*b1         (< 2^25)
+//
+// so the low half is M<<52 + L (no carry: L < 2^52) and the high half
+// M>>12 + T<<40 (mod 2^64). a1*b1, 12 by 12 bits, is one VPMULUDQ (no
+// accumulator to zero, and a shorter latency than IFMA's); the rest are six
+// IFMA.
+func (s *strAVX512) mulFoldIFMA(a, b Register) Register {
+	a1, b1 := ZMM(), ZMM()
+	VPSRLQ(U8(52), a, a1)
+	VPSRLQ(U8(52), b, b1)
+	m := ZMM()
+	VPXORQ(m, m, m)
+	VPMADD52HUQ(b, a, m)
+	VPMADD52LUQ(b1, a, m)
+	VPMADD52LUQ(b, a1, m) // M
+	t := ZMM()
+	VPMULUDQ(b1, a1, t)
+	VPMADD52HUQ(b1, a, t)
+	VPMADD52HUQ(b, a1, t) // T
+	lo := ZMM()
+	VPSLLQ(U8(52), m, lo)
+	VPMADD52LUQ(b, a, lo) // the low half: M<<52 + L
+	VPSRLQ(U8(12), m, m)
+	VPSLLQ(U8(40), t, t)
+	VPADDQ(t, m, m) // the high half
+	VPXORQ(lo, m, m)
+	return m
+}
+
 // avalanche applies XXH3's avalanche to h in place.
 func (s *strAVX512) avalanche(h Register) {
 	t := ZMM()
@@ -463,16 +502,20 @@ func hashStrsAVX512() {
 			return x
 		},
 	}
-	kernel := func(class int, body func() Register) {
-		name := "hashStr" + classNames[class] + "AVX512"
+	kernel := func(class int, suffix string, body func() Register) {
+		name := "hashStr" + classNames[class] + suffix
 		b := classBounds[class]
-		strKernelFunc(name, 8, classDoc(name, 8, class), chk, b[0], b[1], func(kk *strKernel) Register {
+		doc := classDoc(name, 8, class)
+		if suffix == "IFMA" {
+			doc = append(doc, "It is hashStr"+classNames[class]+"AVX512 with the 64x64->128-bit multiplies of AVX-512 IFMA.")
+		}
+		strKernelFunc(name, 8, doc, chk, b[0], b[1], func(kk *strKernel) Register {
 			k = kk
 			return body()
 		})
 	}
 
-	kernel(0, func() Register {
+	kernel(0, "AVX512", func() Register {
 		Comment("4-8 bytes: rrmxmx of the first and last four bytes.")
 		x := L.halfWords(k.kp)
 		VPXORQ_BCST(s.c(scKey4), x, x)
@@ -490,39 +533,46 @@ func hashStrsAVX512() {
 		return x
 	})
 
-	kernel(1, func() Register {
-		Comment("9-16 bytes: the first and last eight, folded with one 64x64->128 multiply.")
-		lo, hi := L.words(k.kp, front(0), back(8))
-		VPXORQ_BCST(s.c(scKeyLo), lo, lo)
-		VPXORQ_BCST(s.c(scKeyHi), hi, hi)
-		f := s.mulFold(lo, hi)
-		VPSHUFB(bswap, lo, lo)
-		VPADDQ(lo, f, f)
-		VPADDQ(hi, f, f)
-		VPADDQ(lens(), f, f)
-		s.avalanche(f)
-		return f
-	})
-	// Keys of 65-128 bytes stay in Go at this level: avo's register allocator
-	// fails on the three- and four-round zmm kernels (not yet understood; the
-	// ymm ones allocate).
-	for rounds := range 2 {
-		kernel(2+rounds, func() Register {
-			Comment("17-128 bytes: one 16-byte pair from each end per 32 bytes.")
-			acc := ZMM()
-			VPMULLQ_BCST(s.c(scP1), lens(), acc)
-			for r := 0; r <= rounds; r++ {
-				v := L.pairs(k.kp, front(16*r), back(16*(r+1)))
-				for side := 0; side < 2; side++ {
-					a, b := v[2*side], v[2*side+1]
-					VPXORQ_BCST(s.keys.Offset(32*r+16*side), a, a)
-					VPXORQ_BCST(s.keys.Offset(32*r+16*side+8), b, b)
-					VPADDQ(s.mulFold(a, b), acc, acc)
-				}
-			}
-			s.avalanche(acc)
-			return acc
+	// The classes with 64x64->128-bit multiplies have two kernels each: with
+	// four VPMULUDQ a multiply (AVX512), and with IFMA (IFMA).
+	for _, v := range []struct {
+		suffix string
+		mul    func(a, b Register) Register
+	}{{"AVX512", s.mulFold}, {"IFMA", s.mulFoldIFMA}} {
+		kernel(1, v.suffix, func() Register {
+			Comment("9-16 bytes: the first and last eight, folded with one 64x64->128 multiply.")
+			lo, hi := L.words(k.kp, front(0), back(8))
+			VPXORQ_BCST(s.c(scKeyLo), lo, lo)
+			VPXORQ_BCST(s.c(scKeyHi), hi, hi)
+			f := v.mul(lo, hi)
+			VPSHUFB(bswap, lo, lo)
+			VPADDQ(lo, f, f)
+			VPADDQ(hi, f, f)
+			VPADDQ(lens(), f, f)
+			s.avalanche(f)
+			return f
 		})
+		// Keys of 65-128 bytes stay in Go at this level: avo's register
+		// allocator fails on the three- and four-round zmm kernels (not yet
+		// understood; the ymm ones allocate).
+		for rounds := range 2 {
+			kernel(2+rounds, v.suffix, func() Register {
+				Comment("17-128 bytes: one 16-byte pair from each end per 32 bytes.")
+				acc := ZMM()
+				VPMULLQ_BCST(s.c(scP1), lens(), acc)
+				for r := 0; r <= rounds; r++ {
+					v2 := L.pairs(k.kp, front(16*r), back(16*(r+1)))
+					for side := 0; side < 2; side++ {
+						a, b := v2[2*side], v2[2*side+1]
+						VPXORQ_BCST(s.keys.Offset(32*r+16*side), a, a)
+						VPXORQ_BCST(s.keys.Offset(32*r+16*side+8), b, b)
+						VPADDQ(v.mul(a, b), acc, acc)
+					}
+				}
+				s.avalanche(acc)
+				return acc
+			})
+		}
 	}
 }
 

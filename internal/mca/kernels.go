@@ -143,6 +143,9 @@ var kernels = []kernel{
 	{name: "hashStr9AVX512", arch: "amd64", abi0: true, loops: []loop{{-1, 8, 8}}},
 	{name: "hashStr17AVX512", arch: "amd64", abi0: true, loops: []loop{{-1, 8, 8}}},
 	{name: "hashStr33AVX512", arch: "amd64", abi0: true, loops: []loop{{-1, 8, 8}}},
+	{name: "hashStr9IFMA", arch: "amd64", abi0: true, loops: []loop{{-1, 8, 8}}},
+	{name: "hashStr17IFMA", arch: "amd64", abi0: true, loops: []loop{{-1, 8, 8}}},
+	{name: "hashStr33IFMA", arch: "amd64", abi0: true, loops: []loop{{-1, 8, 8}}},
 	{name: "hashStr9AVX2", arch: "amd64", abi0: true, loops: []loop{{-1, 4, 4}}},
 	{name: "hashStr33AVX2", arch: "amd64", abi0: true, loops: []loop{{-1, 4, 4}}},
 }
