@@ -225,9 +225,10 @@ func FuzzTypedDecode(f *testing.F) {
 	})
 }
 
-// FuzzHashStrings: for random lengths, contents and batch sizes, every
-// level's batch hash of strings and of byte slices equals xxh3 in every
-// lane. Each key is one length byte (above 200: (b-200)*20 bytes, so that
+// FuzzHashStrings: for random lengths, contents and batch sizes, the batch
+// hash of strings and of byte slices with every set of string kernels
+// (strVariants: every level, AVX-512 with and without IFMA) equals xxh3 in
+// every lane. Each key is one length byte (above 200: (b-200)*20 bytes, so that
 // some exceed 240) and then that many bytes of data, or what is left.
 func FuzzHashStrings(f *testing.F) {
 	f.Add([]byte{})
@@ -245,8 +246,8 @@ func FuzzHashStrings(f *testing.F) {
 			keys = append(keys, string(data[:n]))
 			data = data[n:]
 		}
-		for _, l := range cpu.Usable() {
-			withLevel(l, func() { checkStrings(t, keys) })
+		for _, v := range strVariants() {
+			v.run(func() { checkStrings(t, keys) })
 		}
 	})
 }

@@ -281,8 +281,24 @@ var strLo, strHi = [strClasses]int{0, 4, 9, 17, 33, 65, 97}, [strClasses]int{0, 
 // strKernel hashes the keys at keys into dst while they are of class c (one
 // the level's mask holds), a group of the level's width at a time; len(dst)
 // is a multiple of that width. It returns how many keys it hashed: len(dst),
-// or fewer if a group holds a key of another class.
+// or fewer if a group holds a key of another class. At AVX-512 the classes
+// with 64x64->128-bit multiplies (9-16, 17-32, 33-64 bytes) run the kernels
+// that multiply with AVX-512 IFMA where cpu.IFMA is set, and those that
+// build each multiply from four VPMULUDQ otherwise.
 func strKernel(avx512 bool, c uint8, dst []uint64, keys *string) int {
+	if avx512 && cpu.IFMA {
+		switch c {
+		case str4:
+			return hashStr4AVX512(dst, keys)
+		case str9:
+			return hashStr9IFMA(dst, keys)
+		case str17:
+			return hashStr17IFMA(dst, keys)
+		case str33:
+			return hashStr33IFMA(dst, keys)
+		}
+		return 0
+	}
 	if avx512 {
 		switch c {
 		case str4:

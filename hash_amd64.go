@@ -50,6 +50,33 @@ func hashStr17AVX512(dst []uint64, keys *string) int
 //go:noescape
 func hashStr33AVX512(dst []uint64, keys *string) int
 
+// hashStr9IFMA sets dst[i] to the XXH3-64 hash of the i-th of the len(dst)
+// keys whose string headers start at keys, 8 keys per register;
+// len(dst) is a multiple of 8. It returns how many keys it hashed: all, or
+// those before the first group of 8 with a key not of 9 to 16 bytes.
+// It is hashStr9AVX512 with the 64x64->128-bit multiplies of AVX-512 IFMA.
+//
+//go:noescape
+func hashStr9IFMA(dst []uint64, keys *string) int
+
+// hashStr17IFMA sets dst[i] to the XXH3-64 hash of the i-th of the len(dst)
+// keys whose string headers start at keys, 8 keys per register;
+// len(dst) is a multiple of 8. It returns how many keys it hashed: all, or
+// those before the first group of 8 with a key not of 17 to 32 bytes.
+// It is hashStr17AVX512 with the 64x64->128-bit multiplies of AVX-512 IFMA.
+//
+//go:noescape
+func hashStr17IFMA(dst []uint64, keys *string) int
+
+// hashStr33IFMA sets dst[i] to the XXH3-64 hash of the i-th of the len(dst)
+// keys whose string headers start at keys, 8 keys per register;
+// len(dst) is a multiple of 8. It returns how many keys it hashed: all, or
+// those before the first group of 8 with a key not of 33 to 64 bytes.
+// It is hashStr33AVX512 with the 64x64->128-bit multiplies of AVX-512 IFMA.
+//
+//go:noescape
+func hashStr33IFMA(dst []uint64, keys *string) int
+
 // hashStr4AVX2 sets dst[i] to the XXH3-64 hash of the i-th of the len(dst)
 // keys whose string headers start at keys, 4 keys per register;
 // len(dst) is a multiple of 4. It returns how many keys it hashed: all, or

@@ -311,6 +311,7 @@ TEXT ·hashStr4AVX512(SB), NOSPLIT, $0-40
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         dst_len+8(FP), CX
 	MOVQ         keys+24(FP), DX
+	VMOVDQU64    strOdds<>+0(SB), Z2
 	MOVQ         $0x00000004, BX
 	VPBROADCASTQ BX, Z0
 	MOVQ         $0x00000004, BX
@@ -320,16 +321,14 @@ TEXT ·hashStr4AVX512(SB), NOSPLIT, $0-40
 hashStr4AVX512_loop:
 	CMPQ      BX, CX
 	JAE       hashStr4AVX512_done
-	VMOVDQU64 strOdds<>+0(SB), Z3
-	VMOVDQU64 (DX), Z2
-	VPERMT2Q  64(DX), Z3, Z2
-	VPSUBQ    Z0, Z2, Z3
-	VPCMPUQ   $0x06, Z1, Z3, K1
+	VMOVDQU64 (DX), Z3
+	VPERMT2Q  64(DX), Z2, Z3
+	VPSUBQ    Z0, Z3, Z4
+	VPCMPUQ   $0x06, Z1, Z4, K1
 	KORTESTB  K1, K1
 	JNZ       hashStr4AVX512_done
 
 	// 4-8 bytes: rrmxmx of the first and last four bytes.
-	VPXORQ       Z4, Z4, Z4
 	MOVQ         (DX), R10
 	MOVQ         8(DX), R11
 	VMOVD        -4(R10)(R11*1), X4
@@ -338,7 +337,6 @@ hashStr4AVX512_loop:
 	MOVQ         24(DX), R11
 	VPINSRD      $0x02, -4(R10)(R11*1), X4, X4
 	VPINSRD      $0x03, (R10), X4, X4
-	VPXORQ       Z5, Z5, Z5
 	MOVQ         32(DX), R10
 	MOVQ         40(DX), R11
 	VMOVD        -4(R10)(R11*1), X5
@@ -347,7 +345,6 @@ hashStr4AVX512_loop:
 	MOVQ         56(DX), R11
 	VPINSRD      $0x02, -4(R10)(R11*1), X5, X5
 	VPINSRD      $0x03, (R10), X5, X5
-	VPXORQ       Z6, Z6, Z6
 	MOVQ         64(DX), R10
 	MOVQ         72(DX), R11
 	VMOVD        -4(R10)(R11*1), X6
@@ -356,7 +353,6 @@ hashStr4AVX512_loop:
 	MOVQ         88(DX), R11
 	VPINSRD      $0x02, -4(R10)(R11*1), X6, X6
 	VPINSRD      $0x03, (R10), X6, X6
-	VPXORQ       Z7, Z7, Z7
 	MOVQ         96(DX), R10
 	MOVQ         104(DX), R11
 	VMOVD        -4(R10)(R11*1), X7
@@ -369,16 +365,16 @@ hashStr4AVX512_loop:
 	VINSERTI64X2 $0x01, X7, Y6, Y6
 	VINSERTI64X4 $0x01, Y6, Z4, Z4
 	VPXORQ.BCST  strConsts<>+8(SB), Z4, Z4
-	VPROLQ       $0x31, Z4, Z3
-	VPROLQ       $0x18, Z4, Z8
-	VPTERNLOGQ   $0x96, Z8, Z3, Z4
+	VPROLQ       $0x31, Z4, Z5
+	VPROLQ       $0x18, Z4, Z6
+	VPTERNLOGQ   $0x96, Z6, Z5, Z4
 	VPMULLQ.BCST strConsts<>+32(SB), Z4, Z4
-	VPSRLQ       $0x23, Z4, Z3
-	VPADDQ       Z2, Z3, Z3
-	VPXORQ       Z3, Z4, Z4
+	VPSRLQ       $0x23, Z4, Z5
+	VPADDQ       Z3, Z5, Z5
+	VPXORQ       Z5, Z4, Z4
 	VPMULLQ.BCST strConsts<>+32(SB), Z4, Z4
-	VPSRLQ       $0x1c, Z4, Z3
-	VPXORQ       Z3, Z4, Z4
+	VPSRLQ       $0x1c, Z4, Z5
+	VPXORQ       Z5, Z4, Z4
 	VMOVDQU64    Z4, (AX)(BX*8)
 	ADDQ         $0x08, BX
 	ADDQ         $0x00000080, DX
@@ -395,6 +391,7 @@ TEXT ·hashStr9AVX512(SB), NOSPLIT, $0-40
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         dst_len+8(FP), CX
 	MOVQ         keys+24(FP), DX
+	VMOVDQU64    strOdds<>+0(SB), Z2
 	MOVQ         $0x00000009, BX
 	VPBROADCASTQ BX, Z0
 	MOVQ         $0x00000007, BX
@@ -404,19 +401,16 @@ TEXT ·hashStr9AVX512(SB), NOSPLIT, $0-40
 hashStr9AVX512_loop:
 	CMPQ      BX, CX
 	JAE       hashStr9AVX512_done
-	VMOVDQU64 strOdds<>+0(SB), Z3
-	VMOVDQU64 (DX), Z2
-	VPERMT2Q  64(DX), Z3, Z2
-	VPSUBQ    Z0, Z2, Z3
-	VPCMPUQ   $0x06, Z1, Z3, K1
+	VMOVDQU64 (DX), Z3
+	VPERMT2Q  64(DX), Z2, Z3
+	VPSUBQ    Z0, Z3, Z4
+	VPCMPUQ   $0x06, Z1, Z4, K1
 	KORTESTB  K1, K1
 	JNZ       hashStr9AVX512_done
 
 	// 9-16 bytes: the first and last eight, folded with one 64x64->128 multiply.
 	MOVQ         (DX), R10
 	MOVQ         8(DX), R11
-	VPXORQ       Z4, Z4, Z4
-	VPXORQ       Z5, Z5, Z5
 	VMOVQ        (R10), X4
 	VMOVQ        -8(R10)(R11*1), X5
 	MOVQ         16(DX), R10
@@ -425,8 +419,6 @@ hashStr9AVX512_loop:
 	VPINSRQ      $0x01, -8(R10)(R11*1), X5, X5
 	MOVQ         32(DX), R10
 	MOVQ         40(DX), R11
-	VPXORQ       Z6, Z6, Z6
-	VPXORQ       Z7, Z7, Z7
 	VMOVQ        (R10), X6
 	VMOVQ        -8(R10)(R11*1), X7
 	MOVQ         48(DX), R10
@@ -435,8 +427,6 @@ hashStr9AVX512_loop:
 	VPINSRQ      $0x01, -8(R10)(R11*1), X7, X7
 	MOVQ         64(DX), R10
 	MOVQ         72(DX), R11
-	VPXORQ       Z8, Z8, Z8
-	VPXORQ       Z9, Z9, Z9
 	VMOVQ        (R10), X8
 	VMOVQ        -8(R10)(R11*1), X9
 	MOVQ         80(DX), R10
@@ -445,8 +435,6 @@ hashStr9AVX512_loop:
 	VPINSRQ      $0x01, -8(R10)(R11*1), X9, X9
 	MOVQ         96(DX), R10
 	MOVQ         104(DX), R11
-	VPXORQ       Z10, Z10, Z10
-	VPXORQ       Z11, Z11, Z11
 	VMOVQ        (R10), X10
 	VMOVQ        -8(R10)(R11*1), X11
 	MOVQ         112(DX), R10
@@ -461,33 +449,33 @@ hashStr9AVX512_loop:
 	VINSERTI64X4 $0x01, Y9, Z5, Z5
 	VPXORQ.BCST  strConsts<>+16(SB), Z4, Z4
 	VPXORQ.BCST  strConsts<>+24(SB), Z5, Z5
-	VPSRLQ       $0x20, Z4, Z3
-	VPSRLQ       $0x20, Z5, Z12
-	VPMULUDQ     Z5, Z4, Z13
-	VPMULUDQ     Z5, Z3, Z14
-	VPMULUDQ     Z12, Z4, Z15
-	VPMULUDQ     Z12, Z3, Z3
-	VPSRLQ       $0x20, Z13, Z12
-	VPANDQ.BCST  strConsts<>+56(SB), Z14, Z16
-	VPADDQ       Z16, Z12, Z12
-	VPADDQ       Z15, Z12, Z12
-	VPSRLQ       $0x20, Z14, Z14
-	VPADDQ       Z14, Z3, Z3
-	VPSRLQ       $0x20, Z12, Z16
-	VPADDQ       Z16, Z3, Z3
-	VPSLLQ       $0x20, Z12, Z12
-	VPANDQ.BCST  strConsts<>+56(SB), Z13, Z13
-	VPTERNLOGQ   $0x96, Z13, Z12, Z3
+	VPSRLQ       $0x20, Z4, Z6
+	VPSRLQ       $0x20, Z5, Z7
+	VPMULUDQ     Z5, Z4, Z8
+	VPMULUDQ     Z5, Z6, Z9
+	VPMULUDQ     Z7, Z4, Z10
+	VPMULUDQ     Z7, Z6, Z6
+	VPSRLQ       $0x20, Z8, Z7
+	VPANDQ.BCST  strConsts<>+56(SB), Z9, Z11
+	VPADDQ       Z11, Z7, Z7
+	VPADDQ       Z10, Z7, Z7
+	VPSRLQ       $0x20, Z9, Z9
+	VPADDQ       Z9, Z6, Z6
+	VPSRLQ       $0x20, Z7, Z11
+	VPADDQ       Z11, Z6, Z6
+	VPSLLQ       $0x20, Z7, Z7
+	VPANDQ.BCST  strConsts<>+56(SB), Z8, Z8
+	VPTERNLOGQ   $0x96, Z8, Z7, Z6
 	VPSHUFB      strBswap<>+0(SB), Z4, Z4
-	VPADDQ       Z4, Z3, Z3
-	VPADDQ       Z5, Z3, Z3
-	VPADDQ       Z2, Z3, Z3
-	VPSRLQ       $0x25, Z3, Z2
-	VPXORQ       Z2, Z3, Z3
-	VPMULLQ.BCST strConsts<>+40(SB), Z3, Z3
-	VPSRLQ       $0x20, Z3, Z2
-	VPXORQ       Z2, Z3, Z3
-	VMOVDQU64    Z3, (AX)(BX*8)
+	VPADDQ       Z4, Z6, Z6
+	VPADDQ       Z5, Z6, Z6
+	VPADDQ       Z3, Z6, Z6
+	VPSRLQ       $0x25, Z6, Z3
+	VPXORQ       Z3, Z6, Z6
+	VPMULLQ.BCST strConsts<>+40(SB), Z6, Z6
+	VPSRLQ       $0x20, Z6, Z3
+	VPXORQ       Z3, Z6, Z6
+	VMOVDQU64    Z6, (AX)(BX*8)
 	ADDQ         $0x08, BX
 	ADDQ         $0x00000080, DX
 	JMP          hashStr9AVX512_loop
@@ -503,6 +491,7 @@ TEXT ·hashStr17AVX512(SB), NOSPLIT, $0-40
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         dst_len+8(FP), CX
 	MOVQ         keys+24(FP), DX
+	VMOVDQU64    strOdds<>+0(SB), Z2
 	MOVQ         $0x00000011, BX
 	VPBROADCASTQ BX, Z0
 	MOVQ         $0x0000000f, BX
@@ -512,21 +501,18 @@ TEXT ·hashStr17AVX512(SB), NOSPLIT, $0-40
 hashStr17AVX512_loop:
 	CMPQ      BX, CX
 	JAE       hashStr17AVX512_done
-	VMOVDQU64 strOdds<>+0(SB), Z3
-	VMOVDQU64 (DX), Z2
-	VPERMT2Q  64(DX), Z3, Z2
-	VPSUBQ    Z0, Z2, Z3
-	VPCMPUQ   $0x06, Z1, Z3, K1
+	VMOVDQU64 (DX), Z3
+	VPERMT2Q  64(DX), Z2, Z3
+	VPSUBQ    Z0, Z3, Z4
+	VPCMPUQ   $0x06, Z1, Z4, K1
 	KORTESTB  K1, K1
 	JNZ       hashStr17AVX512_done
 
 	// 17-128 bytes: one 16-byte pair from each end per 32 bytes.
-	VPMULLQ.BCST strConsts<>+48(SB), Z2, Z2
+	VPMULLQ.BCST strConsts<>+48(SB), Z3, Z3
 	MOVQ         (DX), R10
 	MOVQ         8(DX), R11
-	VPXORQ       Z4, Z4, Z4
 	VMOVDQU64    (R10), X4
-	VPXORQ       Z5, Z5, Z5
 	VMOVDQU64    -16(R10)(R11*1), X5
 	MOVQ         32(DX), R10
 	MOVQ         40(DX), R11
@@ -534,9 +520,7 @@ hashStr17AVX512_loop:
 	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y5, Y5
 	MOVQ         64(DX), R10
 	MOVQ         72(DX), R11
-	VPXORQ       Z6, Z6, Z6
 	VMOVDQU64    (R10), X6
-	VPXORQ       Z7, Z7, Z7
 	VMOVDQU64    -16(R10)(R11*1), X7
 	MOVQ         96(DX), R10
 	MOVQ         104(DX), R11
@@ -546,76 +530,72 @@ hashStr17AVX512_loop:
 	VINSERTI64X4 $0x01, Y7, Z5, Z5
 	MOVQ         16(DX), R10
 	MOVQ         24(DX), R11
-	VPXORQ       Z8, Z8, Z8
-	VMOVDQU64    (R10), X8
-	VPXORQ       Z9, Z9, Z9
-	VMOVDQU64    -16(R10)(R11*1), X9
+	VMOVDQU64    (R10), X6
+	VMOVDQU64    -16(R10)(R11*1), X7
 	MOVQ         48(DX), R10
 	MOVQ         56(DX), R11
-	VINSERTI64X2 $0x01, (R10), Y8, Y8
-	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y9, Y9
+	VINSERTI64X2 $0x01, (R10), Y6, Y6
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y7, Y7
 	MOVQ         80(DX), R10
 	MOVQ         88(DX), R11
-	VPXORQ       Z10, Z10, Z10
-	VMOVDQU64    (R10), X10
-	VPXORQ       Z11, Z11, Z11
-	VMOVDQU64    -16(R10)(R11*1), X11
+	VMOVDQU64    (R10), X8
+	VMOVDQU64    -16(R10)(R11*1), X9
 	MOVQ         112(DX), R10
 	MOVQ         120(DX), R11
-	VINSERTI64X2 $0x01, (R10), Y10, Y10
-	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y11, Y11
-	VINSERTI64X4 $0x01, Y10, Z8, Z8
-	VINSERTI64X4 $0x01, Y11, Z9, Z9
-	VPUNPCKLQDQ  Z8, Z4, Z3
-	VPUNPCKHQDQ  Z8, Z4, Z12
-	VPUNPCKLQDQ  Z9, Z5, Z13
-	VPUNPCKHQDQ  Z9, Z5, Z14
-	VPXORQ.BCST  strSecret<>+0(SB), Z3, Z3
-	VPXORQ.BCST  strSecret<>+8(SB), Z12, Z12
-	VPSRLQ       $0x20, Z3, Z15
-	VPSRLQ       $0x20, Z12, Z16
-	VPMULUDQ     Z12, Z3, Z17
-	VPMULUDQ     Z12, Z15, Z12
-	VPMULUDQ     Z16, Z3, Z3
-	VPMULUDQ     Z16, Z15, Z15
-	VPSRLQ       $0x20, Z17, Z16
-	VPANDQ.BCST  strConsts<>+56(SB), Z12, Z18
-	VPADDQ       Z18, Z16, Z16
-	VPADDQ       Z3, Z16, Z16
-	VPSRLQ       $0x20, Z12, Z12
-	VPADDQ       Z12, Z15, Z15
-	VPSRLQ       $0x20, Z16, Z18
-	VPADDQ       Z18, Z15, Z15
-	VPSLLQ       $0x20, Z16, Z16
-	VPANDQ.BCST  strConsts<>+56(SB), Z17, Z17
-	VPTERNLOGQ   $0x96, Z17, Z16, Z15
-	VPADDQ       Z15, Z2, Z2
-	VPXORQ.BCST  strSecret<>+16(SB), Z13, Z13
-	VPXORQ.BCST  strSecret<>+24(SB), Z14, Z14
-	VPSRLQ       $0x20, Z13, Z3
-	VPSRLQ       $0x20, Z14, Z12
-	VPMULUDQ     Z14, Z13, Z15
-	VPMULUDQ     Z14, Z3, Z14
-	VPMULUDQ     Z12, Z13, Z13
-	VPMULUDQ     Z12, Z3, Z3
-	VPSRLQ       $0x20, Z15, Z12
-	VPANDQ.BCST  strConsts<>+56(SB), Z14, Z16
-	VPADDQ       Z16, Z12, Z12
-	VPADDQ       Z13, Z12, Z12
-	VPSRLQ       $0x20, Z14, Z14
-	VPADDQ       Z14, Z3, Z3
-	VPSRLQ       $0x20, Z12, Z16
-	VPADDQ       Z16, Z3, Z3
-	VPSLLQ       $0x20, Z12, Z12
-	VPANDQ.BCST  strConsts<>+56(SB), Z15, Z15
-	VPTERNLOGQ   $0x96, Z15, Z12, Z3
-	VPADDQ       Z3, Z2, Z2
-	VPSRLQ       $0x25, Z2, Z3
-	VPXORQ       Z3, Z2, Z2
-	VPMULLQ.BCST strConsts<>+40(SB), Z2, Z2
-	VPSRLQ       $0x20, Z2, Z3
-	VPXORQ       Z3, Z2, Z2
-	VMOVDQU64    Z2, (AX)(BX*8)
+	VINSERTI64X2 $0x01, (R10), Y8, Y8
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y9, Y9
+	VINSERTI64X4 $0x01, Y8, Z6, Z6
+	VINSERTI64X4 $0x01, Y9, Z7, Z7
+	VPUNPCKLQDQ  Z6, Z4, Z8
+	VPUNPCKHQDQ  Z6, Z4, Z4
+	VPUNPCKLQDQ  Z7, Z5, Z6
+	VPUNPCKHQDQ  Z7, Z5, Z5
+	VPXORQ.BCST  strSecret<>+0(SB), Z8, Z8
+	VPXORQ.BCST  strSecret<>+8(SB), Z4, Z4
+	VPSRLQ       $0x20, Z8, Z7
+	VPSRLQ       $0x20, Z4, Z9
+	VPMULUDQ     Z4, Z8, Z10
+	VPMULUDQ     Z4, Z7, Z4
+	VPMULUDQ     Z9, Z8, Z8
+	VPMULUDQ     Z9, Z7, Z7
+	VPSRLQ       $0x20, Z10, Z9
+	VPANDQ.BCST  strConsts<>+56(SB), Z4, Z11
+	VPADDQ       Z11, Z9, Z9
+	VPADDQ       Z8, Z9, Z9
+	VPSRLQ       $0x20, Z4, Z4
+	VPADDQ       Z4, Z7, Z7
+	VPSRLQ       $0x20, Z9, Z11
+	VPADDQ       Z11, Z7, Z7
+	VPSLLQ       $0x20, Z9, Z9
+	VPANDQ.BCST  strConsts<>+56(SB), Z10, Z10
+	VPTERNLOGQ   $0x96, Z10, Z9, Z7
+	VPADDQ       Z7, Z3, Z3
+	VPXORQ.BCST  strSecret<>+16(SB), Z6, Z6
+	VPXORQ.BCST  strSecret<>+24(SB), Z5, Z5
+	VPSRLQ       $0x20, Z6, Z4
+	VPSRLQ       $0x20, Z5, Z7
+	VPMULUDQ     Z5, Z6, Z8
+	VPMULUDQ     Z5, Z4, Z5
+	VPMULUDQ     Z7, Z6, Z6
+	VPMULUDQ     Z7, Z4, Z4
+	VPSRLQ       $0x20, Z8, Z7
+	VPANDQ.BCST  strConsts<>+56(SB), Z5, Z9
+	VPADDQ       Z9, Z7, Z7
+	VPADDQ       Z6, Z7, Z7
+	VPSRLQ       $0x20, Z5, Z5
+	VPADDQ       Z5, Z4, Z4
+	VPSRLQ       $0x20, Z7, Z9
+	VPADDQ       Z9, Z4, Z4
+	VPSLLQ       $0x20, Z7, Z7
+	VPANDQ.BCST  strConsts<>+56(SB), Z8, Z8
+	VPTERNLOGQ   $0x96, Z8, Z7, Z4
+	VPADDQ       Z4, Z3, Z3
+	VPSRLQ       $0x25, Z3, Z4
+	VPXORQ       Z4, Z3, Z3
+	VPMULLQ.BCST strConsts<>+40(SB), Z3, Z3
+	VPSRLQ       $0x20, Z3, Z4
+	VPXORQ       Z4, Z3, Z3
+	VMOVDQU64    Z3, (AX)(BX*8)
 	ADDQ         $0x08, BX
 	ADDQ         $0x00000080, DX
 	JMP          hashStr17AVX512_loop
@@ -631,6 +611,7 @@ TEXT ·hashStr33AVX512(SB), NOSPLIT, $0-40
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         dst_len+8(FP), CX
 	MOVQ         keys+24(FP), DX
+	VMOVDQU64    strOdds<>+0(SB), Z2
 	MOVQ         $0x00000021, BX
 	VPBROADCASTQ BX, Z0
 	MOVQ         $0x0000001f, BX
@@ -640,21 +621,18 @@ TEXT ·hashStr33AVX512(SB), NOSPLIT, $0-40
 hashStr33AVX512_loop:
 	CMPQ      BX, CX
 	JAE       hashStr33AVX512_done
-	VMOVDQU64 strOdds<>+0(SB), Z3
-	VMOVDQU64 (DX), Z2
-	VPERMT2Q  64(DX), Z3, Z2
-	VPSUBQ    Z0, Z2, Z3
-	VPCMPUQ   $0x06, Z1, Z3, K1
+	VMOVDQU64 (DX), Z3
+	VPERMT2Q  64(DX), Z2, Z3
+	VPSUBQ    Z0, Z3, Z4
+	VPCMPUQ   $0x06, Z1, Z4, K1
 	KORTESTB  K1, K1
 	JNZ       hashStr33AVX512_done
 
 	// 17-128 bytes: one 16-byte pair from each end per 32 bytes.
-	VPMULLQ.BCST strConsts<>+48(SB), Z2, Z2
+	VPMULLQ.BCST strConsts<>+48(SB), Z3, Z3
 	MOVQ         (DX), R10
 	MOVQ         8(DX), R11
-	VPXORQ       Z4, Z4, Z4
 	VMOVDQU64    (R10), X4
-	VPXORQ       Z5, Z5, Z5
 	VMOVDQU64    -16(R10)(R11*1), X5
 	MOVQ         32(DX), R10
 	MOVQ         40(DX), R11
@@ -662,9 +640,7 @@ hashStr33AVX512_loop:
 	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y5, Y5
 	MOVQ         64(DX), R10
 	MOVQ         72(DX), R11
-	VPXORQ       Z6, Z6, Z6
 	VMOVDQU64    (R10), X6
-	VPXORQ       Z7, Z7, Z7
 	VMOVDQU64    -16(R10)(R11*1), X7
 	MOVQ         96(DX), R10
 	MOVQ         104(DX), R11
@@ -674,9 +650,305 @@ hashStr33AVX512_loop:
 	VINSERTI64X4 $0x01, Y7, Z5, Z5
 	MOVQ         16(DX), R10
 	MOVQ         24(DX), R11
-	VPXORQ       Z8, Z8, Z8
+	VMOVDQU64    (R10), X6
+	VMOVDQU64    -16(R10)(R11*1), X7
+	MOVQ         48(DX), R10
+	MOVQ         56(DX), R11
+	VINSERTI64X2 $0x01, (R10), Y6, Y6
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y7, Y7
+	MOVQ         80(DX), R10
+	MOVQ         88(DX), R11
 	VMOVDQU64    (R10), X8
-	VPXORQ       Z9, Z9, Z9
+	VMOVDQU64    -16(R10)(R11*1), X9
+	MOVQ         112(DX), R10
+	MOVQ         120(DX), R11
+	VINSERTI64X2 $0x01, (R10), Y8, Y8
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y9, Y9
+	VINSERTI64X4 $0x01, Y8, Z6, Z6
+	VINSERTI64X4 $0x01, Y9, Z7, Z7
+	VPUNPCKLQDQ  Z6, Z4, Z8
+	VPUNPCKHQDQ  Z6, Z4, Z4
+	VPUNPCKLQDQ  Z7, Z5, Z6
+	VPUNPCKHQDQ  Z7, Z5, Z5
+	VPXORQ.BCST  strSecret<>+0(SB), Z8, Z8
+	VPXORQ.BCST  strSecret<>+8(SB), Z4, Z4
+	VPSRLQ       $0x20, Z8, Z7
+	VPSRLQ       $0x20, Z4, Z9
+	VPMULUDQ     Z4, Z8, Z10
+	VPMULUDQ     Z4, Z7, Z4
+	VPMULUDQ     Z9, Z8, Z8
+	VPMULUDQ     Z9, Z7, Z7
+	VPSRLQ       $0x20, Z10, Z9
+	VPANDQ.BCST  strConsts<>+56(SB), Z4, Z11
+	VPADDQ       Z11, Z9, Z9
+	VPADDQ       Z8, Z9, Z9
+	VPSRLQ       $0x20, Z4, Z4
+	VPADDQ       Z4, Z7, Z7
+	VPSRLQ       $0x20, Z9, Z11
+	VPADDQ       Z11, Z7, Z7
+	VPSLLQ       $0x20, Z9, Z9
+	VPANDQ.BCST  strConsts<>+56(SB), Z10, Z10
+	VPTERNLOGQ   $0x96, Z10, Z9, Z7
+	VPADDQ       Z7, Z3, Z3
+	VPXORQ.BCST  strSecret<>+16(SB), Z6, Z6
+	VPXORQ.BCST  strSecret<>+24(SB), Z5, Z5
+	VPSRLQ       $0x20, Z6, Z4
+	VPSRLQ       $0x20, Z5, Z7
+	VPMULUDQ     Z5, Z6, Z8
+	VPMULUDQ     Z5, Z4, Z5
+	VPMULUDQ     Z7, Z6, Z6
+	VPMULUDQ     Z7, Z4, Z4
+	VPSRLQ       $0x20, Z8, Z7
+	VPANDQ.BCST  strConsts<>+56(SB), Z5, Z9
+	VPADDQ       Z9, Z7, Z7
+	VPADDQ       Z6, Z7, Z7
+	VPSRLQ       $0x20, Z5, Z5
+	VPADDQ       Z5, Z4, Z4
+	VPSRLQ       $0x20, Z7, Z9
+	VPADDQ       Z9, Z4, Z4
+	VPSLLQ       $0x20, Z7, Z7
+	VPANDQ.BCST  strConsts<>+56(SB), Z8, Z8
+	VPTERNLOGQ   $0x96, Z8, Z7, Z4
+	VPADDQ       Z4, Z3, Z3
+	MOVQ         (DX), R10
+	MOVQ         8(DX), R11
+	VMOVDQU64    16(R10), X4
+	VMOVDQU64    -32(R10)(R11*1), X5
+	MOVQ         32(DX), R10
+	MOVQ         40(DX), R11
+	VINSERTI64X2 $0x01, 16(R10), Y4, Y4
+	VINSERTI64X2 $0x01, -32(R10)(R11*1), Y5, Y5
+	MOVQ         64(DX), R10
+	MOVQ         72(DX), R11
+	VMOVDQU64    16(R10), X6
+	VMOVDQU64    -32(R10)(R11*1), X7
+	MOVQ         96(DX), R10
+	MOVQ         104(DX), R11
+	VINSERTI64X2 $0x01, 16(R10), Y6, Y6
+	VINSERTI64X2 $0x01, -32(R10)(R11*1), Y7, Y7
+	VINSERTI64X4 $0x01, Y6, Z4, Z4
+	VINSERTI64X4 $0x01, Y7, Z5, Z5
+	MOVQ         16(DX), R10
+	MOVQ         24(DX), R11
+	VMOVDQU64    16(R10), X6
+	VMOVDQU64    -32(R10)(R11*1), X7
+	MOVQ         48(DX), R10
+	MOVQ         56(DX), R11
+	VINSERTI64X2 $0x01, 16(R10), Y6, Y6
+	VINSERTI64X2 $0x01, -32(R10)(R11*1), Y7, Y7
+	MOVQ         80(DX), R10
+	MOVQ         88(DX), R11
+	VMOVDQU64    16(R10), X8
+	VMOVDQU64    -32(R10)(R11*1), X9
+	MOVQ         112(DX), R10
+	MOVQ         120(DX), R11
+	VINSERTI64X2 $0x01, 16(R10), Y8, Y8
+	VINSERTI64X2 $0x01, -32(R10)(R11*1), Y9, Y9
+	VINSERTI64X4 $0x01, Y8, Z6, Z6
+	VINSERTI64X4 $0x01, Y9, Z7, Z7
+	VPUNPCKLQDQ  Z6, Z4, Z8
+	VPUNPCKHQDQ  Z6, Z4, Z4
+	VPUNPCKLQDQ  Z7, Z5, Z6
+	VPUNPCKHQDQ  Z7, Z5, Z5
+	VPXORQ.BCST  strSecret<>+32(SB), Z8, Z8
+	VPXORQ.BCST  strSecret<>+40(SB), Z4, Z4
+	VPSRLQ       $0x20, Z8, Z7
+	VPSRLQ       $0x20, Z4, Z9
+	VPMULUDQ     Z4, Z8, Z10
+	VPMULUDQ     Z4, Z7, Z4
+	VPMULUDQ     Z9, Z8, Z8
+	VPMULUDQ     Z9, Z7, Z7
+	VPSRLQ       $0x20, Z10, Z9
+	VPANDQ.BCST  strConsts<>+56(SB), Z4, Z11
+	VPADDQ       Z11, Z9, Z9
+	VPADDQ       Z8, Z9, Z9
+	VPSRLQ       $0x20, Z4, Z4
+	VPADDQ       Z4, Z7, Z7
+	VPSRLQ       $0x20, Z9, Z11
+	VPADDQ       Z11, Z7, Z7
+	VPSLLQ       $0x20, Z9, Z9
+	VPANDQ.BCST  strConsts<>+56(SB), Z10, Z10
+	VPTERNLOGQ   $0x96, Z10, Z9, Z7
+	VPADDQ       Z7, Z3, Z3
+	VPXORQ.BCST  strSecret<>+48(SB), Z6, Z6
+	VPXORQ.BCST  strSecret<>+56(SB), Z5, Z5
+	VPSRLQ       $0x20, Z6, Z4
+	VPSRLQ       $0x20, Z5, Z7
+	VPMULUDQ     Z5, Z6, Z8
+	VPMULUDQ     Z5, Z4, Z5
+	VPMULUDQ     Z7, Z6, Z6
+	VPMULUDQ     Z7, Z4, Z4
+	VPSRLQ       $0x20, Z8, Z7
+	VPANDQ.BCST  strConsts<>+56(SB), Z5, Z9
+	VPADDQ       Z9, Z7, Z7
+	VPADDQ       Z6, Z7, Z7
+	VPSRLQ       $0x20, Z5, Z5
+	VPADDQ       Z5, Z4, Z4
+	VPSRLQ       $0x20, Z7, Z9
+	VPADDQ       Z9, Z4, Z4
+	VPSLLQ       $0x20, Z7, Z7
+	VPANDQ.BCST  strConsts<>+56(SB), Z8, Z8
+	VPTERNLOGQ   $0x96, Z8, Z7, Z4
+	VPADDQ       Z4, Z3, Z3
+	VPSRLQ       $0x25, Z3, Z4
+	VPXORQ       Z4, Z3, Z3
+	VPMULLQ.BCST strConsts<>+40(SB), Z3, Z3
+	VPSRLQ       $0x20, Z3, Z4
+	VPXORQ       Z4, Z3, Z3
+	VMOVDQU64    Z3, (AX)(BX*8)
+	ADDQ         $0x08, BX
+	ADDQ         $0x00000080, DX
+	JMP          hashStr33AVX512_loop
+
+hashStr33AVX512_done:
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func hashStr9IFMA(dst []uint64, keys *string) int
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512IFMA, AVX512VL
+TEXT ·hashStr9IFMA(SB), NOSPLIT, $0-40
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         keys+24(FP), DX
+	VMOVDQU64    strOdds<>+0(SB), Z2
+	MOVQ         $0x00000009, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x00000007, BX
+	VPBROADCASTQ BX, Z1
+	XORQ         BX, BX
+
+hashStr9IFMA_loop:
+	CMPQ      BX, CX
+	JAE       hashStr9IFMA_done
+	VMOVDQU64 (DX), Z3
+	VPERMT2Q  64(DX), Z2, Z3
+	VPSUBQ    Z0, Z3, Z4
+	VPCMPUQ   $0x06, Z1, Z4, K1
+	KORTESTB  K1, K1
+	JNZ       hashStr9IFMA_done
+
+	// 9-16 bytes: the first and last eight, folded with one 64x64->128 multiply.
+	MOVQ         (DX), R10
+	MOVQ         8(DX), R11
+	VMOVQ        (R10), X4
+	VMOVQ        -8(R10)(R11*1), X6
+	MOVQ         16(DX), R10
+	MOVQ         24(DX), R11
+	VPINSRQ      $0x01, (R10), X4, X4
+	VPINSRQ      $0x01, -8(R10)(R11*1), X6, X6
+	MOVQ         32(DX), R10
+	MOVQ         40(DX), R11
+	VMOVQ        (R10), X7
+	VMOVQ        -8(R10)(R11*1), X8
+	MOVQ         48(DX), R10
+	MOVQ         56(DX), R11
+	VPINSRQ      $0x01, (R10), X7, X7
+	VPINSRQ      $0x01, -8(R10)(R11*1), X8, X8
+	MOVQ         64(DX), R10
+	MOVQ         72(DX), R11
+	VMOVQ        (R10), X9
+	VMOVQ        -8(R10)(R11*1), X10
+	MOVQ         80(DX), R10
+	MOVQ         88(DX), R11
+	VPINSRQ      $0x01, (R10), X9, X9
+	VPINSRQ      $0x01, -8(R10)(R11*1), X10, X10
+	MOVQ         96(DX), R10
+	MOVQ         104(DX), R11
+	VMOVQ        (R10), X11
+	VMOVQ        -8(R10)(R11*1), X12
+	MOVQ         112(DX), R10
+	MOVQ         120(DX), R11
+	VPINSRQ      $0x01, (R10), X11, X11
+	VPINSRQ      $0x01, -8(R10)(R11*1), X12, X12
+	VINSERTI64X2 $0x01, X7, Y4, Y4
+	VINSERTI64X2 $0x01, X11, Y9, Y9
+	VINSERTI64X4 $0x01, Y9, Z4, Z4
+	VINSERTI64X2 $0x01, X8, Y6, Y6
+	VINSERTI64X2 $0x01, X12, Y10, Y10
+	VINSERTI64X4 $0x01, Y10, Z6, Z6
+	VPXORQ.BCST  strConsts<>+16(SB), Z4, Z4
+	VPXORQ.BCST  strConsts<>+24(SB), Z6, Z6
+	VPSRLQ       $0x34, Z4, Z7
+	VPSRLQ       $0x34, Z6, Z8
+	VPXORQ       Z5, Z5, Z5
+	VPMADD52HUQ  Z6, Z4, Z5
+	VPMADD52LUQ  Z8, Z4, Z5
+	VPMADD52LUQ  Z6, Z7, Z5
+	VPMULUDQ     Z8, Z7, Z9
+	VPMADD52HUQ  Z8, Z4, Z9
+	VPMADD52HUQ  Z6, Z7, Z9
+	VPSLLQ       $0x34, Z5, Z7
+	VPMADD52LUQ  Z6, Z4, Z7
+	VPSRLQ       $0x0c, Z5, Z5
+	VPSLLQ       $0x28, Z9, Z9
+	VPADDQ       Z9, Z5, Z5
+	VPXORQ       Z7, Z5, Z5
+	VPSHUFB      strBswap<>+0(SB), Z4, Z4
+	VPADDQ       Z4, Z5, Z5
+	VPADDQ       Z6, Z5, Z5
+	VPADDQ       Z3, Z5, Z5
+	VPSRLQ       $0x25, Z5, Z3
+	VPXORQ       Z3, Z5, Z5
+	VPMULLQ.BCST strConsts<>+40(SB), Z5, Z5
+	VPSRLQ       $0x20, Z5, Z3
+	VPXORQ       Z3, Z5, Z5
+	VMOVDQU64    Z5, (AX)(BX*8)
+	ADDQ         $0x08, BX
+	ADDQ         $0x00000080, DX
+	JMP          hashStr9IFMA_loop
+
+hashStr9IFMA_done:
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func hashStr17IFMA(dst []uint64, keys *string) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512IFMA, AVX512VL
+TEXT ·hashStr17IFMA(SB), NOSPLIT, $0-40
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         keys+24(FP), DX
+	VMOVDQU64    strOdds<>+0(SB), Z2
+	MOVQ         $0x00000011, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x0000000f, BX
+	VPBROADCASTQ BX, Z1
+	XORQ         BX, BX
+
+hashStr17IFMA_loop:
+	CMPQ      BX, CX
+	JAE       hashStr17IFMA_done
+	VMOVDQU64 (DX), Z3
+	VPERMT2Q  64(DX), Z2, Z3
+	VPSUBQ    Z0, Z3, Z4
+	VPCMPUQ   $0x06, Z1, Z4, K1
+	KORTESTB  K1, K1
+	JNZ       hashStr17IFMA_done
+
+	// 17-128 bytes: one 16-byte pair from each end per 32 bytes.
+	VPMULLQ.BCST strConsts<>+48(SB), Z3, Z3
+	MOVQ         (DX), R10
+	MOVQ         8(DX), R11
+	VMOVDQU64    (R10), X4
+	VMOVDQU64    -16(R10)(R11*1), X7
+	MOVQ         32(DX), R10
+	MOVQ         40(DX), R11
+	VINSERTI64X2 $0x01, (R10), Y4, Y4
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y7, Y7
+	MOVQ         64(DX), R10
+	MOVQ         72(DX), R11
+	VMOVDQU64    (R10), X8
+	VMOVDQU64    -16(R10)(R11*1), X9
+	MOVQ         96(DX), R10
+	MOVQ         104(DX), R11
+	VINSERTI64X2 $0x01, (R10), Y8, Y8
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y9, Y9
+	VINSERTI64X4 $0x01, Y8, Z4, Z4
+	VINSERTI64X4 $0x01, Y9, Z7, Z7
+	MOVQ         16(DX), R10
+	MOVQ         24(DX), R11
+	VMOVDQU64    (R10), X8
 	VMOVDQU64    -16(R10)(R11*1), X9
 	MOVQ         48(DX), R10
 	MOVQ         56(DX), R11
@@ -684,9 +956,7 @@ hashStr33AVX512_loop:
 	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y9, Y9
 	MOVQ         80(DX), R10
 	MOVQ         88(DX), R11
-	VPXORQ       Z10, Z10, Z10
 	VMOVDQU64    (R10), X10
-	VPXORQ       Z11, Z11, Z11
 	VMOVDQU64    -16(R10)(R11*1), X11
 	MOVQ         112(DX), R10
 	MOVQ         120(DX), R11
@@ -694,149 +964,249 @@ hashStr33AVX512_loop:
 	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y11, Y11
 	VINSERTI64X4 $0x01, Y10, Z8, Z8
 	VINSERTI64X4 $0x01, Y11, Z9, Z9
-	VPUNPCKLQDQ  Z8, Z4, Z3
-	VPUNPCKHQDQ  Z8, Z4, Z20
-	VPUNPCKLQDQ  Z9, Z5, Z21
-	VPUNPCKHQDQ  Z9, Z5, Z22
-	VPXORQ.BCST  strSecret<>+0(SB), Z3, Z3
-	VPXORQ.BCST  strSecret<>+8(SB), Z20, Z20
-	VPSRLQ       $0x20, Z3, Z23
-	VPSRLQ       $0x20, Z20, Z24
-	VPMULUDQ     Z20, Z3, Z25
-	VPMULUDQ     Z20, Z23, Z20
-	VPMULUDQ     Z24, Z3, Z3
-	VPMULUDQ     Z24, Z23, Z23
-	VPSRLQ       $0x20, Z25, Z24
-	VPANDQ.BCST  strConsts<>+56(SB), Z20, Z26
-	VPADDQ       Z26, Z24, Z24
-	VPADDQ       Z3, Z24, Z24
-	VPSRLQ       $0x20, Z20, Z20
-	VPADDQ       Z20, Z23, Z23
-	VPSRLQ       $0x20, Z24, Z26
-	VPADDQ       Z26, Z23, Z23
-	VPSLLQ       $0x20, Z24, Z24
-	VPANDQ.BCST  strConsts<>+56(SB), Z25, Z25
-	VPTERNLOGQ   $0x96, Z25, Z24, Z23
-	VPADDQ       Z23, Z2, Z2
-	VPXORQ.BCST  strSecret<>+16(SB), Z21, Z21
-	VPXORQ.BCST  strSecret<>+24(SB), Z22, Z22
-	VPSRLQ       $0x20, Z21, Z3
-	VPSRLQ       $0x20, Z22, Z20
-	VPMULUDQ     Z22, Z21, Z23
-	VPMULUDQ     Z22, Z3, Z22
-	VPMULUDQ     Z20, Z21, Z21
-	VPMULUDQ     Z20, Z3, Z3
-	VPSRLQ       $0x20, Z23, Z20
-	VPANDQ.BCST  strConsts<>+56(SB), Z22, Z24
-	VPADDQ       Z24, Z20, Z20
-	VPADDQ       Z21, Z20, Z20
-	VPSRLQ       $0x20, Z22, Z22
-	VPADDQ       Z22, Z3, Z3
-	VPSRLQ       $0x20, Z20, Z24
-	VPADDQ       Z24, Z3, Z3
-	VPSLLQ       $0x20, Z20, Z20
-	VPANDQ.BCST  strConsts<>+56(SB), Z23, Z23
-	VPTERNLOGQ   $0x96, Z23, Z20, Z3
-	VPADDQ       Z3, Z2, Z2
-	MOVQ         (DX), R10
-	MOVQ         8(DX), R11
-	VPXORQ       Z12, Z12, Z12
-	VMOVDQU64    16(R10), X12
-	VPXORQ       Z13, Z13, Z13
-	VMOVDQU64    -32(R10)(R11*1), X13
-	MOVQ         32(DX), R10
-	MOVQ         40(DX), R11
-	VINSERTI64X2 $0x01, 16(R10), Y12, Y12
-	VINSERTI64X2 $0x01, -32(R10)(R11*1), Y13, Y13
-	MOVQ         64(DX), R10
-	MOVQ         72(DX), R11
-	VPXORQ       Z14, Z14, Z14
-	VMOVDQU64    16(R10), X14
-	VPXORQ       Z15, Z15, Z15
-	VMOVDQU64    -32(R10)(R11*1), X15
-	MOVQ         96(DX), R10
-	MOVQ         104(DX), R11
-	VINSERTI64X2 $0x01, 16(R10), Y14, Y14
-	VINSERTI64X2 $0x01, -32(R10)(R11*1), Y15, Y15
-	VINSERTI64X4 $0x01, Y14, Z12, Z12
-	VINSERTI64X4 $0x01, Y15, Z13, Z13
-	MOVQ         16(DX), R10
-	MOVQ         24(DX), R11
-	VPXORQ       Z16, Z16, Z16
-	VMOVDQU64    16(R10), X16
-	VPXORQ       Z17, Z17, Z17
-	VMOVDQU64    -32(R10)(R11*1), X17
-	MOVQ         48(DX), R10
-	MOVQ         56(DX), R11
-	VINSERTI64X2 $0x01, 16(R10), Y16, Y16
-	VINSERTI64X2 $0x01, -32(R10)(R11*1), Y17, Y17
-	MOVQ         80(DX), R10
-	MOVQ         88(DX), R11
-	VPXORQ       Z18, Z18, Z18
-	VMOVDQU64    16(R10), X18
-	VPXORQ       Z19, Z19, Z19
-	VMOVDQU64    -32(R10)(R11*1), X19
-	MOVQ         112(DX), R10
-	MOVQ         120(DX), R11
-	VINSERTI64X2 $0x01, 16(R10), Y18, Y18
-	VINSERTI64X2 $0x01, -32(R10)(R11*1), Y19, Y19
-	VINSERTI64X4 $0x01, Y18, Z16, Z16
-	VINSERTI64X4 $0x01, Y19, Z17, Z17
-	VPUNPCKLQDQ  Z16, Z12, Z3
-	VPUNPCKHQDQ  Z16, Z12, Z20
-	VPUNPCKLQDQ  Z17, Z13, Z21
-	VPUNPCKHQDQ  Z17, Z13, Z22
-	VPXORQ.BCST  strSecret<>+32(SB), Z3, Z3
-	VPXORQ.BCST  strSecret<>+40(SB), Z20, Z20
-	VPSRLQ       $0x20, Z3, Z23
-	VPSRLQ       $0x20, Z20, Z24
-	VPMULUDQ     Z20, Z3, Z25
-	VPMULUDQ     Z20, Z23, Z20
-	VPMULUDQ     Z24, Z3, Z3
-	VPMULUDQ     Z24, Z23, Z23
-	VPSRLQ       $0x20, Z25, Z24
-	VPANDQ.BCST  strConsts<>+56(SB), Z20, Z26
-	VPADDQ       Z26, Z24, Z24
-	VPADDQ       Z3, Z24, Z24
-	VPSRLQ       $0x20, Z20, Z20
-	VPADDQ       Z20, Z23, Z23
-	VPSRLQ       $0x20, Z24, Z26
-	VPADDQ       Z26, Z23, Z23
-	VPSLLQ       $0x20, Z24, Z24
-	VPANDQ.BCST  strConsts<>+56(SB), Z25, Z25
-	VPTERNLOGQ   $0x96, Z25, Z24, Z23
-	VPADDQ       Z23, Z2, Z2
-	VPXORQ.BCST  strSecret<>+48(SB), Z21, Z21
-	VPXORQ.BCST  strSecret<>+56(SB), Z22, Z22
-	VPSRLQ       $0x20, Z21, Z3
-	VPSRLQ       $0x20, Z22, Z20
-	VPMULUDQ     Z22, Z21, Z23
-	VPMULUDQ     Z22, Z3, Z22
-	VPMULUDQ     Z20, Z21, Z21
-	VPMULUDQ     Z20, Z3, Z3
-	VPSRLQ       $0x20, Z23, Z20
-	VPANDQ.BCST  strConsts<>+56(SB), Z22, Z24
-	VPADDQ       Z24, Z20, Z20
-	VPADDQ       Z21, Z20, Z20
-	VPSRLQ       $0x20, Z22, Z22
-	VPADDQ       Z22, Z3, Z3
-	VPSRLQ       $0x20, Z20, Z24
-	VPADDQ       Z24, Z3, Z3
-	VPSLLQ       $0x20, Z20, Z20
-	VPANDQ.BCST  strConsts<>+56(SB), Z23, Z23
-	VPTERNLOGQ   $0x96, Z23, Z20, Z3
-	VPADDQ       Z3, Z2, Z2
-	VPSRLQ       $0x25, Z2, Z3
-	VPXORQ       Z3, Z2, Z2
-	VPMULLQ.BCST strConsts<>+40(SB), Z2, Z2
-	VPSRLQ       $0x20, Z2, Z3
-	VPXORQ       Z3, Z2, Z2
-	VMOVDQU64    Z2, (AX)(BX*8)
+	VPUNPCKLQDQ  Z8, Z4, Z10
+	VPUNPCKHQDQ  Z8, Z4, Z4
+	VPUNPCKLQDQ  Z9, Z7, Z8
+	VPUNPCKHQDQ  Z9, Z7, Z7
+	VPXORQ.BCST  strSecret<>+0(SB), Z10, Z10
+	VPXORQ.BCST  strSecret<>+8(SB), Z4, Z4
+	VPSRLQ       $0x34, Z10, Z9
+	VPSRLQ       $0x34, Z4, Z11
+	VPXORQ       Z5, Z5, Z5
+	VPMADD52HUQ  Z4, Z10, Z5
+	VPMADD52LUQ  Z11, Z10, Z5
+	VPMADD52LUQ  Z4, Z9, Z5
+	VPMULUDQ     Z11, Z9, Z12
+	VPMADD52HUQ  Z11, Z10, Z12
+	VPMADD52HUQ  Z4, Z9, Z12
+	VPSLLQ       $0x34, Z5, Z9
+	VPMADD52LUQ  Z4, Z10, Z9
+	VPSRLQ       $0x0c, Z5, Z5
+	VPSLLQ       $0x28, Z12, Z12
+	VPADDQ       Z12, Z5, Z5
+	VPXORQ       Z9, Z5, Z5
+	VPADDQ       Z5, Z3, Z3
+	VPXORQ.BCST  strSecret<>+16(SB), Z8, Z8
+	VPXORQ.BCST  strSecret<>+24(SB), Z7, Z7
+	VPSRLQ       $0x34, Z8, Z4
+	VPSRLQ       $0x34, Z7, Z9
+	VPXORQ       Z6, Z6, Z6
+	VPMADD52HUQ  Z7, Z8, Z6
+	VPMADD52LUQ  Z9, Z8, Z6
+	VPMADD52LUQ  Z7, Z4, Z6
+	VPMULUDQ     Z9, Z4, Z10
+	VPMADD52HUQ  Z9, Z8, Z10
+	VPMADD52HUQ  Z7, Z4, Z10
+	VPSLLQ       $0x34, Z6, Z4
+	VPMADD52LUQ  Z7, Z8, Z4
+	VPSRLQ       $0x0c, Z6, Z6
+	VPSLLQ       $0x28, Z10, Z10
+	VPADDQ       Z10, Z6, Z6
+	VPXORQ       Z4, Z6, Z6
+	VPADDQ       Z6, Z3, Z3
+	VPSRLQ       $0x25, Z3, Z4
+	VPXORQ       Z4, Z3, Z3
+	VPMULLQ.BCST strConsts<>+40(SB), Z3, Z3
+	VPSRLQ       $0x20, Z3, Z4
+	VPXORQ       Z4, Z3, Z3
+	VMOVDQU64    Z3, (AX)(BX*8)
 	ADDQ         $0x08, BX
 	ADDQ         $0x00000080, DX
-	JMP          hashStr33AVX512_loop
+	JMP          hashStr17IFMA_loop
 
-hashStr33AVX512_done:
+hashStr17IFMA_done:
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func hashStr33IFMA(dst []uint64, keys *string) int
+// Requires: AVX, AVX512DQ, AVX512F, AVX512IFMA, AVX512VL
+TEXT ·hashStr33IFMA(SB), NOSPLIT, $0-40
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         dst_len+8(FP), CX
+	MOVQ         keys+24(FP), DX
+	VMOVDQU64    strOdds<>+0(SB), Z2
+	MOVQ         $0x00000021, BX
+	VPBROADCASTQ BX, Z0
+	MOVQ         $0x0000001f, BX
+	VPBROADCASTQ BX, Z1
+	XORQ         BX, BX
+
+hashStr33IFMA_loop:
+	CMPQ      BX, CX
+	JAE       hashStr33IFMA_done
+	VMOVDQU64 (DX), Z3
+	VPERMT2Q  64(DX), Z2, Z3
+	VPSUBQ    Z0, Z3, Z4
+	VPCMPUQ   $0x06, Z1, Z4, K1
+	KORTESTB  K1, K1
+	JNZ       hashStr33IFMA_done
+
+	// 17-128 bytes: one 16-byte pair from each end per 32 bytes.
+	VPMULLQ.BCST strConsts<>+48(SB), Z3, Z3
+	MOVQ         (DX), R10
+	MOVQ         8(DX), R11
+	VMOVDQU64    (R10), X4
+	VMOVDQU64    -16(R10)(R11*1), X9
+	MOVQ         32(DX), R10
+	MOVQ         40(DX), R11
+	VINSERTI64X2 $0x01, (R10), Y4, Y4
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y9, Y9
+	MOVQ         64(DX), R10
+	MOVQ         72(DX), R11
+	VMOVDQU64    (R10), X10
+	VMOVDQU64    -16(R10)(R11*1), X11
+	MOVQ         96(DX), R10
+	MOVQ         104(DX), R11
+	VINSERTI64X2 $0x01, (R10), Y10, Y10
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y11, Y11
+	VINSERTI64X4 $0x01, Y10, Z4, Z4
+	VINSERTI64X4 $0x01, Y11, Z9, Z9
+	MOVQ         16(DX), R10
+	MOVQ         24(DX), R11
+	VMOVDQU64    (R10), X10
+	VMOVDQU64    -16(R10)(R11*1), X11
+	MOVQ         48(DX), R10
+	MOVQ         56(DX), R11
+	VINSERTI64X2 $0x01, (R10), Y10, Y10
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y11, Y11
+	MOVQ         80(DX), R10
+	MOVQ         88(DX), R11
+	VMOVDQU64    (R10), X12
+	VMOVDQU64    -16(R10)(R11*1), X13
+	MOVQ         112(DX), R10
+	MOVQ         120(DX), R11
+	VINSERTI64X2 $0x01, (R10), Y12, Y12
+	VINSERTI64X2 $0x01, -16(R10)(R11*1), Y13, Y13
+	VINSERTI64X4 $0x01, Y12, Z10, Z10
+	VINSERTI64X4 $0x01, Y13, Z11, Z11
+	VPUNPCKLQDQ  Z10, Z4, Z12
+	VPUNPCKHQDQ  Z10, Z4, Z4
+	VPUNPCKLQDQ  Z11, Z9, Z10
+	VPUNPCKHQDQ  Z11, Z9, Z9
+	VPXORQ.BCST  strSecret<>+0(SB), Z12, Z12
+	VPXORQ.BCST  strSecret<>+8(SB), Z4, Z4
+	VPSRLQ       $0x34, Z12, Z11
+	VPSRLQ       $0x34, Z4, Z13
+	VPXORQ       Z5, Z5, Z5
+	VPMADD52HUQ  Z4, Z12, Z5
+	VPMADD52LUQ  Z13, Z12, Z5
+	VPMADD52LUQ  Z4, Z11, Z5
+	VPMULUDQ     Z13, Z11, Z14
+	VPMADD52HUQ  Z13, Z12, Z14
+	VPMADD52HUQ  Z4, Z11, Z14
+	VPSLLQ       $0x34, Z5, Z11
+	VPMADD52LUQ  Z4, Z12, Z11
+	VPSRLQ       $0x0c, Z5, Z5
+	VPSLLQ       $0x28, Z14, Z14
+	VPADDQ       Z14, Z5, Z5
+	VPXORQ       Z11, Z5, Z5
+	VPADDQ       Z5, Z3, Z3
+	VPXORQ.BCST  strSecret<>+16(SB), Z10, Z10
+	VPXORQ.BCST  strSecret<>+24(SB), Z9, Z9
+	VPSRLQ       $0x34, Z10, Z4
+	VPSRLQ       $0x34, Z9, Z11
+	VPXORQ       Z6, Z6, Z6
+	VPMADD52HUQ  Z9, Z10, Z6
+	VPMADD52LUQ  Z11, Z10, Z6
+	VPMADD52LUQ  Z9, Z4, Z6
+	VPMULUDQ     Z11, Z4, Z12
+	VPMADD52HUQ  Z11, Z10, Z12
+	VPMADD52HUQ  Z9, Z4, Z12
+	VPSLLQ       $0x34, Z6, Z4
+	VPMADD52LUQ  Z9, Z10, Z4
+	VPSRLQ       $0x0c, Z6, Z6
+	VPSLLQ       $0x28, Z12, Z12
+	VPADDQ       Z12, Z6, Z6
+	VPXORQ       Z4, Z6, Z6
+	VPADDQ       Z6, Z3, Z3
+	MOVQ         (DX), R10
+	MOVQ         8(DX), R11
+	VMOVDQU64    16(R10), X4
+	VMOVDQU64    -32(R10)(R11*1), X9
+	MOVQ         32(DX), R10
+	MOVQ         40(DX), R11
+	VINSERTI64X2 $0x01, 16(R10), Y4, Y4
+	VINSERTI64X2 $0x01, -32(R10)(R11*1), Y9, Y9
+	MOVQ         64(DX), R10
+	MOVQ         72(DX), R11
+	VMOVDQU64    16(R10), X10
+	VMOVDQU64    -32(R10)(R11*1), X11
+	MOVQ         96(DX), R10
+	MOVQ         104(DX), R11
+	VINSERTI64X2 $0x01, 16(R10), Y10, Y10
+	VINSERTI64X2 $0x01, -32(R10)(R11*1), Y11, Y11
+	VINSERTI64X4 $0x01, Y10, Z4, Z4
+	VINSERTI64X4 $0x01, Y11, Z9, Z9
+	MOVQ         16(DX), R10
+	MOVQ         24(DX), R11
+	VMOVDQU64    16(R10), X10
+	VMOVDQU64    -32(R10)(R11*1), X11
+	MOVQ         48(DX), R10
+	MOVQ         56(DX), R11
+	VINSERTI64X2 $0x01, 16(R10), Y10, Y10
+	VINSERTI64X2 $0x01, -32(R10)(R11*1), Y11, Y11
+	MOVQ         80(DX), R10
+	MOVQ         88(DX), R11
+	VMOVDQU64    16(R10), X12
+	VMOVDQU64    -32(R10)(R11*1), X13
+	MOVQ         112(DX), R10
+	MOVQ         120(DX), R11
+	VINSERTI64X2 $0x01, 16(R10), Y12, Y12
+	VINSERTI64X2 $0x01, -32(R10)(R11*1), Y13, Y13
+	VINSERTI64X4 $0x01, Y12, Z10, Z10
+	VINSERTI64X4 $0x01, Y13, Z11, Z11
+	VPUNPCKLQDQ  Z10, Z4, Z12
+	VPUNPCKHQDQ  Z10, Z4, Z4
+	VPUNPCKLQDQ  Z11, Z9, Z10
+	VPUNPCKHQDQ  Z11, Z9, Z9
+	VPXORQ.BCST  strSecret<>+32(SB), Z12, Z12
+	VPXORQ.BCST  strSecret<>+40(SB), Z4, Z4
+	VPSRLQ       $0x34, Z12, Z11
+	VPSRLQ       $0x34, Z4, Z13
+	VPXORQ       Z7, Z7, Z7
+	VPMADD52HUQ  Z4, Z12, Z7
+	VPMADD52LUQ  Z13, Z12, Z7
+	VPMADD52LUQ  Z4, Z11, Z7
+	VPMULUDQ     Z13, Z11, Z14
+	VPMADD52HUQ  Z13, Z12, Z14
+	VPMADD52HUQ  Z4, Z11, Z14
+	VPSLLQ       $0x34, Z7, Z11
+	VPMADD52LUQ  Z4, Z12, Z11
+	VPSRLQ       $0x0c, Z7, Z7
+	VPSLLQ       $0x28, Z14, Z14
+	VPADDQ       Z14, Z7, Z7
+	VPXORQ       Z11, Z7, Z7
+	VPADDQ       Z7, Z3, Z3
+	VPXORQ.BCST  strSecret<>+48(SB), Z10, Z10
+	VPXORQ.BCST  strSecret<>+56(SB), Z9, Z9
+	VPSRLQ       $0x34, Z10, Z4
+	VPSRLQ       $0x34, Z9, Z11
+	VPXORQ       Z8, Z8, Z8
+	VPMADD52HUQ  Z9, Z10, Z8
+	VPMADD52LUQ  Z11, Z10, Z8
+	VPMADD52LUQ  Z9, Z4, Z8
+	VPMULUDQ     Z11, Z4, Z12
+	VPMADD52HUQ  Z11, Z10, Z12
+	VPMADD52HUQ  Z9, Z4, Z12
+	VPSLLQ       $0x34, Z8, Z4
+	VPMADD52LUQ  Z9, Z10, Z4
+	VPSRLQ       $0x0c, Z8, Z8
+	VPSLLQ       $0x28, Z12, Z12
+	VPADDQ       Z12, Z8, Z8
+	VPXORQ       Z4, Z8, Z8
+	VPADDQ       Z8, Z3, Z3
+	VPSRLQ       $0x25, Z3, Z4
+	VPXORQ       Z4, Z3, Z3
+	VPMULLQ.BCST strConsts<>+40(SB), Z3, Z3
+	VPSRLQ       $0x20, Z3, Z4
+	VPXORQ       Z4, Z3, Z3
+	VMOVDQU64    Z3, (AX)(BX*8)
+	ADDQ         $0x08, BX
+	ADDQ         $0x00000080, DX
+	JMP          hashStr33IFMA_loop
+
+hashStr33IFMA_done:
 	MOVQ BX, ret+32(FP)
 	VZEROUPPER
 	RET
@@ -1008,8 +1378,6 @@ TEXT ·hashStr4AVX2(SB), NOSPLIT, $0-40
 hashStr4AVX2_loop:
 	CMPQ        BX, CX
 	JAE         hashStr4AVX2_done
-	VPXOR       Y2, Y2, Y2
-	VPXOR       Y3, Y3, Y3
 	VMOVDQU     (DX), X2
 	VINSERTI128 $0x01, 32(DX), Y2, Y2
 	VMOVDQU     16(DX), X3
@@ -1022,7 +1390,6 @@ hashStr4AVX2_loop:
 	JNZ         hashStr4AVX2_done
 
 	// 4-8 bytes.
-	VPXOR       Y3, Y3, Y3
 	MOVQ        (DX), R10
 	MOVQ        8(DX), R11
 	VMOVD       -4(R10)(R11*1), X3
@@ -1031,7 +1398,6 @@ hashStr4AVX2_loop:
 	MOVQ        24(DX), R11
 	VPINSRD     $0x02, -4(R10)(R11*1), X3, X3
 	VPINSRD     $0x03, (R10), X3, X3
-	VPXOR       Y4, Y4, Y4
 	MOVQ        32(DX), R10
 	MOVQ        40(DX), R11
 	VMOVD       -4(R10)(R11*1), X4
@@ -1096,8 +1462,6 @@ TEXT ·hashStr9AVX2(SB), NOSPLIT, $0-40
 hashStr9AVX2_loop:
 	CMPQ        BX, CX
 	JAE         hashStr9AVX2_done
-	VPXOR       Y2, Y2, Y2
-	VPXOR       Y3, Y3, Y3
 	VMOVDQU     (DX), X2
 	VINSERTI128 $0x01, 32(DX), Y2, Y2
 	VMOVDQU     16(DX), X3
@@ -1112,8 +1476,6 @@ hashStr9AVX2_loop:
 	// 9-16 bytes.
 	MOVQ        (DX), R10
 	MOVQ        8(DX), R11
-	VPXOR       Y3, Y3, Y3
-	VPXOR       Y4, Y4, Y4
 	VMOVQ       (R10), X3
 	VMOVQ       -8(R10)(R11*1), X4
 	MOVQ        16(DX), R10
@@ -1122,8 +1484,6 @@ hashStr9AVX2_loop:
 	VPINSRQ     $0x01, -8(R10)(R11*1), X4, X4
 	MOVQ        32(DX), R10
 	MOVQ        40(DX), R11
-	VPXOR       Y5, Y5, Y5
-	VPXOR       Y6, Y6, Y6
 	VMOVQ       (R10), X5
 	VMOVQ       -8(R10)(R11*1), X6
 	MOVQ        48(DX), R10
@@ -1194,8 +1554,6 @@ TEXT ·hashStr17AVX2(SB), NOSPLIT, $0-40
 hashStr17AVX2_loop:
 	CMPQ        BX, CX
 	JAE         hashStr17AVX2_done
-	VPXOR       Y2, Y2, Y2
-	VPXOR       Y3, Y3, Y3
 	VMOVDQU     (DX), X2
 	VINSERTI128 $0x01, 32(DX), Y2, Y2
 	VMOVDQU     16(DX), X3
@@ -1214,9 +1572,7 @@ hashStr17AVX2_loop:
 	VPADDQ      Y2, Y3, Y3
 	MOVQ        (DX), R10
 	MOVQ        8(DX), R11
-	VPXOR       Y2, Y2, Y2
 	VMOVDQU     (R10), X2
-	VPXOR       Y4, Y4, Y4
 	VMOVDQU     -16(R10)(R11*1), X4
 	MOVQ        32(DX), R10
 	MOVQ        40(DX), R11
@@ -1224,9 +1580,7 @@ hashStr17AVX2_loop:
 	VINSERTI128 $0x01, -16(R10)(R11*1), Y4, Y4
 	MOVQ        16(DX), R10
 	MOVQ        24(DX), R11
-	VPXOR       Y5, Y5, Y5
 	VMOVDQU     (R10), X5
-	VPXOR       Y6, Y6, Y6
 	VMOVDQU     -16(R10)(R11*1), X6
 	MOVQ        48(DX), R10
 	MOVQ        56(DX), R11
@@ -1316,8 +1670,6 @@ TEXT ·hashStr33AVX2(SB), NOSPLIT, $0-40
 hashStr33AVX2_loop:
 	CMPQ        BX, CX
 	JAE         hashStr33AVX2_done
-	VPXOR       Y2, Y2, Y2
-	VPXOR       Y3, Y3, Y3
 	VMOVDQU     (DX), X2
 	VINSERTI128 $0x01, 32(DX), Y2, Y2
 	VMOVDQU     16(DX), X3
@@ -1336,9 +1688,7 @@ hashStr33AVX2_loop:
 	VPADDQ      Y2, Y3, Y3
 	MOVQ        (DX), R10
 	MOVQ        8(DX), R11
-	VPXOR       Y2, Y2, Y2
 	VMOVDQU     (R10), X2
-	VPXOR       Y4, Y4, Y4
 	VMOVDQU     -16(R10)(R11*1), X4
 	MOVQ        32(DX), R10
 	MOVQ        40(DX), R11
@@ -1346,9 +1696,7 @@ hashStr33AVX2_loop:
 	VINSERTI128 $0x01, -16(R10)(R11*1), Y4, Y4
 	MOVQ        16(DX), R10
 	MOVQ        24(DX), R11
-	VPXOR       Y5, Y5, Y5
 	VMOVDQU     (R10), X5
-	VPXOR       Y6, Y6, Y6
 	VMOVDQU     -16(R10)(R11*1), X6
 	MOVQ        48(DX), R10
 	MOVQ        56(DX), R11
@@ -1402,9 +1750,7 @@ hashStr33AVX2_loop:
 	VPADDQ      Y2, Y3, Y3
 	MOVQ        (DX), R10
 	MOVQ        8(DX), R11
-	VPXOR       Y2, Y2, Y2
 	VMOVDQU     16(R10), X2
-	VPXOR       Y4, Y4, Y4
 	VMOVDQU     -32(R10)(R11*1), X4
 	MOVQ        32(DX), R10
 	MOVQ        40(DX), R11
@@ -1412,9 +1758,7 @@ hashStr33AVX2_loop:
 	VINSERTI128 $0x01, -32(R10)(R11*1), Y4, Y4
 	MOVQ        16(DX), R10
 	MOVQ        24(DX), R11
-	VPXOR       Y5, Y5, Y5
 	VMOVDQU     16(R10), X5
-	VPXOR       Y6, Y6, Y6
 	VMOVDQU     -32(R10)(R11*1), X6
 	MOVQ        48(DX), R10
 	MOVQ        56(DX), R11
@@ -1504,8 +1848,6 @@ TEXT ·hashStr65AVX2(SB), NOSPLIT, $0-40
 hashStr65AVX2_loop:
 	CMPQ        BX, CX
 	JAE         hashStr65AVX2_done
-	VPXOR       Y2, Y2, Y2
-	VPXOR       Y3, Y3, Y3
 	VMOVDQU     (DX), X2
 	VINSERTI128 $0x01, 32(DX), Y2, Y2
 	VMOVDQU     16(DX), X3
@@ -1524,9 +1866,7 @@ hashStr65AVX2_loop:
 	VPADDQ      Y2, Y3, Y3
 	MOVQ        (DX), R10
 	MOVQ        8(DX), R11
-	VPXOR       Y2, Y2, Y2
 	VMOVDQU     (R10), X2
-	VPXOR       Y4, Y4, Y4
 	VMOVDQU     -16(R10)(R11*1), X4
 	MOVQ        32(DX), R10
 	MOVQ        40(DX), R11
@@ -1534,9 +1874,7 @@ hashStr65AVX2_loop:
 	VINSERTI128 $0x01, -16(R10)(R11*1), Y4, Y4
 	MOVQ        16(DX), R10
 	MOVQ        24(DX), R11
-	VPXOR       Y5, Y5, Y5
 	VMOVDQU     (R10), X5
-	VPXOR       Y6, Y6, Y6
 	VMOVDQU     -16(R10)(R11*1), X6
 	MOVQ        48(DX), R10
 	MOVQ        56(DX), R11
@@ -1590,9 +1928,7 @@ hashStr65AVX2_loop:
 	VPADDQ      Y2, Y3, Y3
 	MOVQ        (DX), R10
 	MOVQ        8(DX), R11
-	VPXOR       Y2, Y2, Y2
 	VMOVDQU     16(R10), X2
-	VPXOR       Y4, Y4, Y4
 	VMOVDQU     -32(R10)(R11*1), X4
 	MOVQ        32(DX), R10
 	MOVQ        40(DX), R11
@@ -1600,9 +1936,7 @@ hashStr65AVX2_loop:
 	VINSERTI128 $0x01, -32(R10)(R11*1), Y4, Y4
 	MOVQ        16(DX), R10
 	MOVQ        24(DX), R11
-	VPXOR       Y5, Y5, Y5
 	VMOVDQU     16(R10), X5
-	VPXOR       Y6, Y6, Y6
 	VMOVDQU     -32(R10)(R11*1), X6
 	MOVQ        48(DX), R10
 	MOVQ        56(DX), R11
@@ -1656,9 +1990,7 @@ hashStr65AVX2_loop:
 	VPADDQ      Y2, Y3, Y3
 	MOVQ        (DX), R10
 	MOVQ        8(DX), R11
-	VPXOR       Y2, Y2, Y2
 	VMOVDQU     32(R10), X2
-	VPXOR       Y4, Y4, Y4
 	VMOVDQU     -48(R10)(R11*1), X4
 	MOVQ        32(DX), R10
 	MOVQ        40(DX), R11
@@ -1666,9 +1998,7 @@ hashStr65AVX2_loop:
 	VINSERTI128 $0x01, -48(R10)(R11*1), Y4, Y4
 	MOVQ        16(DX), R10
 	MOVQ        24(DX), R11
-	VPXOR       Y5, Y5, Y5
 	VMOVDQU     32(R10), X5
-	VPXOR       Y6, Y6, Y6
 	VMOVDQU     -48(R10)(R11*1), X6
 	MOVQ        48(DX), R10
 	MOVQ        56(DX), R11
@@ -1758,8 +2088,6 @@ TEXT ·hashStr97AVX2(SB), NOSPLIT, $0-40
 hashStr97AVX2_loop:
 	CMPQ        BX, CX
 	JAE         hashStr97AVX2_done
-	VPXOR       Y2, Y2, Y2
-	VPXOR       Y3, Y3, Y3
 	VMOVDQU     (DX), X2
 	VINSERTI128 $0x01, 32(DX), Y2, Y2
 	VMOVDQU     16(DX), X3
@@ -1778,9 +2106,7 @@ hashStr97AVX2_loop:
 	VPADDQ      Y2, Y3, Y3
 	MOVQ        (DX), R10
 	MOVQ        8(DX), R11
-	VPXOR       Y2, Y2, Y2
 	VMOVDQU     (R10), X2
-	VPXOR       Y4, Y4, Y4
 	VMOVDQU     -16(R10)(R11*1), X4
 	MOVQ        32(DX), R10
 	MOVQ        40(DX), R11
@@ -1788,9 +2114,7 @@ hashStr97AVX2_loop:
 	VINSERTI128 $0x01, -16(R10)(R11*1), Y4, Y4
 	MOVQ        16(DX), R10
 	MOVQ        24(DX), R11
-	VPXOR       Y5, Y5, Y5
 	VMOVDQU     (R10), X5
-	VPXOR       Y6, Y6, Y6
 	VMOVDQU     -16(R10)(R11*1), X6
 	MOVQ        48(DX), R10
 	MOVQ        56(DX), R11
@@ -1844,9 +2168,7 @@ hashStr97AVX2_loop:
 	VPADDQ      Y2, Y3, Y3
 	MOVQ        (DX), R10
 	MOVQ        8(DX), R11
-	VPXOR       Y2, Y2, Y2
 	VMOVDQU     16(R10), X2
-	VPXOR       Y4, Y4, Y4
 	VMOVDQU     -32(R10)(R11*1), X4
 	MOVQ        32(DX), R10
 	MOVQ        40(DX), R11
@@ -1854,9 +2176,7 @@ hashStr97AVX2_loop:
 	VINSERTI128 $0x01, -32(R10)(R11*1), Y4, Y4
 	MOVQ        16(DX), R10
 	MOVQ        24(DX), R11
-	VPXOR       Y5, Y5, Y5
 	VMOVDQU     16(R10), X5
-	VPXOR       Y6, Y6, Y6
 	VMOVDQU     -32(R10)(R11*1), X6
 	MOVQ        48(DX), R10
 	MOVQ        56(DX), R11
@@ -1910,9 +2230,7 @@ hashStr97AVX2_loop:
 	VPADDQ      Y2, Y3, Y3
 	MOVQ        (DX), R10
 	MOVQ        8(DX), R11
-	VPXOR       Y2, Y2, Y2
 	VMOVDQU     32(R10), X2
-	VPXOR       Y4, Y4, Y4
 	VMOVDQU     -48(R10)(R11*1), X4
 	MOVQ        32(DX), R10
 	MOVQ        40(DX), R11
@@ -1920,9 +2238,7 @@ hashStr97AVX2_loop:
 	VINSERTI128 $0x01, -48(R10)(R11*1), Y4, Y4
 	MOVQ        16(DX), R10
 	MOVQ        24(DX), R11
-	VPXOR       Y5, Y5, Y5
 	VMOVDQU     32(R10), X5
-	VPXOR       Y6, Y6, Y6
 	VMOVDQU     -48(R10)(R11*1), X6
 	MOVQ        48(DX), R10
 	MOVQ        56(DX), R11
@@ -1976,9 +2292,7 @@ hashStr97AVX2_loop:
 	VPADDQ      Y2, Y3, Y3
 	MOVQ        (DX), R10
 	MOVQ        8(DX), R11
-	VPXOR       Y2, Y2, Y2
 	VMOVDQU     48(R10), X2
-	VPXOR       Y4, Y4, Y4
 	VMOVDQU     -64(R10)(R11*1), X4
 	MOVQ        32(DX), R10
 	MOVQ        40(DX), R11
@@ -1986,9 +2300,7 @@ hashStr97AVX2_loop:
 	VINSERTI128 $0x01, -64(R10)(R11*1), Y4, Y4
 	MOVQ        16(DX), R10
 	MOVQ        24(DX), R11
-	VPXOR       Y5, Y5, Y5
 	VMOVDQU     48(R10), X5
-	VPXOR       Y6, Y6, Y6
 	VMOVDQU     -64(R10)(R11*1), X6
 	MOVQ        48(DX), R10
 	MOVQ        56(DX), R11

@@ -222,6 +222,11 @@ func onLevel(b *testing.B, name string, l cpu.Level, fn func(b *testing.B)) {
 	b.Run(fmt.Sprintf("%s/level=%v", name, l), func(b *testing.B) { withLevel(l, func() { fn(b) }) })
 }
 
+// onStrVariant runs a sub-benchmark with the string kernels v.
+func onStrVariant(b *testing.B, name string, v strVariant, fn func(b *testing.B)) {
+	b.Run(fmt.Sprintf("%s/level=%s", name, v.name), func(b *testing.B) { v.run(func() { fn(b) }) })
+}
+
 // BenchmarkHashWords is hashing alone, 1024 keys per call.
 func BenchmarkHashWords(b *testing.B) {
 	src := testWords(rand.New(rand.NewPCG(7, 7)), 1024)
@@ -378,6 +383,45 @@ func hasAllWith(f *Filter[uint64], buf, keys []uint64, out []bool) int {
 
 var benchSink int
 
+// strVariant is one set of string kernels: a level and, at AVX-512, whether
+// the 64x64->128-bit multiplies use IFMA.
+type strVariant struct {
+	name  string
+	level cpu.Level
+	ifma  bool
+}
+
+// strVariants returns every set of string kernels this CPU runs: each usable
+// level (AVX-512 with IFMA where the CPU has it) and, on a CPU with IFMA,
+// the VPMULUDQ kernels that AVX-512 CPUs without it run, as "avx512-noifma".
+func strVariants() []strVariant {
+	var vs []strVariant
+	for _, l := range cpu.Usable() {
+		vs = append(vs, strVariant{l.String(), l, cpu.IFMA})
+		if l == cpu.AVX512 && cpu.IFMA {
+			vs = append(vs, strVariant{"avx512-noifma", l, false})
+		}
+	}
+	return vs
+}
+
+// run runs fn with v's kernels active.
+func (v strVariant) run(fn func()) {
+	saved := cpu.IFMA
+	defer func() { cpu.IFMA = saved }()
+	cpu.IFMA = v.ifma
+	withLevel(v.level, fn)
+}
+
+// strActive names the string kernels active: the level, and avx512-noifma
+// for the AVX-512 kernels without IFMA.
+func strActive() string {
+	if cpu.Active == cpu.AVX512 && !cpu.IFMA {
+		return "avx512-noifma"
+	}
+	return cpu.Active.String()
+}
+
 // checkStrings checks hashKeys on keys at the active level, as strings and
 // as byte slices: equal to xxh3 lane by lane, nothing written past the keys.
 func checkStrings(t *testing.T, keys []string) {
@@ -400,12 +444,12 @@ func checkStrings(t *testing.T, keys []string) {
 		for i, k := range keys {
 			if want := xxh3.HashString(k); dst[i] != want {
 				t.Fatalf("%v, %d keys (bytes: %v): key %d of %d bytes hashed to %#x, want %#x",
-					cpu.Active, len(keys), pass == 1, i, len(k), dst[i], want)
+					strActive(), len(keys), pass == 1, i, len(k), dst[i], want)
 			}
 		}
 		for i := len(keys); i < len(dst); i++ {
 			if dst[i] != guard {
-				t.Fatalf("%v, %d keys: dst[%d] written past the keys", cpu.Active, len(keys), i)
+				t.Fatalf("%v, %d keys: dst[%d] written past the keys", strActive(), len(keys), i)
 			}
 		}
 	}
@@ -420,8 +464,8 @@ func randomString(r *rand.Rand, n int) string {
 	return string(b)
 }
 
-// TestHashStringsLevels: at every level this CPU runs, batches of strings
-// and byte slices hash as xxh3 does, for every length 0..300 and a few
+// TestHashStringsLevels: with every set of string kernels this CPU runs
+// (strVariants), batches of strings and byte slices hash as xxh3 does, for every length 0..300 and a few
 // longer ones, in every lane position and batch size 0..20, in batches of
 // one length and of mixed lengths (every length class in one group).
 func TestHashStringsLevels(t *testing.T) {
@@ -430,10 +474,10 @@ func TestHashStringsLevels(t *testing.T) {
 		lengths = append(lengths, l)
 	}
 	lengths = append(lengths, 511, 1024, 4099)
-	for _, l := range cpu.Usable() {
-		t.Run(l.String(), func(t *testing.T) {
-			withLevel(l, func() {
-				r := rand.New(rand.NewPCG(8, uint64(l)))
+	for vi, v := range strVariants() {
+		t.Run(v.name, func(t *testing.T) {
+			v.run(func() {
+				r := rand.New(rand.NewPCG(8, uint64(vi)))
 				for n := 0; n <= 20; n++ {
 					for li, length := range lengths {
 						same := make([]string, n)
@@ -472,8 +516,8 @@ func BenchmarkHashStrings(b *testing.B) {
 			src[i] = randomString(r, keys.min+r.IntN(keys.max-keys.min+1))
 		}
 		dst := make([]uint64, len(src))
-		for _, l := range benchLevels() {
-			onLevel(b, "key="+keys.name, l, func(b *testing.B) {
+		for _, v := range strVariants() {
+			onStrVariant(b, "key="+keys.name, v, func(b *testing.B) {
 				for i := 0; i < b.N; i += len(src) {
 					hashKeys(kindString, dst, src)
 				}
@@ -482,14 +526,14 @@ func BenchmarkHashStrings(b *testing.B) {
 	}
 }
 
-// TestHashStringsOneOff: at every level, batches of one length class with
+// TestHashStringsOneOff: with every set of string kernels, batches of one length class with
 // one key of another length at each position, so that a kernel stops at
 // every group position and the rest of the batch is sorted by class.
 func TestHashStringsOneOff(t *testing.T) {
-	for _, l := range cpu.Usable() {
-		t.Run(l.String(), func(t *testing.T) {
-			withLevel(l, func() {
-				r := rand.New(rand.NewPCG(12, uint64(l)))
+	for vi, v := range strVariants() {
+		t.Run(v.name, func(t *testing.T) {
+			v.run(func() {
+				r := rand.New(rand.NewPCG(12, uint64(vi)))
 				for _, pair := range [][2]int{{16, 17}, {9, 8}, {40, 0}, {8, 3}, {64, 65}, {33, 32}, {100, 200}, {20, 16}} {
 					for _, n := range []int{9, 40, 300, 600} {
 						for p := 0; p < n; p += 1 + p/8 {
@@ -504,5 +548,61 @@ func TestHashStringsOneOff(t *testing.T) {
 				}
 			})
 		})
+	}
+}
+
+// xxhSecret is the start of XXH3's default secret (kSecret) as little-endian
+// words; keys of up to 128 bytes use words 0 to 15.
+var xxhSecret = [16]uint64{
+	0xbe4ba423396cfeb8, 0x1cad21f72c81017c, 0xdb979083e96dd4de, 0x1f67b3b7a4a44072,
+	0x78e5c0cc4ee679cb, 0x2172ffcc7dd05a82, 0x8e2443f7744608b8, 0x4c263a81e69035e0,
+	0xcb00c391bb52283c, 0xa32e531b8b65d088, 0x4ef90da297486471, 0xd8acdea946ef1938,
+	0x3f349ce33f76faa8, 0x1d4f0bc7c7bbdcf9, 0x3159b4cd4be0518a, 0x647378d9c97e9fc8,
+}
+
+// mulEdges are multiply operands at the edges of the 32-bit halves of the
+// VPMULUDQ multiply and of the 52- and 12-bit limbs of the IFMA one, where
+// the partial sums carry most.
+var mulEdges = []uint64{
+	0, 1, 1<<32 - 1, 1 << 32, 1<<52 - 1, 1 << 52, 1<<52 + 1, 0xfff << 52, 0xfff<<52 | 1,
+	1 << 63, 1<<63 - 1, 1<<64 - 1, 1<<64 - 2, 0xfffffffffffff000, 0x000fffff00000000,
+}
+
+// TestHashStringsMultiplyEdges: keys of 16, 32 and 64 bytes whose words,
+// XORed with the secret as XXH3 does, give every pair of mulEdges to each
+// 64x64->128-bit multiply (the one of the 9-16 class, every one of the
+// 17-32 and 33-64 classes) hash as xxh3 does with every set of string
+// kernels.
+func TestHashStringsMultiplyEdges(t *testing.T) {
+	le := func(b []byte, w uint64) {
+		for i := range 8 {
+			b[i] = byte(w >> (8 * i))
+		}
+	}
+	for _, n := range []int{16, 32, 64} {
+		var keys []string
+		for _, a := range mulEdges {
+			for _, b := range mulEdges {
+				k := make([]byte, n)
+				if n == 16 {
+					// input_lo ^ (secret[3] ^ secret[4]), input_hi ^ (secret[5] ^ secret[6])
+					le(k[0:], a^xxhSecret[3]^xxhSecret[4])
+					le(k[8:], b^xxhSecret[5]^xxhSecret[6])
+				} else {
+					// Round r: the 16 bytes at 16r with secret words 4r, 4r+1, those
+					// 16(r+1) before the end with 4r+2, 4r+3.
+					for r := range n / 32 {
+						le(k[16*r:], a^xxhSecret[4*r])
+						le(k[16*r+8:], b^xxhSecret[4*r+1])
+						le(k[n-16*(r+1):], a^xxhSecret[4*r+2])
+						le(k[n-16*(r+1)+8:], b^xxhSecret[4*r+3])
+					}
+				}
+				keys = append(keys, string(k))
+			}
+		}
+		for _, v := range strVariants() {
+			v.run(func() { checkStrings(t, keys) })
+		}
 	}
 }

@@ -7,15 +7,14 @@ import (
 	"unsafe"
 
 	"github.com/zeebo/xxh3"
-
-	"github.com/simdbloom/bloom/internal/cpu"
 )
 
 // TestHashStringsGuardPages: no lane of the string kernels reads outside
 // its key. Keys of every length 0..300 (every length class) lie in a page
 // between two inaccessible pages, ending exactly at its end or starting
-// exactly at its start, in every lane position of batches of 1 to 17 keys;
-// a read past either edge faults and fails the test.
+// exactly at its start, in every lane position of batches of 1 to 17 keys,
+// with every set of string kernels (strVariants); a read past either edge
+// faults and fails the test.
 func TestHashStringsGuardPages(t *testing.T) {
 	page := syscall.Getpagesize()
 	mem, err := syscall.Mmap(-1, 0, 3*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
@@ -36,8 +35,8 @@ func TestHashStringsGuardPages(t *testing.T) {
 	mid := mem[page : 2*page]
 	atEnd := func(n int) string { return unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(&mid[0]), page-n)), n) }
 	atStart := func(n int) string { return unsafe.String(&mid[0], n) }
-	for _, l := range cpu.Usable() {
-		withLevel(l, func() {
+	for _, v := range strVariants() {
+		v.run(func() {
 			for n := 1; n <= 300; n++ {
 				for size := 1; size <= 17; size++ {
 					for pos := range size {
@@ -57,7 +56,7 @@ func TestHashStringsGuardPages(t *testing.T) {
 							hashKeys(kindString, dst, keys)
 							for j, k := range keys {
 								if want := xxh3.HashString(k); dst[j] != want {
-									t.Fatalf("%v: key %d of %d bytes hashed to %#x, want %#x", l, j, len(k), dst[j], want)
+									t.Fatalf("%v: key %d of %d bytes hashed to %#x, want %#x", v.name, j, len(k), dst[j], want)
 								}
 							}
 						}

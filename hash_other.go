@@ -13,6 +13,9 @@ func hashStr4AVX512(dst []uint64, keys *string) int  { panic("bloom: no hashing 
 func hashStr9AVX512(dst []uint64, keys *string) int  { panic("bloom: no hashing assembly") }
 func hashStr17AVX512(dst []uint64, keys *string) int { panic("bloom: no hashing assembly") }
 func hashStr33AVX512(dst []uint64, keys *string) int { panic("bloom: no hashing assembly") }
+func hashStr9IFMA(dst []uint64, keys *string) int    { panic("bloom: no hashing assembly") }
+func hashStr17IFMA(dst []uint64, keys *string) int   { panic("bloom: no hashing assembly") }
+func hashStr33IFMA(dst []uint64, keys *string) int   { panic("bloom: no hashing assembly") }
 func hashStr4AVX2(dst []uint64, keys *string) int    { panic("bloom: no hashing assembly") }
 func hashStr9AVX2(dst []uint64, keys *string) int    { panic("bloom: no hashing assembly") }
 func hashStr17AVX2(dst []uint64, keys *string) int   { panic("bloom: no hashing assembly") }

@@ -2,10 +2,13 @@ package main
 
 import (
 	"fmt"
+	"log"
 
 	. "github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/ir"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
+	"github.com/mmcloughlin/avo/x86"
 )
 
 // The string kernels hash a batch of strings or byte slices of one XXH3
@@ -118,6 +121,45 @@ func (s *strAVX512) mulFold(a, b Register) Register {
 	VPANDQ_BCST(s.c(scLow32), ll, ll)
 	VPTERNLOGQ(U8(0x96), ll, cross, hh) // high ^ low
 	return hh
+}
+
+// mulFoldIFMA is mulFold with AVX-512 IFMA, whose VPMADD52LUQ and
+// VPMADD52HUQ add the low or high 52 bits of the 104-bit product of the low
+// 52 bits of two lanes. With a = a0 + a1<<52 and b = b0 + b1<<52 (a1, b1 of
+// 12 bits; IFMA reads a0 and b0 from a and b themselves, ignoring their top
+// bits):
+//
+//	a*b = a0*b0 + (a0*b1 + a1*b0)<<52 + a1*b1<<104
+//	    = L + M<<52 + T<<104, where
+//	L = lo52(a0*b0)
+//	M = hi52(a0*b0) + lo52(a0*b1) + lo52(a1*b0)   (< 3<<52)
+//	T = hi52(a0*b1) + hi52(a1*b0) + a1*b1         (< 2^25)
+//
+// so the low half is M<<52 + L (no carry: L < 2^52) and the high half
+// M>>12 + T<<40 (mod 2^64). a1*b1, 12 by 12 bits, is one VPMULUDQ (no
+// accumulator to zero, and a shorter latency than IFMA's); the rest are six
+// IFMA.
+func (s *strAVX512) mulFoldIFMA(a, b Register) Register {
+	a1, b1 := ZMM(), ZMM()
+	VPSRLQ(U8(52), a, a1)
+	VPSRLQ(U8(52), b, b1)
+	m := ZMM()
+	VPXORQ(m, m, m)
+	VPMADD52HUQ(b, a, m)
+	VPMADD52LUQ(b1, a, m)
+	VPMADD52LUQ(b, a1, m) // M
+	t := ZMM()
+	VPMULUDQ(b1, a1, t)
+	VPMADD52HUQ(b1, a, t)
+	VPMADD52HUQ(b, a1, t) // T
+	lo := ZMM()
+	VPSLLQ(U8(52), m, lo)
+	VPMADD52LUQ(b, a, lo) // the low half: M<<52 + L
+	VPSRLQ(U8(12), m, m)
+	VPSLLQ(U8(40), t, t)
+	VPADDQ(t, m, m) // the high half
+	VPXORQ(lo, m, m)
+	return m
 }
 
 // avalanche applies XXH3's avalanche to h in place.
@@ -236,19 +278,24 @@ type strLanes struct {
 	w      int
 	vec    func() VecVirtual
 	ins128 func(i, m, x, x1 Op) // VINSERTI64X2 or VINSERTI128
-	movdqu func(m, x Op)
+	movdqu func(m, x Op) (*ir.Instruction, error)
 }
 
-// fresh returns a new vector register, zeroed at full width: avo tracks
-// liveness per width, so a register first written through its xmm view
-// would be live (its upper part unwritten) around the whole loop.
-func (s *strLanes) fresh() VecVirtual {
+// load returns a new vector register whose xmm view the load ins (VMOVQ,
+// VMOVD or a 16-byte move of avo's x86 package, into x's xmm view) writes.
+// A VEX or EVEX write to an xmm register zeroes the rest of the register,
+// but avo's liveness counts only the xmm part as written and would keep the
+// rest live around the whole loop (and its allocator then fails or spends a
+// register on it); so the instruction is emitted with the whole register as
+// its output, and needs no zeroing VPXOR before it.
+func (s *strLanes) load(ins func(x VecVirtual) (*ir.Instruction, error)) VecVirtual {
 	x := s.vec()
-	if s.w == 8 {
-		VPXORQ(x, x, x)
-	} else {
-		VPXOR(x, x, x)
+	i, err := ins(x)
+	if err != nil {
+		log.Fatal(err)
 	}
+	i.Outputs = []Op{x}
+	Instruction(i)
 	return x
 }
 
@@ -264,8 +311,8 @@ func (s *strLanes) pairs(kp GPVirtual, addrs ...laneAddr) []Register {
 			p, l := loadHeader(kp, h+2*k)
 			for a, addr := range addrs {
 				if k%2 == 0 {
-					x := s.fresh()
-					s.movdqu(addr(p, l), x.AsX())
+					m := addr(p, l)
+					x := s.load(func(x VecVirtual) (*ir.Instruction, error) { return s.movdqu(m, x.AsX()) })
 					parts[a] = append(parts[a], x)
 				} else {
 					x := parts[a][k/2]
@@ -303,9 +350,8 @@ func (s *strLanes) words(kp GPVirtual, lo, hi laneAddr) (Register, Register) {
 	var los, his []VecVirtual
 	for j := 0; j < s.w; j += 2 {
 		p, l := loadHeader(kp, j)
-		a, b := s.fresh(), s.fresh()
-		VMOVQ(lo(p, l), a.AsX())
-		VMOVQ(hi(p, l), b.AsX())
+		a := s.load(func(x VecVirtual) (*ir.Instruction, error) { return x86.VMOVQ(lo(p, l), x.AsX()) })
+		b := s.load(func(x VecVirtual) (*ir.Instruction, error) { return x86.VMOVQ(hi(p, l), x.AsX()) })
 		p, l = loadHeader(kp, j+1)
 		VPINSRQ(U8(1), lo(p, l), a.AsX(), a.AsX())
 		VPINSRQ(U8(1), hi(p, l), b.AsX(), b.AsX())
@@ -320,9 +366,8 @@ func (s *strLanes) halfWords(kp GPVirtual) Register {
 	var xs []VecVirtual
 	last, first := back(4), front(0)
 	for j := 0; j < s.w; j += 2 {
-		x := s.fresh()
 		p, l := loadHeader(kp, j)
-		VMOVD(last(p, l), x.AsX())
+		x := s.load(func(x VecVirtual) (*ir.Instruction, error) { return x86.VMOVD(last(p, l), x.AsX()) })
 		VPINSRD(U8(1), first(p, l), x.AsX(), x.AsX())
 		p, l = loadHeader(kp, j+1)
 		VPINSRD(U8(2), last(p, l), x.AsX(), x.AsX())
@@ -345,13 +390,13 @@ func (s *strLanes) widen(xs []VecVirtual) Register {
 var lanes512 = &strLanes{
 	w: 8, vec: ZMM,
 	ins128: func(i, m, x, x1 Op) { VINSERTI64X2(i, m, x, x1) },
-	movdqu: func(m, x Op) { VMOVDQU64(m, x) },
+	movdqu: func(m, x Op) (*ir.Instruction, error) { return x86.VMOVDQU64(m, x) },
 }
 
 var lanes256 = &strLanes{
 	w: 4, vec: YMM,
 	ins128: func(i, m, x, x1 Op) { VINSERTI128(i, m, x, x1) },
-	movdqu: func(m, x Op) { VMOVDQU(m, x) },
+	movdqu: func(m, x Op) (*ir.Instruction, error) { return x86.VMOVDQU(m, x) },
 }
 
 // strKernel is one class's kernel: it loads the arguments and loops over
@@ -435,10 +480,11 @@ func hashStrsAVX512() {
 
 	var k *strKernel
 	lens := func() Register { return k.lens }
-	var zlo, zspan VecVirtual
+	var zlo, zspan, zodds VecVirtual
 	chk := strCheck{
 		setup: func(lo, hi int) {
-			zlo, zspan = ZMM(), ZMM()
+			zlo, zspan, zodds = ZMM(), ZMM(), ZMM()
+			VMOVDQU64(odds, zodds)
 			t := GP64()
 			MOVQ(U32(lo), t)
 			VPBROADCASTQ(t, zlo)
@@ -446,10 +492,9 @@ func hashStrsAVX512() {
 			VPBROADCASTQ(t, zspan)
 		},
 		check: func(kp GPVirtual, out LabelRef) Register {
-			x, idx, t := ZMM(), ZMM(), ZMM()
-			VMOVDQU64(odds, idx)
+			x, t := ZMM(), ZMM()
 			VMOVDQU64(Mem{Base: kp}, x)
-			VPERMT2Q(Mem{Base: kp, Disp: 64}, idx, x) // the odd qwords of the eight headers
+			VPERMT2Q(Mem{Base: kp, Disp: 64}, zodds, x) // the odd qwords of the eight headers
 			VPSUBQ(zlo, x, t)
 			VPCMPUQ(U8(6), zspan, t, K1) // length-lo > hi-lo: another class
 			KORTESTB(K1, K1)
@@ -457,16 +502,20 @@ func hashStrsAVX512() {
 			return x
 		},
 	}
-	kernel := func(class int, body func() Register) {
-		name := "hashStr" + classNames[class] + "AVX512"
+	kernel := func(class int, suffix string, body func() Register) {
+		name := "hashStr" + classNames[class] + suffix
 		b := classBounds[class]
-		strKernelFunc(name, 8, classDoc(name, 8, class), chk, b[0], b[1], func(kk *strKernel) Register {
+		doc := classDoc(name, 8, class)
+		if suffix == "IFMA" {
+			doc = append(doc, "It is hashStr"+classNames[class]+"AVX512 with the 64x64->128-bit multiplies of AVX-512 IFMA.")
+		}
+		strKernelFunc(name, 8, doc, chk, b[0], b[1], func(kk *strKernel) Register {
 			k = kk
 			return body()
 		})
 	}
 
-	kernel(0, func() Register {
+	kernel(0, "AVX512", func() Register {
 		Comment("4-8 bytes: rrmxmx of the first and last four bytes.")
 		x := L.halfWords(k.kp)
 		VPXORQ_BCST(s.c(scKey4), x, x)
@@ -484,39 +533,46 @@ func hashStrsAVX512() {
 		return x
 	})
 
-	kernel(1, func() Register {
-		Comment("9-16 bytes: the first and last eight, folded with one 64x64->128 multiply.")
-		lo, hi := L.words(k.kp, front(0), back(8))
-		VPXORQ_BCST(s.c(scKeyLo), lo, lo)
-		VPXORQ_BCST(s.c(scKeyHi), hi, hi)
-		f := s.mulFold(lo, hi)
-		VPSHUFB(bswap, lo, lo)
-		VPADDQ(lo, f, f)
-		VPADDQ(hi, f, f)
-		VPADDQ(lens(), f, f)
-		s.avalanche(f)
-		return f
-	})
-	// Keys of 65-128 bytes stay in Go at this level: avo's register allocator
-	// fails on the three- and four-round zmm kernels (not yet understood; the
-	// ymm ones allocate).
-	for rounds := range 2 {
-		kernel(2+rounds, func() Register {
-			Comment("17-128 bytes: one 16-byte pair from each end per 32 bytes.")
-			acc := ZMM()
-			VPMULLQ_BCST(s.c(scP1), lens(), acc)
-			for r := 0; r <= rounds; r++ {
-				v := L.pairs(k.kp, front(16*r), back(16*(r+1)))
-				for side := 0; side < 2; side++ {
-					a, b := v[2*side], v[2*side+1]
-					VPXORQ_BCST(s.keys.Offset(32*r+16*side), a, a)
-					VPXORQ_BCST(s.keys.Offset(32*r+16*side+8), b, b)
-					VPADDQ(s.mulFold(a, b), acc, acc)
-				}
-			}
-			s.avalanche(acc)
-			return acc
+	// The classes with 64x64->128-bit multiplies have two kernels each: with
+	// four VPMULUDQ a multiply (AVX512), and with IFMA (IFMA).
+	for _, v := range []struct {
+		suffix string
+		mul    func(a, b Register) Register
+	}{{"AVX512", s.mulFold}, {"IFMA", s.mulFoldIFMA}} {
+		kernel(1, v.suffix, func() Register {
+			Comment("9-16 bytes: the first and last eight, folded with one 64x64->128 multiply.")
+			lo, hi := L.words(k.kp, front(0), back(8))
+			VPXORQ_BCST(s.c(scKeyLo), lo, lo)
+			VPXORQ_BCST(s.c(scKeyHi), hi, hi)
+			f := v.mul(lo, hi)
+			VPSHUFB(bswap, lo, lo)
+			VPADDQ(lo, f, f)
+			VPADDQ(hi, f, f)
+			VPADDQ(lens(), f, f)
+			s.avalanche(f)
+			return f
 		})
+		// Keys of 65-128 bytes stay in Go at this level: avo's register
+		// allocator fails on the three- and four-round zmm kernels (not yet
+		// understood; the ymm ones allocate).
+		for rounds := range 2 {
+			kernel(2+rounds, v.suffix, func() Register {
+				Comment("17-128 bytes: one 16-byte pair from each end per 32 bytes.")
+				acc := ZMM()
+				VPMULLQ_BCST(s.c(scP1), lens(), acc)
+				for r := 0; r <= rounds; r++ {
+					v2 := L.pairs(k.kp, front(16*r), back(16*(r+1)))
+					for side := 0; side < 2; side++ {
+						a, b := v2[2*side], v2[2*side+1]
+						VPXORQ_BCST(s.keys.Offset(32*r+16*side), a, a)
+						VPXORQ_BCST(s.keys.Offset(32*r+16*side+8), b, b)
+						VPADDQ(v.mul(a, b), acc, acc)
+					}
+				}
+				s.avalanche(acc)
+				return acc
+			})
+		}
 	}
 }
 
@@ -543,10 +599,9 @@ func hashStrsAVX2() {
 			VPBROADCASTQ(yhi.AsX(), yhi)
 		},
 		check: func(kp GPVirtual, out LabelRef) Register {
-			a, b := L.fresh(), L.fresh()
-			VMOVDQU(Mem{Base: kp}, a.AsX())
+			a := L.load(func(x VecVirtual) (*ir.Instruction, error) { return x86.VMOVDQU(Mem{Base: kp}, x.AsX()) })
 			VINSERTI128(U8(1), Mem{Base: kp, Disp: 32}, a.AsY(), a.AsY())
-			VMOVDQU(Mem{Base: kp, Disp: 16}, b.AsX())
+			b := L.load(func(x VecVirtual) (*ir.Instruction, error) { return x86.VMOVDQU(Mem{Base: kp, Disp: 16}, x.AsX()) })
 			VINSERTI128(U8(1), Mem{Base: kp, Disp: 48}, b.AsY(), b.AsY())
 			VPUNPCKHQDQ(b.AsY(), a.AsY(), a.AsY()) // the lengths of headers 0, 1, 2, 3
 			t, u := YMM(), YMM()

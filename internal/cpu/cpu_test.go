@@ -45,12 +45,15 @@ func TestActiveSupported(t *testing.T) {
 }
 
 func TestFeaturesNeedTheirLevel(t *testing.T) {
-	// Only amd64 detects BMI2 and BITALG, and every processor with AVX-512
-	// BITALG also has the AVX-512 subsets of the AVX512 level.
-	if (Detected == NEON || Detected == Generic) && (BMI2 || BITALG) {
-		t.Errorf("level %v reports BMI2=%v BITALG=%v", Detected, BMI2, BITALG)
+	// Only amd64 detects BMI2, BITALG and IFMA, and every processor with
+	// AVX-512 BITALG or IFMA also has the AVX-512 subsets of the AVX512 level.
+	if (Detected == NEON || Detected == Generic) && (BMI2 || BITALG || IFMA) {
+		t.Errorf("level %v reports BMI2=%v BITALG=%v IFMA=%v", Detected, BMI2, BITALG, IFMA)
 	}
 	if BITALG && Detected != AVX512 {
 		t.Errorf("BITALG without the AVX512 level (detected %v)", Detected)
+	}
+	if IFMA && Detected != AVX512 {
+		t.Errorf("IFMA without the AVX512 level (detected %v)", Detected)
 	}
 }

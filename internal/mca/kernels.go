@@ -154,6 +154,16 @@ var kernels = []kernel{
 	{name: "filterAdd8AVX2Ring", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
 	{name: "filterAdd16AVX2Ring", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
 	{name: "splitAddAVX2Ring", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
+	// The string-hashing kernels of the root package (asm/hashstr.go): one
+	// loop each, eight keys an iteration (AVX-512) or four (AVX2).
+	{name: "hashStr9AVX512", arch: "amd64", abi0: true, loops: []loop{{-1, 8, 8}}},
+	{name: "hashStr17AVX512", arch: "amd64", abi0: true, loops: []loop{{-1, 8, 8}}},
+	{name: "hashStr33AVX512", arch: "amd64", abi0: true, loops: []loop{{-1, 8, 8}}},
+	{name: "hashStr9IFMA", arch: "amd64", abi0: true, loops: []loop{{-1, 8, 8}}},
+	{name: "hashStr17IFMA", arch: "amd64", abi0: true, loops: []loop{{-1, 8, 8}}},
+	{name: "hashStr33IFMA", arch: "amd64", abi0: true, loops: []loop{{-1, 8, 8}}},
+	{name: "hashStr9AVX2", arch: "amd64", abi0: true, loops: []loop{{-1, 4, 4}}},
+	{name: "hashStr33AVX2", arch: "amd64", abi0: true, loops: []loop{{-1, 4, 4}}},
 }
 
 // cpus are the llvm-mca processor models per architecture: each slot takes
