@@ -4,14 +4,18 @@
 
 package bloom
 
-// hasTyped runs filterHasOne on HashUint64(*p) and the engine of the *Filter[K] f
-// when K is a 64-bit integer kind, else tail-calls hasString (strings) or hasSlow.
+// hasTyped runs filterHasOne on Hash(*p) and the engine of the *Filter[K] f, p
+// pointing to a key of type K: it hashes integers and strings or byte slices of
+// up to 240 bytes itself, and tail-calls hasString for longer keys and hasSlow
+// for the zero Filter.
 //
 //go:noescape
 func hasTyped(f *[2]uint64, p *uint64) bool
 
-// addTyped runs filterAddOne on HashUint64(*p) and the engine of the *Filter[K] f
-// when K is a 64-bit integer kind, else tail-calls addString (strings) or addSlow.
+// addTyped runs filterAddOne on Hash(*p) and the engine of the *Filter[K] f, p
+// pointing to a key of type K: it hashes integers and strings or byte slices of
+// up to 240 bytes itself, and tail-calls addString for longer keys and addSlow
+// for the zero Filter.
 //
 //go:noescape
 func addTyped(f *[2]uint64, p *uint64)

@@ -4,91 +4,734 @@
 
 #include "textflag.h"
 
+DATA typedConsts<>+0(SB)/8, $0xc73ab174c5ecd5a2
+DATA typedConsts<>+8(SB)/8, $0x9fb21c651e98df25
+DATA typedConsts<>+16(SB)/8, $0x6782737bea4239b9
+DATA typedConsts<>+24(SB)/8, $0xaf56bc3b0996523a
+DATA typedConsts<>+32(SB)/8, $0x9e3779b185ebca87
+DATA typedConsts<>+40(SB)/8, $0x165667919e3779f9
+DATA typedConsts<>+48(SB)/8, $0xc2b2ae3d27d4eb4f
+DATA typedConsts<>+56(SB)/8, $0x165667b19e3779f9
+GLOBL typedConsts<>(SB), RODATA|NOPTR, $64
+
+DATA typedSecret<>+0(SB)/8, $0xbe4ba423396cfeb8
+DATA typedSecret<>+8(SB)/8, $0x1cad21f72c81017c
+DATA typedSecret<>+16(SB)/8, $0xdb979083e96dd4de
+DATA typedSecret<>+24(SB)/8, $0x1f67b3b7a4a44072
+DATA typedSecret<>+32(SB)/8, $0x78e5c0cc4ee679cb
+DATA typedSecret<>+40(SB)/8, $0x2172ffcc7dd05a82
+DATA typedSecret<>+48(SB)/8, $0x8e2443f7744608b8
+DATA typedSecret<>+56(SB)/8, $0x4c263a81e69035e0
+DATA typedSecret<>+64(SB)/8, $0xcb00c391bb52283c
+DATA typedSecret<>+72(SB)/8, $0xa32e531b8b65d088
+DATA typedSecret<>+80(SB)/8, $0x4ef90da297486471
+DATA typedSecret<>+88(SB)/8, $0xd8acdea946ef1938
+DATA typedSecret<>+96(SB)/8, $0x3f349ce33f76faa8
+DATA typedSecret<>+104(SB)/8, $0x1d4f0bc7c7bbdcf9
+DATA typedSecret<>+112(SB)/8, $0x3159b4cd4be0518a
+DATA typedSecret<>+120(SB)/8, $0x647378d9c97e9fc8
+DATA typedSecret<>+128(SB)/8, $0xc3ebd33483acc5ea
+GLOBL typedSecret<>(SB), RODATA|NOPTR, $136
+
 // func hasTyped(f *[2]uint64, p *uint64) bool
 TEXT ·hasTyped(SB), NOSPLIT, $0-17
-	MOVQ    f+0(FP), AX
-	MOVBLZX 8(AX), CX
-	CMPL    CX, $0x0a
-	JEQ     word
-	CMPL    CX, $0x06
-	JEQ     word
-	CMPL    CX, $0x01
-	JEQ     str
-	JMP     ·hasSlow(SB)
-
-str:
-	JMP ·hasString(SB)
+	MOVQ    f+0(FP), CX
+	MOVQ    p+8(FP), AX
+	MOVBLZX 8(CX), DX
+	CMPL    DX, $0x0a
+	JNE     other
 
 word:
-	MOVQ  (AX), AX
-	MOVQ  p+8(FP), CX
-	MOVQ  (CX), CX
-	ROLQ  $0x20, CX
-	MOVQ  $0xc73ab174c5ecd5a2, DX
-	XORQ  DX, CX
-	MOVQ  CX, DX
-	MOVQ  CX, BX
-	ROLQ  $0x31, DX
-	ROLQ  $0x18, BX
-	XORQ  DX, CX
-	XORQ  BX, CX
-	MOVQ  $0x9fb21c651e98df25, BX
-	IMULQ BX, CX
-	MOVQ  CX, DX
-	SHRQ  $0x23, DX
-	ADDQ  $0x08, DX
-	XORQ  DX, CX
-	IMULQ BX, CX
-	MOVQ  CX, DX
-	SHRQ  $0x1c, DX
-	XORQ  DX, CX
-	MOVQ  AX, f+0(FP)
-	MOVQ  CX, p+8(FP)
-	JMP   github·com∕simdbloom∕bloom∕blocked·filterHasOne(SB)
+	MOVQ (AX), BX
+
+mix:
+	ROLQ  $0x20, BX
+	XORQ  typedConsts<>+0(SB), BX
+	MOVQ  BX, AX
+	MOVQ  BX, DX
+	ROLQ  $0x31, AX
+	ROLQ  $0x18, DX
+	XORQ  AX, BX
+	XORQ  DX, BX
+	IMULQ typedConsts<>+8(SB), BX
+	MOVQ  BX, AX
+	SHRQ  $0x23, AX
+	ADDQ  $0x08, AX
+	XORQ  AX, BX
+	IMULQ typedConsts<>+8(SB), BX
+	MOVQ  BX, AX
+	SHRQ  $0x1c, AX
+	XORQ  AX, BX
+
+hashed:
+	MOVQ (CX), AX
+	MOVQ AX, f+0(FP)
+	MOVQ BX, p+8(FP)
+	JMP  github·com∕simdbloom∕bloom∕blocked·filterHasOne(SB)
+
+other:
+	CMPL DX, $0x01
+	JEQ  str
+	CMPL DX, $0x06
+	JEQ  word
+	CMPL DX, $0x02
+	JEQ  str
+	CMPL DX, $0x05
+	JEQ  int32
+	CMPL DX, $0x09
+	JEQ  uint32
+	CMPL DX, $0x04
+	JEQ  int16
+	CMPL DX, $0x08
+	JEQ  uint16
+	CMPL DX, $0x03
+	JEQ  int8
+	CMPL DX, $0x07
+	JEQ  uint8
+	JMP  ·hasSlow(SB)
+
+int32:
+	MOVLQSX (AX), BX
+	JMP     mix
+
+uint32:
+	MOVL (AX), BX
+	JMP  mix
+
+int16:
+	MOVWQSX (AX), BX
+	JMP     mix
+
+uint16:
+	MOVWLZX (AX), BX
+	JMP     mix
+
+int8:
+	MOVBQSX (AX), BX
+	JMP     mix
+
+uint8:
+	MOVBLZX (AX), BX
+	JMP     mix
+
+str:
+	MOVQ    (AX), SI
+	MOVQ    8(AX), DI
+	CMPQ    DI, $0x10
+	JA      s17
+	CMPQ    DI, $0x08
+	JA      s9
+	CMPQ    DI, $0x03
+	JA      s4
+	TESTQ   DI, DI
+	JEQ     s0
+	MOVBLZX (SI), BX
+	SHLL    $0x10, BX
+	MOVBLZX -1(SI)(DI*1), AX
+	ORL     AX, BX
+	MOVQ    DI, AX
+	SHRQ    $0x01, AX
+	MOVBLZX (SI)(AX*1), AX
+	SHLL    $0x18, AX
+	ORL     AX, BX
+	MOVL    DI, AX
+	SHLL    $0x08, AX
+	ORL     AX, BX
+	XORL    $0x87275a9b, BX
+	IMULQ   typedConsts<>+48(SB), BX
+	MOVQ    BX, AX
+	SHRQ    $0x1d, AX
+	XORQ    AX, BX
+	IMULQ   typedConsts<>+56(SB), BX
+	MOVQ    BX, AX
+	SHRQ    $0x20, AX
+	XORQ    AX, BX
+	JMP     hashed
+
+s0:
+	MOVQ $0x2d06800538d394c2, BX
+	JMP  hashed
+
+s4:
+	MOVL  (SI), BX
+	MOVL  -4(SI)(DI*1), AX
+	SHLQ  $0x20, BX
+	ADDQ  AX, BX
+	XORQ  typedConsts<>+0(SB), BX
+	MOVQ  BX, AX
+	MOVQ  BX, DX
+	ROLQ  $0x31, AX
+	ROLQ  $0x18, DX
+	XORQ  AX, BX
+	XORQ  DX, BX
+	IMULQ typedConsts<>+8(SB), BX
+	MOVQ  BX, AX
+	SHRQ  $0x23, AX
+	ADDQ  DI, AX
+	XORQ  AX, BX
+	IMULQ typedConsts<>+8(SB), BX
+	MOVQ  BX, AX
+	SHRQ  $0x1c, AX
+	XORQ  AX, BX
+	JMP   hashed
+
+s9:
+	MOVQ   (SI), BX
+	XORQ   typedConsts<>+16(SB), BX
+	MOVQ   -8(SI)(DI*1), SI
+	XORQ   typedConsts<>+24(SB), SI
+	MOVQ   BX, AX
+	MULQ   SI
+	XORQ   DX, AX
+	BSWAPQ BX
+	LEAQ   (DI)(BX*1), BX
+	ADDQ   SI, BX
+	ADDQ   AX, BX
+	MOVQ   BX, AX
+	SHRQ   $0x25, AX
+	XORQ   AX, BX
+	IMULQ  typedConsts<>+40(SB), BX
+	MOVQ   BX, AX
+	SHRQ   $0x20, AX
+	XORQ   AX, BX
+	JMP    hashed
+
+s17:
+	CMPQ  DI, $0x00000080
+	JA    s129
+	MOVQ  DI, BX
+	IMULQ typedConsts<>+32(SB), BX
+	MOVQ  (SI), AX
+	XORQ  typedSecret<>+0(SB), AX
+	MOVQ  8(SI), DX
+	XORQ  typedSecret<>+8(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	MOVQ  -16(SI)(DI*1), AX
+	XORQ  typedSecret<>+16(SB), AX
+	MOVQ  -8(SI)(DI*1), DX
+	XORQ  typedSecret<>+24(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	CMPQ  DI, $0x20
+	JBE   s17end
+	MOVQ  16(SI), AX
+	XORQ  typedSecret<>+32(SB), AX
+	MOVQ  24(SI), DX
+	XORQ  typedSecret<>+40(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	MOVQ  -32(SI)(DI*1), AX
+	XORQ  typedSecret<>+48(SB), AX
+	MOVQ  -24(SI)(DI*1), DX
+	XORQ  typedSecret<>+56(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	CMPQ  DI, $0x40
+	JBE   s17end
+	MOVQ  32(SI), AX
+	XORQ  typedSecret<>+64(SB), AX
+	MOVQ  40(SI), DX
+	XORQ  typedSecret<>+72(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	MOVQ  -48(SI)(DI*1), AX
+	XORQ  typedSecret<>+80(SB), AX
+	MOVQ  -40(SI)(DI*1), DX
+	XORQ  typedSecret<>+88(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	CMPQ  DI, $0x60
+	JBE   s17end
+	MOVQ  48(SI), AX
+	XORQ  typedSecret<>+96(SB), AX
+	MOVQ  56(SI), DX
+	XORQ  typedSecret<>+104(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	MOVQ  -64(SI)(DI*1), AX
+	XORQ  typedSecret<>+112(SB), AX
+	MOVQ  -56(SI)(DI*1), DX
+	XORQ  typedSecret<>+120(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+
+s17end:
+	MOVQ  BX, AX
+	SHRQ  $0x25, AX
+	XORQ  AX, BX
+	IMULQ typedConsts<>+40(SB), BX
+	MOVQ  BX, AX
+	SHRQ  $0x20, AX
+	XORQ  AX, BX
+	JMP   hashed
+
+s129:
+	CMPQ  DI, $0x000000f0
+	JA    long
+	MOVQ  DI, BX
+	IMULQ typedConsts<>+32(SB), BX
+	MOVQ  (SI), AX
+	XORQ  typedSecret<>+0(SB), AX
+	MOVQ  8(SI), DX
+	XORQ  typedSecret<>+8(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	MOVQ  16(SI), AX
+	XORQ  typedSecret<>+16(SB), AX
+	MOVQ  24(SI), DX
+	XORQ  typedSecret<>+24(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	MOVQ  32(SI), AX
+	XORQ  typedSecret<>+32(SB), AX
+	MOVQ  40(SI), DX
+	XORQ  typedSecret<>+40(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	MOVQ  48(SI), AX
+	XORQ  typedSecret<>+48(SB), AX
+	MOVQ  56(SI), DX
+	XORQ  typedSecret<>+56(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	MOVQ  64(SI), AX
+	XORQ  typedSecret<>+64(SB), AX
+	MOVQ  72(SI), DX
+	XORQ  typedSecret<>+72(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	MOVQ  80(SI), AX
+	XORQ  typedSecret<>+80(SB), AX
+	MOVQ  88(SI), DX
+	XORQ  typedSecret<>+88(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	MOVQ  96(SI), AX
+	XORQ  typedSecret<>+96(SB), AX
+	MOVQ  104(SI), DX
+	XORQ  typedSecret<>+104(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	MOVQ  112(SI), AX
+	XORQ  typedSecret<>+112(SB), AX
+	MOVQ  120(SI), DX
+	XORQ  typedSecret<>+120(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	MOVQ  BX, AX
+	SHRQ  $0x25, AX
+	XORQ  AX, BX
+	IMULQ typedConsts<>+40(SB), BX
+	MOVQ  BX, AX
+	SHRQ  $0x20, AX
+	XORQ  AX, BX
+	MOVQ  DI, R9
+	ANDQ  $-16, R9
+	ADDQ  SI, R9
+	LEAQ  128(SI), R8
+	LEAQ  typedSecret<>+3(SB), R10
+
+s129loop:
+	CMPQ R8, R9
+	JAE  s129last
+	MOVQ (R8), AX
+	XORQ (R10), AX
+	MOVQ 8(R8), DX
+	XORQ 8(R10), DX
+	MULQ DX
+	XORQ DX, AX
+	ADDQ AX, BX
+	ADDQ $0x10, R8
+	ADDQ $0x10, R10
+	JMP  s129loop
+
+s129last:
+	MOVQ  -16(SI)(DI*1), AX
+	XORQ  typedSecret<>+119(SB), AX
+	MOVQ  -8(SI)(DI*1), DX
+	XORQ  typedSecret<>+127(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	MOVQ  BX, AX
+	SHRQ  $0x25, AX
+	XORQ  AX, BX
+	IMULQ typedConsts<>+40(SB), BX
+	MOVQ  BX, AX
+	SHRQ  $0x20, AX
+	XORQ  AX, BX
+	JMP   hashed
+
+long:
+	JMP ·hasString(SB)
 
 // func addTyped(f *[2]uint64, p *uint64)
 TEXT ·addTyped(SB), NOSPLIT, $0-16
-	MOVQ    f+0(FP), AX
-	MOVBLZX 8(AX), CX
-	CMPL    CX, $0x0a
-	JEQ     word
-	CMPL    CX, $0x06
-	JEQ     word
-	CMPL    CX, $0x01
-	JEQ     str
-	JMP     ·addSlow(SB)
-
-str:
-	JMP ·addString(SB)
+	MOVQ    f+0(FP), CX
+	MOVQ    p+8(FP), AX
+	MOVBLZX 8(CX), DX
+	CMPL    DX, $0x0a
+	JNE     other
 
 word:
-	MOVQ  (AX), AX
-	CMPQ  8(AX), $0x00
-	JEQ   slow
-	MOVQ  p+8(FP), CX
-	MOVQ  (CX), CX
-	ROLQ  $0x20, CX
-	MOVQ  $0xc73ab174c5ecd5a2, DX
-	XORQ  DX, CX
-	MOVQ  CX, DX
-	MOVQ  CX, BX
-	ROLQ  $0x31, DX
-	ROLQ  $0x18, BX
-	XORQ  DX, CX
-	XORQ  BX, CX
-	MOVQ  $0x9fb21c651e98df25, BX
-	IMULQ BX, CX
-	MOVQ  CX, DX
-	SHRQ  $0x23, DX
-	ADDQ  $0x08, DX
-	XORQ  DX, CX
-	IMULQ BX, CX
-	MOVQ  CX, DX
-	SHRQ  $0x1c, DX
-	XORQ  DX, CX
-	MOVQ  AX, f+0(FP)
-	MOVQ  CX, p+8(FP)
-	JMP   github·com∕simdbloom∕bloom∕blocked·filterAddOne(SB)
+	MOVQ (AX), BX
+
+mix:
+	ROLQ  $0x20, BX
+	XORQ  typedConsts<>+0(SB), BX
+	MOVQ  BX, AX
+	MOVQ  BX, DX
+	ROLQ  $0x31, AX
+	ROLQ  $0x18, DX
+	XORQ  AX, BX
+	XORQ  DX, BX
+	IMULQ typedConsts<>+8(SB), BX
+	MOVQ  BX, AX
+	SHRQ  $0x23, AX
+	ADDQ  $0x08, AX
+	XORQ  AX, BX
+	IMULQ typedConsts<>+8(SB), BX
+	MOVQ  BX, AX
+	SHRQ  $0x1c, AX
+	XORQ  AX, BX
+
+hashed:
+	MOVQ (CX), AX
+	CMPQ 8(AX), $0x00
+	JEQ  slow
+	MOVQ AX, f+0(FP)
+	MOVQ BX, p+8(FP)
+	JMP  github·com∕simdbloom∕bloom∕blocked·filterAddOne(SB)
+
+other:
+	CMPL DX, $0x01
+	JEQ  str
+	CMPL DX, $0x06
+	JEQ  word
+	CMPL DX, $0x02
+	JEQ  str
+	CMPL DX, $0x05
+	JEQ  int32
+	CMPL DX, $0x09
+	JEQ  uint32
+	CMPL DX, $0x04
+	JEQ  int16
+	CMPL DX, $0x08
+	JEQ  uint16
+	CMPL DX, $0x03
+	JEQ  int8
+	CMPL DX, $0x07
+	JEQ  uint8
+	JMP  ·addSlow(SB)
+
+int32:
+	MOVLQSX (AX), BX
+	JMP     mix
+
+uint32:
+	MOVL (AX), BX
+	JMP  mix
+
+int16:
+	MOVWQSX (AX), BX
+	JMP     mix
+
+uint16:
+	MOVWLZX (AX), BX
+	JMP     mix
+
+int8:
+	MOVBQSX (AX), BX
+	JMP     mix
+
+uint8:
+	MOVBLZX (AX), BX
+	JMP     mix
+
+str:
+	MOVQ    (AX), SI
+	MOVQ    8(AX), DI
+	CMPQ    DI, $0x10
+	JA      s17
+	CMPQ    DI, $0x08
+	JA      s9
+	CMPQ    DI, $0x03
+	JA      s4
+	TESTQ   DI, DI
+	JEQ     s0
+	MOVBLZX (SI), BX
+	SHLL    $0x10, BX
+	MOVBLZX -1(SI)(DI*1), AX
+	ORL     AX, BX
+	MOVQ    DI, AX
+	SHRQ    $0x01, AX
+	MOVBLZX (SI)(AX*1), AX
+	SHLL    $0x18, AX
+	ORL     AX, BX
+	MOVL    DI, AX
+	SHLL    $0x08, AX
+	ORL     AX, BX
+	XORL    $0x87275a9b, BX
+	IMULQ   typedConsts<>+48(SB), BX
+	MOVQ    BX, AX
+	SHRQ    $0x1d, AX
+	XORQ    AX, BX
+	IMULQ   typedConsts<>+56(SB), BX
+	MOVQ    BX, AX
+	SHRQ    $0x20, AX
+	XORQ    AX, BX
+	JMP     hashed
+
+s0:
+	MOVQ $0x2d06800538d394c2, BX
+	JMP  hashed
+
+s4:
+	MOVL  (SI), BX
+	MOVL  -4(SI)(DI*1), AX
+	SHLQ  $0x20, BX
+	ADDQ  AX, BX
+	XORQ  typedConsts<>+0(SB), BX
+	MOVQ  BX, AX
+	MOVQ  BX, DX
+	ROLQ  $0x31, AX
+	ROLQ  $0x18, DX
+	XORQ  AX, BX
+	XORQ  DX, BX
+	IMULQ typedConsts<>+8(SB), BX
+	MOVQ  BX, AX
+	SHRQ  $0x23, AX
+	ADDQ  DI, AX
+	XORQ  AX, BX
+	IMULQ typedConsts<>+8(SB), BX
+	MOVQ  BX, AX
+	SHRQ  $0x1c, AX
+	XORQ  AX, BX
+	JMP   hashed
+
+s9:
+	MOVQ   (SI), BX
+	XORQ   typedConsts<>+16(SB), BX
+	MOVQ   -8(SI)(DI*1), SI
+	XORQ   typedConsts<>+24(SB), SI
+	MOVQ   BX, AX
+	MULQ   SI
+	XORQ   DX, AX
+	BSWAPQ BX
+	LEAQ   (DI)(BX*1), BX
+	ADDQ   SI, BX
+	ADDQ   AX, BX
+	MOVQ   BX, AX
+	SHRQ   $0x25, AX
+	XORQ   AX, BX
+	IMULQ  typedConsts<>+40(SB), BX
+	MOVQ   BX, AX
+	SHRQ   $0x20, AX
+	XORQ   AX, BX
+	JMP    hashed
+
+s17:
+	CMPQ  DI, $0x00000080
+	JA    s129
+	MOVQ  DI, BX
+	IMULQ typedConsts<>+32(SB), BX
+	MOVQ  (SI), AX
+	XORQ  typedSecret<>+0(SB), AX
+	MOVQ  8(SI), DX
+	XORQ  typedSecret<>+8(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	MOVQ  -16(SI)(DI*1), AX
+	XORQ  typedSecret<>+16(SB), AX
+	MOVQ  -8(SI)(DI*1), DX
+	XORQ  typedSecret<>+24(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	CMPQ  DI, $0x20
+	JBE   s17end
+	MOVQ  16(SI), AX
+	XORQ  typedSecret<>+32(SB), AX
+	MOVQ  24(SI), DX
+	XORQ  typedSecret<>+40(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	MOVQ  -32(SI)(DI*1), AX
+	XORQ  typedSecret<>+48(SB), AX
+	MOVQ  -24(SI)(DI*1), DX
+	XORQ  typedSecret<>+56(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	CMPQ  DI, $0x40
+	JBE   s17end
+	MOVQ  32(SI), AX
+	XORQ  typedSecret<>+64(SB), AX
+	MOVQ  40(SI), DX
+	XORQ  typedSecret<>+72(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	MOVQ  -48(SI)(DI*1), AX
+	XORQ  typedSecret<>+80(SB), AX
+	MOVQ  -40(SI)(DI*1), DX
+	XORQ  typedSecret<>+88(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	CMPQ  DI, $0x60
+	JBE   s17end
+	MOVQ  48(SI), AX
+	XORQ  typedSecret<>+96(SB), AX
+	MOVQ  56(SI), DX
+	XORQ  typedSecret<>+104(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	MOVQ  -64(SI)(DI*1), AX
+	XORQ  typedSecret<>+112(SB), AX
+	MOVQ  -56(SI)(DI*1), DX
+	XORQ  typedSecret<>+120(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+
+s17end:
+	MOVQ  BX, AX
+	SHRQ  $0x25, AX
+	XORQ  AX, BX
+	IMULQ typedConsts<>+40(SB), BX
+	MOVQ  BX, AX
+	SHRQ  $0x20, AX
+	XORQ  AX, BX
+	JMP   hashed
+
+s129:
+	CMPQ  DI, $0x000000f0
+	JA    long
+	MOVQ  DI, BX
+	IMULQ typedConsts<>+32(SB), BX
+	MOVQ  (SI), AX
+	XORQ  typedSecret<>+0(SB), AX
+	MOVQ  8(SI), DX
+	XORQ  typedSecret<>+8(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	MOVQ  16(SI), AX
+	XORQ  typedSecret<>+16(SB), AX
+	MOVQ  24(SI), DX
+	XORQ  typedSecret<>+24(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	MOVQ  32(SI), AX
+	XORQ  typedSecret<>+32(SB), AX
+	MOVQ  40(SI), DX
+	XORQ  typedSecret<>+40(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	MOVQ  48(SI), AX
+	XORQ  typedSecret<>+48(SB), AX
+	MOVQ  56(SI), DX
+	XORQ  typedSecret<>+56(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	MOVQ  64(SI), AX
+	XORQ  typedSecret<>+64(SB), AX
+	MOVQ  72(SI), DX
+	XORQ  typedSecret<>+72(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	MOVQ  80(SI), AX
+	XORQ  typedSecret<>+80(SB), AX
+	MOVQ  88(SI), DX
+	XORQ  typedSecret<>+88(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	MOVQ  96(SI), AX
+	XORQ  typedSecret<>+96(SB), AX
+	MOVQ  104(SI), DX
+	XORQ  typedSecret<>+104(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	MOVQ  112(SI), AX
+	XORQ  typedSecret<>+112(SB), AX
+	MOVQ  120(SI), DX
+	XORQ  typedSecret<>+120(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	MOVQ  BX, AX
+	SHRQ  $0x25, AX
+	XORQ  AX, BX
+	IMULQ typedConsts<>+40(SB), BX
+	MOVQ  BX, AX
+	SHRQ  $0x20, AX
+	XORQ  AX, BX
+	MOVQ  DI, R9
+	ANDQ  $-16, R9
+	ADDQ  SI, R9
+	LEAQ  128(SI), R8
+	LEAQ  typedSecret<>+3(SB), R10
+
+s129loop:
+	CMPQ R8, R9
+	JAE  s129last
+	MOVQ (R8), AX
+	XORQ (R10), AX
+	MOVQ 8(R8), DX
+	XORQ 8(R10), DX
+	MULQ DX
+	XORQ DX, AX
+	ADDQ AX, BX
+	ADDQ $0x10, R8
+	ADDQ $0x10, R10
+	JMP  s129loop
+
+s129last:
+	MOVQ  -16(SI)(DI*1), AX
+	XORQ  typedSecret<>+119(SB), AX
+	MOVQ  -8(SI)(DI*1), DX
+	XORQ  typedSecret<>+127(SB), DX
+	MULQ  DX
+	XORQ  DX, AX
+	ADDQ  AX, BX
+	MOVQ  BX, AX
+	SHRQ  $0x25, AX
+	XORQ  AX, BX
+	IMULQ typedConsts<>+40(SB), BX
+	MOVQ  BX, AX
+	SHRQ  $0x20, AX
+	XORQ  AX, BX
+	JMP   hashed
+
+long:
+	JMP ·addString(SB)
 
 slow:
 	JMP ·addSlow(SB)

@@ -3,6 +3,7 @@ package bloom
 import (
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/simdbloom/bloom/blocked"
@@ -64,15 +65,22 @@ func TestTypedOneKeyEveryKind(t *testing.T) {
 	t.Run("int64", func(t *testing.T) { checkOneKey(t, mapKeys(u, func(x uint64) int64 { return int64(x) })) })
 	t.Run("int", func(t *testing.T) { checkOneKey(t, mapKeys(u, func(x uint64) int { return int(x) })) })
 	t.Run("uintptr", func(t *testing.T) { checkOneKey(t, mapKeys(u, func(x uint64) uintptr { return uintptr(x) })) })
+	t.Run("uint", func(t *testing.T) { checkOneKey(t, mapKeys(u, func(x uint64) uint { return uint(x) })) })
 	t.Run("int32", func(t *testing.T) { checkOneKey(t, mapKeys(u, func(x uint64) int32 { return int32(x) })) })
+	t.Run("uint32", func(t *testing.T) { checkOneKey(t, mapKeys(u, func(x uint64) uint32 { return uint32(x) })) })
+	t.Run("int16", func(t *testing.T) { checkOneKey(t, mapKeys(u, func(x uint64) int16 { return int16(x) })) })
 	t.Run("uint16", func(t *testing.T) { checkOneKey(t, mapKeys(u, func(x uint64) uint16 { return uint16(x) })) })
 	t.Run("int8", func(t *testing.T) { checkOneKey(t, mapKeys(u[:256], func(x uint64) int8 { return int8(x) })) })
+	t.Run("uint8", func(t *testing.T) { checkOneKey(t, mapKeys(u[:256], func(x uint64) uint8 { return uint8(x) })) })
 	t.Run("namedUint", func(t *testing.T) { checkOneKey(t, mapKeys(u, func(x uint64) namedUint { return namedUint(x) })) })
 	t.Run("string", func(t *testing.T) {
 		checkOneKey(t, mapKeys(u, func(x uint64) string { s := strconv.FormatUint(x, 36); return s[:x%uint64(len(s)+1)] }))
 	})
 	t.Run("bytes", func(t *testing.T) {
 		checkOneKey(t, mapKeys(u, func(x uint64) []byte { return strconv.AppendUint(nil, x, 7) }))
+	})
+	t.Run("namedString", func(t *testing.T) {
+		checkOneKey(t, mapKeys(u, func(x uint64) namedString { return namedString(strconv.FormatUint(x, 2)) }))
 	})
 }
 
@@ -90,10 +98,14 @@ func mapKeys[A, B any](in []A, f func(A) B) []B {
 func TestTypedOverZeroEngine(t *testing.T) {
 	u := FromEngine[uint64](&blocked.Filter{})
 	s := FromEngine[string](&blocked.Filter{})
-	if u.Has(1) || s.Has("a") {
+	i := FromEngine[int16](&blocked.Filter{})
+	long := strings.Repeat("a", 300) // hashed in Go
+	if u.Has(1) || s.Has("a") || s.Has(long) || i.Has(-1) {
 		t.Fatal("Has on a filter without blocks answered true")
 	}
-	for name, add := range map[string]func(){"uint64": func() { u.Add(1) }, "string": func() { s.Add("a") }} {
+	for name, add := range map[string]func(){
+		"uint64": func() { u.Add(1) }, "string": func() { s.Add("a") }, "long": func() { s.Add(long) }, "int16": func() { i.Add(-1) },
+	} {
 		func() {
 			defer func() {
 				if recover() == nil {
@@ -102,5 +114,62 @@ func TestTypedOverZeroEngine(t *testing.T) {
 			}()
 			add()
 		}()
+	}
+}
+
+// keyCheck checks that the typed kernels hash one key as Hash does: Add(k)
+// into an empty filter sets the bits of AddHash(Hash(k)), and Has(k) finds k
+// in it (a kernel that hashed k otherwise would find it only by a collision
+// of the eight or sixteen bits).
+type keyCheck[K Key] struct {
+	f   *Filter[K]
+	ref *blocked.Filter
+}
+
+func newKeyCheck[K Key](t *testing.T, k int) keyCheck[K] {
+	e, err := blocked.NewBytes(4096, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, _ := blocked.NewBytes(4096, k)
+	ref.SetKeyHash(blocked.HashXXH3) // as FromEngine records on e
+	return keyCheck[K]{FromEngine[K](e), ref}
+}
+
+func (c keyCheck[K]) check(t *testing.T, key K) {
+	t.Helper()
+	c.f.Clear()
+	c.ref.Clear()
+	c.f.Add(key)
+	c.ref.AddHash(Hash(key))
+	if !c.f.Engine().Equal(c.ref) {
+		t.Fatalf("%s: Add(%q) set other bits than AddHash(Hash)", cpu.Active, key)
+	}
+	if !c.f.Has(key) {
+		t.Fatalf("%s: Has(%q) did not find the key just added", cpu.Active, key)
+	}
+}
+
+// Strings and byte slices of every length 0..300 (every XXH3 class the
+// kernels hash, and the longer keys they leave to Go), random contents, at
+// every level, k = 8 and 16.
+func TestTypedStringLengths(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, l := range cpu.Usable() {
+		withLevel(l, func() {
+			for _, k := range []int{8, 16} {
+				s, b := newKeyCheck[string](t, k), newKeyCheck[[]byte](t, k)
+				for n := 0; n <= 300; n++ {
+					for range 8 {
+						key := make([]byte, n)
+						for i := range key {
+							key[i] = byte(r.Uint32())
+						}
+						s.check(t, string(key))
+						b.check(t, key)
+					}
+				}
+			}
+		})
 	}
 }

@@ -10,20 +10,29 @@ import (
 // Typed one-key kernels (package bloom): Filter[K].Has and Add are each one
 // call to hasTyped or addTyped, small enough for Go to inline into the
 // caller whatever K is, so the generic method costs no Go frame of its own.
-// The kernel reads the key's kind from the Filter[K] and, for 64-bit integer
-// keys, hashes the key (HashUint64) and jumps to blocked's one-key kernel
-// with the engine and the hash in place of its own two arguments; string
-// keys jump to hasString/addString and every other kind (and the zero
-// Filter) to hasSlow/addSlow, Go functions with the same signature. The
+// The kernel reads the key's kind from the Filter[K], hashes the key as Hash
+// does (integers widened to 64 bits, then HashUint64; strings and byte
+// slices with the scalar XXH3 of typedstr.go, up to 240 bytes) and jumps to
+// blocked's one-key kernel with the engine and the hash in place of its own
+// two arguments. Longer keys jump to hasString/addString and the zero
+// Filter to hasSlow/addSlow, Go functions with the same signature. The
 // jumps are tail calls: the caller sees one call. PERF.md has the
-// measurements. bloom's typed.go checks the layout and the kind values.
+// measurements. bloom's typed_layout_amd64.go checks the layout and the
+// kind values.
 
 // Filter[K]{f *blocked.Filter; kind keyKind} and the keyKind values.
 const (
 	offEngine  = 0
 	offKind    = 8
 	kindString = 1
+	kindBytes  = 2
+	kindInt8   = 3
+	kindInt16  = 4
+	kindInt32  = 5
 	kindInt64  = 6
+	kindUint8  = 7
+	kindUint16 = 8
+	kindUint32 = 9
 	kindUint64 = 10
 )
 
@@ -33,46 +42,98 @@ func blockedSym(name string) string {
 }
 
 func typedKernels() {
-	typedOne("hasTyped", " bool", "filterHasOne", "hasString", "hasSlow", false)
-	typedOne("addTyped", "", "filterAddOne", "addString", "addSlow", true)
+	g := typedGen{
+		consts: qwordTable("typedConsts", typedConstWords[:]),
+		secret: qwordTable("typedSecret", append(xxhKey[:], xxhKey128)),
+	}
+	g.kernel("hasTyped", " bool", "filterHasOne", "hasString", "hasSlow")
+	g.kernel("addTyped", "", "filterAddOne", "addString", "addSlow")
 }
 
-// typedOne emits one typed kernel. needBlocks sends a word key of a Filter
-// whose engine has no blocks to slow (the add kernel needs blocks; the
-// lookup kernel answers false for k = 0 without reading them).
-func typedOne(name, result, kernel, str, slow string, needBlocks bool) {
+// typedGen holds the typed kernels' tables.
+type typedGen struct {
+	consts Mem // typedConstWords
+	secret Mem // XXH3's default secret, bytes 0-135
+}
+
+func (g typedGen) c(i int) Mem { return g.consts.Offset(8 * i) }
+
+// narrowKinds are the integer kinds narrower than 64 bits, each with the
+// load that widens it as bloom's intBits does (signed kinds sign-extended).
+var narrowKinds = []struct {
+	kind  int
+	label string
+	load  func(m Mem, h GPVirtual)
+}{
+	{kindInt32, "int32", func(m Mem, h GPVirtual) { MOVLQSX(m, h) }},
+	{kindUint32, "uint32", func(m Mem, h GPVirtual) { MOVL(m, h.As32()) }},
+	{kindInt16, "int16", func(m Mem, h GPVirtual) { MOVWQSX(m, h) }},
+	{kindUint16, "uint16", func(m Mem, h GPVirtual) { MOVWLZX(m, h.As32()) }},
+	{kindInt8, "int8", func(m Mem, h GPVirtual) { MOVBQSX(m, h) }},
+	{kindUint8, "uint8", func(m Mem, h GPVirtual) { MOVBLZX(m, h.As32()) }},
+}
+
+// kernel emits one typed kernel, a lookup if it has a result, else an add,
+// that jumps to blocked's one-key kernel oneKey. The add sends a key of a
+// Filter whose engine has no blocks to slow (the lookup kernel answers
+// false for k = 0 without reading them).
+func (g typedGen) kernel(name, result, oneKey, str, slow string) {
+	lookup := result != ""
 	TEXT(name, NOSPLIT, "func(f *[2]uint64, p *uint64)"+result)
 	Pragma("noescape")
-	Doc(name+" runs "+kernel+" on HashUint64(*p) and the engine of the *Filter[K] f",
-		"when K is a 64-bit integer kind, else tail-calls "+str+" (strings) or "+slow+".")
-	f := Load(Param("f"), GP64())
+	Doc(name+" runs "+oneKey+" on Hash(*p) and the engine of the *Filter[K] f, p",
+		"pointing to a key of type K: it hashes integers and strings or byte slices of",
+		"up to 240 bytes itself, and tail-calls "+str+" for longer keys and "+slow,
+		"for the zero Filter.")
+	f, p := GP64(), GP64()
+	Load(Param("f"), f)
+	Load(Param("p"), p)
 	kind := GP32()
 	MOVBLZX(Mem{Base: f, Disp: offKind}, kind)
+	h := GP64()
+	// uint64 keys run straight through to the jump; the other kinds jump
+	// back into the code laid out for them.
 	CMPL(kind, U8(kindUint64))
-	JEQ(LabelRef("word"))
-	CMPL(kind, U8(kindInt64))
-	JEQ(LabelRef("word"))
-	CMPL(kind, U8(kindString))
-	JEQ(LabelRef("str"))
-	tailCall("·" + slow + "(SB)")
-	Label("str")
-	tailCall("·" + str + "(SB)")
-
+	JNE(LabelRef("other"))
 	Label("word")
+	MOVQ(Mem{Base: p}, h)
+	Label("mix")
+	g.hashWord(h)
+
+	Label("hashed")
 	e := GP64()
 	MOVQ(Mem{Base: f, Disp: offEngine}, e)
-	if needBlocks {
+	if !lookup {
 		CMPQ(Mem{Base: e, Disp: offNblocks}, U8(0))
 		JEQ(LabelRef("slow"))
 	}
-	p := Load(Param("p"), GP64())
-	h := GP64()
-	MOVQ(Mem{Base: p}, h)
-	hashWord(h)
 	Store(e, Param("f"))
 	Store(h, Param("p"))
-	tailCall(blockedSym(kernel))
-	if needBlocks {
+	tailCall(blockedSym(oneKey))
+
+	Label("other")
+	CMPL(kind, U8(kindString))
+	JEQ(LabelRef("str"))
+	CMPL(kind, U8(kindInt64))
+	JEQ(LabelRef("word"))
+	CMPL(kind, U8(kindBytes))
+	JEQ(LabelRef("str"))
+	for _, n := range narrowKinds {
+		CMPL(kind, U8(n.kind))
+		JEQ(LabelRef(n.label))
+	}
+	tailCall("·" + slow + "(SB)") // kindInvalid: the zero Filter
+	for _, n := range narrowKinds {
+		Label(n.label)
+		n.load(Mem{Base: p}, h)
+		JMP(LabelRef("mix"))
+	}
+
+	Label("str")
+	g.hashString(p, h, "long", "hashed")
+	Label("long")
+	tailCall("·" + str + "(SB)")
+	if !lookup {
 		Label("slow")
 		tailCall("·" + slow + "(SB)")
 	}
@@ -85,12 +146,16 @@ func tailCall(sym string) {
 	Instruction(&ir.Instruction{Opcode: "JMP", Operands: []Op{LabelRef(sym)}, IsTerminal: true})
 }
 
-// hashWord sets h to HashUint64(h): XXH3's 8-byte path (see hash.go).
-func hashWord(h GPVirtual) {
+// hashWord sets h to HashUint64(h): XXH3's 4-8-byte path at length 8 (see
+// hash.go), the halves of the key swapped.
+func (g typedGen) hashWord(h GPVirtual) {
 	ROLQ(U8(32), h)
-	s := GP64()
-	MOVQ(U64(0x1cad21f72c81017c^0xdb979083e96dd4de), s)
-	XORQ(s, h)
+	XORQ(g.c(tcKey4), h)
+	g.rrmxmx(h, U8(8))
+}
+
+// rrmxmx applies XXH3's rrmxmx finalizer to h for a key of length n.
+func (g typedGen) rrmxmx(h GPVirtual, n Op) {
 	a, b := GP64(), GP64()
 	MOVQ(h, a)
 	MOVQ(h, b)
@@ -98,15 +163,11 @@ func hashWord(h GPVirtual) {
 	ROLQ(U8(24), b)
 	XORQ(a, h)
 	XORQ(b, h)
-	prime := GP64()
-	MOVQ(U64(0x9fb21c651e98df25), prime)
-	IMULQ(prime, h)
+	IMULQ(g.c(tcRrmxmx), h)
 	MOVQ(h, a)
 	SHRQ(U8(35), a)
-	ADDQ(U8(8), a)
+	ADDQ(n, a)
 	XORQ(a, h)
-	IMULQ(prime, h)
-	MOVQ(h, a)
-	SHRQ(U8(28), a)
-	XORQ(a, h)
+	IMULQ(g.c(tcRrmxmx), h)
+	g.xorShift(h, 28)
 }
