@@ -12,9 +12,9 @@ import (
 // by ../asm/typed.go on amd64, typed_other.go elsewhere), which take the
 // filter as a *[2]uint64 and the key by address, so that Go inlines the
 // generic method into its caller for every K. On amd64 they hash the key
-// (integers, and strings and byte slices of up to 240 bytes) and run
-// blocked's one-key kernel themselves, and tail-call the Go functions below,
-// which have their signature, for longer keys and the zero Filter.
+// (integers, and strings and byte slices of up to 240 bytes) and probe the
+// engine themselves, and tail-call the Go functions below, which have
+// their signature, for longer keys and the zero Filter.
 
 // typedArgs returns the engine and the kind of the Filter[K] at f, whatever K.
 func typedArgs(f *[2]uint64) (*blocked.Filter, keyKind) {

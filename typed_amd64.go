@@ -4,18 +4,18 @@
 
 package bloom
 
-// hasTyped runs filterHasOne on Hash(*p) and the engine of the *Filter[K] f, p
-// pointing to a key of type K: it hashes integers and strings or byte slices of
-// up to 240 bytes itself, and tail-calls hasString for longer keys and hasSlow
-// for the zero Filter.
+// hasTyped reports whether every bit of Hash(*p) is set in the engine of the *Filter[K] f, p pointing to a key
+// of type K, as the engine's one-key kernels do: it hashes integers and strings
+// or byte slices of up to 240 bytes itself, and tail-calls hasString for longer
+// keys and hasSlow for the zero Filter.
 //
 //go:noescape
 func hasTyped(f *[2]uint64, p *uint64) bool
 
-// addTyped runs filterAddOne on Hash(*p) and the engine of the *Filter[K] f, p
-// pointing to a key of type K: it hashes integers and strings or byte slices of
-// up to 240 bytes itself, and tail-calls addString for longer keys and addSlow
-// for the zero Filter.
+// addTyped sets the bits of Hash(*p) in the engine of the *Filter[K] f, p pointing to a key
+// of type K, as the engine's one-key kernels do: it hashes integers and strings
+// or byte slices of up to 240 bytes itself, and tail-calls addString for longer
+// keys and addSlow for the zero Filter.
 //
 //go:noescape
 func addTyped(f *[2]uint64, p *uint64)

@@ -4,6 +4,36 @@
 
 #include "textflag.h"
 
+DATA filterSalts<>+0(SB)/8, $0x6a09e66700000000
+DATA filterSalts<>+8(SB)/8, $0xbb67ae8500000000
+DATA filterSalts<>+16(SB)/8, $0x3c6ef37300000000
+DATA filterSalts<>+24(SB)/8, $0xa54ff53b00000000
+DATA filterSalts<>+32(SB)/8, $0x510e527f00000000
+DATA filterSalts<>+40(SB)/8, $0x9b05688d00000000
+DATA filterSalts<>+48(SB)/8, $0x1f83d9ab00000000
+DATA filterSalts<>+56(SB)/8, $0x5be0cd1900000000
+GLOBL filterSalts<>(SB), RODATA|NOPTR, $64
+
+DATA filterSalts16<>+0(SB)/8, $0xcbbb9d5d00000000
+DATA filterSalts16<>+8(SB)/8, $0x629a292b00000000
+DATA filterSalts16<>+16(SB)/8, $0x9159015b00000000
+DATA filterSalts16<>+24(SB)/8, $0x152fecd900000000
+DATA filterSalts16<>+32(SB)/8, $0x6733266700000000
+DATA filterSalts16<>+40(SB)/8, $0x8eb44a8700000000
+DATA filterSalts16<>+48(SB)/8, $0xdb0c2e0d00000000
+DATA filterSalts16<>+56(SB)/8, $0x47b5481d00000000
+GLOBL filterSalts16<>(SB), RODATA|NOPTR, $64
+
+DATA qwordOnes<>+0(SB)/8, $0x0000000000000001
+DATA qwordOnes<>+8(SB)/8, $0x0000000000000001
+DATA qwordOnes<>+16(SB)/8, $0x0000000000000001
+DATA qwordOnes<>+24(SB)/8, $0x0000000000000001
+DATA qwordOnes<>+32(SB)/8, $0x0000000000000001
+DATA qwordOnes<>+40(SB)/8, $0x0000000000000001
+DATA qwordOnes<>+48(SB)/8, $0x0000000000000001
+DATA qwordOnes<>+56(SB)/8, $0x0000000000000001
+GLOBL qwordOnes<>(SB), RODATA|NOPTR, $64
+
 DATA typedConsts<>+0(SB)/8, $0xc73ab174c5ecd5a2
 DATA typedConsts<>+8(SB)/8, $0x9fb21c651e98df25
 DATA typedConsts<>+16(SB)/8, $0x6782737bea4239b9
@@ -34,6 +64,7 @@ DATA typedSecret<>+128(SB)/8, $0xc3ebd33483acc5ea
 GLOBL typedSecret<>(SB), RODATA|NOPTR, $136
 
 // func hasTyped(f *[2]uint64, p *uint64) bool
+// Requires: AVX, AVX2, AVX512DQ, AVX512F
 TEXT ·hasTyped(SB), NOSPLIT, $0-17
 	MOVQ    f+0(FP), CX
 	MOVQ    p+8(FP), AX
@@ -64,10 +95,225 @@ mix:
 	XORQ  AX, BX
 
 hashed:
-	MOVQ (CX), AX
-	MOVQ AX, f+0(FP)
-	MOVQ BX, p+8(FP)
-	JMP  github·com∕simdbloom∕bloom∕blocked·filterHasOne(SB)
+	MOVQ           (CX), AX
+	MOVQ           BX, CX
+	SHRQ           $0x20, CX
+	IMULQ          8(AX), CX
+	SHRQ           $0x20, CX
+	SHLQ           $0x06, CX
+	ADDQ           (AX), CX
+	CMPQ           github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x03
+	JB             lower
+	CMPQ           24(AX), $0x08
+	JNE            avx512k16
+	VPBROADCASTD   BX, Z0
+	VPMULLD        filterSalts<>+0(SB), Z0, Z0
+	VPSRLQ         $0x3a, Z0, Z0
+	VMOVDQU64      (CX), Z1
+	VPSRLVQ        Z0, Z1, Z0
+	VPTESTNMQ.BCST qwordOnes<>+0(SB), Z0, K1
+	KORTESTB       K1, K1
+	SETEQ          ret+16(FP)
+	VZEROUPPER
+	RET
+
+avx512k16:
+	CMPQ           24(AX), $0x10
+	JNE            zero
+	VPBROADCASTD   BX, Z0
+	VPMULLD        filterSalts<>+0(SB), Z0, Z1
+	VPSRLQ         $0x3a, Z1, Z1
+	VPMULLD        filterSalts16<>+0(SB), Z0, Z0
+	VPSRLQ         $0x3a, Z0, Z0
+	VMOVDQU64      (CX), Z2
+	VPSRLVQ        Z1, Z2, Z1
+	VPSRLVQ        Z0, Z2, Z0
+	VPANDQ         Z0, Z1, Z1
+	VPTESTNMQ.BCST qwordOnes<>+0(SB), Z1, K1
+	KORTESTB       K1, K1
+	SETEQ          ret+16(FP)
+	VZEROUPPER
+	RET
+
+lower:
+	CMPQ         github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x02
+	JB           scalar
+	CMPQ         24(AX), $0x08
+	JNE          avx2k16
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VPMULLD      filterSalts<>+0(SB), Y0, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VPMULLD      filterSalts<>+32(SB), Y0, Y0
+	VPSRLQ       $0x3a, Y0, Y0
+	VMOVDQU      (CX), Y2
+	VPSRLVQ      Y1, Y2, Y1
+	VMOVDQU      32(CX), Y2
+	VPSRLVQ      Y0, Y2, Y0
+	VPAND        Y0, Y1, Y1
+	VPTEST       qwordOnes<>+0(SB), Y1
+	SETCS        ret+16(FP)
+	VZEROUPPER
+	RET
+
+avx2k16:
+	CMPQ         24(AX), $0x10
+	JNE          zero
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VPMULLD      filterSalts<>+0(SB), Y0, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VPMULLD      filterSalts<>+32(SB), Y0, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VPMULLD      filterSalts16<>+0(SB), Y0, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VPMULLD      filterSalts16<>+32(SB), Y0, Y0
+	VPSRLQ       $0x3a, Y0, Y0
+	VMOVDQU      (CX), Y4
+	VPSRLVQ      Y1, Y4, Y1
+	VPSRLVQ      Y3, Y4, Y3
+	VPAND        Y3, Y1, Y1
+	VMOVDQU      32(CX), Y3
+	VPSRLVQ      Y2, Y3, Y2
+	VPAND        Y2, Y1, Y1
+	VPSRLVQ      Y0, Y3, Y0
+	VPAND        Y0, Y1, Y1
+	VPTEST       qwordOnes<>+0(SB), Y1
+	SETCS        ret+16(FP)
+	VZEROUPPER
+	RET
+
+scalar:
+	CMPQ   24(AX), $0x08
+	JNE    scalark16
+	XORL   AX, AX
+	MOVQ   (CX), DX
+	IMUL3L $0x6a09e667, BX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, DX
+	ADCL   $0x00, AX
+	MOVQ   8(CX), DX
+	IMUL3L $0xbb67ae85, BX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, DX
+	ADCL   $0x00, AX
+	MOVQ   16(CX), DX
+	IMUL3L $0x3c6ef373, BX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, DX
+	ADCL   $0x00, AX
+	MOVQ   24(CX), DX
+	IMUL3L $0xa54ff53b, BX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, DX
+	ADCL   $0x00, AX
+	MOVQ   32(CX), DX
+	IMUL3L $0x510e527f, BX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, DX
+	ADCL   $0x00, AX
+	MOVQ   40(CX), DX
+	IMUL3L $0x9b05688d, BX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, DX
+	ADCL   $0x00, AX
+	MOVQ   48(CX), DX
+	IMUL3L $0x1f83d9ab, BX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, DX
+	ADCL   $0x00, AX
+	MOVQ   56(CX), CX
+	IMUL3L $0x5be0cd19, BX, DX
+	SHRL   $0x1a, DX
+	BTQ    DX, CX
+	ADCL   $0x00, AX
+	CMPL   AX, $0x08
+	SETEQ  ret+16(FP)
+	RET
+
+scalark16:
+	CMPQ   24(AX), $0x10
+	JNE    zero
+	XORL   AX, AX
+	MOVQ   (CX), DX
+	IMUL3L $0x6a09e667, BX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, DX
+	ADCL   $0x00, AX
+	IMUL3L $0xcbbb9d5d, BX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, DX
+	ADCL   $0x00, AX
+	MOVQ   8(CX), DX
+	IMUL3L $0xbb67ae85, BX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, DX
+	ADCL   $0x00, AX
+	IMUL3L $0x629a292b, BX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, DX
+	ADCL   $0x00, AX
+	MOVQ   16(CX), DX
+	IMUL3L $0x3c6ef373, BX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, DX
+	ADCL   $0x00, AX
+	IMUL3L $0x9159015b, BX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, DX
+	ADCL   $0x00, AX
+	MOVQ   24(CX), DX
+	IMUL3L $0xa54ff53b, BX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, DX
+	ADCL   $0x00, AX
+	IMUL3L $0x152fecd9, BX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, DX
+	ADCL   $0x00, AX
+	MOVQ   32(CX), DX
+	IMUL3L $0x510e527f, BX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, DX
+	ADCL   $0x00, AX
+	IMUL3L $0x67332667, BX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, DX
+	ADCL   $0x00, AX
+	MOVQ   40(CX), DX
+	IMUL3L $0x9b05688d, BX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, DX
+	ADCL   $0x00, AX
+	IMUL3L $0x8eb44a87, BX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, DX
+	ADCL   $0x00, AX
+	MOVQ   48(CX), DX
+	IMUL3L $0x1f83d9ab, BX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, DX
+	ADCL   $0x00, AX
+	IMUL3L $0xdb0c2e0d, BX, SI
+	SHRL   $0x1a, SI
+	BTQ    SI, DX
+	ADCL   $0x00, AX
+	MOVQ   56(CX), CX
+	IMUL3L $0x5be0cd19, BX, DX
+	SHRL   $0x1a, DX
+	BTQ    DX, CX
+	ADCL   $0x00, AX
+	IMUL3L $0x47b5481d, BX, DX
+	SHRL   $0x1a, DX
+	BTQ    DX, CX
+	ADCL   $0x00, AX
+	CMPL   AX, $0x10
+	SETEQ  ret+16(FP)
+	RET
+
+zero:
+	MOVB $0x00, ret+16(FP)
+	RET
 
 other:
 	CMPL DX, $0x01
@@ -383,6 +629,7 @@ long:
 	JMP ·hasString(SB)
 
 // func addTyped(f *[2]uint64, p *uint64)
+// Requires: AVX, AVX2, AVX512F
 TEXT ·addTyped(SB), NOSPLIT, $0-16
 	MOVQ    f+0(FP), CX
 	MOVQ    p+8(FP), AX
@@ -413,12 +660,201 @@ mix:
 	XORQ  AX, BX
 
 hashed:
-	MOVQ (CX), AX
-	CMPQ 8(AX), $0x00
-	JEQ  slow
-	MOVQ AX, f+0(FP)
-	MOVQ BX, p+8(FP)
-	JMP  github·com∕simdbloom∕bloom∕blocked·filterAddOne(SB)
+	MOVQ         (CX), AX
+	CMPQ         8(AX), $0x00
+	JEQ          slow
+	MOVQ         BX, CX
+	SHRQ         $0x20, CX
+	IMULQ        8(AX), CX
+	SHRQ         $0x20, CX
+	SHLQ         $0x06, CX
+	ADDQ         (AX), CX
+	CMPQ         github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x03
+	JB           lower
+	CMPQ         24(AX), $0x08
+	JNE          avx512k16
+	VPBROADCASTD BX, Z0
+	VPMULLD      filterSalts<>+0(SB), Z0, Z0
+	VPSRLQ       $0x3a, Z0, Z0
+	VMOVDQU64    qwordOnes<>+0(SB), Z1
+	VPSLLVQ      Z0, Z1, Z0
+	VPORQ        (CX), Z0, Z0
+	VMOVDQU64    Z0, (CX)
+	VZEROUPPER
+	RET
+
+avx512k16:
+	VPBROADCASTD BX, Z0
+	VPMULLD      filterSalts<>+0(SB), Z0, Z1
+	VPSRLQ       $0x3a, Z1, Z1
+	VPMULLD      filterSalts16<>+0(SB), Z0, Z0
+	VPSRLQ       $0x3a, Z0, Z0
+	VMOVDQU64    qwordOnes<>+0(SB), Z2
+	VPSLLVQ      Z1, Z2, Z1
+	VPSLLVQ      Z0, Z2, Z0
+	VPORQ        Z0, Z1, Z1
+	VPORQ        (CX), Z1, Z1
+	VMOVDQU64    Z1, (CX)
+	VZEROUPPER
+	RET
+
+lower:
+	CMPQ         github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x02
+	JB           scalar
+	CMPQ         24(AX), $0x08
+	JNE          avx2k16
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VPMULLD      filterSalts<>+0(SB), Y0, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VPMULLD      filterSalts<>+32(SB), Y0, Y0
+	VPSRLQ       $0x3a, Y0, Y0
+	VMOVDQU      qwordOnes<>+0(SB), Y2
+	VPSLLVQ      Y1, Y2, Y1
+	VPOR         (CX), Y1, Y1
+	VMOVDQU      Y1, (CX)
+	VPSLLVQ      Y0, Y2, Y0
+	VPOR         32(CX), Y0, Y0
+	VMOVDQU      Y0, 32(CX)
+	VZEROUPPER
+	RET
+
+avx2k16:
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VPMULLD      filterSalts<>+0(SB), Y0, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VPMULLD      filterSalts<>+32(SB), Y0, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VPMULLD      filterSalts16<>+0(SB), Y0, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VPMULLD      filterSalts16<>+32(SB), Y0, Y0
+	VPSRLQ       $0x3a, Y0, Y0
+	VMOVDQU      qwordOnes<>+0(SB), Y4
+	VPSLLVQ      Y1, Y4, Y1
+	VPSLLVQ      Y3, Y4, Y3
+	VPOR         Y3, Y1, Y1
+	VPOR         (CX), Y1, Y1
+	VMOVDQU      Y1, (CX)
+	VPSLLVQ      Y2, Y4, Y1
+	VPSLLVQ      Y0, Y4, Y0
+	VPOR         Y0, Y1, Y1
+	VPOR         32(CX), Y1, Y1
+	VMOVDQU      Y1, 32(CX)
+	VZEROUPPER
+	RET
+
+scalar:
+	CMPQ   24(AX), $0x08
+	JNE    scalark16
+	MOVQ   (CX), AX
+	IMUL3L $0x6a09e667, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, (CX)
+	MOVQ   8(CX), AX
+	IMUL3L $0xbb67ae85, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, 8(CX)
+	MOVQ   16(CX), AX
+	IMUL3L $0x3c6ef373, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, 16(CX)
+	MOVQ   24(CX), AX
+	IMUL3L $0xa54ff53b, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, 24(CX)
+	MOVQ   32(CX), AX
+	IMUL3L $0x510e527f, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, 32(CX)
+	MOVQ   40(CX), AX
+	IMUL3L $0x9b05688d, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, 40(CX)
+	MOVQ   48(CX), AX
+	IMUL3L $0x1f83d9ab, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, 48(CX)
+	MOVQ   56(CX), AX
+	IMUL3L $0x5be0cd19, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, 56(CX)
+	RET
+
+scalark16:
+	MOVQ   (CX), AX
+	IMUL3L $0x6a09e667, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	IMUL3L $0xcbbb9d5d, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, (CX)
+	MOVQ   8(CX), AX
+	IMUL3L $0xbb67ae85, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	IMUL3L $0x629a292b, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, 8(CX)
+	MOVQ   16(CX), AX
+	IMUL3L $0x3c6ef373, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	IMUL3L $0x9159015b, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, 16(CX)
+	MOVQ   24(CX), AX
+	IMUL3L $0xa54ff53b, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	IMUL3L $0x152fecd9, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, 24(CX)
+	MOVQ   32(CX), AX
+	IMUL3L $0x510e527f, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	IMUL3L $0x67332667, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, 32(CX)
+	MOVQ   40(CX), AX
+	IMUL3L $0x9b05688d, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	IMUL3L $0x8eb44a87, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, 40(CX)
+	MOVQ   48(CX), AX
+	IMUL3L $0x1f83d9ab, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	IMUL3L $0xdb0c2e0d, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, 48(CX)
+	MOVQ   56(CX), AX
+	IMUL3L $0x5be0cd19, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	IMUL3L $0x47b5481d, BX, DX
+	SHRL   $0x1a, DX
+	BTSQ   DX, AX
+	MOVQ   AX, 56(CX)
+	RET
 
 other:
 	CMPL DX, $0x01

@@ -5,7 +5,9 @@ package bloom
 import "unsafe"
 
 // The typed kernels read Filter[K].f at offset 0 and Filter[K].kind, a
-// byte, at 8: these fail to compile if the layout changes.
+// byte, at 8: these fail to compile if the layout changes. (The offsets of
+// blocked.Filter that their probe reads are checked in package blocked,
+// dispatch_amd64.go.)
 const (
 	_ = uint(unsafe.Offsetof(Filter[uint64]{}.f) - 0)
 	_ = uint(0 - unsafe.Offsetof(Filter[uint64]{}.f))

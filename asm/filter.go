@@ -53,8 +53,10 @@ func filterKernels() {
 	}
 }
 
-// tables holds the Filter's salt and ones tables once filterKernels has
-// emitted them; the one-key kernels (single.go) share them.
+// tables holds the Filter's salt and ones tables of the file being
+// generated, once filterKernels (package blocked) or typedKernels (package
+// bloom) has emitted them; the one-key kernels (single.go, typed.go) share
+// them.
 var tables filterTables
 
 // newFilterTables emits the Filter's salts and ones tables into the file

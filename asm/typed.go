@@ -12,13 +12,14 @@ import (
 // caller whatever K is, so the generic method costs no Go frame of its own.
 // The kernel reads the key's kind from the Filter[K], hashes the key as Hash
 // does (integers widened to 64 bits, then HashUint64; strings and byte
-// slices with the scalar XXH3 of typedstr.go, up to 240 bytes) and jumps to
-// blocked's one-key kernel with the engine and the hash in place of its own
-// two arguments. Longer keys jump to hasString/addString and the zero
-// Filter to hasSlow/addSlow, Go functions with the same signature. The
-// jumps are tail calls: the caller sees one call. PERF.md has the
-// measurements. bloom's typed_layout_amd64.go checks the layout and the
-// kind values.
+// slices with the scalar XXH3 of typedstr.go, up to 240 bytes) and probes
+// the engine's block itself, with the body of blocked's one-key kernels
+// (single.go), so that the hash stays in a register. Longer keys jump to
+// hasString/addString and the zero Filter to hasSlow/addSlow, Go functions
+// with the same signature; the jumps are tail calls, so the caller sees one
+// call. PERF.md has the measurements. bloom's typed_layout_amd64.go checks
+// the layout of Filter[K] and the kind values; blocked/dispatch_amd64.go
+// checks the offsets of blocked.Filter that the probe reads.
 
 // Filter[K]{f *blocked.Filter; kind keyKind} and the keyKind values.
 const (
@@ -36,18 +37,14 @@ const (
 	kindUint64 = 10
 )
 
-// blockedSym names a function of package blocked for the assembler.
-func blockedSym(name string) string {
-	return "github·com∕simdbloom∕bloom∕blocked·" + name + "(SB)"
-}
-
 func typedKernels() {
+	tables = newFilterTables(false)
 	g := typedGen{
 		consts: qwordTable("typedConsts", typedConstWords[:]),
 		secret: qwordTable("typedSecret", append(xxhKey[:], xxhKey128)),
 	}
-	g.kernel("hasTyped", " bool", "filterHasOne", "hasString", "hasSlow")
-	g.kernel("addTyped", "", "filterAddOne", "addString", "addSlow")
+	g.kernel("hasTyped", " bool", "hasString", "hasSlow", filterHasVecBody, filterHasScalarBody)
+	g.kernel("addTyped", "", "addString", "addSlow", filterAddVecBody, filterAddScalarBody)
 }
 
 // typedGen holds the typed kernels' tables.
@@ -74,24 +71,28 @@ var narrowKinds = []struct {
 }
 
 // kernel emits one typed kernel, a lookup if it has a result, else an add,
-// that jumps to blocked's one-key kernel oneKey. The add sends a key of a
-// Filter whose engine has no blocks to slow (the lookup kernel answers
-// false for k = 0 without reading them).
-func (g typedGen) kernel(name, result, oneKey, str, slow string) {
+// with the probe bodies vec and scalar of single.go. The add sends a key of
+// a Filter whose engine has no blocks to slow (the lookup answers false for
+// k = 0 without reading them).
+func (g typedGen) kernel(name, result, str, slow string, vec func(v vecISA, k int, blk Mem, x GPVirtual), scalar func(k int, blk Mem, x GPVirtual)) {
 	lookup := result != ""
 	TEXT(name, NOSPLIT, "func(f *[2]uint64, p *uint64)"+result)
 	Pragma("noescape")
-	Doc(name+" runs "+oneKey+" on Hash(*p) and the engine of the *Filter[K] f, p",
-		"pointing to a key of type K: it hashes integers and strings or byte slices of",
-		"up to 240 bytes itself, and tail-calls "+str+" for longer keys and "+slow,
-		"for the zero Filter.")
+	does := "sets the bits of Hash(*p) in"
+	if lookup {
+		does = "reports whether every bit of Hash(*p) is set in"
+	}
+	Doc(name+" "+does+" the engine of the *Filter[K] f, p pointing to a key",
+		"of type K, as the engine's one-key kernels do: it hashes integers and strings",
+		"or byte slices of up to 240 bytes itself, and tail-calls "+str+" for longer",
+		"keys and "+slow+" for the zero Filter.")
 	f, p := GP64(), GP64()
 	Load(Param("f"), f)
 	Load(Param("p"), p)
 	kind := GP32()
 	MOVBLZX(Mem{Base: f, Disp: offKind}, kind)
 	h := GP64()
-	// uint64 keys run straight through to the jump; the other kinds jump
+	// uint64 keys run straight through to the probe; the other kinds jump
 	// back into the code laid out for them.
 	CMPL(kind, U8(kindUint64))
 	JNE(LabelRef("other"))
@@ -107,9 +108,7 @@ func (g typedGen) kernel(name, result, oneKey, str, slow string) {
 		CMPQ(Mem{Base: e, Disp: offNblocks}, U8(0))
 		JEQ(LabelRef("slow"))
 	}
-	Store(e, Param("f"))
-	Store(h, Param("p"))
-	tailCall(blockedSym(oneKey))
+	filterOneBody(lookup, blockOf(e, h, 6), h, e, vec, scalar)
 
 	Label("other")
 	CMPL(kind, U8(kindString))
