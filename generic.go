@@ -60,38 +60,16 @@ func FromEngine[K Key](f *blocked.Filter) *Filter[K] {
 // nil for the zero Filter.
 func (f *Filter[K]) Engine() *blocked.Filter { return f.f }
 
-// hash returns Hash(k), using the key kind found at construction.
-func (f *Filter[K]) hash(k *K) uint64 { return hashKind(f.kind, k) }
-
-// wordKey reports whether keys are 64-bit integers, which Has and Add hash
-// in place.
-func (f *Filter[K]) wordKey() bool { return f.kind == kindUint64 || f.kind == kindInt64 }
-
 // Add adds key k. It panics on the zero Filter.
 func (f *Filter[K]) Add(k K) {
-	if f.wordKey() {
-		f.f.AddHash(HashUint64(*(*uint64)(unsafe.Pointer(&k))))
-		return
-	}
-	if f.zero() {
-		panic("bloom: Add" + zeroFilter)
-	}
-	f.f.AddHash(f.hash(&k))
+	// One call, so that Go inlines Add (and Has) for every K: see typed.go.
+	addTyped((*[2]uint64)(unsafe.Pointer(f)), (*uint64)(unsafe.Pointer(&k)))
 }
 
 // Has reports whether k may have been added: false means certainly not.
 // The zero Filter answers false.
 func (f *Filter[K]) Has(k K) bool {
-	// 64-bit integer keys are hashed in place (HashUint64, inlined) rather
-	// than through hashKind, one call fewer per key (PERF.md). The zero
-	// Filter's kind is not a word kind, so the zero check costs them nothing.
-	if f.wordKey() {
-		return f.f.HasHash(HashUint64(*(*uint64)(unsafe.Pointer(&k))))
-	}
-	if f.zero() {
-		return false
-	}
-	return f.f.HasHash(f.hash(&k))
+	return hasTyped((*[2]uint64)(unsafe.Pointer(f)), (*uint64)(unsafe.Pointer(&k)))
 }
 
 // AddAll adds every key of keys. It panics on the zero Filter.

@@ -16,23 +16,8 @@ import (
 // with every set of string kernels (strVariants); a read past either edge
 // faults and fails the test.
 func TestHashStringsGuardPages(t *testing.T) {
-	page := syscall.Getpagesize()
-	mem, err := syscall.Mmap(-1, 0, 3*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-	if err != nil {
-		t.Skip("mmap:", err)
-	}
-	defer syscall.Munmap(mem)
-	r := rand.New(rand.NewPCG(9, 9))
-	for i := range mem {
-		mem[i] = byte(r.Uint32())
-	}
-	if err := syscall.Mprotect(mem[:page], syscall.PROT_NONE); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Mprotect(mem[2*page:], syscall.PROT_NONE); err != nil {
-		t.Fatal(err)
-	}
-	mid := mem[page : 2*page]
+	mid := guardedPage(t)
+	page := len(mid)
 	atEnd := func(n int) string { return unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(&mid[0]), page-n)), n) }
 	atStart := func(n int) string { return unsafe.String(&mid[0], n) }
 	for _, v := range strVariants() {
@@ -65,4 +50,27 @@ func TestHashStringsGuardPages(t *testing.T) {
 			}
 		})
 	}
+}
+
+// guardedPage returns a page of random bytes between two inaccessible
+// pages, released at the end of the test: a read past either end faults.
+func guardedPage(t *testing.T) []byte {
+	t.Helper()
+	page := syscall.Getpagesize()
+	mem, err := syscall.Mmap(-1, 0, 3*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Skip("mmap:", err)
+	}
+	t.Cleanup(func() { syscall.Munmap(mem) })
+	r := rand.New(rand.NewPCG(9, 9))
+	for i := range mem {
+		mem[i] = byte(r.Uint32())
+	}
+	if err := syscall.Mprotect(mem[:page], syscall.PROT_NONE); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mprotect(mem[2*page:], syscall.PROT_NONE); err != nil {
+		t.Fatal(err)
+	}
+	return mem[page : 2*page]
 }

@@ -41,18 +41,7 @@ var (
 func (v vecISA) parts() int { return 8 / v.lanes }
 
 func filterKernels() {
-	var hi8, hi16, b8, b16 [8]uint64
-	for j := range hi8 {
-		hi8[j] = uint64(filterSalts[j]) << 32
-		hi16[j] = uint64(filterSalts[j+8]) << 32
-		b8[j] = uint64(filterSalts[j]) << 6
-		b16[j] = uint64(filterSalts[j+8]) << 6
-	}
-	tables = filterTables{
-		salts:      [2]Mem{qwordTable("filterSalts", hi8[:]), qwordTable("filterSalts16", hi16[:])},
-		ones:       qwordTable("qwordOnes", []uint64{1, 1, 1, 1, 1, 1, 1, 1}),
-		saltsByte4: [2]Mem{qwordTable("filterSaltsByte4", b8[:]), qwordTable("filterSaltsByte4x16", b16[:])},
-	}
+	tables = newFilterTables(true)
 	for _, k := range []int{8, 16} {
 		filterHas(k, tables)
 		filterHasRing(k, tables)
@@ -64,9 +53,31 @@ func filterKernels() {
 	}
 }
 
-// tables holds the Filter's salt and ones tables once filterKernels has
-// emitted them; the one-key kernels (single.go) share them.
+// tables holds the Filter's salt and ones tables of the file being
+// generated, once filterKernels (package blocked) or typedKernels (package
+// bloom) has emitted them; the one-key kernels (single.go, typed.go) share
+// them.
 var tables filterTables
+
+// newFilterTables emits the Filter's salts and ones tables into the file
+// being generated, and with byte4 the byte-4 salts of the grouped lookups.
+func newFilterTables(byte4 bool) filterTables {
+	var hi8, hi16, b8, b16 [8]uint64
+	for j := range hi8 {
+		hi8[j] = uint64(filterSalts[j]) << 32
+		hi16[j] = uint64(filterSalts[j+8]) << 32
+		b8[j] = uint64(filterSalts[j]) << 6
+		b16[j] = uint64(filterSalts[j+8]) << 6
+	}
+	t := filterTables{
+		salts: [2]Mem{qwordTable("filterSalts", hi8[:]), qwordTable("filterSalts16", hi16[:])},
+		ones:  qwordTable("qwordOnes", []uint64{1, 1, 1, 1, 1, 1, 1, 1}),
+	}
+	if byte4 {
+		t.saltsByte4 = [2]Mem{qwordTable("filterSaltsByte4", b8[:]), qwordTable("filterSaltsByte4x16", b16[:])}
+	}
+	return t
+}
 
 type filterTables struct {
 	salts [2]Mem // salts 0-7 and 8-15, each in the upper half of a 64-bit word

@@ -21,7 +21,7 @@ import (
 	. "github.com/mmcloughlin/avo/operand"
 )
 
-var set = flag.String("set", "blocked", "which kernels to generate: blocked (package blocked), hash (package bloom) or cuckoo (package cuckoo)")
+var set = flag.String("set", "blocked", "which kernels to generate: blocked (package blocked), hash or typed (package bloom), or cuckoo (package cuckoo)")
 
 func main() {
 	flag.Parse() // avo's -out, -stubs and -pkg are on the same flag set
@@ -35,10 +35,12 @@ func main() {
 		countingKernels()
 	case "hash":
 		hashKernels()
+	case "typed":
+		typedKernels()
 	case "cuckoo":
 		cuckooKernels()
 	default:
-		log.Fatalf("asm: unknown -set %q (want blocked, hash or cuckoo)", *set)
+		log.Fatalf("asm: unknown -set %q (want blocked, hash, typed or cuckoo)", *set)
 	}
 	Generate()
 }

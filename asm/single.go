@@ -69,6 +69,12 @@ func oneKeyArgs(fname string, shift uint8) (blk Mem, x, f GPVirtual) {
 	Load(Param(fname), f)
 	x = GP64()
 	Load(Param("h"), x)
+	return blockOf(f, x, shift), x, f
+}
+
+// blockOf returns the block of the hash in x (blocks of 1<<shift bytes) of
+// the filter at f.
+func blockOf(f, x GPVirtual, shift uint8) Mem {
 	// blockOffset's 32-bit load of the upper half at h+12(FP) would fail
 	// go vet's asmdecl check, so copy h and shift.
 	t := GP64()
@@ -78,7 +84,7 @@ func oneKeyArgs(fname string, shift uint8) (blk Mem, x, f GPVirtual) {
 	SHRQ(U8(32), t)
 	SHLQ(U8(shift), t)
 	ADDQ(Mem{Base: f, Disp: offBlocks}, t)
-	return Mem{Base: t}, x, f
+	return Mem{Base: t}
 }
 
 // branchLevel jumps to label lower when cpu.Active is below level.
@@ -147,6 +153,13 @@ func filterOne(name, result, does string, vec func(v vecISA, k int, blk Mem, x G
 		Doc(name + " " + does + " the *Filter f: with AVX-512 or AVX2 as cpu.Active allows, else scalar. f.k must be 8 or 16, len(f.blocks) > 0.")
 	}
 	blk, x, f := oneKeyArgs("f", 6)
+	filterOneBody(lookup, blk, x, f, vec, scalar)
+}
+
+// filterOneBody emits the probe of a one-key Filter kernel, from the block
+// blk of the hash in x of the *Filter at f, for cpu.Active's level and the
+// filter's k; a lookup stores its answer as the function's result.
+func filterOneBody(lookup bool, blk Mem, x, f GPVirtual, vec func(v vecISA, k int, blk Mem, x GPVirtual), scalar func(k int, blk Mem, x GPVirtual)) {
 	// The lookup's k = 16 paths first check that k is 16: a zero Filter
 	// (k = 0, no blocks) then answers false at no cost to the k = 8 path.
 	// The add needs no check: its Go wrapper panics on a zero Filter.
