@@ -110,16 +110,7 @@ func kindOf[K Key]() keyKind {
 }
 
 // hashKind hashes the key at p, whose type is of kind kd.
-func hashKind[K Key](kd keyKind, p *K) uint64 {
-	u := unsafe.Pointer(p)
-	switch kd {
-	case kindString:
-		return xxh3.HashString(*(*string)(u))
-	case kindBytes:
-		return xxh3.Hash(*(*[]byte)(u))
-	}
-	return HashUint64(intBits(kd, u))
-}
+func hashKind[K Key](kd keyKind, p *K) uint64 { return hashAt(kd, unsafe.Pointer(p)) }
 
 // intBits returns the integer at u, of kind kd, widened to 64 bits.
 func intBits(kd keyKind, u unsafe.Pointer) uint64 {
@@ -286,28 +277,22 @@ var strLo, strHi = [strClasses]int{0, 4, 9, 17, 33, 65, 97}, [strClasses]int{0, 
 // that multiply with AVX-512 IFMA where cpu.IFMA is set, and those that
 // build each multiply from four VPMULUDQ otherwise.
 func strKernel(avx512 bool, c uint8, dst []uint64, keys *string) int {
-	if avx512 && cpu.IFMA {
-		switch c {
-		case str4:
-			return hashStr4AVX512(dst, keys)
-		case str9:
-			return hashStr9IFMA(dst, keys)
-		case str17:
-			return hashStr17IFMA(dst, keys)
-		case str33:
-			return hashStr33IFMA(dst, keys)
-		}
-		return 0
-	}
 	if avx512 {
-		switch c {
-		case str4:
+		ifma := cpu.IFMA
+		switch {
+		case c == str4:
 			return hashStr4AVX512(dst, keys)
-		case str9:
+		case c == str9 && ifma:
+			return hashStr9IFMA(dst, keys)
+		case c == str9:
 			return hashStr9AVX512(dst, keys)
-		case str17:
+		case c == str17 && ifma:
+			return hashStr17IFMA(dst, keys)
+		case c == str17:
 			return hashStr17AVX512(dst, keys)
-		case str33:
+		case c == str33 && ifma:
+			return hashStr33IFMA(dst, keys)
+		case c == str33:
 			return hashStr33AVX512(dst, keys)
 		}
 		return 0
