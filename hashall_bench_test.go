@@ -3,10 +3,10 @@ package bloom
 import (
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"testing"
 
 	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/internal/cputime"
 )
 
 // The string hashing targets of issue 12: Filter[string].HasAll against
@@ -58,27 +58,13 @@ func hasAllKeys(min, max int) ([]string, []uint64) {
 func hasAllBatches[T any](b *testing.B, stream []T, has func([]T, []bool) int) {
 	out := make([]bool, hasAllBatch)
 	n := 0
-	perKeyCPU(b, func() {
+	cputime.PerKey(b, func() {
 		for i := 0; i < b.N; i += hasAllBatch {
 			j := i & (hasAllStream - 1)
 			n += has(stream[j:j+hasAllBatch], out)
 		}
 	})
 	benchSink += n
-}
-
-// perKeyCPU runs loop, b's timed loop over b.N keys, on one locked thread
-// and reports that thread's CPU time per key as cpu-ns/key (on Linux).
-func perKeyCPU(b *testing.B, loop func()) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	b.ResetTimer()
-	start, ok := threadCPU()
-	loop()
-	end, _ := threadCPU()
-	if ok {
-		b.ReportMetric(float64(end-start)/float64(b.N), "cpu-ns/key")
-	}
 }
 
 // BenchmarkHasAllStrings: for 16-byte, 40-byte and mixed 5-64-byte keys, a
@@ -118,7 +104,7 @@ func BenchmarkHashAllStrings(b *testing.B) {
 		dst := make([]uint64, hasAllBatch)
 		for _, v := range strVariants() {
 			onStrVariant(b, "key="+kc.name, v, func(b *testing.B) {
-				perKeyCPU(b, func() {
+				cputime.PerKey(b, func() {
 					for i := 0; i < b.N; i += hasAllBatch {
 						j := i & (hasAllStream - 1)
 						hashKeys(kindString, dst, keys[j:j+hasAllBatch])

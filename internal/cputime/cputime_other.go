@@ -1,6 +1,6 @@
 //go:build !linux
 
-package bloom
+package cputime
 
 // threadCPU reports false: the thread's CPU time is read only on Linux.
 func threadCPU() (int64, bool) { return 0, false }
