@@ -30,6 +30,7 @@ import (
 
 	"github.com/simdbloom/bloom"
 	"github.com/simdbloom/bloom/internal/benchkit"
+	"github.com/simdbloom/bloom/internal/cputime"
 )
 
 // The keys, streams, simdbloom's filters and rows, the -bench.sizes flag, the
@@ -137,27 +138,35 @@ func BenchmarkAdd(b *testing.B) {
 		bb := fx.bits.Copy()
 		benchkit.Run(b, size, []benchkit.Case{
 			{Lib: "parquet-go-single", Fn: func(b *testing.B) {
-				for i := 0; i < b.N; i++ {
-					pq.Insert(fx.HashStream[i&benchkit.StreamMask])
-				}
+				cputime.PerKey(b, func() {
+					for i := 0; i < b.N; i++ {
+						pq.Insert(fx.HashStream[i&benchkit.StreamMask])
+					}
+				})
 			}},
 			{Lib: "parquet-go-bulk", Fn: func(b *testing.B) {
-				for i := 0; i < b.N; i += benchkit.Batch {
-					j := i & benchkit.StreamMask
-					pq.InsertBulk(fx.HashStream[j : j+benchkit.Batch])
-				}
+				cputime.PerKey(b, func() {
+					for i := 0; i < b.N; i += benchkit.Batch {
+						j := i & benchkit.StreamMask
+						pq.InsertBulk(fx.HashStream[j : j+benchkit.Batch])
+					}
+				})
 			}},
 			{Lib: "holiman-single", Fn: func(b *testing.B) {
-				for i := 0; i < b.N; i++ {
-					hol.AddHash(fx.HashStream[i&benchkit.StreamMask])
-				}
+				cputime.PerKey(b, func() {
+					for i := 0; i < b.N; i++ {
+						hol.AddHash(fx.HashStream[i&benchkit.StreamMask])
+					}
+				})
 			}},
 			{Lib: "bits-and-blooms-uint64-single", Fn: func(b *testing.B) {
-				var buf [8]byte
-				for i := 0; i < b.N; i++ {
-					binary.LittleEndian.PutUint64(buf[:], fx.KeyStream[i&benchkit.StreamMask])
-					bb.Add(buf[:])
-				}
+				cputime.PerKey(b, func() {
+					var buf [8]byte
+					for i := 0; i < b.N; i++ {
+						binary.LittleEndian.PutUint64(buf[:], fx.KeyStream[i&benchkit.StreamMask])
+						bb.Add(buf[:])
+					}
+				})
 			}},
 		})
 	}

@@ -278,26 +278,34 @@ func AddCases(fx *Fixture) []Case {
 	typed := bloom.FromEngine[uint64](ours)
 	return []Case{
 		{"simdbloom-batch", func(b *testing.B) {
-			for i := 0; i < b.N; i += Batch {
-				j := i & StreamMask
-				ours.AddHashes(fx.HashStream[j : j+Batch])
-			}
+			cputime.PerKey(b, func() {
+				for i := 0; i < b.N; i += Batch {
+					j := i & StreamMask
+					ours.AddHashes(fx.HashStream[j : j+Batch])
+				}
+			})
 		}},
 		{"simdbloom-single", func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				ours.AddHash(fx.HashStream[i&StreamMask])
-			}
+			cputime.PerKey(b, func() {
+				for i := 0; i < b.N; i++ {
+					ours.AddHash(fx.HashStream[i&StreamMask])
+				}
+			})
 		}},
 		{"simdbloom-typed-uint64-batch", func(b *testing.B) {
-			for i := 0; i < b.N; i += Batch {
-				j := i & StreamMask
-				typed.AddAll(fx.KeyStream[j : j+Batch])
-			}
+			cputime.PerKey(b, func() {
+				for i := 0; i < b.N; i += Batch {
+					j := i & StreamMask
+					typed.AddAll(fx.KeyStream[j : j+Batch])
+				}
+			})
 		}},
 		{"simdbloom-typed-uint64-single", func(b *testing.B) {
-			for i := 0; i < b.N; i++ {
-				typed.Add(fx.KeyStream[i&StreamMask])
-			}
+			cputime.PerKey(b, func() {
+				for i := 0; i < b.N; i++ {
+					typed.Add(fx.KeyStream[i&StreamMask])
+				}
+			})
 		}},
 	}
 }
@@ -344,12 +352,14 @@ func Floor(b *testing.B) {
 		// BenchmarkFloor/size=.../touch=go: what a batch lookup must beat.
 		b.Run(fmt.Sprintf("size=%s/touch=go", SizeLabel(size)), func(b *testing.B) {
 			var s uint64
-			for i := 0; i < b.N; i += Batch {
-				j := i & StreamMask
-				for _, h := range keys[j : j+Batch] {
-					s += lines[((h>>32)*nl)>>32*8]
+			cputime.PerKey(b, func() {
+				for i := 0; i < b.N; i += Batch {
+					j := i & StreamMask
+					for _, h := range keys[j : j+Batch] {
+						s += lines[((h>>32)*nl)>>32*8]
+					}
 				}
-			}
+			})
 			sink += int(s)
 		})
 	}
