@@ -138,6 +138,13 @@ var kernels = []kernel{
 	{name: "filterAdd8AVX2Ring", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
 	{name: "filterAdd16AVX2Ring", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
 	{name: "splitAddAVX2Ring", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
+	// The cuckoo filter's batch lookups (asm/cuckoo.go): one loop, its last
+	// backward branch; the hash pointer advances by a group of keys (8 bytes
+	// a key).
+	{name: "cuckooHasSemiAVX512", arch: "amd64", pkg: "cuckoo", abi0: true, loops: []loop{{-1, 8, 64}}},
+	{name: "cuckooHasPlainAVX512", arch: "amd64", pkg: "cuckoo", abi0: true, loops: []loop{{-1, 8, 64}}},
+	{name: "cuckooHasSemiAVX2", arch: "amd64", pkg: "cuckoo", abi0: true, loops: []loop{{-1, 4, 32}}},
+	{name: "cuckooHasPlainAVX2", arch: "amd64", pkg: "cuckoo", abi0: true, loops: []loop{{-1, 4, 32}}},
 }
 
 // cpus are the llvm-mca processor models per architecture: each slot takes
