@@ -53,4 +53,7 @@ func TestFeaturesNeedTheirLevel(t *testing.T) {
 	if BITALG && Detected != AVX512 {
 		t.Errorf("BITALG without the AVX512 level (detected %v)", Detected)
 	}
+	if VBMI && Detected != AVX512 {
+		t.Errorf("VBMI without the AVX512 level (detected %v)", Detected)
+	}
 }
