@@ -11,7 +11,8 @@ import "github.com/simdbloom/bloom/internal/cpu"
 // Go loop. Every fact about the processor comes from internal/cpu.
 
 // nibbleBytes maps a semi-sorted bucket's code to its 4 nibbles, one a
-// byte (the smallest in the low byte): the table the kernels gather from.
+// byte (the smallest in the low byte): the table the AVX2 kernels gather
+// from. The AVX-512 kernels read decodeNibbles.
 var nibbleBytes [1 << codeBits]uint32
 
 // archInit runs at the end of semisort.go's init, once decodeNibbles is
@@ -24,10 +25,34 @@ func archInit() {
 	}
 }
 
-// cuckooParams returns the parameter block the kernels read (see
-// ../asm/cuckoo.go for the order): the geometry of f and the masks and
-// shifts of lanes16 for its layout.
-func (f *Filter) cuckooParams() [16]uint64 {
+// cuckooParams returns the parameter block the AVX-512 kernels read (see
+// ../asm/cuckoo.go for the order): the geometry of f and the masks, the
+// VPMULTISHIFTQB control and the nibble multiplier that build a bucket's
+// 16-bit lanes for its layout.
+func (f *Filter) cuckooParams() [12]uint64 {
+	lw, first := uint64(f.fpBits), uint64(0) // width and offset of slot 0's low bits
+	var nibMask, spread uint64
+	if f.layout == SemiSorted {
+		lw, first = uint64(f.rest), codeBits
+		nibMask = 15 << f.rest * lanes16Lo
+		m := uint64(1)<<f.rest + uint64(1)<<(12+f.rest)
+		spread = m | m<<32
+	}
+	var ctrl uint64
+	for j := range uint64(BucketSize) {
+		o := first + j*lw
+		ctrl |= (o&63 | (o+8)&63<<8) << (16 * j)
+	}
+	return [12]uint64{
+		f.nb, f.bBits, f.fpMask, f.lanesMsk * lanes16Lo, nibMask, ctrl, spread,
+		altMix, lanes16Lo, 1<<codeBits - 1, 7, 1,
+	}
+}
+
+// cuckooParams16 returns the AVX2 kernels' parameter block, before each
+// word is broadcast (see ../asm/cuckoo.go for the order): the geometry of f
+// and the masks and shifts of lanes16 for its layout.
+func (f *Filter) cuckooParams16() [16]uint64 {
 	lw, codeShift := uint64(f.fpBits), uint64(0)
 	if f.layout == SemiSorted {
 		lw, codeShift = uint64(f.rest), codeBits
@@ -46,7 +71,7 @@ func (f *Filter) cuckooParams() [16]uint64 {
 // cuckooParams broadcast to a row of four, then altMix>>32 and 1.
 func (f *Filter) cuckooParams2() [18][4]uint64 {
 	var b [18][4]uint64
-	g := f.cuckooParams()
+	g := f.cuckooParams16()
 	for i, w := range append(g[:], altMix>>32, 1) {
 		b[i] = [4]uint64{w, w, w, w}
 	}
@@ -56,29 +81,36 @@ func (f *Filter) cuckooParams2() [18][4]uint64 {
 // hasHashesArch runs the batch lookup of the current level on hs and
 // reports whether one ran (len(out) == len(hs)). The kernels need
 // fingerprints of at most 16 bits, fewer than 2^31 buckets and at least one
-// group (eight keys for AVX-512, which also needs cpu.BMI2; four for AVX2).
+// group: eight keys for AVX-512, which also needs cpu.BMI2 and cpu.VBMI
+// (else the AVX2 kernel runs), four for AVX2.
 func hasHashesArch(f *Filter, hs []uint64, out []bool) (int, bool) {
 	if f.fpBits > 16 || f.nb == 0 || f.nb >= 1<<31 || len(out) != len(hs) {
 		return 0, false
 	}
-	if cpu.Active == cpu.AVX2 && len(hs) >= 4 {
+	if cpu.Active == cpu.AVX512 && cpu.BMI2 && cpu.VBMI && len(hs) >= 8 {
+		return hasHashesAVX512(f, hs, out), true
+	}
+	if cpu.Active >= cpu.AVX2 && len(hs) >= 4 {
 		return hasHashesAVX2(f, hs, out), true
 	}
-	if cpu.Active != cpu.AVX512 || !cpu.BMI2 || len(hs) < 8 {
-		return 0, false
-	}
+	return 0, false
+}
+
+// hasHashesAVX512 runs the AVX-512 kernel of f's layout on the whole groups
+// of eight keys in hs and the grouped Go loop on the rest.
+func hasHashesAVX512(f *Filter, hs []uint64, out []bool) int {
 	n8 := len(hs) &^ 7
 	g := f.cuckooParams()
 	var c int
 	if f.layout == SemiSorted {
-		c = cuckooHasSemiAVX512(&f.data[0], &g, &nibbleBytes, hs[:n8], out[:n8])
+		c = cuckooHasSemiAVX512(&f.data[0], &g, &decodeNibbles, hs[:n8], out[:n8])
 	} else {
-		c = cuckooHasPlainAVX512(&f.data[0], &g, &nibbleBytes, hs[:n8], out[:n8])
+		c = cuckooHasPlainAVX512(&f.data[0], &g, &decodeNibbles, hs[:n8], out[:n8])
 	}
 	if n8 < len(hs) {
 		c += f.hasHashes16(hs[n8:], out[n8:])
 	}
-	return c, true
+	return c
 }
 
 // hasHashesAVX2 runs the AVX2 kernel of f's layout on the whole groups of

@@ -4,9 +4,9 @@
 
 #include "textflag.h"
 
-// func cuckooHasSemiAVX512(data *byte, params *[16]uint64, tab *[4096]uint32, hs []uint64, out []bool) int
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, POPCNT
-TEXT ·cuckooHasSemiAVX512(SB), NOSPLIT, $384-80
+// func cuckooHasSemiAVX512(data *byte, params *[12]uint64, tab *[4096]uint16, hs []uint64, out []bool) int
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, AVX512VL, BMI, BMI2, POPCNT
+TEXT ·cuckooHasSemiAVX512(SB), NOSPLIT, $640-80
 	MOVQ         data+0(FP), AX
 	MOVQ         params+8(FP), CX
 	MOVQ         tab+16(FP), DX
@@ -17,207 +17,475 @@ TEXT ·cuckooHasSemiAVX512(SB), NOSPLIT, $384-80
 	VPBROADCASTQ 8(CX), Z1
 	VPBROADCASTQ 16(CX), Z2
 	VPBROADCASTQ 24(CX), Z3
-	VPBROADCASTQ 32(CX), Z4
-	VPBROADCASTQ 40(CX), Z5
-	VPBROADCASTQ 48(CX), Z6
-	VMOVQ        56(CX), X7
-	VMOVQ        64(CX), X8
-	VMOVQ        72(CX), X9
-	VPBROADCASTQ 96(CX), Z10
-	VPBROADCASTQ 104(CX), Z11
-	VPBROADCASTQ 120(CX), Z12
-	VPBROADCASTQ 112(CX), Z13
-	VMOVQ        80(CX), X14
-	VPTERNLOGQ   $0xff, Z15, Z15, Z15
-	VPSRLQ       $0x3f, Z15, Z15
-	MOVQ         $0x0000000011111111, CX
-	MOVQ         $0x0101010101010101, R8
-	XORQ         R9, R9
-	SHRQ         $0x03, SI
-	LEAQ         (SP), R10
-	LEAQ         128(SP), R11
-	TESTQ        SI, SI
-	JZ           cuckooHasSemiAVX512_done
-	VMOVDQU64    (BX), Z16
-	VPANDQ       Z2, Z16, Z17
-	VPMAXUQ      Z15, Z17, Z17
-	VPSRLQ       $0x20, Z16, Z16
-	VPMULUDQ     Z0, Z16, Z16
-	VPSRLQ       $0x20, Z16, Z16
-	VPMULLQ      Z10, Z17, Z27
-	VPSRLQ       $0x20, Z27, Z27
-	VPMULUDQ     Z0, Z27, Z27
-	VPSRLQ       $0x20, Z27, Z27
-	VPSUBQ       Z16, Z27, Z27
-	VPADDQ       Z0, Z27, Z28
-	VPMINUQ      Z28, Z27, Z27
-	VPMULLQ      Z11, Z17, Z17
-	VPMULUDQ     Z1, Z16, Z16
-	VPSRLQ       $0x03, Z16, Z28
-	VPANDQ       Z12, Z16, Z16
-	VMOVDQU64    Z28, (R10)
-	VPMULUDQ     Z1, Z27, Z27
-	VPSRLQ       $0x03, Z27, Z28
-	VPANDQ       Z12, Z27, Z27
-	VMOVDQU64    Z28, 64(R10)
+	VPBROADCASTQ 40(CX), Z4
+	VPBROADCASTQ 56(CX), Z5
+	VPBROADCASTQ 64(CX), Z6
+	VPBROADCASTQ 80(CX), Z7
+	VPBROADCASTQ 88(CX), Z8
+	VPBROADCASTQ 32(CX), Z9
+	VPBROADCASTQ 48(CX), Z10
+	VPBROADCASTQ 72(CX), Z11
+	MOVL         $0x00001010, CX
+	MOVL         $0x00001020, R8
+	MOVL         $0x00001030, R9
+	XORQ         R10, R10
+	XORQ         R11, R11
+	XORQ         R12, R12
+
+	// Fill the pipeline.
+	LEAQ      (R11), R13
+	CMPQ      R13, SI
+	JAE       cuckooHasSemiAVX512_fill0
+	VMOVDQU64 (BX)(R11*8), Z12
+	VPANDQ    Z2, Z12, Z16
+	VPMAXUQ   Z8, Z16, Z16
+	VPSRLQ    $0x20, Z12, Z12
+	VPMULUDQ  Z0, Z12, Z12
+	VPSRLQ    $0x20, Z12, Z12
+	VPMULLQ   Z5, Z16, Z14
+	VPSRLQ    $0x20, Z14, Z14
+	VPMULUDQ  Z0, Z14, Z14
+	VPSRLQ    $0x20, Z14, Z14
+	VPSUBQ    Z12, Z14, Z14
+	VPADDQ    Z0, Z14, Z17
+	VPMINUQ   Z17, Z14, Z14
+	VPMULLQ   Z6, Z16, Z22
+	VPMULUDQ  Z1, Z12, Z12
+	VPSRLQ    $0x03, Z12, Z16
+	VMOVDQU64 Z16, (SP)(R12*4)
+	VPANDQ    Z7, Z12, Z12
+	VPMULUDQ  Z1, Z14, Z14
+	VPSRLQ    $0x03, Z14, Z16
+	VMOVDQU64 Z16, 64(SP)(R12*4)
+	VPANDQ    Z7, Z14, Z17
+
+cuckooHasSemiAVX512_fill0:
+	VMOVDQA64 Z13, Z14
+	VMOVDQA64 Z12, Z13
+	VMOVDQA64 Z15, Z16
+	VMOVDQA64 Z18, Z19
+	VMOVDQA64 Z17, Z18
+	VMOVDQA64 Z20, Z21
+	VMOVDQA64 Z24, Z25
+	VMOVDQA64 Z23, Z24
+	VMOVDQA64 Z22, Z23
+	LEAQ      8(R11), R13
+	CMPQ      R13, SI
+	JAE       cuckooHasSemiAVX512_fill1
+	LEAQ      32(R12), R13
+	ANDQ      $0x0000007f, R13
+	VMOVDQU64 64(BX)(R11*8), Z12
+	VPANDQ    Z2, Z12, Z16
+	VPMAXUQ   Z8, Z16, Z16
+	VPSRLQ    $0x20, Z12, Z12
+	VPMULUDQ  Z0, Z12, Z12
+	VPSRLQ    $0x20, Z12, Z12
+	VPMULLQ   Z5, Z16, Z14
+	VPSRLQ    $0x20, Z14, Z14
+	VPMULUDQ  Z0, Z14, Z14
+	VPSRLQ    $0x20, Z14, Z14
+	VPSUBQ    Z12, Z14, Z14
+	VPADDQ    Z0, Z14, Z17
+	VPMINUQ   Z17, Z14, Z14
+	VPMULLQ   Z6, Z16, Z22
+	VPMULUDQ  Z1, Z12, Z12
+	VPSRLQ    $0x03, Z12, Z16
+	VMOVDQU64 Z16, (SP)(R13*4)
+	VPANDQ    Z7, Z12, Z12
+	VPMULUDQ  Z1, Z14, Z14
+	VPSRLQ    $0x03, Z14, Z16
+	VMOVDQU64 Z16, 64(SP)(R13*4)
+	VPANDQ    Z7, Z14, Z17
+
+cuckooHasSemiAVX512_fill1:
+	VMOVDQA64 Z13, Z14
+	VMOVDQA64 Z12, Z13
+	VMOVDQA64 Z15, Z16
+	VMOVDQA64 Z18, Z19
+	VMOVDQA64 Z17, Z18
+	VMOVDQA64 Z20, Z21
+	VMOVDQA64 Z24, Z25
+	VMOVDQA64 Z23, Z24
+	VMOVDQA64 Z22, Z23
+	LEAQ      16(R11), R13
+	CMPQ      R13, SI
+	JAE       cuckooHasSemiAVX512_fill2
+	LEAQ      64(R12), R13
+	ANDQ      $0x0000007f, R13
+	VMOVDQU64 128(BX)(R11*8), Z12
+	VPANDQ    Z2, Z12, Z17
+	VPMAXUQ   Z8, Z17, Z17
+	VPSRLQ    $0x20, Z12, Z12
+	VPMULUDQ  Z0, Z12, Z12
+	VPSRLQ    $0x20, Z12, Z12
+	VPMULLQ   Z5, Z17, Z16
+	VPSRLQ    $0x20, Z16, Z16
+	VPMULUDQ  Z0, Z16, Z16
+	VPSRLQ    $0x20, Z16, Z16
+	VPSUBQ    Z12, Z16, Z16
+	VPADDQ    Z0, Z16, Z21
+	VPMINUQ   Z21, Z16, Z16
+	VPMULLQ   Z6, Z17, Z22
+	VPMULUDQ  Z1, Z12, Z12
+	VPSRLQ    $0x03, Z12, Z17
+	VMOVDQU64 Z17, (SP)(R13*4)
+	VPANDQ    Z7, Z12, Z12
+	VPMULUDQ  Z1, Z16, Z16
+	VPSRLQ    $0x03, Z16, Z17
+	VMOVDQU64 Z17, 64(SP)(R13*4)
+	VPANDQ    Z7, Z16, Z17
+
+cuckooHasSemiAVX512_fill2:
+	LEAQ         (R11), R13
+	CMPQ         R13, SI
+	JAE          cuckooHasSemiAVX512_load0
+	MOVQ         (SP)(R12*4), R13
+	MOVQ         8(SP)(R12*4), R14
+	VPBROADCASTQ (AX)(R13*1), Z15
+	VPINSRQ      $0x01, (AX)(R14*1), X15, X15
+	MOVQ         16(SP)(R12*4), R13
+	MOVQ         24(SP)(R12*4), R14
+	VMOVQ        (AX)(R13*1), X16
+	VPINSRQ      $0x01, (AX)(R14*1), X16, X16
+	MOVQ         32(SP)(R12*4), R13
+	MOVQ         40(SP)(R12*4), R14
+	VPBROADCASTQ (AX)(R13*1), Y20
+	VPINSRQ      $0x01, (AX)(R14*1), X20, X20
+	MOVQ         48(SP)(R12*4), R13
+	MOVQ         56(SP)(R12*4), R14
+	VMOVQ        (AX)(R13*1), X21
+	VPINSRQ      $0x01, (AX)(R14*1), X21, X21
+	VINSERTI64X2 $0x01, X16, Y15, Y15
+	VINSERTI64X2 $0x01, X21, Y20, Y20
+	VINSERTI64X4 $0x01, Y20, Z15, Z15
+	VPSRLVQ      Z14, Z15, Z15
+	VPANDQ       Z11, Z15, Z14
+	VPMOVQW      Z14, 512(SP)(R12*1)
+	MOVQ         64(SP)(R12*4), R13
+	MOVQ         72(SP)(R12*4), R14
+	VPBROADCASTQ (AX)(R13*1), Z14
+	VPINSRQ      $0x01, (AX)(R14*1), X14, X14
+	MOVQ         80(SP)(R12*4), R13
+	MOVQ         88(SP)(R12*4), R14
+	VMOVQ        (AX)(R13*1), X16
+	VPINSRQ      $0x01, (AX)(R14*1), X16, X16
+	MOVQ         96(SP)(R12*4), R13
+	MOVQ         104(SP)(R12*4), R14
+	VPBROADCASTQ (AX)(R13*1), Y20
+	VPINSRQ      $0x01, (AX)(R14*1), X20, X20
+	MOVQ         112(SP)(R12*4), R13
+	MOVQ         120(SP)(R12*4), R14
+	VMOVQ        (AX)(R13*1), X21
+	VPINSRQ      $0x01, (AX)(R14*1), X21, X21
+	VINSERTI64X2 $0x01, X16, Y14, Y14
+	VINSERTI64X2 $0x01, X21, Y20, Y20
+	VINSERTI64X4 $0x01, Y20, Z14, Z14
+	VPSRLVQ      Z19, Z14, Z20
+	VPANDQ       Z11, Z20, Z14
+	VPMOVQW      Z14, 528(SP)(R12*1)
+
+cuckooHasSemiAVX512_load0:
+	VMOVDQA64 Z13, Z14
+	VMOVDQA64 Z12, Z13
+	VMOVDQA64 Z15, Z16
+	VMOVDQA64 Z18, Z19
+	VMOVDQA64 Z17, Z18
+	VMOVDQA64 Z20, Z21
+	VMOVDQA64 Z24, Z25
+	VMOVDQA64 Z23, Z24
+	VMOVDQA64 Z22, Z23
+
+	// Every stage has a group.
+	MOVQ SI, R13
+	SUBQ $0x18, R13
+	JB   cuckooHasSemiAVX512_drain
 
 cuckooHasSemiAVX512_loop:
-	DECQ      SI
-	JZ        cuckooHasSemiAVX512_last
-	VMOVDQU64 64(BX), Z19
-	VPANDQ    Z2, Z19, Z18
-	VPMAXUQ   Z15, Z18, Z18
-	VPSRLQ    $0x20, Z19, Z19
-	VPMULUDQ  Z0, Z19, Z19
-	VPSRLQ    $0x20, Z19, Z19
-	VPMULLQ   Z10, Z18, Z20
-	VPSRLQ    $0x20, Z20, Z20
-	VPMULUDQ  Z0, Z20, Z20
-	VPSRLQ    $0x20, Z20, Z20
-	VPSUBQ    Z19, Z20, Z20
-	VPADDQ    Z0, Z20, Z28
-	VPMINUQ   Z28, Z20, Z20
-	VPMULLQ   Z11, Z18, Z18
-	VPMULUDQ  Z1, Z19, Z19
-	VPSRLQ    $0x03, Z19, Z28
-	VPANDQ    Z12, Z19, Z19
-	VMOVDQU64 Z28, (R11)
-	VPMULUDQ  Z1, Z20, Z20
-	VPSRLQ    $0x03, Z20, Z28
-	VPANDQ    Z12, Z20, Z20
-	VMOVDQU64 Z28, 64(R11)
+	CMPQ           R11, R13
+	JAE            cuckooHasSemiAVX512_drain
+	LEAQ           96(R12), R14
+	ANDQ           $0x0000007f, R14
+	VMOVDQU64      192(BX)(R11*8), Z12
+	VPANDQ         Z2, Z12, Z17
+	VPMAXUQ        Z8, Z17, Z17
+	VPSRLQ         $0x20, Z12, Z12
+	VPMULUDQ       Z0, Z12, Z12
+	VPSRLQ         $0x20, Z12, Z12
+	VPMULLQ        Z5, Z17, Z15
+	VPSRLQ         $0x20, Z15, Z15
+	VPMULUDQ       Z0, Z15, Z15
+	VPSRLQ         $0x20, Z15, Z15
+	VPSUBQ         Z12, Z15, Z15
+	VPADDQ         Z0, Z15, Z20
+	VPMINUQ        Z20, Z15, Z15
+	VPMULLQ        Z6, Z17, Z22
+	VPMULUDQ       Z1, Z12, Z12
+	VPSRLQ         $0x03, Z12, Z17
+	VMOVDQU64      Z17, (SP)(R14*4)
+	VPANDQ         Z7, Z12, Z12
+	VPMULUDQ       Z1, Z15, Z15
+	VPSRLQ         $0x03, Z15, Z17
+	VMOVDQU64      Z17, 64(SP)(R14*4)
+	VPANDQ         Z7, Z15, Z17
+	LEAQ           32(R12), R14
+	ANDQ           $0x0000007f, R14
+	MOVQ           (SP)(R14*4), R15
+	MOVQ           8(SP)(R14*4), BP
+	VPBROADCASTQ   (AX)(R15*1), Z15
+	VPINSRQ        $0x01, (AX)(BP*1), X15, X15
+	MOVQ           16(SP)(R14*4), R15
+	MOVQ           24(SP)(R14*4), BP
+	VMOVQ          (AX)(R15*1), X20
+	VPINSRQ        $0x01, (AX)(BP*1), X20, X20
+	MOVQ           32(SP)(R14*4), R15
+	MOVQ           40(SP)(R14*4), BP
+	VPBROADCASTQ   (AX)(R15*1), Y26
+	VPINSRQ        $0x01, (AX)(BP*1), X26, X26
+	MOVQ           48(SP)(R14*4), R15
+	MOVQ           56(SP)(R14*4), BP
+	VMOVQ          (AX)(R15*1), X27
+	VPINSRQ        $0x01, (AX)(BP*1), X27, X27
+	VINSERTI64X2   $0x01, X20, Y15, Y15
+	VINSERTI64X2   $0x01, X27, Y26, Y26
+	VINSERTI64X4   $0x01, Y26, Z15, Z15
+	VPSRLVQ        Z14, Z15, Z15
+	VPANDQ         Z11, Z15, Z14
+	VPMOVQW        Z14, 512(SP)(R14*1)
+	MOVQ           64(SP)(R14*4), R15
+	MOVQ           72(SP)(R14*4), BP
+	VPBROADCASTQ   (AX)(R15*1), Z14
+	VPINSRQ        $0x01, (AX)(BP*1), X14, X14
+	MOVQ           80(SP)(R14*4), R15
+	MOVQ           88(SP)(R14*4), BP
+	VMOVQ          (AX)(R15*1), X20
+	VPINSRQ        $0x01, (AX)(BP*1), X20, X20
+	MOVQ           96(SP)(R14*4), R15
+	MOVQ           104(SP)(R14*4), BP
+	VPBROADCASTQ   (AX)(R15*1), Y26
+	VPINSRQ        $0x01, (AX)(BP*1), X26, X26
+	MOVQ           112(SP)(R14*4), R15
+	MOVQ           120(SP)(R14*4), BP
+	VMOVQ          (AX)(R15*1), X27
+	VPINSRQ        $0x01, (AX)(BP*1), X27, X27
+	VINSERTI64X2   $0x01, X20, Y14, Y14
+	VINSERTI64X2   $0x01, X27, Y26, Y26
+	VINSERTI64X4   $0x01, Y26, Z14, Z14
+	VPSRLVQ        Z19, Z14, Z20
+	VPANDQ         Z11, Z20, Z14
+	VPMOVQW        Z14, 528(SP)(R14*1)
+	VPMULTISHIFTQB Z16, Z4, Z14
+	MOVQ           512(SP)(R12*1), R14
+	MOVWLZX        R14, R15
+	VPBROADCASTW   (DX)(R15*2), X16
+	BEXTRQ         CX, R14, R15
+	VPINSRW        $0x01, (DX)(R15*2), X16, X16
+	BEXTRQ         R8, R14, R15
+	VPINSRW        $0x02, (DX)(R15*2), X16, X16
+	BEXTRQ         R9, R14, R14
+	VPINSRW        $0x03, (DX)(R14*2), X16, X16
+	MOVQ           520(SP)(R12*1), R14
+	MOVWLZX        R14, R15
+	VPINSRW        $0x04, (DX)(R15*2), X16, X16
+	BEXTRQ         CX, R14, R15
+	VPINSRW        $0x05, (DX)(R15*2), X16, X16
+	BEXTRQ         R8, R14, R15
+	VPINSRW        $0x06, (DX)(R15*2), X16, X16
+	BEXTRQ         R9, R14, R14
+	VPINSRW        $0x07, (DX)(R14*2), X16, X16
+	VPMOVZXBD      X16, Z16
+	VPMULLD        Z10, Z16, Z16
+	VPANDQ         Z9, Z16, Z16
+	VPTERNLOGQ     $0xe4, Z3, Z16, Z14
+	VPCMPEQW       Z25, Z14, K1
+	VPMULTISHIFTQB Z21, Z4, Z14
+	MOVQ           528(SP)(R12*1), R14
+	MOVWLZX        R14, R15
+	VPBROADCASTW   (DX)(R15*2), X16
+	BEXTRQ         CX, R14, R15
+	VPINSRW        $0x01, (DX)(R15*2), X16, X16
+	BEXTRQ         R8, R14, R15
+	VPINSRW        $0x02, (DX)(R15*2), X16, X16
+	BEXTRQ         R9, R14, R14
+	VPINSRW        $0x03, (DX)(R14*2), X16, X16
+	MOVQ           536(SP)(R12*1), R14
+	MOVWLZX        R14, R15
+	VPINSRW        $0x04, (DX)(R15*2), X16, X16
+	BEXTRQ         CX, R14, R15
+	VPINSRW        $0x05, (DX)(R15*2), X16, X16
+	BEXTRQ         R8, R14, R15
+	VPINSRW        $0x06, (DX)(R15*2), X16, X16
+	BEXTRQ         R9, R14, R14
+	VPINSRW        $0x07, (DX)(R14*2), X16, X16
+	VPMOVZXBD      X16, Z16
+	VPMULLD        Z10, Z16, Z16
+	VPANDQ         Z9, Z16, Z16
+	VPTERNLOGQ     $0xe4, Z3, Z16, Z14
+	VPCMPEQW       Z25, Z14, K2
+	KORD           K1, K2, K1
+	KMOVD          K1, R14
+	MOVL           R14, R15
+	ANDL           $0x77777777, R15
+	ADDL           $0x77777777, R15
+	ORL            R15, R14
+	PEXTL          cuckooConsts<>+0(SB), R14, R14
+	PDEPQ          cuckooConsts<>+8(SB), R14, R14
+	MOVQ           R14, (DI)(R11*1)
+	POPCNTQ        R14, R14
+	ADDQ           R14, R10
+	VMOVDQA64      Z13, Z14
+	VMOVDQA64      Z12, Z13
+	VMOVDQA64      Z15, Z16
+	VMOVDQA64      Z18, Z19
+	VMOVDQA64      Z17, Z18
+	VMOVDQA64      Z20, Z21
+	VMOVDQA64      Z24, Z25
+	VMOVDQA64      Z23, Z24
+	VMOVDQA64      Z22, Z23
+	ADDQ           $0x08, R11
+	ADDQ           $0x00000020, R12
+	ANDQ           $0x0000007f, R12
+	JMP            cuckooHasSemiAVX512_loop
 
-cuckooHasSemiAVX512_last:
-	MOVQ         (R10), R12
-	MOVQ         8(R10), R13
-	VMOVQ        (AX)(R12*1), X21
-	VPINSRQ      $0x01, (AX)(R13*1), X21, X21
-	MOVQ         16(R10), R12
-	MOVQ         24(R10), R13
-	VMOVQ        (AX)(R12*1), X23
-	VPINSRQ      $0x01, (AX)(R13*1), X23, X23
-	MOVQ         32(R10), R12
-	MOVQ         40(R10), R13
-	VMOVQ        (AX)(R12*1), X22
-	VPINSRQ      $0x01, (AX)(R13*1), X22, X22
-	MOVQ         48(R10), R12
-	MOVQ         56(R10), R13
-	VMOVQ        (AX)(R12*1), X24
-	VPINSRQ      $0x01, (AX)(R13*1), X24, X24
-	VINSERTI64X2 $0x01, X23, Y21, Y21
-	VINSERTI64X2 $0x01, X24, Y22, Y22
-	VINSERTI64X4 $0x01, Y22, Z21, Z21
-	VPSRLVQ      Z16, Z21, Z21
-	VPANDQ       Z13, Z21, Z16
-	VMOVDQU64    Z16, 256(SP)
-	MOVL         256(SP), R12
-	VMOVD        (DX)(R12*4), X23
-	MOVL         264(SP), R12
-	VPINSRD      $0x01, (DX)(R12*4), X23, X23
-	MOVL         272(SP), R12
-	VPINSRD      $0x02, (DX)(R12*4), X23, X23
-	MOVL         280(SP), R12
-	VPINSRD      $0x03, (DX)(R12*4), X23, X23
-	MOVL         288(SP), R12
-	VMOVD        (DX)(R12*4), X16
-	MOVL         296(SP), R12
-	VPINSRD      $0x01, (DX)(R12*4), X16, X16
-	MOVL         304(SP), R12
-	VPINSRD      $0x02, (DX)(R12*4), X16, X16
-	MOVL         312(SP), R12
-	VPINSRD      $0x03, (DX)(R12*4), X16, X16
-	VINSERTI64X2 $0x01, X16, Y23, Y23
-	VPMOVZXBW    Y23, Z16
-	VPSLLW       X14, Z16, Z16
-	VPSRLQ       $0x0c, Z21, Z21
-	VPTERNLOGQ   $0xf8, Z3, Z21, Z16
-	VPSLLQ       X7, Z21, Z28
-	VPTERNLOGQ   $0xf8, Z4, Z28, Z16
-	VPSLLQ       X8, Z21, Z28
-	VPTERNLOGQ   $0xf8, Z5, Z28, Z16
-	VPSLLQ       X9, Z21, Z28
-	VPTERNLOGQ   $0xf8, Z6, Z28, Z16
-	VPCMPEQW     Z17, Z16, K1
-	MOVQ         64(R10), R12
-	MOVQ         72(R10), R13
-	VMOVQ        (AX)(R12*1), X24
-	VPINSRQ      $0x01, (AX)(R13*1), X24, X24
-	MOVQ         80(R10), R12
-	MOVQ         88(R10), R13
-	VMOVQ        (AX)(R12*1), X16
-	VPINSRQ      $0x01, (AX)(R13*1), X16, X16
-	MOVQ         96(R10), R12
-	MOVQ         104(R10), R13
-	VMOVQ        (AX)(R12*1), X25
-	VPINSRQ      $0x01, (AX)(R13*1), X25, X25
-	MOVQ         112(R10), R12
-	MOVQ         120(R10), R13
-	VMOVQ        (AX)(R12*1), X21
-	VPINSRQ      $0x01, (AX)(R13*1), X21, X21
-	VINSERTI64X2 $0x01, X16, Y24, Y24
-	VINSERTI64X2 $0x01, X21, Y25, Y25
-	VINSERTI64X4 $0x01, Y25, Z24, Z24
-	VPSRLVQ      Z27, Z24, Z24
-	VPANDQ       Z13, Z24, Z16
-	VMOVDQU64    Z16, 320(SP)
-	MOVL         320(SP), R12
-	VMOVD        (DX)(R12*4), X26
-	MOVL         328(SP), R12
-	VPINSRD      $0x01, (DX)(R12*4), X26, X26
-	MOVL         336(SP), R12
-	VPINSRD      $0x02, (DX)(R12*4), X26, X26
-	MOVL         344(SP), R12
-	VPINSRD      $0x03, (DX)(R12*4), X26, X26
-	MOVL         352(SP), R12
-	VMOVD        (DX)(R12*4), X16
-	MOVL         360(SP), R12
-	VPINSRD      $0x01, (DX)(R12*4), X16, X16
-	MOVL         368(SP), R12
-	VPINSRD      $0x02, (DX)(R12*4), X16, X16
-	MOVL         376(SP), R12
-	VPINSRD      $0x03, (DX)(R12*4), X16, X16
-	VINSERTI64X2 $0x01, X16, Y26, Y26
-	VPMOVZXBW    Y26, Z16
-	VPSLLW       X14, Z16, Z16
-	VPSRLQ       $0x0c, Z24, Z24
-	VPTERNLOGQ   $0xf8, Z3, Z24, Z16
-	VPSLLQ       X7, Z24, Z27
-	VPTERNLOGQ   $0xf8, Z4, Z27, Z16
-	VPSLLQ       X8, Z24, Z27
-	VPTERNLOGQ   $0xf8, Z5, Z27, Z16
-	VPSLLQ       X9, Z24, Z27
-	VPTERNLOGQ   $0xf8, Z6, Z27, Z16
-	VPCMPEQW     Z17, Z16, K2
-	KORD         K1, K2, K1
-	KMOVD        K1, R12
-	MOVL         R12, R13
-	SHRL         $0x01, R13
-	ORL          R13, R12
-	MOVL         R12, R13
-	SHRL         $0x02, R13
-	ORL          R13, R12
-	PEXTL        CX, R12, R12
-	PDEPQ        R8, R12, R12
-	MOVQ         R12, (DI)
-	POPCNTQ      R12, R12
-	ADDQ         R12, R9
-	ADDQ         $0x40, BX
-	ADDQ         $0x08, DI
-	VMOVDQA64    Z18, Z17
-	VMOVDQA64    Z19, Z16
-	VMOVDQA64    Z20, Z27
-	XCHGQ        R10, R11
-	TESTQ        SI, SI
-	JNZ          cuckooHasSemiAVX512_loop
+	// The last groups: stages 1 and 2.
+cuckooHasSemiAVX512_drain:
+	CMPQ         R11, SI
+	JAE          cuckooHasSemiAVX512_done
+	LEAQ         8(R11), BX
+	CMPQ         BX, SI
+	JAE          cuckooHasSemiAVX512_drain_s1
+	LEAQ         32(R12), BX
+	ANDQ         $0x0000007f, BX
+	MOVQ         (SP)(BX*4), R13
+	MOVQ         8(SP)(BX*4), R14
+	VPBROADCASTQ (AX)(R13*1), Z0
+	VPINSRQ      $0x01, (AX)(R14*1), X0, X0
+	MOVQ         16(SP)(BX*4), R13
+	MOVQ         24(SP)(BX*4), R14
+	VMOVQ        (AX)(R13*1), X1
+	VPINSRQ      $0x01, (AX)(R14*1), X1, X1
+	MOVQ         32(SP)(BX*4), R13
+	MOVQ         40(SP)(BX*4), R14
+	VPBROADCASTQ (AX)(R13*1), Y2
+	VPINSRQ      $0x01, (AX)(R14*1), X2, X2
+	MOVQ         48(SP)(BX*4), R13
+	MOVQ         56(SP)(BX*4), R14
+	VMOVQ        (AX)(R13*1), X5
+	VPINSRQ      $0x01, (AX)(R14*1), X5, X5
+	VINSERTI64X2 $0x01, X1, Y0, Y0
+	VINSERTI64X2 $0x01, X5, Y2, Y2
+	VINSERTI64X4 $0x01, Y2, Z0, Z0
+	VPSRLVQ      Z14, Z0, Z15
+	VPANDQ       Z11, Z15, Z0
+	VPMOVQW      Z0, 512(SP)(BX*1)
+	MOVQ         64(SP)(BX*4), R13
+	MOVQ         72(SP)(BX*4), R14
+	VPBROADCASTQ (AX)(R13*1), Z0
+	VPINSRQ      $0x01, (AX)(R14*1), X0, X0
+	MOVQ         80(SP)(BX*4), R13
+	MOVQ         88(SP)(BX*4), R14
+	VMOVQ        (AX)(R13*1), X1
+	VPINSRQ      $0x01, (AX)(R14*1), X1, X1
+	MOVQ         96(SP)(BX*4), R13
+	MOVQ         104(SP)(BX*4), R14
+	VPBROADCASTQ (AX)(R13*1), Y2
+	VPINSRQ      $0x01, (AX)(R14*1), X2, X2
+	MOVQ         112(SP)(BX*4), R13
+	MOVQ         120(SP)(BX*4), R14
+	VMOVQ        (AX)(R13*1), X5
+	VPINSRQ      $0x01, (AX)(R14*1), X5, X5
+	VINSERTI64X2 $0x01, X1, Y0, Y0
+	VINSERTI64X2 $0x01, X5, Y2, Y2
+	VINSERTI64X4 $0x01, Y2, Z0, Z0
+	VPSRLVQ      Z19, Z0, Z20
+	VPANDQ       Z11, Z20, Z0
+	VPMOVQW      Z0, 528(SP)(BX*1)
+
+cuckooHasSemiAVX512_drain_s1:
+	VPMULTISHIFTQB Z16, Z4, Z0
+	MOVQ           512(SP)(R12*1), BX
+	MOVWLZX        BX, R13
+	VPBROADCASTW   (DX)(R13*2), X1
+	BEXTRQ         CX, BX, R13
+	VPINSRW        $0x01, (DX)(R13*2), X1, X1
+	BEXTRQ         R8, BX, R13
+	VPINSRW        $0x02, (DX)(R13*2), X1, X1
+	BEXTRQ         R9, BX, BX
+	VPINSRW        $0x03, (DX)(BX*2), X1, X1
+	MOVQ           520(SP)(R12*1), BX
+	MOVWLZX        BX, R13
+	VPINSRW        $0x04, (DX)(R13*2), X1, X1
+	BEXTRQ         CX, BX, R13
+	VPINSRW        $0x05, (DX)(R13*2), X1, X1
+	BEXTRQ         R8, BX, R13
+	VPINSRW        $0x06, (DX)(R13*2), X1, X1
+	BEXTRQ         R9, BX, BX
+	VPINSRW        $0x07, (DX)(BX*2), X1, X1
+	VPMOVZXBD      X1, Z1
+	VPMULLD        Z10, Z1, Z1
+	VPANDQ         Z9, Z1, Z1
+	VPTERNLOGQ     $0xe4, Z3, Z1, Z0
+	VPCMPEQW       Z25, Z0, K1
+	VPMULTISHIFTQB Z21, Z4, Z0
+	MOVQ           528(SP)(R12*1), BX
+	MOVWLZX        BX, R13
+	VPBROADCASTW   (DX)(R13*2), X1
+	BEXTRQ         CX, BX, R13
+	VPINSRW        $0x01, (DX)(R13*2), X1, X1
+	BEXTRQ         R8, BX, R13
+	VPINSRW        $0x02, (DX)(R13*2), X1, X1
+	BEXTRQ         R9, BX, BX
+	VPINSRW        $0x03, (DX)(BX*2), X1, X1
+	MOVQ           536(SP)(R12*1), BX
+	MOVWLZX        BX, R13
+	VPINSRW        $0x04, (DX)(R13*2), X1, X1
+	BEXTRQ         CX, BX, R13
+	VPINSRW        $0x05, (DX)(R13*2), X1, X1
+	BEXTRQ         R8, BX, R13
+	VPINSRW        $0x06, (DX)(R13*2), X1, X1
+	BEXTRQ         R9, BX, BX
+	VPINSRW        $0x07, (DX)(BX*2), X1, X1
+	VPMOVZXBD      X1, Z1
+	VPMULLD        Z10, Z1, Z1
+	VPANDQ         Z9, Z1, Z1
+	VPTERNLOGQ     $0xe4, Z3, Z1, Z0
+	VPCMPEQW       Z25, Z0, K2
+	KORD           K1, K2, K1
+	KMOVD          K1, BX
+	MOVL           BX, R13
+	ANDL           $0x77777777, R13
+	ADDL           $0x77777777, R13
+	ORL            R13, BX
+	PEXTL          cuckooConsts<>+0(SB), BX, BX
+	PDEPQ          cuckooConsts<>+8(SB), BX, BX
+	MOVQ           BX, (DI)(R11*1)
+	POPCNTQ        BX, BX
+	ADDQ           BX, R10
+	VMOVDQA64      Z13, Z14
+	VMOVDQA64      Z12, Z13
+	VMOVDQA64      Z15, Z16
+	VMOVDQA64      Z18, Z19
+	VMOVDQA64      Z17, Z18
+	VMOVDQA64      Z20, Z21
+	VMOVDQA64      Z24, Z25
+	VMOVDQA64      Z23, Z24
+	VMOVDQA64      Z22, Z23
+	ADDQ           $0x08, R11
+	ADDQ           $0x00000020, R12
+	ANDQ           $0x0000007f, R12
+	JMP            cuckooHasSemiAVX512_drain
 
 cuckooHasSemiAVX512_done:
 	VZEROUPPER
-	MOVQ R9, ret+72(FP)
+	MOVQ R10, ret+72(FP)
 	RET
 
-// func cuckooHasPlainAVX512(data *byte, params *[16]uint64, tab *[4096]uint32, hs []uint64, out []bool) int
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, POPCNT
-TEXT ·cuckooHasPlainAVX512(SB), NOSPLIT, $384-80
+DATA cuckooConsts<>+0(SB)/8, $0x0000000088888888
+DATA cuckooConsts<>+8(SB)/8, $0x0101010101010101
+GLOBL cuckooConsts<>(SB), RODATA|NOPTR, $16
+
+// func cuckooHasPlainAVX512(data *byte, params *[12]uint64, tab *[4096]uint16, hs []uint64, out []bool) int
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, AVX512VL, BMI2, POPCNT
+TEXT ·cuckooHasPlainAVX512(SB), NOSPLIT, $512-80
 	MOVQ         data+0(FP), AX
 	MOVQ         params+8(FP), CX
 	MOVQ         hs_base+24(FP), DX
@@ -227,156 +495,364 @@ TEXT ·cuckooHasPlainAVX512(SB), NOSPLIT, $384-80
 	VPBROADCASTQ 8(CX), Z1
 	VPBROADCASTQ 16(CX), Z2
 	VPBROADCASTQ 24(CX), Z3
-	VPBROADCASTQ 32(CX), Z4
-	VPBROADCASTQ 40(CX), Z5
-	VPBROADCASTQ 48(CX), Z6
-	VMOVQ        56(CX), X7
-	VMOVQ        64(CX), X8
-	VMOVQ        72(CX), X9
-	VPBROADCASTQ 96(CX), Z10
-	VPBROADCASTQ 104(CX), Z11
-	VPBROADCASTQ 120(CX), Z12
-	VPTERNLOGQ   $0xff, Z13, Z13, Z13
-	VPSRLQ       $0x3f, Z13, Z13
-	MOVQ         $0x0000000011111111, CX
-	MOVQ         $0x0101010101010101, DI
+	VPBROADCASTQ 40(CX), Z4
+	VPBROADCASTQ 56(CX), Z5
+	VPBROADCASTQ 64(CX), Z6
+	VPBROADCASTQ 80(CX), Z7
+	VPBROADCASTQ 88(CX), Z8
+	XORQ         CX, CX
+	XORQ         DI, DI
 	XORQ         R8, R8
-	SHRQ         $0x03, BX
-	LEAQ         (SP), R9
-	LEAQ         128(SP), R10
-	TESTQ        BX, BX
-	JZ           cuckooHasPlainAVX512_done
-	VMOVDQU64    (DX), Z14
-	VPANDQ       Z2, Z14, Z15
-	VPMAXUQ      Z13, Z15, Z15
-	VPSRLQ       $0x20, Z14, Z14
-	VPMULUDQ     Z0, Z14, Z14
-	VPSRLQ       $0x20, Z14, Z14
-	VPMULLQ      Z10, Z15, Z23
-	VPSRLQ       $0x20, Z23, Z23
-	VPMULUDQ     Z0, Z23, Z23
-	VPSRLQ       $0x20, Z23, Z23
-	VPSUBQ       Z14, Z23, Z23
-	VPADDQ       Z0, Z23, Z24
-	VPMINUQ      Z24, Z23, Z23
-	VPMULLQ      Z11, Z15, Z15
-	VPMULUDQ     Z1, Z14, Z14
-	VPSRLQ       $0x03, Z14, Z24
-	VPANDQ       Z12, Z14, Z14
-	VMOVDQU64    Z24, (R9)
-	VPMULUDQ     Z1, Z23, Z23
-	VPSRLQ       $0x03, Z23, Z24
-	VPANDQ       Z12, Z23, Z23
-	VMOVDQU64    Z24, 64(R9)
+
+	// Fill the pipeline.
+	LEAQ      (DI), R9
+	CMPQ      R9, BX
+	JAE       cuckooHasPlainAVX512_fill0
+	VMOVDQU64 (DX)(DI*8), Z9
+	VPANDQ    Z2, Z9, Z13
+	VPMAXUQ   Z8, Z13, Z13
+	VPSRLQ    $0x20, Z9, Z9
+	VPMULUDQ  Z0, Z9, Z9
+	VPSRLQ    $0x20, Z9, Z9
+	VPMULLQ   Z5, Z13, Z11
+	VPSRLQ    $0x20, Z11, Z11
+	VPMULUDQ  Z0, Z11, Z11
+	VPSRLQ    $0x20, Z11, Z11
+	VPSUBQ    Z9, Z11, Z11
+	VPADDQ    Z0, Z11, Z14
+	VPMINUQ   Z14, Z11, Z11
+	VPMULLQ   Z6, Z13, Z19
+	VPMULUDQ  Z1, Z9, Z9
+	VPSRLQ    $0x03, Z9, Z13
+	VMOVDQU64 Z13, (SP)(R8*4)
+	VPANDQ    Z7, Z9, Z9
+	VPMULUDQ  Z1, Z11, Z11
+	VPSRLQ    $0x03, Z11, Z13
+	VMOVDQU64 Z13, 64(SP)(R8*4)
+	VPANDQ    Z7, Z11, Z14
+
+cuckooHasPlainAVX512_fill0:
+	VMOVDQA64 Z10, Z11
+	VMOVDQA64 Z9, Z10
+	VMOVDQA64 Z12, Z13
+	VMOVDQA64 Z15, Z16
+	VMOVDQA64 Z14, Z15
+	VMOVDQA64 Z17, Z18
+	VMOVDQA64 Z21, Z22
+	VMOVDQA64 Z20, Z21
+	VMOVDQA64 Z19, Z20
+	LEAQ      8(DI), R9
+	CMPQ      R9, BX
+	JAE       cuckooHasPlainAVX512_fill1
+	LEAQ      32(R8), R9
+	ANDQ      $0x0000007f, R9
+	VMOVDQU64 64(DX)(DI*8), Z9
+	VPANDQ    Z2, Z9, Z13
+	VPMAXUQ   Z8, Z13, Z13
+	VPSRLQ    $0x20, Z9, Z9
+	VPMULUDQ  Z0, Z9, Z9
+	VPSRLQ    $0x20, Z9, Z9
+	VPMULLQ   Z5, Z13, Z11
+	VPSRLQ    $0x20, Z11, Z11
+	VPMULUDQ  Z0, Z11, Z11
+	VPSRLQ    $0x20, Z11, Z11
+	VPSUBQ    Z9, Z11, Z11
+	VPADDQ    Z0, Z11, Z14
+	VPMINUQ   Z14, Z11, Z11
+	VPMULLQ   Z6, Z13, Z19
+	VPMULUDQ  Z1, Z9, Z9
+	VPSRLQ    $0x03, Z9, Z13
+	VMOVDQU64 Z13, (SP)(R9*4)
+	VPANDQ    Z7, Z9, Z9
+	VPMULUDQ  Z1, Z11, Z11
+	VPSRLQ    $0x03, Z11, Z13
+	VMOVDQU64 Z13, 64(SP)(R9*4)
+	VPANDQ    Z7, Z11, Z14
+
+cuckooHasPlainAVX512_fill1:
+	VMOVDQA64 Z10, Z11
+	VMOVDQA64 Z9, Z10
+	VMOVDQA64 Z12, Z13
+	VMOVDQA64 Z15, Z16
+	VMOVDQA64 Z14, Z15
+	VMOVDQA64 Z17, Z18
+	VMOVDQA64 Z21, Z22
+	VMOVDQA64 Z20, Z21
+	VMOVDQA64 Z19, Z20
+	LEAQ      16(DI), R9
+	CMPQ      R9, BX
+	JAE       cuckooHasPlainAVX512_fill2
+	LEAQ      64(R8), R9
+	ANDQ      $0x0000007f, R9
+	VMOVDQU64 128(DX)(DI*8), Z9
+	VPANDQ    Z2, Z9, Z14
+	VPMAXUQ   Z8, Z14, Z14
+	VPSRLQ    $0x20, Z9, Z9
+	VPMULUDQ  Z0, Z9, Z9
+	VPSRLQ    $0x20, Z9, Z9
+	VPMULLQ   Z5, Z14, Z13
+	VPSRLQ    $0x20, Z13, Z13
+	VPMULUDQ  Z0, Z13, Z13
+	VPSRLQ    $0x20, Z13, Z13
+	VPSUBQ    Z9, Z13, Z13
+	VPADDQ    Z0, Z13, Z18
+	VPMINUQ   Z18, Z13, Z13
+	VPMULLQ   Z6, Z14, Z19
+	VPMULUDQ  Z1, Z9, Z9
+	VPSRLQ    $0x03, Z9, Z14
+	VMOVDQU64 Z14, (SP)(R9*4)
+	VPANDQ    Z7, Z9, Z9
+	VPMULUDQ  Z1, Z13, Z13
+	VPSRLQ    $0x03, Z13, Z14
+	VMOVDQU64 Z14, 64(SP)(R9*4)
+	VPANDQ    Z7, Z13, Z14
+
+cuckooHasPlainAVX512_fill2:
+	LEAQ         (DI), R9
+	CMPQ         R9, BX
+	JAE          cuckooHasPlainAVX512_load0
+	MOVQ         (SP)(R8*4), R9
+	MOVQ         8(SP)(R8*4), R10
+	VPBROADCASTQ (AX)(R9*1), Z12
+	VPINSRQ      $0x01, (AX)(R10*1), X12, X12
+	MOVQ         16(SP)(R8*4), R9
+	MOVQ         24(SP)(R8*4), R10
+	VMOVQ        (AX)(R9*1), X13
+	VPINSRQ      $0x01, (AX)(R10*1), X13, X13
+	MOVQ         32(SP)(R8*4), R9
+	MOVQ         40(SP)(R8*4), R10
+	VPBROADCASTQ (AX)(R9*1), Y17
+	VPINSRQ      $0x01, (AX)(R10*1), X17, X17
+	MOVQ         48(SP)(R8*4), R9
+	MOVQ         56(SP)(R8*4), R10
+	VMOVQ        (AX)(R9*1), X18
+	VPINSRQ      $0x01, (AX)(R10*1), X18, X18
+	VINSERTI64X2 $0x01, X13, Y12, Y12
+	VINSERTI64X2 $0x01, X18, Y17, Y17
+	VINSERTI64X4 $0x01, Y17, Z12, Z12
+	VPSRLVQ      Z11, Z12, Z12
+	MOVQ         64(SP)(R8*4), R9
+	MOVQ         72(SP)(R8*4), R10
+	VPBROADCASTQ (AX)(R9*1), Z11
+	VPINSRQ      $0x01, (AX)(R10*1), X11, X11
+	MOVQ         80(SP)(R8*4), R9
+	MOVQ         88(SP)(R8*4), R10
+	VMOVQ        (AX)(R9*1), X13
+	VPINSRQ      $0x01, (AX)(R10*1), X13, X13
+	MOVQ         96(SP)(R8*4), R9
+	MOVQ         104(SP)(R8*4), R10
+	VPBROADCASTQ (AX)(R9*1), Y17
+	VPINSRQ      $0x01, (AX)(R10*1), X17, X17
+	MOVQ         112(SP)(R8*4), R9
+	MOVQ         120(SP)(R8*4), R10
+	VMOVQ        (AX)(R9*1), X18
+	VPINSRQ      $0x01, (AX)(R10*1), X18, X18
+	VINSERTI64X2 $0x01, X13, Y11, Y11
+	VINSERTI64X2 $0x01, X18, Y17, Y17
+	VINSERTI64X4 $0x01, Y17, Z11, Z11
+	VPSRLVQ      Z16, Z11, Z17
+
+cuckooHasPlainAVX512_load0:
+	VMOVDQA64 Z10, Z11
+	VMOVDQA64 Z9, Z10
+	VMOVDQA64 Z12, Z13
+	VMOVDQA64 Z15, Z16
+	VMOVDQA64 Z14, Z15
+	VMOVDQA64 Z17, Z18
+	VMOVDQA64 Z21, Z22
+	VMOVDQA64 Z20, Z21
+	VMOVDQA64 Z19, Z20
+
+	// Every stage has a group.
+	MOVQ BX, R9
+	SUBQ $0x18, R9
+	JB   cuckooHasPlainAVX512_drain
 
 cuckooHasPlainAVX512_loop:
-	DECQ      BX
-	JZ        cuckooHasPlainAVX512_last
-	VMOVDQU64 64(DX), Z17
-	VPANDQ    Z2, Z17, Z16
-	VPMAXUQ   Z13, Z16, Z16
-	VPSRLQ    $0x20, Z17, Z17
-	VPMULUDQ  Z0, Z17, Z17
-	VPSRLQ    $0x20, Z17, Z17
-	VPMULLQ   Z10, Z16, Z18
-	VPSRLQ    $0x20, Z18, Z18
-	VPMULUDQ  Z0, Z18, Z18
-	VPSRLQ    $0x20, Z18, Z18
-	VPSUBQ    Z17, Z18, Z18
-	VPADDQ    Z0, Z18, Z24
-	VPMINUQ   Z24, Z18, Z18
-	VPMULLQ   Z11, Z16, Z16
-	VPMULUDQ  Z1, Z17, Z17
-	VPSRLQ    $0x03, Z17, Z24
-	VPANDQ    Z12, Z17, Z17
-	VMOVDQU64 Z24, (R10)
-	VPMULUDQ  Z1, Z18, Z18
-	VPSRLQ    $0x03, Z18, Z24
-	VPANDQ    Z12, Z18, Z18
-	VMOVDQU64 Z24, 64(R10)
+	CMPQ           DI, R9
+	JAE            cuckooHasPlainAVX512_drain
+	LEAQ           96(R8), R10
+	ANDQ           $0x0000007f, R10
+	VMOVDQU64      192(DX)(DI*8), Z9
+	VPANDQ         Z2, Z9, Z14
+	VPMAXUQ        Z8, Z14, Z14
+	VPSRLQ         $0x20, Z9, Z9
+	VPMULUDQ       Z0, Z9, Z9
+	VPSRLQ         $0x20, Z9, Z9
+	VPMULLQ        Z5, Z14, Z12
+	VPSRLQ         $0x20, Z12, Z12
+	VPMULUDQ       Z0, Z12, Z12
+	VPSRLQ         $0x20, Z12, Z12
+	VPSUBQ         Z9, Z12, Z12
+	VPADDQ         Z0, Z12, Z17
+	VPMINUQ        Z17, Z12, Z12
+	VPMULLQ        Z6, Z14, Z19
+	VPMULUDQ       Z1, Z9, Z9
+	VPSRLQ         $0x03, Z9, Z14
+	VMOVDQU64      Z14, (SP)(R10*4)
+	VPANDQ         Z7, Z9, Z9
+	VPMULUDQ       Z1, Z12, Z12
+	VPSRLQ         $0x03, Z12, Z14
+	VMOVDQU64      Z14, 64(SP)(R10*4)
+	VPANDQ         Z7, Z12, Z14
+	LEAQ           32(R8), R10
+	ANDQ           $0x0000007f, R10
+	MOVQ           (SP)(R10*4), R11
+	MOVQ           8(SP)(R10*4), R12
+	VPBROADCASTQ   (AX)(R11*1), Z12
+	VPINSRQ        $0x01, (AX)(R12*1), X12, X12
+	MOVQ           16(SP)(R10*4), R11
+	MOVQ           24(SP)(R10*4), R12
+	VMOVQ          (AX)(R11*1), X17
+	VPINSRQ        $0x01, (AX)(R12*1), X17, X17
+	MOVQ           32(SP)(R10*4), R11
+	MOVQ           40(SP)(R10*4), R12
+	VPBROADCASTQ   (AX)(R11*1), Y23
+	VPINSRQ        $0x01, (AX)(R12*1), X23, X23
+	MOVQ           48(SP)(R10*4), R11
+	MOVQ           56(SP)(R10*4), R12
+	VMOVQ          (AX)(R11*1), X24
+	VPINSRQ        $0x01, (AX)(R12*1), X24, X24
+	VINSERTI64X2   $0x01, X17, Y12, Y12
+	VINSERTI64X2   $0x01, X24, Y23, Y23
+	VINSERTI64X4   $0x01, Y23, Z12, Z12
+	VPSRLVQ        Z11, Z12, Z12
+	MOVQ           64(SP)(R10*4), R11
+	MOVQ           72(SP)(R10*4), R12
+	VPBROADCASTQ   (AX)(R11*1), Z11
+	VPINSRQ        $0x01, (AX)(R12*1), X11, X11
+	MOVQ           80(SP)(R10*4), R11
+	MOVQ           88(SP)(R10*4), R12
+	VMOVQ          (AX)(R11*1), X17
+	VPINSRQ        $0x01, (AX)(R12*1), X17, X17
+	MOVQ           96(SP)(R10*4), R11
+	MOVQ           104(SP)(R10*4), R12
+	VPBROADCASTQ   (AX)(R11*1), Y23
+	VPINSRQ        $0x01, (AX)(R12*1), X23, X23
+	MOVQ           112(SP)(R10*4), R11
+	MOVQ           120(SP)(R10*4), R10
+	VMOVQ          (AX)(R11*1), X24
+	VPINSRQ        $0x01, (AX)(R10*1), X24, X24
+	VINSERTI64X2   $0x01, X17, Y11, Y11
+	VINSERTI64X2   $0x01, X24, Y23, Y23
+	VINSERTI64X4   $0x01, Y23, Z11, Z11
+	VPSRLVQ        Z16, Z11, Z17
+	VPMULTISHIFTQB Z13, Z4, Z11
+	VPANDQ         Z3, Z11, Z11
+	VPCMPEQW       Z22, Z11, K1
+	VPMULTISHIFTQB Z18, Z4, Z11
+	VPANDQ         Z3, Z11, Z11
+	VPCMPEQW       Z22, Z11, K2
+	KORD           K1, K2, K1
+	KMOVD          K1, R10
+	MOVL           R10, R11
+	ANDL           $0x77777777, R11
+	ADDL           $0x77777777, R11
+	ORL            R11, R10
+	PEXTL          cuckooConsts<>+0(SB), R10, R10
+	PDEPQ          cuckooConsts<>+8(SB), R10, R10
+	MOVQ           R10, (SI)(DI*1)
+	POPCNTQ        R10, R10
+	ADDQ           R10, CX
+	VMOVDQA64      Z10, Z11
+	VMOVDQA64      Z9, Z10
+	VMOVDQA64      Z12, Z13
+	VMOVDQA64      Z15, Z16
+	VMOVDQA64      Z14, Z15
+	VMOVDQA64      Z17, Z18
+	VMOVDQA64      Z21, Z22
+	VMOVDQA64      Z20, Z21
+	VMOVDQA64      Z19, Z20
+	ADDQ           $0x08, DI
+	ADDQ           $0x00000020, R8
+	ANDQ           $0x0000007f, R8
+	JMP            cuckooHasPlainAVX512_loop
 
-cuckooHasPlainAVX512_last:
-	MOVQ         (R9), R11
-	MOVQ         8(R9), R12
-	VMOVQ        (AX)(R11*1), X19
-	VPINSRQ      $0x01, (AX)(R12*1), X19, X19
-	MOVQ         16(R9), R11
-	MOVQ         24(R9), R12
-	VMOVQ        (AX)(R11*1), X21
-	VPINSRQ      $0x01, (AX)(R12*1), X21, X21
-	MOVQ         32(R9), R11
-	MOVQ         40(R9), R12
-	VMOVQ        (AX)(R11*1), X20
-	VPINSRQ      $0x01, (AX)(R12*1), X20, X20
-	MOVQ         48(R9), R11
-	MOVQ         56(R9), R12
-	VMOVQ        (AX)(R11*1), X22
-	VPINSRQ      $0x01, (AX)(R12*1), X22, X22
-	VINSERTI64X2 $0x01, X21, Y19, Y19
-	VINSERTI64X2 $0x01, X22, Y20, Y20
-	VINSERTI64X4 $0x01, Y20, Z19, Z19
-	VPSRLVQ      Z14, Z19, Z19
-	VPANDQ       Z3, Z19, Z14
-	VPSLLQ       X7, Z19, Z24
-	VPTERNLOGQ   $0xf8, Z4, Z24, Z14
-	VPSLLQ       X8, Z19, Z24
-	VPTERNLOGQ   $0xf8, Z5, Z24, Z14
-	VPSLLQ       X9, Z19, Z24
-	VPTERNLOGQ   $0xf8, Z6, Z24, Z14
-	VPCMPEQW     Z15, Z14, K1
-	MOVQ         64(R9), R11
-	MOVQ         72(R9), R12
-	VMOVQ        (AX)(R11*1), X21
-	VPINSRQ      $0x01, (AX)(R12*1), X21, X21
-	MOVQ         80(R9), R11
-	MOVQ         88(R9), R12
-	VMOVQ        (AX)(R11*1), X14
-	VPINSRQ      $0x01, (AX)(R12*1), X14, X14
-	MOVQ         96(R9), R11
-	MOVQ         104(R9), R12
-	VMOVQ        (AX)(R11*1), X22
-	VPINSRQ      $0x01, (AX)(R12*1), X22, X22
-	MOVQ         112(R9), R11
-	MOVQ         120(R9), R12
-	VMOVQ        (AX)(R11*1), X19
-	VPINSRQ      $0x01, (AX)(R12*1), X19, X19
-	VINSERTI64X2 $0x01, X14, Y21, Y21
-	VINSERTI64X2 $0x01, X19, Y22, Y22
-	VINSERTI64X4 $0x01, Y22, Z21, Z21
-	VPSRLVQ      Z23, Z21, Z21
-	VPANDQ       Z3, Z21, Z14
-	VPSLLQ       X7, Z21, Z23
-	VPTERNLOGQ   $0xf8, Z4, Z23, Z14
-	VPSLLQ       X8, Z21, Z23
-	VPTERNLOGQ   $0xf8, Z5, Z23, Z14
-	VPSLLQ       X9, Z21, Z23
-	VPTERNLOGQ   $0xf8, Z6, Z23, Z14
-	VPCMPEQW     Z15, Z14, K2
-	KORD         K1, K2, K1
-	KMOVD        K1, R11
-	MOVL         R11, R12
-	SHRL         $0x01, R12
-	ORL          R12, R11
-	MOVL         R11, R12
-	SHRL         $0x02, R12
-	ORL          R12, R11
-	PEXTL        CX, R11, R11
-	PDEPQ        DI, R11, R11
-	MOVQ         R11, (SI)
-	POPCNTQ      R11, R11
-	ADDQ         R11, R8
-	ADDQ         $0x40, DX
-	ADDQ         $0x08, SI
-	VMOVDQA64    Z16, Z15
-	VMOVDQA64    Z17, Z14
-	VMOVDQA64    Z18, Z23
-	XCHGQ        R9, R10
-	TESTQ        BX, BX
-	JNZ          cuckooHasPlainAVX512_loop
+	// The last groups: stages 1 and 2.
+cuckooHasPlainAVX512_drain:
+	CMPQ         DI, BX
+	JAE          cuckooHasPlainAVX512_done
+	LEAQ         8(DI), DX
+	CMPQ         DX, BX
+	JAE          cuckooHasPlainAVX512_drain_s1
+	LEAQ         32(R8), DX
+	ANDQ         $0x0000007f, DX
+	MOVQ         (SP)(DX*4), R9
+	MOVQ         8(SP)(DX*4), R10
+	VPBROADCASTQ (AX)(R9*1), Z0
+	VPINSRQ      $0x01, (AX)(R10*1), X0, X0
+	MOVQ         16(SP)(DX*4), R9
+	MOVQ         24(SP)(DX*4), R10
+	VMOVQ        (AX)(R9*1), X1
+	VPINSRQ      $0x01, (AX)(R10*1), X1, X1
+	MOVQ         32(SP)(DX*4), R9
+	MOVQ         40(SP)(DX*4), R10
+	VPBROADCASTQ (AX)(R9*1), Y2
+	VPINSRQ      $0x01, (AX)(R10*1), X2, X2
+	MOVQ         48(SP)(DX*4), R9
+	MOVQ         56(SP)(DX*4), R10
+	VMOVQ        (AX)(R9*1), X5
+	VPINSRQ      $0x01, (AX)(R10*1), X5, X5
+	VINSERTI64X2 $0x01, X1, Y0, Y0
+	VINSERTI64X2 $0x01, X5, Y2, Y2
+	VINSERTI64X4 $0x01, Y2, Z0, Z0
+	VPSRLVQ      Z11, Z0, Z12
+	MOVQ         64(SP)(DX*4), R9
+	MOVQ         72(SP)(DX*4), R10
+	VPBROADCASTQ (AX)(R9*1), Z0
+	VPINSRQ      $0x01, (AX)(R10*1), X0, X0
+	MOVQ         80(SP)(DX*4), R9
+	MOVQ         88(SP)(DX*4), R10
+	VMOVQ        (AX)(R9*1), X1
+	VPINSRQ      $0x01, (AX)(R10*1), X1, X1
+	MOVQ         96(SP)(DX*4), R9
+	MOVQ         104(SP)(DX*4), R10
+	VPBROADCASTQ (AX)(R9*1), Y2
+	VPINSRQ      $0x01, (AX)(R10*1), X2, X2
+	MOVQ         112(SP)(DX*4), R9
+	MOVQ         120(SP)(DX*4), DX
+	VMOVQ        (AX)(R9*1), X5
+	VPINSRQ      $0x01, (AX)(DX*1), X5, X5
+	VINSERTI64X2 $0x01, X1, Y0, Y0
+	VINSERTI64X2 $0x01, X5, Y2, Y2
+	VINSERTI64X4 $0x01, Y2, Z0, Z0
+	VPSRLVQ      Z16, Z0, Z17
+
+cuckooHasPlainAVX512_drain_s1:
+	VPMULTISHIFTQB Z13, Z4, Z0
+	VPANDQ         Z3, Z0, Z0
+	VPCMPEQW       Z22, Z0, K1
+	VPMULTISHIFTQB Z18, Z4, Z0
+	VPANDQ         Z3, Z0, Z0
+	VPCMPEQW       Z22, Z0, K2
+	KORD           K1, K2, K1
+	KMOVD          K1, DX
+	MOVL           DX, R9
+	ANDL           $0x77777777, R9
+	ADDL           $0x77777777, R9
+	ORL            R9, DX
+	PEXTL          cuckooConsts<>+0(SB), DX, DX
+	PDEPQ          cuckooConsts<>+8(SB), DX, DX
+	MOVQ           DX, (SI)(DI*1)
+	POPCNTQ        DX, DX
+	ADDQ           DX, CX
+	VMOVDQA64      Z10, Z11
+	VMOVDQA64      Z9, Z10
+	VMOVDQA64      Z12, Z13
+	VMOVDQA64      Z15, Z16
+	VMOVDQA64      Z14, Z15
+	VMOVDQA64      Z17, Z18
+	VMOVDQA64      Z21, Z22
+	VMOVDQA64      Z20, Z21
+	VMOVDQA64      Z19, Z20
+	ADDQ           $0x08, DI
+	ADDQ           $0x00000020, R8
+	ANDQ           $0x0000007f, R8
+	JMP            cuckooHasPlainAVX512_drain
 
 cuckooHasPlainAVX512_done:
 	VZEROUPPER
-	MOVQ R8, ret+72(FP)
+	MOVQ CX, ret+72(FP)
 	RET
 
 // func cuckooHasSemiAVX2(data *byte, params *[18][4]uint64, tab *[4096]uint32, hs []uint64, out []bool) int
