@@ -6,6 +6,4 @@ package cuckoo
 // every batch lookup runs the grouped Go loop of filter.go. arm64 has no
 // NEON kernel: none has been modelled or measured to beat the Go loop.
 
-func archInit() {}
-
 func hasHashesArch(f *Filter, hs []uint64, out []bool) (int, bool) { return 0, false }

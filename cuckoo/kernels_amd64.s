@@ -855,307 +855,732 @@ cuckooHasPlainAVX512_done:
 	MOVQ CX, ret+72(FP)
 	RET
 
-// func cuckooHasSemiAVX2(data *byte, params *[18][4]uint64, tab *[4096]uint32, hs []uint64, out []bool) int
+// func cuckooHasSemiAVX2(data *byte, params *[19][4]uint64, tab *[4096]uint16, hs []uint64, out []bool) int
 // Requires: AVX, AVX2
-TEXT ·cuckooHasSemiAVX2(SB), NOSPLIT, $192-80
-	MOVQ     data+0(FP), AX
-	MOVQ     params+8(FP), CX
-	MOVQ     tab+16(FP), DX
-	MOVQ     hs_base+24(FP), BX
-	MOVQ     hs_len+32(FP), SI
-	MOVQ     out_base+48(FP), DI
-	XORQ     R8, R8
-	SHRQ     $0x02, SI
-	LEAQ     (SP), R9
-	LEAQ     64(SP), R10
-	TESTQ    SI, SI
-	JZ       cuckooHasSemiAVX2_done
-	VMOVDQU  (BX), Y0
-	VPAND    64(CX), Y0, Y1
-	VPMAXUD  544(CX), Y1, Y1
-	VPSRLQ   $0x20, Y0, Y0
-	VPMULUDQ (CX), Y0, Y0
-	VPSRLQ   $0x20, Y0, Y0
-	VPMULUDQ 384(CX), Y1, Y7
-	VPMULUDQ 512(CX), Y1, Y8
+TEXT ·cuckooHasSemiAVX2(SB), NOSPLIT, $768-80
+	MOVQ    data+0(FP), AX
+	MOVQ    params+8(FP), CX
+	MOVQ    tab+16(FP), DX
+	MOVQ    hs_base+24(FP), BX
+	MOVQ    hs_len+32(FP), SI
+	MOVQ    out_base+48(FP), DI
+	VMOVDQU (CX), Y0
+	VMOVDQU 416(CX), Y1
+	VMOVDQU 352(CX), Y2
+	VMOVDQU 384(CX), Y3
+	VMOVDQU 448(CX), Y4
+	VMOVDQU 480(CX), Y5
+	XORQ    R8, R8
+	XORQ    R9, R9
+	XORQ    R10, R10
+
+	// Fill the pipeline.
+	LEAQ     (R9), R11
+	CMPQ     R11, SI
+	JAE      cuckooHasSemiAVX2_fill0
+	VMOVDQU  (BX)(R9*8), Y7
+	VPAND    64(CX), Y7, Y9
+	VPMAXUD  96(CX), Y9, Y9
 	VPSRLQ   $0x20, Y7, Y7
-	VPADDQ   Y7, Y8, Y8
-	VPMULUDQ (CX), Y8, Y8
-	VPSRLQ   $0x20, Y8, Y8
-	VPSUBQ   Y0, Y8, Y7
-	VPSRAD   $0x1f, Y7, Y8
-	VPAND    (CX), Y8, Y8
-	VPADDQ   Y8, Y7, Y7
-	VPSHUFLW $0x00, Y1, Y1
-	VPSHUFHW $0x00, Y1, Y1
-	VPMULUDQ 32(CX), Y0, Y0
-	VPSRLQ   $0x03, Y0, Y8
-	VPAND    480(CX), Y0, Y0
-	VMOVDQU  Y8, (R9)
+	VPMULUDQ Y0, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y7
+	VPMULUDQ 128(CX), Y9, Y10
+	VPMULUDQ 160(CX), Y9, Y11
+	VPSRLQ   $0x20, Y10, Y10
+	VPADDQ   Y10, Y11, Y11
+	VPMULUDQ Y0, Y11, Y11
+	VPSRLQ   $0x20, Y11, Y11
+	VPSUBQ   Y7, Y11, Y10
+	VPADDQ   Y0, Y10, Y11
+	VPMINUD  Y11, Y10, Y10
+	VPSHUFB  512(CX), Y9, Y9
+	VPSLLW   544(CX), Y9, Y11
+	VPSRLW   576(CX), Y9, Y12
+	VPOR     Y12, Y11, Y11
+	VPBLENDW $0x55, Y11, Y9, Y9
+	VMOVDQU  Y9, 512(SP)(R10*1)
 	VPMULUDQ 32(CX), Y7, Y7
-	VPSRLQ   $0x03, Y7, Y8
-	VPAND    480(CX), Y7, Y7
-	VMOVDQU  Y8, 32(R9)
+	VPSRLQ   $0x03, Y7, Y9
+	VMOVDQU  Y9, (SP)(R10*4)
+	VPANDN   192(CX), Y7, Y7
+	VPADDQ   256(CX), Y7, Y7
+	VMOVDQU  Y7, 64(SP)(R10*4)
+	VPMULUDQ 32(CX), Y10, Y7
+	VPSRLQ   $0x03, Y7, Y9
+	VMOVDQU  Y9, 32(SP)(R10*4)
+	VPANDN   192(CX), Y7, Y7
+	VPADDQ   256(CX), Y7, Y7
+	VMOVDQU  Y7, 96(SP)(R10*4)
+
+cuckooHasSemiAVX2_fill0:
+	VMOVDQA  Y6, Y7
+	VMOVDQA  Y8, Y9
+	LEAQ     4(R9), R11
+	CMPQ     R11, SI
+	JAE      cuckooHasSemiAVX2_fill1
+	LEAQ     32(R10), R11
+	ANDQ     $0x0000007f, R11
+	VMOVDQU  32(BX)(R9*8), Y7
+	VPAND    64(CX), Y7, Y9
+	VPMAXUD  96(CX), Y9, Y9
+	VPSRLQ   $0x20, Y7, Y7
+	VPMULUDQ Y0, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y7
+	VPMULUDQ 128(CX), Y9, Y10
+	VPMULUDQ 160(CX), Y9, Y11
+	VPSRLQ   $0x20, Y10, Y10
+	VPADDQ   Y10, Y11, Y11
+	VPMULUDQ Y0, Y11, Y11
+	VPSRLQ   $0x20, Y11, Y11
+	VPSUBQ   Y7, Y11, Y10
+	VPADDQ   Y0, Y10, Y11
+	VPMINUD  Y11, Y10, Y10
+	VPSHUFB  512(CX), Y9, Y9
+	VPSLLW   544(CX), Y9, Y11
+	VPSRLW   576(CX), Y9, Y12
+	VPOR     Y12, Y11, Y11
+	VPBLENDW $0x55, Y11, Y9, Y9
+	VMOVDQU  Y9, 512(SP)(R11*1)
+	VPMULUDQ 32(CX), Y7, Y7
+	VPSRLQ   $0x03, Y7, Y9
+	VMOVDQU  Y9, (SP)(R11*4)
+	VPANDN   192(CX), Y7, Y7
+	VPADDQ   256(CX), Y7, Y7
+	VMOVDQU  Y7, 64(SP)(R11*4)
+	VPMULUDQ 32(CX), Y10, Y7
+	VPSRLQ   $0x03, Y7, Y9
+	VMOVDQU  Y9, 32(SP)(R11*4)
+	VPANDN   192(CX), Y7, Y7
+	VPADDQ   256(CX), Y7, Y7
+	VMOVDQU  Y7, 96(SP)(R11*4)
+
+cuckooHasSemiAVX2_fill1:
+	VMOVDQA  Y6, Y7
+	VMOVDQA  Y8, Y9
+	LEAQ     8(R9), R11
+	CMPQ     R11, SI
+	JAE      cuckooHasSemiAVX2_fill2
+	LEAQ     64(R10), R11
+	ANDQ     $0x0000007f, R11
+	VMOVDQU  64(BX)(R9*8), Y7
+	VPAND    64(CX), Y7, Y9
+	VPMAXUD  96(CX), Y9, Y9
+	VPSRLQ   $0x20, Y7, Y7
+	VPMULUDQ Y0, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y7
+	VPMULUDQ 128(CX), Y9, Y10
+	VPMULUDQ 160(CX), Y9, Y11
+	VPSRLQ   $0x20, Y10, Y10
+	VPADDQ   Y10, Y11, Y11
+	VPMULUDQ Y0, Y11, Y11
+	VPSRLQ   $0x20, Y11, Y11
+	VPSUBQ   Y7, Y11, Y10
+	VPADDQ   Y0, Y10, Y11
+	VPMINUD  Y11, Y10, Y10
+	VPSHUFB  512(CX), Y9, Y9
+	VPSLLW   544(CX), Y9, Y11
+	VPSRLW   576(CX), Y9, Y12
+	VPOR     Y12, Y11, Y11
+	VPBLENDW $0x55, Y11, Y9, Y9
+	VMOVDQU  Y9, 512(SP)(R11*1)
+	VPMULUDQ 32(CX), Y7, Y7
+	VPSRLQ   $0x03, Y7, Y9
+	VMOVDQU  Y9, (SP)(R11*4)
+	VPANDN   192(CX), Y7, Y7
+	VPADDQ   256(CX), Y7, Y7
+	VMOVDQU  Y7, 64(SP)(R11*4)
+	VPMULUDQ 32(CX), Y10, Y7
+	VPSRLQ   $0x03, Y7, Y9
+	VMOVDQU  Y9, 32(SP)(R11*4)
+	VPANDN   192(CX), Y7, Y7
+	VPADDQ   256(CX), Y7, Y7
+	VMOVDQU  Y7, 96(SP)(R11*4)
+
+cuckooHasSemiAVX2_fill2:
+	LEAQ         (R9), R11
+	CMPQ         R11, SI
+	JAE          cuckooHasSemiAVX2_load0
+	MOVQ         (SP)(R10*4), R11
+	MOVQ         8(SP)(R10*4), R12
+	VPBROADCASTQ (AX)(R11*1), Y6
+	VPINSRQ      $0x01, (AX)(R12*1), X6, X6
+	MOVQ         16(SP)(R10*4), R11
+	MOVQ         24(SP)(R10*4), R12
+	VMOVQ        (AX)(R11*1), X7
+	VPINSRQ      $0x01, (AX)(R12*1), X7, X7
+	VINSERTI128  $0x01, X7, Y6, Y6
+	VPSLLVQ      64(SP)(R10*4), Y6, Y6
+	VPSRLQ       288(CX), Y6, Y7
+	VPAND        320(CX), Y7, Y7
+	MOVQ         32(SP)(R10*4), R11
+	MOVQ         40(SP)(R10*4), R12
+	VPBROADCASTQ (AX)(R11*1), Y8
+	VPINSRQ      $0x01, (AX)(R12*1), X8, X8
+	MOVQ         48(SP)(R10*4), R11
+	MOVQ         56(SP)(R10*4), R12
+	VMOVQ        (AX)(R11*1), X9
+	VPINSRQ      $0x01, (AX)(R12*1), X9, X9
+	VINSERTI128  $0x01, X9, Y8, Y8
+	VPSLLVQ      96(SP)(R10*4), Y8, Y8
+	VPSRLQ       288(CX), Y8, Y9
+	VPAND        320(CX), Y9, Y9
+	VPACKUSDW    Y9, Y7, Y7
+	VPACKUSDW    Y7, Y7, Y7
+	VMOVDQU      Y7, 640(SP)(R10*1)
+
+cuckooHasSemiAVX2_load0:
+	VMOVDQA Y6, Y7
+	VMOVDQA Y8, Y9
+
+	// Every stage has a group.
+	MOVQ SI, R11
+	SUBQ $0x0c, R11
+	JB   cuckooHasSemiAVX2_drain
 
 cuckooHasSemiAVX2_loop:
-	DECQ     SI
-	JZ       cuckooHasSemiAVX2_last
-	VMOVDQU  32(BX), Y3
-	VPAND    64(CX), Y3, Y2
-	VPMAXUD  544(CX), Y2, Y2
-	VPSRLQ   $0x20, Y3, Y3
-	VPMULUDQ (CX), Y3, Y3
-	VPSRLQ   $0x20, Y3, Y3
-	VPMULUDQ 384(CX), Y2, Y4
-	VPMULUDQ 512(CX), Y2, Y8
-	VPSRLQ   $0x20, Y4, Y4
-	VPADDQ   Y4, Y8, Y8
-	VPMULUDQ (CX), Y8, Y8
-	VPSRLQ   $0x20, Y8, Y8
-	VPSUBQ   Y3, Y8, Y4
-	VPSRAD   $0x1f, Y4, Y8
-	VPAND    (CX), Y8, Y8
-	VPADDQ   Y8, Y4, Y4
-	VPSHUFLW $0x00, Y2, Y2
-	VPSHUFHW $0x00, Y2, Y2
-	VPMULUDQ 32(CX), Y3, Y3
-	VPSRLQ   $0x03, Y3, Y8
-	VPAND    480(CX), Y3, Y3
-	VMOVDQU  Y8, (R10)
-	VPMULUDQ 32(CX), Y4, Y4
-	VPSRLQ   $0x03, Y4, Y8
-	VPAND    480(CX), Y4, Y4
-	VMOVDQU  Y8, 32(R10)
+	CMPQ         R9, R11
+	JAE          cuckooHasSemiAVX2_drain
+	LEAQ         96(R10), R12
+	ANDQ         $0x0000007f, R12
+	VMOVDQU      96(BX)(R9*8), Y6
+	VPAND        64(CX), Y6, Y8
+	VPMAXUD      96(CX), Y8, Y8
+	VPSRLQ       $0x20, Y6, Y6
+	VPMULUDQ     Y0, Y6, Y6
+	VPSRLQ       $0x20, Y6, Y6
+	VPMULUDQ     128(CX), Y8, Y10
+	VPMULUDQ     160(CX), Y8, Y11
+	VPSRLQ       $0x20, Y10, Y10
+	VPADDQ       Y10, Y11, Y11
+	VPMULUDQ     Y0, Y11, Y11
+	VPSRLQ       $0x20, Y11, Y11
+	VPSUBQ       Y6, Y11, Y10
+	VPADDQ       Y0, Y10, Y11
+	VPMINUD      Y11, Y10, Y10
+	VPSHUFB      512(CX), Y8, Y8
+	VPSLLW       544(CX), Y8, Y11
+	VPSRLW       576(CX), Y8, Y12
+	VPOR         Y12, Y11, Y11
+	VPBLENDW     $0x55, Y11, Y8, Y8
+	VMOVDQU      Y8, 512(SP)(R12*1)
+	VPMULUDQ     32(CX), Y6, Y6
+	VPSRLQ       $0x03, Y6, Y8
+	VMOVDQU      Y8, (SP)(R12*4)
+	VPANDN       192(CX), Y6, Y6
+	VPADDQ       256(CX), Y6, Y6
+	VMOVDQU      Y6, 64(SP)(R12*4)
+	VPMULUDQ     32(CX), Y10, Y6
+	VPSRLQ       $0x03, Y6, Y8
+	VMOVDQU      Y8, 32(SP)(R12*4)
+	VPANDN       192(CX), Y6, Y6
+	VPADDQ       256(CX), Y6, Y6
+	VMOVDQU      Y6, 96(SP)(R12*4)
+	LEAQ         32(R10), R12
+	ANDQ         $0x0000007f, R12
+	MOVQ         (SP)(R12*4), R13
+	MOVQ         8(SP)(R12*4), R14
+	VPBROADCASTQ (AX)(R13*1), Y6
+	VPINSRQ      $0x01, (AX)(R14*1), X6, X6
+	MOVQ         16(SP)(R12*4), R13
+	MOVQ         24(SP)(R12*4), R14
+	VMOVQ        (AX)(R13*1), X8
+	VPINSRQ      $0x01, (AX)(R14*1), X8, X8
+	VINSERTI128  $0x01, X8, Y6, Y6
+	VPSLLVQ      64(SP)(R12*4), Y6, Y6
+	VPSRLQ       288(CX), Y6, Y10
+	VPAND        320(CX), Y10, Y10
+	MOVQ         32(SP)(R12*4), R13
+	MOVQ         40(SP)(R12*4), R14
+	VPBROADCASTQ (AX)(R13*1), Y8
+	VPINSRQ      $0x01, (AX)(R14*1), X8, X8
+	MOVQ         48(SP)(R12*4), R13
+	MOVQ         56(SP)(R12*4), R14
+	VMOVQ        (AX)(R13*1), X11
+	VPINSRQ      $0x01, (AX)(R14*1), X11, X11
+	VINSERTI128  $0x01, X11, Y8, Y8
+	VPSLLVQ      96(SP)(R12*4), Y8, Y8
+	VPSRLQ       288(CX), Y8, Y11
+	VPAND        320(CX), Y11, Y11
+	VPACKUSDW    Y11, Y10, Y10
+	VPACKUSDW    Y10, Y10, Y10
+	VMOVDQU      Y10, 640(SP)(R12*1)
+	VPSRLQ       X2, Y7, Y10
+	VPSRLQ       X3, Y7, Y7
+	VPBLENDW     $0xcc, Y7, Y10, Y10
+	VPAND        Y1, Y10, Y10
+	MOVQ         640(SP)(R10*1), R12
+	MOVWLZX      R12, R13
+	VPBROADCASTW (DX)(R13*2), Y7
+	SHRL         $0x10, R12
+	VPINSRW      $0x01, (DX)(R12*2), X7, X7
+	MOVQ         656(SP)(R10*1), R12
+	MOVWLZX      R12, R13
+	VPINSRW      $0x02, (DX)(R13*2), X7, X7
+	SHRL         $0x10, R12
+	VPINSRW      $0x03, (DX)(R12*2), X7, X7
+	VPMOVZXBD    X7, Y7
+	VPMULLD      Y5, Y7, Y7
+	VPAND        Y4, Y7, Y7
+	VPOR         Y7, Y10, Y10
+	VPCMPEQW     512(SP)(R10*1), Y10, Y10
+	VPSRLQ       X2, Y9, Y7
+	VPSRLQ       X3, Y9, Y9
+	VPBLENDW     $0xcc, Y9, Y7, Y7
+	VPAND        Y1, Y7, Y7
+	MOVQ         640(SP)(R10*1), R12
+	SHRQ         $0x20, R12
+	MOVWLZX      R12, R13
+	VPBROADCASTW (DX)(R13*2), Y9
+	SHRL         $0x10, R12
+	VPINSRW      $0x01, (DX)(R12*2), X9, X9
+	MOVQ         656(SP)(R10*1), R12
+	SHRQ         $0x20, R12
+	MOVWLZX      R12, R13
+	VPINSRW      $0x02, (DX)(R13*2), X9, X9
+	SHRL         $0x10, R12
+	VPINSRW      $0x03, (DX)(R12*2), X9, X9
+	VPMOVZXBD    X9, Y9
+	VPMULLD      Y5, Y9, Y9
+	VPAND        Y4, Y9, Y9
+	VPOR         Y9, Y7, Y7
+	VPCMPEQW     512(SP)(R10*1), Y7, Y7
+	VPXOR        Y9, Y9, Y9
+	VPOR         Y7, Y10, Y10
+	VPCMPEQQ     Y9, Y10, Y10
+	VMOVMSKPD    Y10, R12
+	XORL         $0x0f, R12
+	IMUL3L       $0x00204081, R12, R12
+	ANDL         $0x01010101, R12
+	MOVL         R12, (DI)(R9*1)
+	IMUL3L       $0x01010101, R12, R12
+	SHRL         $0x18, R12
+	ADDQ         R12, R8
+	VMOVDQA      Y6, Y7
+	VMOVDQA      Y8, Y9
+	ADDQ         $0x04, R9
+	ADDQ         $0x00000020, R10
+	ANDQ         $0x0000007f, R10
+	JMP          cuckooHasSemiAVX2_loop
 
-cuckooHasSemiAVX2_last:
-	MOVQ        (R9), R11
-	MOVQ        8(R9), R12
-	VMOVQ       (AX)(R11*1), X5
-	VPINSRQ     $0x01, (AX)(R12*1), X5, X5
-	MOVQ        16(R9), R11
-	MOVQ        24(R9), R12
-	VMOVQ       (AX)(R11*1), X6
-	VPINSRQ     $0x01, (AX)(R12*1), X6, X6
-	VINSERTI128 $0x01, X6, Y5, Y5
-	VPSRLVQ     Y0, Y5, Y5
-	VPAND       448(CX), Y5, Y0
-	VMOVDQU     Y0, 128(SP)
-	MOVL        128(SP), R11
-	VMOVD       (DX)(R11*4), X0
-	MOVL        136(SP), R11
-	VPINSRD     $0x01, (DX)(R11*4), X0, X0
-	MOVL        144(SP), R11
-	VPINSRD     $0x02, (DX)(R11*4), X0, X0
-	MOVL        152(SP), R11
-	VPINSRD     $0x03, (DX)(R11*4), X0, X0
-	VPMOVZXBW   X0, Y0
-	VPSLLW      320(CX), Y0, Y0
-	VPSRLQ      $0x0c, Y5, Y5
-	VPAND       96(CX), Y5, Y8
-	VPOR        Y8, Y0, Y0
-	VPSLLQ      224(CX), Y5, Y8
-	VPAND       128(CX), Y8, Y8
-	VPOR        Y8, Y0, Y0
-	VPSLLQ      256(CX), Y5, Y8
-	VPAND       160(CX), Y8, Y8
-	VPOR        Y8, Y0, Y0
-	VPSLLQ      288(CX), Y5, Y8
-	VPAND       192(CX), Y8, Y8
-	VPOR        Y8, Y0, Y0
-	VPCMPEQW    Y1, Y0, Y0
-	MOVQ        32(R9), R11
-	MOVQ        40(R9), R12
-	VMOVQ       (AX)(R11*1), X6
-	VPINSRQ     $0x01, (AX)(R12*1), X6, X6
-	MOVQ        48(R9), R11
-	MOVQ        56(R9), R12
-	VMOVQ       (AX)(R11*1), X5
-	VPINSRQ     $0x01, (AX)(R12*1), X5, X5
-	VINSERTI128 $0x01, X5, Y6, Y6
-	VPSRLVQ     Y7, Y6, Y6
-	VPAND       448(CX), Y6, Y7
-	VMOVDQU     Y7, 160(SP)
-	MOVL        160(SP), R11
-	VMOVD       (DX)(R11*4), X5
-	MOVL        168(SP), R11
-	VPINSRD     $0x01, (DX)(R11*4), X5, X5
-	MOVL        176(SP), R11
-	VPINSRD     $0x02, (DX)(R11*4), X5, X5
-	MOVL        184(SP), R11
-	VPINSRD     $0x03, (DX)(R11*4), X5, X5
-	VPMOVZXBW   X5, Y7
-	VPSLLW      320(CX), Y7, Y7
-	VPSRLQ      $0x0c, Y6, Y6
-	VPAND       96(CX), Y6, Y8
-	VPOR        Y8, Y7, Y7
-	VPSLLQ      224(CX), Y6, Y8
-	VPAND       128(CX), Y8, Y8
-	VPOR        Y8, Y7, Y7
-	VPSLLQ      256(CX), Y6, Y8
-	VPAND       160(CX), Y8, Y8
-	VPOR        Y8, Y7, Y7
-	VPSLLQ      288(CX), Y6, Y8
-	VPAND       192(CX), Y8, Y8
-	VPOR        Y8, Y7, Y7
-	VPCMPEQW    Y1, Y7, Y7
-	VPXOR       Y1, Y1, Y1
-	VPOR        Y7, Y0, Y0
-	VPCMPEQQ    Y1, Y0, Y0
-	VMOVMSKPD   Y0, R11
-	XORL        $0x0f, R11
-	IMUL3L      $0x00204081, R11, R11
-	ANDL        $0x01010101, R11
-	MOVL        R11, (DI)
-	IMUL3L      $0x01010101, R11, R11
-	SHRL        $0x18, R11
-	ADDQ        R11, R8
-	ADDQ        $0x20, BX
-	ADDQ        $0x04, DI
-	VMOVDQA     Y2, Y1
-	VMOVDQA     Y3, Y0
-	VMOVDQA     Y4, Y7
-	XCHGQ       R9, R10
-	TESTQ       SI, SI
-	JNZ         cuckooHasSemiAVX2_loop
+	// The last groups: stages 1 and 2.
+cuckooHasSemiAVX2_drain:
+	CMPQ         R9, SI
+	JAE          cuckooHasSemiAVX2_done
+	LEAQ         4(R9), BX
+	CMPQ         BX, SI
+	JAE          cuckooHasSemiAVX2_drain_s1
+	LEAQ         32(R10), BX
+	ANDQ         $0x0000007f, BX
+	MOVQ         (SP)(BX*4), R11
+	MOVQ         8(SP)(BX*4), R12
+	VPBROADCASTQ (AX)(R11*1), Y0
+	VPINSRQ      $0x01, (AX)(R12*1), X0, X0
+	MOVQ         16(SP)(BX*4), R11
+	MOVQ         24(SP)(BX*4), R12
+	VMOVQ        (AX)(R11*1), X6
+	VPINSRQ      $0x01, (AX)(R12*1), X6, X6
+	VINSERTI128  $0x01, X6, Y0, Y0
+	VPSLLVQ      64(SP)(BX*4), Y0, Y6
+	VPSRLQ       288(CX), Y6, Y0
+	VPAND        320(CX), Y0, Y0
+	MOVQ         32(SP)(BX*4), R11
+	MOVQ         40(SP)(BX*4), R12
+	VPBROADCASTQ (AX)(R11*1), Y8
+	VPINSRQ      $0x01, (AX)(R12*1), X8, X8
+	MOVQ         48(SP)(BX*4), R11
+	MOVQ         56(SP)(BX*4), R12
+	VMOVQ        (AX)(R11*1), X10
+	VPINSRQ      $0x01, (AX)(R12*1), X10, X10
+	VINSERTI128  $0x01, X10, Y8, Y8
+	VPSLLVQ      96(SP)(BX*4), Y8, Y8
+	VPSRLQ       288(CX), Y8, Y10
+	VPAND        320(CX), Y10, Y10
+	VPACKUSDW    Y10, Y0, Y0
+	VPACKUSDW    Y0, Y0, Y0
+	VMOVDQU      Y0, 640(SP)(BX*1)
+
+cuckooHasSemiAVX2_drain_s1:
+	VPSRLQ       X2, Y7, Y0
+	VPSRLQ       X3, Y7, Y7
+	VPBLENDW     $0xcc, Y7, Y0, Y0
+	VPAND        Y1, Y0, Y0
+	MOVQ         640(SP)(R10*1), BX
+	MOVWLZX      BX, R11
+	VPBROADCASTW (DX)(R11*2), Y7
+	SHRL         $0x10, BX
+	VPINSRW      $0x01, (DX)(BX*2), X7, X7
+	MOVQ         656(SP)(R10*1), BX
+	MOVWLZX      BX, R11
+	VPINSRW      $0x02, (DX)(R11*2), X7, X7
+	SHRL         $0x10, BX
+	VPINSRW      $0x03, (DX)(BX*2), X7, X7
+	VPMOVZXBD    X7, Y7
+	VPMULLD      Y5, Y7, Y7
+	VPAND        Y4, Y7, Y7
+	VPOR         Y7, Y0, Y0
+	VPCMPEQW     512(SP)(R10*1), Y0, Y0
+	VPSRLQ       X2, Y9, Y7
+	VPSRLQ       X3, Y9, Y9
+	VPBLENDW     $0xcc, Y9, Y7, Y7
+	VPAND        Y1, Y7, Y7
+	MOVQ         640(SP)(R10*1), BX
+	SHRQ         $0x20, BX
+	MOVWLZX      BX, R11
+	VPBROADCASTW (DX)(R11*2), Y9
+	SHRL         $0x10, BX
+	VPINSRW      $0x01, (DX)(BX*2), X9, X9
+	MOVQ         656(SP)(R10*1), BX
+	SHRQ         $0x20, BX
+	MOVWLZX      BX, R11
+	VPINSRW      $0x02, (DX)(R11*2), X9, X9
+	SHRL         $0x10, BX
+	VPINSRW      $0x03, (DX)(BX*2), X9, X9
+	VPMOVZXBD    X9, Y9
+	VPMULLD      Y5, Y9, Y9
+	VPAND        Y4, Y9, Y9
+	VPOR         Y9, Y7, Y7
+	VPCMPEQW     512(SP)(R10*1), Y7, Y7
+	VPXOR        Y9, Y9, Y9
+	VPOR         Y7, Y0, Y0
+	VPCMPEQQ     Y9, Y0, Y0
+	VMOVMSKPD    Y0, BX
+	XORL         $0x0f, BX
+	IMUL3L       $0x00204081, BX, BX
+	ANDL         $0x01010101, BX
+	MOVL         BX, (DI)(R9*1)
+	IMUL3L       $0x01010101, BX, BX
+	SHRL         $0x18, BX
+	ADDQ         BX, R8
+	VMOVDQA      Y6, Y7
+	VMOVDQA      Y8, Y9
+	ADDQ         $0x04, R9
+	ADDQ         $0x00000020, R10
+	ANDQ         $0x0000007f, R10
+	JMP          cuckooHasSemiAVX2_drain
 
 cuckooHasSemiAVX2_done:
 	VZEROUPPER
 	MOVQ R8, ret+72(FP)
 	RET
 
-// func cuckooHasPlainAVX2(data *byte, params *[18][4]uint64, tab *[4096]uint32, hs []uint64, out []bool) int
+// func cuckooHasPlainAVX2(data *byte, params *[19][4]uint64, tab *[4096]uint16, hs []uint64, out []bool) int
 // Requires: AVX, AVX2
-TEXT ·cuckooHasPlainAVX2(SB), NOSPLIT, $192-80
-	MOVQ     data+0(FP), AX
-	MOVQ     params+8(FP), CX
-	MOVQ     hs_base+24(FP), DX
-	MOVQ     hs_len+32(FP), BX
-	MOVQ     out_base+48(FP), SI
-	XORQ     DI, DI
-	SHRQ     $0x02, BX
-	LEAQ     (SP), R8
-	LEAQ     64(SP), R9
-	TESTQ    BX, BX
-	JZ       cuckooHasPlainAVX2_done
-	VMOVDQU  (DX), Y0
-	VPAND    64(CX), Y0, Y1
-	VPMAXUD  544(CX), Y1, Y1
-	VPSRLQ   $0x20, Y0, Y0
-	VPMULUDQ (CX), Y0, Y0
-	VPSRLQ   $0x20, Y0, Y0
-	VPMULUDQ 384(CX), Y1, Y7
-	VPMULUDQ 512(CX), Y1, Y8
-	VPSRLQ   $0x20, Y7, Y7
-	VPADDQ   Y7, Y8, Y8
-	VPMULUDQ (CX), Y8, Y8
+TEXT ·cuckooHasPlainAVX2(SB), NOSPLIT, $640-80
+	MOVQ    data+0(FP), AX
+	MOVQ    params+8(FP), CX
+	MOVQ    hs_base+24(FP), DX
+	MOVQ    hs_len+32(FP), BX
+	MOVQ    out_base+48(FP), SI
+	VMOVDQU (CX), Y0
+	VMOVDQU 416(CX), Y1
+	VMOVDQU 352(CX), Y2
+	VMOVDQU 384(CX), Y3
+	XORQ    DI, DI
+	XORQ    R8, R8
+	XORQ    R9, R9
+
+	// Fill the pipeline.
+	LEAQ     (R8), R10
+	CMPQ     R10, BX
+	JAE      cuckooHasPlainAVX2_fill0
+	VMOVDQU  (DX)(R8*8), Y5
+	VPAND    64(CX), Y5, Y7
+	VPMAXUD  96(CX), Y7, Y7
+	VPSRLQ   $0x20, Y5, Y5
+	VPMULUDQ Y0, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y5
+	VPMULUDQ 128(CX), Y7, Y8
+	VPMULUDQ 160(CX), Y7, Y9
 	VPSRLQ   $0x20, Y8, Y8
-	VPSUBQ   Y0, Y8, Y7
-	VPSRAD   $0x1f, Y7, Y8
-	VPAND    (CX), Y8, Y8
-	VPADDQ   Y8, Y7, Y7
-	VPSHUFLW $0x00, Y1, Y1
-	VPSHUFHW $0x00, Y1, Y1
-	VPMULUDQ 32(CX), Y0, Y0
-	VPSRLQ   $0x03, Y0, Y8
-	VPAND    480(CX), Y0, Y0
-	VMOVDQU  Y8, (R8)
-	VPMULUDQ 32(CX), Y7, Y7
-	VPSRLQ   $0x03, Y7, Y8
-	VPAND    480(CX), Y7, Y7
-	VMOVDQU  Y8, 32(R8)
+	VPADDQ   Y8, Y9, Y9
+	VPMULUDQ Y0, Y9, Y9
+	VPSRLQ   $0x20, Y9, Y9
+	VPSUBQ   Y5, Y9, Y8
+	VPADDQ   Y0, Y8, Y9
+	VPMINUD  Y9, Y8, Y8
+	VPSHUFB  512(CX), Y7, Y7
+	VPSLLW   544(CX), Y7, Y9
+	VPSRLW   576(CX), Y7, Y10
+	VPOR     Y10, Y9, Y9
+	VPBLENDW $0x55, Y9, Y7, Y7
+	VMOVDQU  Y7, 512(SP)(R9*1)
+	VPMULUDQ 32(CX), Y5, Y5
+	VPSRLQ   $0x03, Y5, Y7
+	VMOVDQU  Y7, (SP)(R9*4)
+	VPANDN   192(CX), Y5, Y5
+	VPADDQ   256(CX), Y5, Y5
+	VMOVDQU  Y5, 64(SP)(R9*4)
+	VPMULUDQ 32(CX), Y8, Y5
+	VPSRLQ   $0x03, Y5, Y7
+	VMOVDQU  Y7, 32(SP)(R9*4)
+	VPANDN   192(CX), Y5, Y5
+	VPADDQ   256(CX), Y5, Y5
+	VMOVDQU  Y5, 96(SP)(R9*4)
+
+cuckooHasPlainAVX2_fill0:
+	VMOVDQA  Y4, Y5
+	VMOVDQA  Y6, Y7
+	LEAQ     4(R8), R10
+	CMPQ     R10, BX
+	JAE      cuckooHasPlainAVX2_fill1
+	LEAQ     32(R9), R10
+	ANDQ     $0x0000007f, R10
+	VMOVDQU  32(DX)(R8*8), Y5
+	VPAND    64(CX), Y5, Y7
+	VPMAXUD  96(CX), Y7, Y7
+	VPSRLQ   $0x20, Y5, Y5
+	VPMULUDQ Y0, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y5
+	VPMULUDQ 128(CX), Y7, Y8
+	VPMULUDQ 160(CX), Y7, Y9
+	VPSRLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y9, Y9
+	VPMULUDQ Y0, Y9, Y9
+	VPSRLQ   $0x20, Y9, Y9
+	VPSUBQ   Y5, Y9, Y8
+	VPADDQ   Y0, Y8, Y9
+	VPMINUD  Y9, Y8, Y8
+	VPSHUFB  512(CX), Y7, Y7
+	VPSLLW   544(CX), Y7, Y9
+	VPSRLW   576(CX), Y7, Y10
+	VPOR     Y10, Y9, Y9
+	VPBLENDW $0x55, Y9, Y7, Y7
+	VMOVDQU  Y7, 512(SP)(R10*1)
+	VPMULUDQ 32(CX), Y5, Y5
+	VPSRLQ   $0x03, Y5, Y7
+	VMOVDQU  Y7, (SP)(R10*4)
+	VPANDN   192(CX), Y5, Y5
+	VPADDQ   256(CX), Y5, Y5
+	VMOVDQU  Y5, 64(SP)(R10*4)
+	VPMULUDQ 32(CX), Y8, Y5
+	VPSRLQ   $0x03, Y5, Y7
+	VMOVDQU  Y7, 32(SP)(R10*4)
+	VPANDN   192(CX), Y5, Y5
+	VPADDQ   256(CX), Y5, Y5
+	VMOVDQU  Y5, 96(SP)(R10*4)
+
+cuckooHasPlainAVX2_fill1:
+	VMOVDQA  Y4, Y5
+	VMOVDQA  Y6, Y7
+	LEAQ     8(R8), R10
+	CMPQ     R10, BX
+	JAE      cuckooHasPlainAVX2_fill2
+	LEAQ     64(R9), R10
+	ANDQ     $0x0000007f, R10
+	VMOVDQU  64(DX)(R8*8), Y5
+	VPAND    64(CX), Y5, Y7
+	VPMAXUD  96(CX), Y7, Y7
+	VPSRLQ   $0x20, Y5, Y5
+	VPMULUDQ Y0, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y5
+	VPMULUDQ 128(CX), Y7, Y8
+	VPMULUDQ 160(CX), Y7, Y9
+	VPSRLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y9, Y9
+	VPMULUDQ Y0, Y9, Y9
+	VPSRLQ   $0x20, Y9, Y9
+	VPSUBQ   Y5, Y9, Y8
+	VPADDQ   Y0, Y8, Y9
+	VPMINUD  Y9, Y8, Y8
+	VPSHUFB  512(CX), Y7, Y7
+	VPSLLW   544(CX), Y7, Y9
+	VPSRLW   576(CX), Y7, Y10
+	VPOR     Y10, Y9, Y9
+	VPBLENDW $0x55, Y9, Y7, Y7
+	VMOVDQU  Y7, 512(SP)(R10*1)
+	VPMULUDQ 32(CX), Y5, Y5
+	VPSRLQ   $0x03, Y5, Y7
+	VMOVDQU  Y7, (SP)(R10*4)
+	VPANDN   192(CX), Y5, Y5
+	VPADDQ   256(CX), Y5, Y5
+	VMOVDQU  Y5, 64(SP)(R10*4)
+	VPMULUDQ 32(CX), Y8, Y5
+	VPSRLQ   $0x03, Y5, Y7
+	VMOVDQU  Y7, 32(SP)(R10*4)
+	VPANDN   192(CX), Y5, Y5
+	VPADDQ   256(CX), Y5, Y5
+	VMOVDQU  Y5, 96(SP)(R10*4)
+
+cuckooHasPlainAVX2_fill2:
+	LEAQ         (R8), R10
+	CMPQ         R10, BX
+	JAE          cuckooHasPlainAVX2_load0
+	MOVQ         (SP)(R9*4), R10
+	MOVQ         8(SP)(R9*4), R11
+	VPBROADCASTQ (AX)(R10*1), Y4
+	VPINSRQ      $0x01, (AX)(R11*1), X4, X4
+	MOVQ         16(SP)(R9*4), R10
+	MOVQ         24(SP)(R9*4), R11
+	VMOVQ        (AX)(R10*1), X5
+	VPINSRQ      $0x01, (AX)(R11*1), X5, X5
+	VINSERTI128  $0x01, X5, Y4, Y4
+	VPSLLVQ      64(SP)(R9*4), Y4, Y4
+	MOVQ         32(SP)(R9*4), R10
+	MOVQ         40(SP)(R9*4), R11
+	VPBROADCASTQ (AX)(R10*1), Y5
+	VPINSRQ      $0x01, (AX)(R11*1), X5, X5
+	MOVQ         48(SP)(R9*4), R10
+	MOVQ         56(SP)(R9*4), R11
+	VMOVQ        (AX)(R10*1), X6
+	VPINSRQ      $0x01, (AX)(R11*1), X6, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSLLVQ      96(SP)(R9*4), Y5, Y6
+
+cuckooHasPlainAVX2_load0:
+	VMOVDQA Y4, Y5
+	VMOVDQA Y6, Y7
+
+	// Every stage has a group.
+	MOVQ BX, R10
+	SUBQ $0x0c, R10
+	JB   cuckooHasPlainAVX2_drain
 
 cuckooHasPlainAVX2_loop:
-	DECQ     BX
-	JZ       cuckooHasPlainAVX2_last
-	VMOVDQU  32(DX), Y3
-	VPAND    64(CX), Y3, Y2
-	VPMAXUD  544(CX), Y2, Y2
-	VPSRLQ   $0x20, Y3, Y3
-	VPMULUDQ (CX), Y3, Y3
-	VPSRLQ   $0x20, Y3, Y3
-	VPMULUDQ 384(CX), Y2, Y4
-	VPMULUDQ 512(CX), Y2, Y8
-	VPSRLQ   $0x20, Y4, Y4
-	VPADDQ   Y4, Y8, Y8
-	VPMULUDQ (CX), Y8, Y8
-	VPSRLQ   $0x20, Y8, Y8
-	VPSUBQ   Y3, Y8, Y4
-	VPSRAD   $0x1f, Y4, Y8
-	VPAND    (CX), Y8, Y8
-	VPADDQ   Y8, Y4, Y4
-	VPSHUFLW $0x00, Y2, Y2
-	VPSHUFHW $0x00, Y2, Y2
-	VPMULUDQ 32(CX), Y3, Y3
-	VPSRLQ   $0x03, Y3, Y8
-	VPAND    480(CX), Y3, Y3
-	VMOVDQU  Y8, (R9)
-	VPMULUDQ 32(CX), Y4, Y4
-	VPSRLQ   $0x03, Y4, Y8
-	VPAND    480(CX), Y4, Y4
-	VMOVDQU  Y8, 32(R9)
+	CMPQ         R8, R10
+	JAE          cuckooHasPlainAVX2_drain
+	LEAQ         96(R9), R11
+	ANDQ         $0x0000007f, R11
+	VMOVDQU      96(DX)(R8*8), Y4
+	VPAND        64(CX), Y4, Y6
+	VPMAXUD      96(CX), Y6, Y6
+	VPSRLQ       $0x20, Y4, Y4
+	VPMULUDQ     Y0, Y4, Y4
+	VPSRLQ       $0x20, Y4, Y4
+	VPMULUDQ     128(CX), Y6, Y8
+	VPMULUDQ     160(CX), Y6, Y9
+	VPSRLQ       $0x20, Y8, Y8
+	VPADDQ       Y8, Y9, Y9
+	VPMULUDQ     Y0, Y9, Y9
+	VPSRLQ       $0x20, Y9, Y9
+	VPSUBQ       Y4, Y9, Y8
+	VPADDQ       Y0, Y8, Y9
+	VPMINUD      Y9, Y8, Y8
+	VPSHUFB      512(CX), Y6, Y6
+	VPSLLW       544(CX), Y6, Y9
+	VPSRLW       576(CX), Y6, Y10
+	VPOR         Y10, Y9, Y9
+	VPBLENDW     $0x55, Y9, Y6, Y6
+	VMOVDQU      Y6, 512(SP)(R11*1)
+	VPMULUDQ     32(CX), Y4, Y4
+	VPSRLQ       $0x03, Y4, Y6
+	VMOVDQU      Y6, (SP)(R11*4)
+	VPANDN       192(CX), Y4, Y4
+	VPADDQ       256(CX), Y4, Y4
+	VMOVDQU      Y4, 64(SP)(R11*4)
+	VPMULUDQ     32(CX), Y8, Y4
+	VPSRLQ       $0x03, Y4, Y6
+	VMOVDQU      Y6, 32(SP)(R11*4)
+	VPANDN       192(CX), Y4, Y4
+	VPADDQ       256(CX), Y4, Y4
+	VMOVDQU      Y4, 96(SP)(R11*4)
+	LEAQ         32(R9), R11
+	ANDQ         $0x0000007f, R11
+	MOVQ         (SP)(R11*4), R12
+	MOVQ         8(SP)(R11*4), R13
+	VPBROADCASTQ (AX)(R12*1), Y4
+	VPINSRQ      $0x01, (AX)(R13*1), X4, X4
+	MOVQ         16(SP)(R11*4), R12
+	MOVQ         24(SP)(R11*4), R13
+	VMOVQ        (AX)(R12*1), X6
+	VPINSRQ      $0x01, (AX)(R13*1), X6, X6
+	VINSERTI128  $0x01, X6, Y4, Y4
+	VPSLLVQ      64(SP)(R11*4), Y4, Y4
+	MOVQ         32(SP)(R11*4), R12
+	MOVQ         40(SP)(R11*4), R13
+	VPBROADCASTQ (AX)(R12*1), Y6
+	VPINSRQ      $0x01, (AX)(R13*1), X6, X6
+	MOVQ         48(SP)(R11*4), R12
+	MOVQ         56(SP)(R11*4), R13
+	VMOVQ        (AX)(R12*1), X8
+	VPINSRQ      $0x01, (AX)(R13*1), X8, X8
+	VINSERTI128  $0x01, X8, Y6, Y6
+	VPSLLVQ      96(SP)(R11*4), Y6, Y6
+	VPSRLQ       X2, Y5, Y8
+	VPSRLQ       X3, Y5, Y5
+	VPBLENDW     $0xcc, Y5, Y8, Y8
+	VPAND        Y1, Y8, Y8
+	VPCMPEQW     512(SP)(R9*1), Y8, Y8
+	VPSRLQ       X2, Y7, Y5
+	VPSRLQ       X3, Y7, Y7
+	VPBLENDW     $0xcc, Y7, Y5, Y5
+	VPAND        Y1, Y5, Y5
+	VPCMPEQW     512(SP)(R9*1), Y5, Y5
+	VPXOR        Y7, Y7, Y7
+	VPOR         Y5, Y8, Y8
+	VPCMPEQQ     Y7, Y8, Y8
+	VMOVMSKPD    Y8, R11
+	XORL         $0x0f, R11
+	IMUL3L       $0x00204081, R11, R11
+	ANDL         $0x01010101, R11
+	MOVL         R11, (SI)(R8*1)
+	IMUL3L       $0x01010101, R11, R11
+	SHRL         $0x18, R11
+	ADDQ         R11, DI
+	VMOVDQA      Y4, Y5
+	VMOVDQA      Y6, Y7
+	ADDQ         $0x04, R8
+	ADDQ         $0x00000020, R9
+	ANDQ         $0x0000007f, R9
+	JMP          cuckooHasPlainAVX2_loop
 
-cuckooHasPlainAVX2_last:
-	MOVQ        (R8), R10
-	MOVQ        8(R8), R11
-	VMOVQ       (AX)(R10*1), X5
-	VPINSRQ     $0x01, (AX)(R11*1), X5, X5
-	MOVQ        16(R8), R10
-	MOVQ        24(R8), R11
-	VMOVQ       (AX)(R10*1), X6
-	VPINSRQ     $0x01, (AX)(R11*1), X6, X6
-	VINSERTI128 $0x01, X6, Y5, Y5
-	VPSRLVQ     Y0, Y5, Y5
-	VPAND       96(CX), Y5, Y0
-	VPSLLQ      224(CX), Y5, Y8
-	VPAND       128(CX), Y8, Y8
-	VPOR        Y8, Y0, Y0
-	VPSLLQ      256(CX), Y5, Y8
-	VPAND       160(CX), Y8, Y8
-	VPOR        Y8, Y0, Y0
-	VPSLLQ      288(CX), Y5, Y8
-	VPAND       192(CX), Y8, Y8
-	VPOR        Y8, Y0, Y0
-	VPCMPEQW    Y1, Y0, Y0
-	MOVQ        32(R8), R10
-	MOVQ        40(R8), R11
-	VMOVQ       (AX)(R10*1), X6
-	VPINSRQ     $0x01, (AX)(R11*1), X6, X6
-	MOVQ        48(R8), R10
-	MOVQ        56(R8), R11
-	VMOVQ       (AX)(R10*1), X5
-	VPINSRQ     $0x01, (AX)(R11*1), X5, X5
-	VINSERTI128 $0x01, X5, Y6, Y6
-	VPSRLVQ     Y7, Y6, Y6
-	VPAND       96(CX), Y6, Y7
-	VPSLLQ      224(CX), Y6, Y8
-	VPAND       128(CX), Y8, Y8
-	VPOR        Y8, Y7, Y7
-	VPSLLQ      256(CX), Y6, Y8
-	VPAND       160(CX), Y8, Y8
-	VPOR        Y8, Y7, Y7
-	VPSLLQ      288(CX), Y6, Y8
-	VPAND       192(CX), Y8, Y8
-	VPOR        Y8, Y7, Y7
-	VPCMPEQW    Y1, Y7, Y7
-	VPXOR       Y1, Y1, Y1
-	VPOR        Y7, Y0, Y0
-	VPCMPEQQ    Y1, Y0, Y0
-	VMOVMSKPD   Y0, R10
-	XORL        $0x0f, R10
-	IMUL3L      $0x00204081, R10, R10
-	ANDL        $0x01010101, R10
-	MOVL        R10, (SI)
-	IMUL3L      $0x01010101, R10, R10
-	SHRL        $0x18, R10
-	ADDQ        R10, DI
-	ADDQ        $0x20, DX
-	ADDQ        $0x04, SI
-	VMOVDQA     Y2, Y1
-	VMOVDQA     Y3, Y0
-	VMOVDQA     Y4, Y7
-	XCHGQ       R8, R9
-	TESTQ       BX, BX
-	JNZ         cuckooHasPlainAVX2_loop
+	// The last groups: stages 1 and 2.
+cuckooHasPlainAVX2_drain:
+	CMPQ         R8, BX
+	JAE          cuckooHasPlainAVX2_done
+	LEAQ         4(R8), CX
+	CMPQ         CX, BX
+	JAE          cuckooHasPlainAVX2_drain_s1
+	LEAQ         32(R9), CX
+	ANDQ         $0x0000007f, CX
+	MOVQ         (SP)(CX*4), DX
+	MOVQ         8(SP)(CX*4), R10
+	VPBROADCASTQ (AX)(DX*1), Y0
+	VPINSRQ      $0x01, (AX)(R10*1), X0, X0
+	MOVQ         16(SP)(CX*4), DX
+	MOVQ         24(SP)(CX*4), R10
+	VMOVQ        (AX)(DX*1), X4
+	VPINSRQ      $0x01, (AX)(R10*1), X4, X4
+	VINSERTI128  $0x01, X4, Y0, Y0
+	VPSLLVQ      64(SP)(CX*4), Y0, Y4
+	MOVQ         32(SP)(CX*4), DX
+	MOVQ         40(SP)(CX*4), R10
+	VPBROADCASTQ (AX)(DX*1), Y0
+	VPINSRQ      $0x01, (AX)(R10*1), X0, X0
+	MOVQ         48(SP)(CX*4), DX
+	MOVQ         56(SP)(CX*4), R10
+	VMOVQ        (AX)(DX*1), X6
+	VPINSRQ      $0x01, (AX)(R10*1), X6, X6
+	VINSERTI128  $0x01, X6, Y0, Y0
+	VPSLLVQ      96(SP)(CX*4), Y0, Y6
+
+cuckooHasPlainAVX2_drain_s1:
+	VPSRLQ    X2, Y5, Y0
+	VPSRLQ    X3, Y5, Y5
+	VPBLENDW  $0xcc, Y5, Y0, Y0
+	VPAND     Y1, Y0, Y0
+	VPCMPEQW  512(SP)(R9*1), Y0, Y0
+	VPSRLQ    X2, Y7, Y5
+	VPSRLQ    X3, Y7, Y7
+	VPBLENDW  $0xcc, Y7, Y5, Y5
+	VPAND     Y1, Y5, Y5
+	VPCMPEQW  512(SP)(R9*1), Y5, Y5
+	VPXOR     Y7, Y7, Y7
+	VPOR      Y5, Y0, Y0
+	VPCMPEQQ  Y7, Y0, Y0
+	VMOVMSKPD Y0, CX
+	XORL      $0x0f, CX
+	IMUL3L    $0x00204081, CX, CX
+	ANDL      $0x01010101, CX
+	MOVL      CX, (SI)(R8*1)
+	IMUL3L    $0x01010101, CX, CX
+	SHRL      $0x18, CX
+	ADDQ      CX, DI
+	VMOVDQA   Y4, Y5
+	VMOVDQA   Y6, Y7
+	ADDQ      $0x04, R8
+	ADDQ      $0x00000020, R9
+	ANDQ      $0x0000007f, R9
+	JMP       cuckooHasPlainAVX2_drain
 
 cuckooHasPlainAVX2_done:
 	VZEROUPPER

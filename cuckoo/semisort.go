@@ -38,7 +38,6 @@ func init() {
 			}
 		}
 	}
-	archInit()
 }
 
 // encodeNibbles returns the code of the 4 sorted nibbles of nib (the

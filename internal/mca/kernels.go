@@ -138,15 +138,14 @@ var kernels = []kernel{
 	{name: "filterAdd8AVX2Ring", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
 	{name: "filterAdd16AVX2Ring", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
 	{name: "splitAddAVX2Ring", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
-	// The cuckoo filter's batch lookups (asm/cuckoo.go). The AVX-512 ones
-	// run a pipeline: its main loop (every stage busy) is the first backward
-	// branch, the drain the second; the key index advances by a group.
-	// The AVX2 ones have one loop, whose hash pointer advances by a group
-	// of keys (8 bytes a key).
+	// The cuckoo filter's batch lookups (asm/cuckoo.go) run a pipeline:
+	// its main loop (every stage busy) is the first backward branch, the
+	// drain the second; the key index advances by a group (eight keys for
+	// AVX-512, four for AVX2).
 	{name: "cuckooHasSemiAVX512", arch: "amd64", pkg: "cuckoo", abi0: true, loops: []loop{{0, 8, 8}}},
 	{name: "cuckooHasPlainAVX512", arch: "amd64", pkg: "cuckoo", abi0: true, loops: []loop{{0, 8, 8}}},
-	{name: "cuckooHasSemiAVX2", arch: "amd64", pkg: "cuckoo", abi0: true, loops: []loop{{-1, 4, 32}}},
-	{name: "cuckooHasPlainAVX2", arch: "amd64", pkg: "cuckoo", abi0: true, loops: []loop{{-1, 4, 32}}},
+	{name: "cuckooHasSemiAVX2", arch: "amd64", pkg: "cuckoo", abi0: true, loops: []loop{{0, 4, 4}}},
+	{name: "cuckooHasPlainAVX2", arch: "amd64", pkg: "cuckoo", abi0: true, loops: []loop{{0, 4, 4}}},
 }
 
 // cpus are the llvm-mca processor models per architecture: each slot takes
