@@ -12,18 +12,19 @@ import (
 // most 16 bits run a software pipeline over groups of keys (ckPipe): in one
 // iteration, stage 0 hashes a group a few groups ahead (its fingerprints
 // and the byte offsets of its two buckets), stage 1 loads the buckets of a
-// group nearer, and stage 2 decodes and compares the current group. Each stage's loads wait on nothing computed in the same
-// iteration, so the out-of-order core overlaps the groups' latencies.
+// group nearer, and stage 2 decodes and compares the current group. Each
+// stage's loads wait on nothing computed in the same iteration, so the
+// out-of-order core overlaps the groups' latencies.
 //
 // The stages hand the byte offsets (to the scalar loads of stage 1) and a
 // semi-sorted bucket's code (to the scalar nibble loads of stage 2) through
 // rings of slots on the stack, stored an iteration or more before they are
 // loaded; the AVX-512 kernels keep everything else in registers (delay).
 // The rings fit the frame of a NOSPLIT function: a stack check would need
-// the goroutine's TLS, which -dynlink builds cannot link. On Zen 4 the kernels
-// are bound by their loads (three a cycle, two of them vector): four a key
-// for the bucket words and the nibbles, two for the byte offsets, half a
-// key for the codes (stored as words, four to a load).
+// the goroutine's TLS, which -dynlink builds cannot link. On Zen 4 the
+// kernels are bound by their loads (three a cycle, two of them vector):
+// four a key for the bucket words and the nibbles, two for the byte
+// offsets, half a key for the codes (stored as words, four to a load).
 //
 // The keys of a group sit in the 64-bit lanes of a vector:
 //
@@ -32,9 +33,12 @@ import (
 //     mod adds nb to a negative difference;
 //   - each bucket's bit offset i*bucketBits gives the byte offset of the 8
 //     bytes that hold it (loadWords: scalar loads, which beat VPGATHERQQ on
-//     Zen 4, PERF.md) and a shift of 0 or 4 that puts the bucket at bit 0;
+//     Zen 4, PERF.md) and a shift of 0 or 4 that puts the bucket at a known
+//     bit of the word;
 //   - the bucket becomes the four 16-bit lanes of its qword as in the Go code
 //     (cuckoo.Filter.lanes16), compared with fp in every lane.
+
+// cuckooKernels emits the AVX-512 and AVX2 kernels of both layouts.
 func cuckooKernels() {
 	cuckooHas(true)
 	cuckooHas(false)
@@ -65,11 +69,11 @@ func (d *delay) shift(mov func(a, b Op)) {
 }
 
 // ckPipe is one kernel's pipeline: groups of keys keys; stage 0 runs ahead0
-// groups ahead of stage 1, which runs ahead1 ahead of stage 2 (0: stage 2
-// loads the buckets itself, and load is nil). The stages' rings have ringN
-// slots (a power of two above the groups in flight), indexed by a register
-// holding the slot number times unit (a power of two), so that a ring of
-// slots of unit<<s bytes is addressed with scale 1<<s.
+// groups ahead of stage 1, which runs ahead1 (at least 1) ahead of stage 2.
+// The stages' rings have ringN slots (a power of two above the groups in
+// flight), indexed by a register holding the slot number times unit (a
+// power of two), so that a ring of slots of unit<<s bytes is addressed with
+// scale 1<<s.
 //
 // arith reads the group's hashes at h and fills its slots; load loads the
 // slots' buckets and stores what stage 2 needs; finish compares, stores the
@@ -78,7 +82,6 @@ func (d *delay) shift(mov func(a, b Op)) {
 type ckPipe struct {
 	keys           int
 	ahead0, ahead1 int
-	finishFirst    bool // stage 2 comes first in an iteration
 	ringN, unit    int
 	arith          func(h Mem, slot Register)
 	load           func(slot Register)
@@ -116,11 +119,7 @@ func cuckooLoop(name string, hs, n, out Register, st ckPipe) {
 		body()
 		Label(label)
 	}
-	load := func(d int) {
-		if st.load != nil {
-			st.load(slot(d))
-		}
-	}
+	load := func(d int) { st.load(slot(d)) }
 	next := func() {
 		st.shift()
 		ADDQ(U8(k), g)
@@ -131,7 +130,7 @@ func cuckooLoop(name string, hs, n, out Register, st ckPipe) {
 	Comment("Fill the pipeline.")
 	for d := range a0 + a1 {
 		ifGroup(d, fmt.Sprintf("%s_fill%d", name, d), func() { st.arith(keys(d), slot(d)) })
-		if d >= a0 && st.load != nil {
+		if d >= a0 {
 			d1 := d - a0
 			ifGroup(d1, fmt.Sprintf("%s_load%d", name, d1), func() { load(d1) })
 		}
@@ -145,29 +144,17 @@ func cuckooLoop(name string, hs, n, out Register, st ckPipe) {
 	Label(name + "_loop")
 	CMPQ(g, full)
 	JAE(LabelRef(name + "_drain"))
-	if st.finishFirst {
-		st.finish(sg, Mem{Base: out, Index: g, Scale: 1})
-	}
 	st.arith(keys(a0+a1), slot(a0+a1))
 	load(a1)
-	if !st.finishFirst {
-		st.finish(sg, Mem{Base: out, Index: g, Scale: 1})
-	}
+	st.finish(sg, Mem{Base: out, Index: g, Scale: 1})
 	next()
 	JMP(LabelRef(name + "_loop"))
 	Comment("The last groups: stages 1 and 2.")
 	Label(name + "_drain")
 	CMPQ(g, n)
 	JAE(LabelRef(name + "_done"))
-	if st.finishFirst {
-		st.finish(sg, Mem{Base: out, Index: g, Scale: 1})
-	}
-	if st.load != nil {
-		ifGroup(a1, name+"_drain_s1", func() { load(a1) })
-	}
-	if !st.finishFirst {
-		st.finish(sg, Mem{Base: out, Index: g, Scale: 1})
-	}
+	ifGroup(a1, name+"_drain_s1", func() { load(a1) })
+	st.finish(sg, Mem{Base: out, Index: g, Scale: 1})
 	next()
 	JMP(LabelRef(name + "_drain"))
 	Label(name + "_done")
