@@ -7,20 +7,20 @@ package cuckoo
 // cuckooHasSemiAVX512 sets out[i] to whether either bucket of hs[i] holds its
 // fingerprint, in a semi-sorted table of fingerprints of at most 16 bits, and
 // returns how many do. len(hs) must be a multiple of 8, len(out) = len(hs),
-// nb < 2^31 and params as cuckooParams makes it. It uses BMI2 (PEXTL, PDEPQ) and
-// POPCNT besides AVX-512 F, DQ and BW.
+// nb < 2^31 and params as cuckooParams makes it. It uses BMI2 (PEXTL, PDEPQ),
+// POPCNT and AVX-512 VBMI (VPMULTISHIFTQB) besides AVX-512 F, DQ and BW.
 //
 //go:noescape
-func cuckooHasSemiAVX512(data *byte, params *[16]uint64, tab *[4096]uint32, hs []uint64, out []bool) int
+func cuckooHasSemiAVX512(data *byte, params *[12]uint64, tab *[4096]uint16, hs []uint64, out []bool) int
 
 // cuckooHasPlainAVX512 sets out[i] to whether either bucket of hs[i] holds its
 // fingerprint, in a plain table of fingerprints of at most 16 bits, and
 // returns how many do. len(hs) must be a multiple of 8, len(out) = len(hs),
-// nb < 2^31 and params as cuckooParams makes it. It uses BMI2 (PEXTL, PDEPQ) and
-// POPCNT besides AVX-512 F, DQ and BW.
+// nb < 2^31 and params as cuckooParams makes it. It uses BMI2 (PEXTL, PDEPQ),
+// POPCNT and AVX-512 VBMI (VPMULTISHIFTQB) besides AVX-512 F, DQ and BW.
 //
 //go:noescape
-func cuckooHasPlainAVX512(data *byte, params *[16]uint64, tab *[4096]uint32, hs []uint64, out []bool) int
+func cuckooHasPlainAVX512(data *byte, params *[12]uint64, tab *[4096]uint16, hs []uint64, out []bool) int
 
 // cuckooHasSemiAVX2 sets out[i] to whether either bucket of hs[i] holds its
 // fingerprint, in a semi-sorted table of fingerprints of at most 16 bits, and
@@ -28,7 +28,7 @@ func cuckooHasPlainAVX512(data *byte, params *[16]uint64, tab *[4096]uint32, hs 
 // nb < 2^31 and params as cuckooParams2 makes it. It uses AVX2 only.
 //
 //go:noescape
-func cuckooHasSemiAVX2(data *byte, params *[18][4]uint64, tab *[4096]uint32, hs []uint64, out []bool) int
+func cuckooHasSemiAVX2(data *byte, params *[19][4]uint64, tab *[4096]uint16, hs []uint64, out []bool) int
 
 // cuckooHasPlainAVX2 sets out[i] to whether either bucket of hs[i] holds its
 // fingerprint, in a plain table of fingerprints of at most 16 bits, and
@@ -36,4 +36,4 @@ func cuckooHasSemiAVX2(data *byte, params *[18][4]uint64, tab *[4096]uint32, hs 
 // nb < 2^31 and params as cuckooParams2 makes it. It uses AVX2 only.
 //
 //go:noescape
-func cuckooHasPlainAVX2(data *byte, params *[18][4]uint64, tab *[4096]uint32, hs []uint64, out []bool) int
+func cuckooHasPlainAVX2(data *byte, params *[19][4]uint64, tab *[4096]uint16, hs []uint64, out []bool) int

@@ -4,9 +4,9 @@
 
 #include "textflag.h"
 
-// func cuckooHasSemiAVX512(data *byte, params *[16]uint64, tab *[4096]uint32, hs []uint64, out []bool) int
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, POPCNT
-TEXT ·cuckooHasSemiAVX512(SB), NOSPLIT, $384-80
+// func cuckooHasSemiAVX512(data *byte, params *[12]uint64, tab *[4096]uint16, hs []uint64, out []bool) int
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, AVX512VL, BMI, BMI2, POPCNT
+TEXT ·cuckooHasSemiAVX512(SB), NOSPLIT, $640-80
 	MOVQ         data+0(FP), AX
 	MOVQ         params+8(FP), CX
 	MOVQ         tab+16(FP), DX
@@ -17,207 +17,475 @@ TEXT ·cuckooHasSemiAVX512(SB), NOSPLIT, $384-80
 	VPBROADCASTQ 8(CX), Z1
 	VPBROADCASTQ 16(CX), Z2
 	VPBROADCASTQ 24(CX), Z3
-	VPBROADCASTQ 32(CX), Z4
-	VPBROADCASTQ 40(CX), Z5
-	VPBROADCASTQ 48(CX), Z6
-	VMOVQ        56(CX), X7
-	VMOVQ        64(CX), X8
-	VMOVQ        72(CX), X9
-	VPBROADCASTQ 96(CX), Z10
-	VPBROADCASTQ 104(CX), Z11
-	VPBROADCASTQ 120(CX), Z12
-	VPBROADCASTQ 112(CX), Z13
-	VMOVQ        80(CX), X14
-	VPTERNLOGQ   $0xff, Z15, Z15, Z15
-	VPSRLQ       $0x3f, Z15, Z15
-	MOVQ         $0x0000000011111111, CX
-	MOVQ         $0x0101010101010101, R8
-	XORQ         R9, R9
-	SHRQ         $0x03, SI
-	LEAQ         (SP), R10
-	LEAQ         128(SP), R11
-	TESTQ        SI, SI
-	JZ           cuckooHasSemiAVX512_done
-	VMOVDQU64    (BX), Z16
-	VPANDQ       Z2, Z16, Z17
-	VPMAXUQ      Z15, Z17, Z17
-	VPSRLQ       $0x20, Z16, Z16
-	VPMULUDQ     Z0, Z16, Z16
-	VPSRLQ       $0x20, Z16, Z16
-	VPMULLQ      Z10, Z17, Z27
-	VPSRLQ       $0x20, Z27, Z27
-	VPMULUDQ     Z0, Z27, Z27
-	VPSRLQ       $0x20, Z27, Z27
-	VPSUBQ       Z16, Z27, Z27
-	VPADDQ       Z0, Z27, Z28
-	VPMINUQ      Z28, Z27, Z27
-	VPMULLQ      Z11, Z17, Z17
-	VPMULUDQ     Z1, Z16, Z16
-	VPSRLQ       $0x03, Z16, Z28
-	VPANDQ       Z12, Z16, Z16
-	VMOVDQU64    Z28, (R10)
-	VPMULUDQ     Z1, Z27, Z27
-	VPSRLQ       $0x03, Z27, Z28
-	VPANDQ       Z12, Z27, Z27
-	VMOVDQU64    Z28, 64(R10)
+	VPBROADCASTQ 40(CX), Z4
+	VPBROADCASTQ 56(CX), Z5
+	VPBROADCASTQ 64(CX), Z6
+	VPBROADCASTQ 80(CX), Z7
+	VPBROADCASTQ 88(CX), Z8
+	VPBROADCASTQ 32(CX), Z9
+	VPBROADCASTQ 48(CX), Z10
+	VPBROADCASTQ 72(CX), Z11
+	MOVL         $0x00001010, CX
+	MOVL         $0x00001020, R8
+	MOVL         $0x00001030, R9
+	XORQ         R10, R10
+	XORQ         R11, R11
+	XORQ         R12, R12
+
+	// Fill the pipeline.
+	LEAQ      (R11), R13
+	CMPQ      R13, SI
+	JAE       cuckooHasSemiAVX512_fill0
+	VMOVDQU64 (BX)(R11*8), Z12
+	VPANDQ    Z2, Z12, Z16
+	VPMAXUQ   Z8, Z16, Z16
+	VPSRLQ    $0x20, Z12, Z12
+	VPMULUDQ  Z0, Z12, Z12
+	VPSRLQ    $0x20, Z12, Z12
+	VPMULLQ   Z5, Z16, Z14
+	VPSRLQ    $0x20, Z14, Z14
+	VPMULUDQ  Z0, Z14, Z14
+	VPSRLQ    $0x20, Z14, Z14
+	VPSUBQ    Z12, Z14, Z14
+	VPADDQ    Z0, Z14, Z17
+	VPMINUQ   Z17, Z14, Z14
+	VPMULLQ   Z6, Z16, Z22
+	VPMULUDQ  Z1, Z12, Z12
+	VPSRLQ    $0x03, Z12, Z16
+	VMOVDQU64 Z16, (SP)(R12*4)
+	VPANDQ    Z7, Z12, Z12
+	VPMULUDQ  Z1, Z14, Z14
+	VPSRLQ    $0x03, Z14, Z16
+	VMOVDQU64 Z16, 64(SP)(R12*4)
+	VPANDQ    Z7, Z14, Z17
+
+cuckooHasSemiAVX512_fill0:
+	VMOVDQA64 Z13, Z14
+	VMOVDQA64 Z12, Z13
+	VMOVDQA64 Z15, Z16
+	VMOVDQA64 Z18, Z19
+	VMOVDQA64 Z17, Z18
+	VMOVDQA64 Z20, Z21
+	VMOVDQA64 Z24, Z25
+	VMOVDQA64 Z23, Z24
+	VMOVDQA64 Z22, Z23
+	LEAQ      8(R11), R13
+	CMPQ      R13, SI
+	JAE       cuckooHasSemiAVX512_fill1
+	LEAQ      32(R12), R13
+	ANDQ      $0x0000007f, R13
+	VMOVDQU64 64(BX)(R11*8), Z12
+	VPANDQ    Z2, Z12, Z16
+	VPMAXUQ   Z8, Z16, Z16
+	VPSRLQ    $0x20, Z12, Z12
+	VPMULUDQ  Z0, Z12, Z12
+	VPSRLQ    $0x20, Z12, Z12
+	VPMULLQ   Z5, Z16, Z14
+	VPSRLQ    $0x20, Z14, Z14
+	VPMULUDQ  Z0, Z14, Z14
+	VPSRLQ    $0x20, Z14, Z14
+	VPSUBQ    Z12, Z14, Z14
+	VPADDQ    Z0, Z14, Z17
+	VPMINUQ   Z17, Z14, Z14
+	VPMULLQ   Z6, Z16, Z22
+	VPMULUDQ  Z1, Z12, Z12
+	VPSRLQ    $0x03, Z12, Z16
+	VMOVDQU64 Z16, (SP)(R13*4)
+	VPANDQ    Z7, Z12, Z12
+	VPMULUDQ  Z1, Z14, Z14
+	VPSRLQ    $0x03, Z14, Z16
+	VMOVDQU64 Z16, 64(SP)(R13*4)
+	VPANDQ    Z7, Z14, Z17
+
+cuckooHasSemiAVX512_fill1:
+	VMOVDQA64 Z13, Z14
+	VMOVDQA64 Z12, Z13
+	VMOVDQA64 Z15, Z16
+	VMOVDQA64 Z18, Z19
+	VMOVDQA64 Z17, Z18
+	VMOVDQA64 Z20, Z21
+	VMOVDQA64 Z24, Z25
+	VMOVDQA64 Z23, Z24
+	VMOVDQA64 Z22, Z23
+	LEAQ      16(R11), R13
+	CMPQ      R13, SI
+	JAE       cuckooHasSemiAVX512_fill2
+	LEAQ      64(R12), R13
+	ANDQ      $0x0000007f, R13
+	VMOVDQU64 128(BX)(R11*8), Z12
+	VPANDQ    Z2, Z12, Z17
+	VPMAXUQ   Z8, Z17, Z17
+	VPSRLQ    $0x20, Z12, Z12
+	VPMULUDQ  Z0, Z12, Z12
+	VPSRLQ    $0x20, Z12, Z12
+	VPMULLQ   Z5, Z17, Z16
+	VPSRLQ    $0x20, Z16, Z16
+	VPMULUDQ  Z0, Z16, Z16
+	VPSRLQ    $0x20, Z16, Z16
+	VPSUBQ    Z12, Z16, Z16
+	VPADDQ    Z0, Z16, Z21
+	VPMINUQ   Z21, Z16, Z16
+	VPMULLQ   Z6, Z17, Z22
+	VPMULUDQ  Z1, Z12, Z12
+	VPSRLQ    $0x03, Z12, Z17
+	VMOVDQU64 Z17, (SP)(R13*4)
+	VPANDQ    Z7, Z12, Z12
+	VPMULUDQ  Z1, Z16, Z16
+	VPSRLQ    $0x03, Z16, Z17
+	VMOVDQU64 Z17, 64(SP)(R13*4)
+	VPANDQ    Z7, Z16, Z17
+
+cuckooHasSemiAVX512_fill2:
+	LEAQ         (R11), R13
+	CMPQ         R13, SI
+	JAE          cuckooHasSemiAVX512_load0
+	MOVQ         (SP)(R12*4), R13
+	MOVQ         8(SP)(R12*4), R14
+	VPBROADCASTQ (AX)(R13*1), Z15
+	VPINSRQ      $0x01, (AX)(R14*1), X15, X15
+	MOVQ         16(SP)(R12*4), R13
+	MOVQ         24(SP)(R12*4), R14
+	VMOVQ        (AX)(R13*1), X16
+	VPINSRQ      $0x01, (AX)(R14*1), X16, X16
+	MOVQ         32(SP)(R12*4), R13
+	MOVQ         40(SP)(R12*4), R14
+	VPBROADCASTQ (AX)(R13*1), Y20
+	VPINSRQ      $0x01, (AX)(R14*1), X20, X20
+	MOVQ         48(SP)(R12*4), R13
+	MOVQ         56(SP)(R12*4), R14
+	VMOVQ        (AX)(R13*1), X21
+	VPINSRQ      $0x01, (AX)(R14*1), X21, X21
+	VINSERTI64X2 $0x01, X16, Y15, Y15
+	VINSERTI64X2 $0x01, X21, Y20, Y20
+	VINSERTI64X4 $0x01, Y20, Z15, Z15
+	VPSRLVQ      Z14, Z15, Z15
+	VPANDQ       Z11, Z15, Z14
+	VPMOVQW      Z14, 512(SP)(R12*1)
+	MOVQ         64(SP)(R12*4), R13
+	MOVQ         72(SP)(R12*4), R14
+	VPBROADCASTQ (AX)(R13*1), Z14
+	VPINSRQ      $0x01, (AX)(R14*1), X14, X14
+	MOVQ         80(SP)(R12*4), R13
+	MOVQ         88(SP)(R12*4), R14
+	VMOVQ        (AX)(R13*1), X16
+	VPINSRQ      $0x01, (AX)(R14*1), X16, X16
+	MOVQ         96(SP)(R12*4), R13
+	MOVQ         104(SP)(R12*4), R14
+	VPBROADCASTQ (AX)(R13*1), Y20
+	VPINSRQ      $0x01, (AX)(R14*1), X20, X20
+	MOVQ         112(SP)(R12*4), R13
+	MOVQ         120(SP)(R12*4), R14
+	VMOVQ        (AX)(R13*1), X21
+	VPINSRQ      $0x01, (AX)(R14*1), X21, X21
+	VINSERTI64X2 $0x01, X16, Y14, Y14
+	VINSERTI64X2 $0x01, X21, Y20, Y20
+	VINSERTI64X4 $0x01, Y20, Z14, Z14
+	VPSRLVQ      Z19, Z14, Z20
+	VPANDQ       Z11, Z20, Z14
+	VPMOVQW      Z14, 528(SP)(R12*1)
+
+cuckooHasSemiAVX512_load0:
+	VMOVDQA64 Z13, Z14
+	VMOVDQA64 Z12, Z13
+	VMOVDQA64 Z15, Z16
+	VMOVDQA64 Z18, Z19
+	VMOVDQA64 Z17, Z18
+	VMOVDQA64 Z20, Z21
+	VMOVDQA64 Z24, Z25
+	VMOVDQA64 Z23, Z24
+	VMOVDQA64 Z22, Z23
+
+	// Every stage has a group.
+	MOVQ SI, R13
+	SUBQ $0x18, R13
+	JB   cuckooHasSemiAVX512_drain
 
 cuckooHasSemiAVX512_loop:
-	DECQ      SI
-	JZ        cuckooHasSemiAVX512_last
-	VMOVDQU64 64(BX), Z19
-	VPANDQ    Z2, Z19, Z18
-	VPMAXUQ   Z15, Z18, Z18
-	VPSRLQ    $0x20, Z19, Z19
-	VPMULUDQ  Z0, Z19, Z19
-	VPSRLQ    $0x20, Z19, Z19
-	VPMULLQ   Z10, Z18, Z20
-	VPSRLQ    $0x20, Z20, Z20
-	VPMULUDQ  Z0, Z20, Z20
-	VPSRLQ    $0x20, Z20, Z20
-	VPSUBQ    Z19, Z20, Z20
-	VPADDQ    Z0, Z20, Z28
-	VPMINUQ   Z28, Z20, Z20
-	VPMULLQ   Z11, Z18, Z18
-	VPMULUDQ  Z1, Z19, Z19
-	VPSRLQ    $0x03, Z19, Z28
-	VPANDQ    Z12, Z19, Z19
-	VMOVDQU64 Z28, (R11)
-	VPMULUDQ  Z1, Z20, Z20
-	VPSRLQ    $0x03, Z20, Z28
-	VPANDQ    Z12, Z20, Z20
-	VMOVDQU64 Z28, 64(R11)
+	CMPQ           R11, R13
+	JAE            cuckooHasSemiAVX512_drain
+	LEAQ           96(R12), R14
+	ANDQ           $0x0000007f, R14
+	VMOVDQU64      192(BX)(R11*8), Z12
+	VPANDQ         Z2, Z12, Z17
+	VPMAXUQ        Z8, Z17, Z17
+	VPSRLQ         $0x20, Z12, Z12
+	VPMULUDQ       Z0, Z12, Z12
+	VPSRLQ         $0x20, Z12, Z12
+	VPMULLQ        Z5, Z17, Z15
+	VPSRLQ         $0x20, Z15, Z15
+	VPMULUDQ       Z0, Z15, Z15
+	VPSRLQ         $0x20, Z15, Z15
+	VPSUBQ         Z12, Z15, Z15
+	VPADDQ         Z0, Z15, Z20
+	VPMINUQ        Z20, Z15, Z15
+	VPMULLQ        Z6, Z17, Z22
+	VPMULUDQ       Z1, Z12, Z12
+	VPSRLQ         $0x03, Z12, Z17
+	VMOVDQU64      Z17, (SP)(R14*4)
+	VPANDQ         Z7, Z12, Z12
+	VPMULUDQ       Z1, Z15, Z15
+	VPSRLQ         $0x03, Z15, Z17
+	VMOVDQU64      Z17, 64(SP)(R14*4)
+	VPANDQ         Z7, Z15, Z17
+	LEAQ           32(R12), R14
+	ANDQ           $0x0000007f, R14
+	MOVQ           (SP)(R14*4), R15
+	MOVQ           8(SP)(R14*4), BP
+	VPBROADCASTQ   (AX)(R15*1), Z15
+	VPINSRQ        $0x01, (AX)(BP*1), X15, X15
+	MOVQ           16(SP)(R14*4), R15
+	MOVQ           24(SP)(R14*4), BP
+	VMOVQ          (AX)(R15*1), X20
+	VPINSRQ        $0x01, (AX)(BP*1), X20, X20
+	MOVQ           32(SP)(R14*4), R15
+	MOVQ           40(SP)(R14*4), BP
+	VPBROADCASTQ   (AX)(R15*1), Y26
+	VPINSRQ        $0x01, (AX)(BP*1), X26, X26
+	MOVQ           48(SP)(R14*4), R15
+	MOVQ           56(SP)(R14*4), BP
+	VMOVQ          (AX)(R15*1), X27
+	VPINSRQ        $0x01, (AX)(BP*1), X27, X27
+	VINSERTI64X2   $0x01, X20, Y15, Y15
+	VINSERTI64X2   $0x01, X27, Y26, Y26
+	VINSERTI64X4   $0x01, Y26, Z15, Z15
+	VPSRLVQ        Z14, Z15, Z15
+	VPANDQ         Z11, Z15, Z14
+	VPMOVQW        Z14, 512(SP)(R14*1)
+	MOVQ           64(SP)(R14*4), R15
+	MOVQ           72(SP)(R14*4), BP
+	VPBROADCASTQ   (AX)(R15*1), Z14
+	VPINSRQ        $0x01, (AX)(BP*1), X14, X14
+	MOVQ           80(SP)(R14*4), R15
+	MOVQ           88(SP)(R14*4), BP
+	VMOVQ          (AX)(R15*1), X20
+	VPINSRQ        $0x01, (AX)(BP*1), X20, X20
+	MOVQ           96(SP)(R14*4), R15
+	MOVQ           104(SP)(R14*4), BP
+	VPBROADCASTQ   (AX)(R15*1), Y26
+	VPINSRQ        $0x01, (AX)(BP*1), X26, X26
+	MOVQ           112(SP)(R14*4), R15
+	MOVQ           120(SP)(R14*4), BP
+	VMOVQ          (AX)(R15*1), X27
+	VPINSRQ        $0x01, (AX)(BP*1), X27, X27
+	VINSERTI64X2   $0x01, X20, Y14, Y14
+	VINSERTI64X2   $0x01, X27, Y26, Y26
+	VINSERTI64X4   $0x01, Y26, Z14, Z14
+	VPSRLVQ        Z19, Z14, Z20
+	VPANDQ         Z11, Z20, Z14
+	VPMOVQW        Z14, 528(SP)(R14*1)
+	VPMULTISHIFTQB Z16, Z4, Z14
+	MOVQ           512(SP)(R12*1), R14
+	MOVWLZX        R14, R15
+	VPBROADCASTW   (DX)(R15*2), X16
+	BEXTRQ         CX, R14, R15
+	VPINSRW        $0x01, (DX)(R15*2), X16, X16
+	BEXTRQ         R8, R14, R15
+	VPINSRW        $0x02, (DX)(R15*2), X16, X16
+	BEXTRQ         R9, R14, R14
+	VPINSRW        $0x03, (DX)(R14*2), X16, X16
+	MOVQ           520(SP)(R12*1), R14
+	MOVWLZX        R14, R15
+	VPINSRW        $0x04, (DX)(R15*2), X16, X16
+	BEXTRQ         CX, R14, R15
+	VPINSRW        $0x05, (DX)(R15*2), X16, X16
+	BEXTRQ         R8, R14, R15
+	VPINSRW        $0x06, (DX)(R15*2), X16, X16
+	BEXTRQ         R9, R14, R14
+	VPINSRW        $0x07, (DX)(R14*2), X16, X16
+	VPMOVZXBD      X16, Z16
+	VPMULLD        Z10, Z16, Z16
+	VPANDQ         Z9, Z16, Z16
+	VPTERNLOGQ     $0xe4, Z3, Z16, Z14
+	VPCMPEQW       Z25, Z14, K1
+	VPMULTISHIFTQB Z21, Z4, Z14
+	MOVQ           528(SP)(R12*1), R14
+	MOVWLZX        R14, R15
+	VPBROADCASTW   (DX)(R15*2), X16
+	BEXTRQ         CX, R14, R15
+	VPINSRW        $0x01, (DX)(R15*2), X16, X16
+	BEXTRQ         R8, R14, R15
+	VPINSRW        $0x02, (DX)(R15*2), X16, X16
+	BEXTRQ         R9, R14, R14
+	VPINSRW        $0x03, (DX)(R14*2), X16, X16
+	MOVQ           536(SP)(R12*1), R14
+	MOVWLZX        R14, R15
+	VPINSRW        $0x04, (DX)(R15*2), X16, X16
+	BEXTRQ         CX, R14, R15
+	VPINSRW        $0x05, (DX)(R15*2), X16, X16
+	BEXTRQ         R8, R14, R15
+	VPINSRW        $0x06, (DX)(R15*2), X16, X16
+	BEXTRQ         R9, R14, R14
+	VPINSRW        $0x07, (DX)(R14*2), X16, X16
+	VPMOVZXBD      X16, Z16
+	VPMULLD        Z10, Z16, Z16
+	VPANDQ         Z9, Z16, Z16
+	VPTERNLOGQ     $0xe4, Z3, Z16, Z14
+	VPCMPEQW       Z25, Z14, K2
+	KORD           K1, K2, K1
+	KMOVD          K1, R14
+	MOVL           R14, R15
+	ANDL           $0x77777777, R15
+	ADDL           $0x77777777, R15
+	ORL            R15, R14
+	PEXTL          cuckooConsts<>+0(SB), R14, R14
+	PDEPQ          cuckooConsts<>+8(SB), R14, R14
+	MOVQ           R14, (DI)(R11*1)
+	POPCNTQ        R14, R14
+	ADDQ           R14, R10
+	VMOVDQA64      Z13, Z14
+	VMOVDQA64      Z12, Z13
+	VMOVDQA64      Z15, Z16
+	VMOVDQA64      Z18, Z19
+	VMOVDQA64      Z17, Z18
+	VMOVDQA64      Z20, Z21
+	VMOVDQA64      Z24, Z25
+	VMOVDQA64      Z23, Z24
+	VMOVDQA64      Z22, Z23
+	ADDQ           $0x08, R11
+	ADDQ           $0x00000020, R12
+	ANDQ           $0x0000007f, R12
+	JMP            cuckooHasSemiAVX512_loop
 
-cuckooHasSemiAVX512_last:
-	MOVQ         (R10), R12
-	MOVQ         8(R10), R13
-	VMOVQ        (AX)(R12*1), X21
-	VPINSRQ      $0x01, (AX)(R13*1), X21, X21
-	MOVQ         16(R10), R12
-	MOVQ         24(R10), R13
-	VMOVQ        (AX)(R12*1), X23
-	VPINSRQ      $0x01, (AX)(R13*1), X23, X23
-	MOVQ         32(R10), R12
-	MOVQ         40(R10), R13
-	VMOVQ        (AX)(R12*1), X22
-	VPINSRQ      $0x01, (AX)(R13*1), X22, X22
-	MOVQ         48(R10), R12
-	MOVQ         56(R10), R13
-	VMOVQ        (AX)(R12*1), X24
-	VPINSRQ      $0x01, (AX)(R13*1), X24, X24
-	VINSERTI64X2 $0x01, X23, Y21, Y21
-	VINSERTI64X2 $0x01, X24, Y22, Y22
-	VINSERTI64X4 $0x01, Y22, Z21, Z21
-	VPSRLVQ      Z16, Z21, Z21
-	VPANDQ       Z13, Z21, Z16
-	VMOVDQU64    Z16, 256(SP)
-	MOVL         256(SP), R12
-	VMOVD        (DX)(R12*4), X23
-	MOVL         264(SP), R12
-	VPINSRD      $0x01, (DX)(R12*4), X23, X23
-	MOVL         272(SP), R12
-	VPINSRD      $0x02, (DX)(R12*4), X23, X23
-	MOVL         280(SP), R12
-	VPINSRD      $0x03, (DX)(R12*4), X23, X23
-	MOVL         288(SP), R12
-	VMOVD        (DX)(R12*4), X16
-	MOVL         296(SP), R12
-	VPINSRD      $0x01, (DX)(R12*4), X16, X16
-	MOVL         304(SP), R12
-	VPINSRD      $0x02, (DX)(R12*4), X16, X16
-	MOVL         312(SP), R12
-	VPINSRD      $0x03, (DX)(R12*4), X16, X16
-	VINSERTI64X2 $0x01, X16, Y23, Y23
-	VPMOVZXBW    Y23, Z16
-	VPSLLW       X14, Z16, Z16
-	VPSRLQ       $0x0c, Z21, Z21
-	VPTERNLOGQ   $0xf8, Z3, Z21, Z16
-	VPSLLQ       X7, Z21, Z28
-	VPTERNLOGQ   $0xf8, Z4, Z28, Z16
-	VPSLLQ       X8, Z21, Z28
-	VPTERNLOGQ   $0xf8, Z5, Z28, Z16
-	VPSLLQ       X9, Z21, Z28
-	VPTERNLOGQ   $0xf8, Z6, Z28, Z16
-	VPCMPEQW     Z17, Z16, K1
-	MOVQ         64(R10), R12
-	MOVQ         72(R10), R13
-	VMOVQ        (AX)(R12*1), X24
-	VPINSRQ      $0x01, (AX)(R13*1), X24, X24
-	MOVQ         80(R10), R12
-	MOVQ         88(R10), R13
-	VMOVQ        (AX)(R12*1), X16
-	VPINSRQ      $0x01, (AX)(R13*1), X16, X16
-	MOVQ         96(R10), R12
-	MOVQ         104(R10), R13
-	VMOVQ        (AX)(R12*1), X25
-	VPINSRQ      $0x01, (AX)(R13*1), X25, X25
-	MOVQ         112(R10), R12
-	MOVQ         120(R10), R13
-	VMOVQ        (AX)(R12*1), X21
-	VPINSRQ      $0x01, (AX)(R13*1), X21, X21
-	VINSERTI64X2 $0x01, X16, Y24, Y24
-	VINSERTI64X2 $0x01, X21, Y25, Y25
-	VINSERTI64X4 $0x01, Y25, Z24, Z24
-	VPSRLVQ      Z27, Z24, Z24
-	VPANDQ       Z13, Z24, Z16
-	VMOVDQU64    Z16, 320(SP)
-	MOVL         320(SP), R12
-	VMOVD        (DX)(R12*4), X26
-	MOVL         328(SP), R12
-	VPINSRD      $0x01, (DX)(R12*4), X26, X26
-	MOVL         336(SP), R12
-	VPINSRD      $0x02, (DX)(R12*4), X26, X26
-	MOVL         344(SP), R12
-	VPINSRD      $0x03, (DX)(R12*4), X26, X26
-	MOVL         352(SP), R12
-	VMOVD        (DX)(R12*4), X16
-	MOVL         360(SP), R12
-	VPINSRD      $0x01, (DX)(R12*4), X16, X16
-	MOVL         368(SP), R12
-	VPINSRD      $0x02, (DX)(R12*4), X16, X16
-	MOVL         376(SP), R12
-	VPINSRD      $0x03, (DX)(R12*4), X16, X16
-	VINSERTI64X2 $0x01, X16, Y26, Y26
-	VPMOVZXBW    Y26, Z16
-	VPSLLW       X14, Z16, Z16
-	VPSRLQ       $0x0c, Z24, Z24
-	VPTERNLOGQ   $0xf8, Z3, Z24, Z16
-	VPSLLQ       X7, Z24, Z27
-	VPTERNLOGQ   $0xf8, Z4, Z27, Z16
-	VPSLLQ       X8, Z24, Z27
-	VPTERNLOGQ   $0xf8, Z5, Z27, Z16
-	VPSLLQ       X9, Z24, Z27
-	VPTERNLOGQ   $0xf8, Z6, Z27, Z16
-	VPCMPEQW     Z17, Z16, K2
-	KORD         K1, K2, K1
-	KMOVD        K1, R12
-	MOVL         R12, R13
-	SHRL         $0x01, R13
-	ORL          R13, R12
-	MOVL         R12, R13
-	SHRL         $0x02, R13
-	ORL          R13, R12
-	PEXTL        CX, R12, R12
-	PDEPQ        R8, R12, R12
-	MOVQ         R12, (DI)
-	POPCNTQ      R12, R12
-	ADDQ         R12, R9
-	ADDQ         $0x40, BX
-	ADDQ         $0x08, DI
-	VMOVDQA64    Z18, Z17
-	VMOVDQA64    Z19, Z16
-	VMOVDQA64    Z20, Z27
-	XCHGQ        R10, R11
-	TESTQ        SI, SI
-	JNZ          cuckooHasSemiAVX512_loop
+	// The last groups: stages 1 and 2.
+cuckooHasSemiAVX512_drain:
+	CMPQ         R11, SI
+	JAE          cuckooHasSemiAVX512_done
+	LEAQ         8(R11), BX
+	CMPQ         BX, SI
+	JAE          cuckooHasSemiAVX512_drain_s1
+	LEAQ         32(R12), BX
+	ANDQ         $0x0000007f, BX
+	MOVQ         (SP)(BX*4), R13
+	MOVQ         8(SP)(BX*4), R14
+	VPBROADCASTQ (AX)(R13*1), Z0
+	VPINSRQ      $0x01, (AX)(R14*1), X0, X0
+	MOVQ         16(SP)(BX*4), R13
+	MOVQ         24(SP)(BX*4), R14
+	VMOVQ        (AX)(R13*1), X1
+	VPINSRQ      $0x01, (AX)(R14*1), X1, X1
+	MOVQ         32(SP)(BX*4), R13
+	MOVQ         40(SP)(BX*4), R14
+	VPBROADCASTQ (AX)(R13*1), Y2
+	VPINSRQ      $0x01, (AX)(R14*1), X2, X2
+	MOVQ         48(SP)(BX*4), R13
+	MOVQ         56(SP)(BX*4), R14
+	VMOVQ        (AX)(R13*1), X5
+	VPINSRQ      $0x01, (AX)(R14*1), X5, X5
+	VINSERTI64X2 $0x01, X1, Y0, Y0
+	VINSERTI64X2 $0x01, X5, Y2, Y2
+	VINSERTI64X4 $0x01, Y2, Z0, Z0
+	VPSRLVQ      Z14, Z0, Z15
+	VPANDQ       Z11, Z15, Z0
+	VPMOVQW      Z0, 512(SP)(BX*1)
+	MOVQ         64(SP)(BX*4), R13
+	MOVQ         72(SP)(BX*4), R14
+	VPBROADCASTQ (AX)(R13*1), Z0
+	VPINSRQ      $0x01, (AX)(R14*1), X0, X0
+	MOVQ         80(SP)(BX*4), R13
+	MOVQ         88(SP)(BX*4), R14
+	VMOVQ        (AX)(R13*1), X1
+	VPINSRQ      $0x01, (AX)(R14*1), X1, X1
+	MOVQ         96(SP)(BX*4), R13
+	MOVQ         104(SP)(BX*4), R14
+	VPBROADCASTQ (AX)(R13*1), Y2
+	VPINSRQ      $0x01, (AX)(R14*1), X2, X2
+	MOVQ         112(SP)(BX*4), R13
+	MOVQ         120(SP)(BX*4), R14
+	VMOVQ        (AX)(R13*1), X5
+	VPINSRQ      $0x01, (AX)(R14*1), X5, X5
+	VINSERTI64X2 $0x01, X1, Y0, Y0
+	VINSERTI64X2 $0x01, X5, Y2, Y2
+	VINSERTI64X4 $0x01, Y2, Z0, Z0
+	VPSRLVQ      Z19, Z0, Z20
+	VPANDQ       Z11, Z20, Z0
+	VPMOVQW      Z0, 528(SP)(BX*1)
+
+cuckooHasSemiAVX512_drain_s1:
+	VPMULTISHIFTQB Z16, Z4, Z0
+	MOVQ           512(SP)(R12*1), BX
+	MOVWLZX        BX, R13
+	VPBROADCASTW   (DX)(R13*2), X1
+	BEXTRQ         CX, BX, R13
+	VPINSRW        $0x01, (DX)(R13*2), X1, X1
+	BEXTRQ         R8, BX, R13
+	VPINSRW        $0x02, (DX)(R13*2), X1, X1
+	BEXTRQ         R9, BX, BX
+	VPINSRW        $0x03, (DX)(BX*2), X1, X1
+	MOVQ           520(SP)(R12*1), BX
+	MOVWLZX        BX, R13
+	VPINSRW        $0x04, (DX)(R13*2), X1, X1
+	BEXTRQ         CX, BX, R13
+	VPINSRW        $0x05, (DX)(R13*2), X1, X1
+	BEXTRQ         R8, BX, R13
+	VPINSRW        $0x06, (DX)(R13*2), X1, X1
+	BEXTRQ         R9, BX, BX
+	VPINSRW        $0x07, (DX)(BX*2), X1, X1
+	VPMOVZXBD      X1, Z1
+	VPMULLD        Z10, Z1, Z1
+	VPANDQ         Z9, Z1, Z1
+	VPTERNLOGQ     $0xe4, Z3, Z1, Z0
+	VPCMPEQW       Z25, Z0, K1
+	VPMULTISHIFTQB Z21, Z4, Z0
+	MOVQ           528(SP)(R12*1), BX
+	MOVWLZX        BX, R13
+	VPBROADCASTW   (DX)(R13*2), X1
+	BEXTRQ         CX, BX, R13
+	VPINSRW        $0x01, (DX)(R13*2), X1, X1
+	BEXTRQ         R8, BX, R13
+	VPINSRW        $0x02, (DX)(R13*2), X1, X1
+	BEXTRQ         R9, BX, BX
+	VPINSRW        $0x03, (DX)(BX*2), X1, X1
+	MOVQ           536(SP)(R12*1), BX
+	MOVWLZX        BX, R13
+	VPINSRW        $0x04, (DX)(R13*2), X1, X1
+	BEXTRQ         CX, BX, R13
+	VPINSRW        $0x05, (DX)(R13*2), X1, X1
+	BEXTRQ         R8, BX, R13
+	VPINSRW        $0x06, (DX)(R13*2), X1, X1
+	BEXTRQ         R9, BX, BX
+	VPINSRW        $0x07, (DX)(BX*2), X1, X1
+	VPMOVZXBD      X1, Z1
+	VPMULLD        Z10, Z1, Z1
+	VPANDQ         Z9, Z1, Z1
+	VPTERNLOGQ     $0xe4, Z3, Z1, Z0
+	VPCMPEQW       Z25, Z0, K2
+	KORD           K1, K2, K1
+	KMOVD          K1, BX
+	MOVL           BX, R13
+	ANDL           $0x77777777, R13
+	ADDL           $0x77777777, R13
+	ORL            R13, BX
+	PEXTL          cuckooConsts<>+0(SB), BX, BX
+	PDEPQ          cuckooConsts<>+8(SB), BX, BX
+	MOVQ           BX, (DI)(R11*1)
+	POPCNTQ        BX, BX
+	ADDQ           BX, R10
+	VMOVDQA64      Z13, Z14
+	VMOVDQA64      Z12, Z13
+	VMOVDQA64      Z15, Z16
+	VMOVDQA64      Z18, Z19
+	VMOVDQA64      Z17, Z18
+	VMOVDQA64      Z20, Z21
+	VMOVDQA64      Z24, Z25
+	VMOVDQA64      Z23, Z24
+	VMOVDQA64      Z22, Z23
+	ADDQ           $0x08, R11
+	ADDQ           $0x00000020, R12
+	ANDQ           $0x0000007f, R12
+	JMP            cuckooHasSemiAVX512_drain
 
 cuckooHasSemiAVX512_done:
 	VZEROUPPER
-	MOVQ R9, ret+72(FP)
+	MOVQ R10, ret+72(FP)
 	RET
 
-// func cuckooHasPlainAVX512(data *byte, params *[16]uint64, tab *[4096]uint32, hs []uint64, out []bool) int
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, POPCNT
-TEXT ·cuckooHasPlainAVX512(SB), NOSPLIT, $384-80
+DATA cuckooConsts<>+0(SB)/8, $0x0000000088888888
+DATA cuckooConsts<>+8(SB)/8, $0x0101010101010101
+GLOBL cuckooConsts<>(SB), RODATA|NOPTR, $16
+
+// func cuckooHasPlainAVX512(data *byte, params *[12]uint64, tab *[4096]uint16, hs []uint64, out []bool) int
+// Requires: AVX, AVX2, AVX512BW, AVX512DQ, AVX512F, AVX512VBMI, AVX512VL, BMI2, POPCNT
+TEXT ·cuckooHasPlainAVX512(SB), NOSPLIT, $512-80
 	MOVQ         data+0(FP), AX
 	MOVQ         params+8(FP), CX
 	MOVQ         hs_base+24(FP), DX
@@ -227,459 +495,1092 @@ TEXT ·cuckooHasPlainAVX512(SB), NOSPLIT, $384-80
 	VPBROADCASTQ 8(CX), Z1
 	VPBROADCASTQ 16(CX), Z2
 	VPBROADCASTQ 24(CX), Z3
-	VPBROADCASTQ 32(CX), Z4
-	VPBROADCASTQ 40(CX), Z5
-	VPBROADCASTQ 48(CX), Z6
-	VMOVQ        56(CX), X7
-	VMOVQ        64(CX), X8
-	VMOVQ        72(CX), X9
-	VPBROADCASTQ 96(CX), Z10
-	VPBROADCASTQ 104(CX), Z11
-	VPBROADCASTQ 120(CX), Z12
-	VPTERNLOGQ   $0xff, Z13, Z13, Z13
-	VPSRLQ       $0x3f, Z13, Z13
-	MOVQ         $0x0000000011111111, CX
-	MOVQ         $0x0101010101010101, DI
+	VPBROADCASTQ 40(CX), Z4
+	VPBROADCASTQ 56(CX), Z5
+	VPBROADCASTQ 64(CX), Z6
+	VPBROADCASTQ 80(CX), Z7
+	VPBROADCASTQ 88(CX), Z8
+	XORQ         CX, CX
+	XORQ         DI, DI
 	XORQ         R8, R8
-	SHRQ         $0x03, BX
-	LEAQ         (SP), R9
-	LEAQ         128(SP), R10
-	TESTQ        BX, BX
-	JZ           cuckooHasPlainAVX512_done
-	VMOVDQU64    (DX), Z14
-	VPANDQ       Z2, Z14, Z15
-	VPMAXUQ      Z13, Z15, Z15
-	VPSRLQ       $0x20, Z14, Z14
-	VPMULUDQ     Z0, Z14, Z14
-	VPSRLQ       $0x20, Z14, Z14
-	VPMULLQ      Z10, Z15, Z23
-	VPSRLQ       $0x20, Z23, Z23
-	VPMULUDQ     Z0, Z23, Z23
-	VPSRLQ       $0x20, Z23, Z23
-	VPSUBQ       Z14, Z23, Z23
-	VPADDQ       Z0, Z23, Z24
-	VPMINUQ      Z24, Z23, Z23
-	VPMULLQ      Z11, Z15, Z15
-	VPMULUDQ     Z1, Z14, Z14
-	VPSRLQ       $0x03, Z14, Z24
-	VPANDQ       Z12, Z14, Z14
-	VMOVDQU64    Z24, (R9)
-	VPMULUDQ     Z1, Z23, Z23
-	VPSRLQ       $0x03, Z23, Z24
-	VPANDQ       Z12, Z23, Z23
-	VMOVDQU64    Z24, 64(R9)
+
+	// Fill the pipeline.
+	LEAQ      (DI), R9
+	CMPQ      R9, BX
+	JAE       cuckooHasPlainAVX512_fill0
+	VMOVDQU64 (DX)(DI*8), Z9
+	VPANDQ    Z2, Z9, Z13
+	VPMAXUQ   Z8, Z13, Z13
+	VPSRLQ    $0x20, Z9, Z9
+	VPMULUDQ  Z0, Z9, Z9
+	VPSRLQ    $0x20, Z9, Z9
+	VPMULLQ   Z5, Z13, Z11
+	VPSRLQ    $0x20, Z11, Z11
+	VPMULUDQ  Z0, Z11, Z11
+	VPSRLQ    $0x20, Z11, Z11
+	VPSUBQ    Z9, Z11, Z11
+	VPADDQ    Z0, Z11, Z14
+	VPMINUQ   Z14, Z11, Z11
+	VPMULLQ   Z6, Z13, Z19
+	VPMULUDQ  Z1, Z9, Z9
+	VPSRLQ    $0x03, Z9, Z13
+	VMOVDQU64 Z13, (SP)(R8*4)
+	VPANDQ    Z7, Z9, Z9
+	VPMULUDQ  Z1, Z11, Z11
+	VPSRLQ    $0x03, Z11, Z13
+	VMOVDQU64 Z13, 64(SP)(R8*4)
+	VPANDQ    Z7, Z11, Z14
+
+cuckooHasPlainAVX512_fill0:
+	VMOVDQA64 Z10, Z11
+	VMOVDQA64 Z9, Z10
+	VMOVDQA64 Z12, Z13
+	VMOVDQA64 Z15, Z16
+	VMOVDQA64 Z14, Z15
+	VMOVDQA64 Z17, Z18
+	VMOVDQA64 Z21, Z22
+	VMOVDQA64 Z20, Z21
+	VMOVDQA64 Z19, Z20
+	LEAQ      8(DI), R9
+	CMPQ      R9, BX
+	JAE       cuckooHasPlainAVX512_fill1
+	LEAQ      32(R8), R9
+	ANDQ      $0x0000007f, R9
+	VMOVDQU64 64(DX)(DI*8), Z9
+	VPANDQ    Z2, Z9, Z13
+	VPMAXUQ   Z8, Z13, Z13
+	VPSRLQ    $0x20, Z9, Z9
+	VPMULUDQ  Z0, Z9, Z9
+	VPSRLQ    $0x20, Z9, Z9
+	VPMULLQ   Z5, Z13, Z11
+	VPSRLQ    $0x20, Z11, Z11
+	VPMULUDQ  Z0, Z11, Z11
+	VPSRLQ    $0x20, Z11, Z11
+	VPSUBQ    Z9, Z11, Z11
+	VPADDQ    Z0, Z11, Z14
+	VPMINUQ   Z14, Z11, Z11
+	VPMULLQ   Z6, Z13, Z19
+	VPMULUDQ  Z1, Z9, Z9
+	VPSRLQ    $0x03, Z9, Z13
+	VMOVDQU64 Z13, (SP)(R9*4)
+	VPANDQ    Z7, Z9, Z9
+	VPMULUDQ  Z1, Z11, Z11
+	VPSRLQ    $0x03, Z11, Z13
+	VMOVDQU64 Z13, 64(SP)(R9*4)
+	VPANDQ    Z7, Z11, Z14
+
+cuckooHasPlainAVX512_fill1:
+	VMOVDQA64 Z10, Z11
+	VMOVDQA64 Z9, Z10
+	VMOVDQA64 Z12, Z13
+	VMOVDQA64 Z15, Z16
+	VMOVDQA64 Z14, Z15
+	VMOVDQA64 Z17, Z18
+	VMOVDQA64 Z21, Z22
+	VMOVDQA64 Z20, Z21
+	VMOVDQA64 Z19, Z20
+	LEAQ      16(DI), R9
+	CMPQ      R9, BX
+	JAE       cuckooHasPlainAVX512_fill2
+	LEAQ      64(R8), R9
+	ANDQ      $0x0000007f, R9
+	VMOVDQU64 128(DX)(DI*8), Z9
+	VPANDQ    Z2, Z9, Z14
+	VPMAXUQ   Z8, Z14, Z14
+	VPSRLQ    $0x20, Z9, Z9
+	VPMULUDQ  Z0, Z9, Z9
+	VPSRLQ    $0x20, Z9, Z9
+	VPMULLQ   Z5, Z14, Z13
+	VPSRLQ    $0x20, Z13, Z13
+	VPMULUDQ  Z0, Z13, Z13
+	VPSRLQ    $0x20, Z13, Z13
+	VPSUBQ    Z9, Z13, Z13
+	VPADDQ    Z0, Z13, Z18
+	VPMINUQ   Z18, Z13, Z13
+	VPMULLQ   Z6, Z14, Z19
+	VPMULUDQ  Z1, Z9, Z9
+	VPSRLQ    $0x03, Z9, Z14
+	VMOVDQU64 Z14, (SP)(R9*4)
+	VPANDQ    Z7, Z9, Z9
+	VPMULUDQ  Z1, Z13, Z13
+	VPSRLQ    $0x03, Z13, Z14
+	VMOVDQU64 Z14, 64(SP)(R9*4)
+	VPANDQ    Z7, Z13, Z14
+
+cuckooHasPlainAVX512_fill2:
+	LEAQ         (DI), R9
+	CMPQ         R9, BX
+	JAE          cuckooHasPlainAVX512_load0
+	MOVQ         (SP)(R8*4), R9
+	MOVQ         8(SP)(R8*4), R10
+	VPBROADCASTQ (AX)(R9*1), Z12
+	VPINSRQ      $0x01, (AX)(R10*1), X12, X12
+	MOVQ         16(SP)(R8*4), R9
+	MOVQ         24(SP)(R8*4), R10
+	VMOVQ        (AX)(R9*1), X13
+	VPINSRQ      $0x01, (AX)(R10*1), X13, X13
+	MOVQ         32(SP)(R8*4), R9
+	MOVQ         40(SP)(R8*4), R10
+	VPBROADCASTQ (AX)(R9*1), Y17
+	VPINSRQ      $0x01, (AX)(R10*1), X17, X17
+	MOVQ         48(SP)(R8*4), R9
+	MOVQ         56(SP)(R8*4), R10
+	VMOVQ        (AX)(R9*1), X18
+	VPINSRQ      $0x01, (AX)(R10*1), X18, X18
+	VINSERTI64X2 $0x01, X13, Y12, Y12
+	VINSERTI64X2 $0x01, X18, Y17, Y17
+	VINSERTI64X4 $0x01, Y17, Z12, Z12
+	VPSRLVQ      Z11, Z12, Z12
+	MOVQ         64(SP)(R8*4), R9
+	MOVQ         72(SP)(R8*4), R10
+	VPBROADCASTQ (AX)(R9*1), Z11
+	VPINSRQ      $0x01, (AX)(R10*1), X11, X11
+	MOVQ         80(SP)(R8*4), R9
+	MOVQ         88(SP)(R8*4), R10
+	VMOVQ        (AX)(R9*1), X13
+	VPINSRQ      $0x01, (AX)(R10*1), X13, X13
+	MOVQ         96(SP)(R8*4), R9
+	MOVQ         104(SP)(R8*4), R10
+	VPBROADCASTQ (AX)(R9*1), Y17
+	VPINSRQ      $0x01, (AX)(R10*1), X17, X17
+	MOVQ         112(SP)(R8*4), R9
+	MOVQ         120(SP)(R8*4), R10
+	VMOVQ        (AX)(R9*1), X18
+	VPINSRQ      $0x01, (AX)(R10*1), X18, X18
+	VINSERTI64X2 $0x01, X13, Y11, Y11
+	VINSERTI64X2 $0x01, X18, Y17, Y17
+	VINSERTI64X4 $0x01, Y17, Z11, Z11
+	VPSRLVQ      Z16, Z11, Z17
+
+cuckooHasPlainAVX512_load0:
+	VMOVDQA64 Z10, Z11
+	VMOVDQA64 Z9, Z10
+	VMOVDQA64 Z12, Z13
+	VMOVDQA64 Z15, Z16
+	VMOVDQA64 Z14, Z15
+	VMOVDQA64 Z17, Z18
+	VMOVDQA64 Z21, Z22
+	VMOVDQA64 Z20, Z21
+	VMOVDQA64 Z19, Z20
+
+	// Every stage has a group.
+	MOVQ BX, R9
+	SUBQ $0x18, R9
+	JB   cuckooHasPlainAVX512_drain
 
 cuckooHasPlainAVX512_loop:
-	DECQ      BX
-	JZ        cuckooHasPlainAVX512_last
-	VMOVDQU64 64(DX), Z17
-	VPANDQ    Z2, Z17, Z16
-	VPMAXUQ   Z13, Z16, Z16
-	VPSRLQ    $0x20, Z17, Z17
-	VPMULUDQ  Z0, Z17, Z17
-	VPSRLQ    $0x20, Z17, Z17
-	VPMULLQ   Z10, Z16, Z18
-	VPSRLQ    $0x20, Z18, Z18
-	VPMULUDQ  Z0, Z18, Z18
-	VPSRLQ    $0x20, Z18, Z18
-	VPSUBQ    Z17, Z18, Z18
-	VPADDQ    Z0, Z18, Z24
-	VPMINUQ   Z24, Z18, Z18
-	VPMULLQ   Z11, Z16, Z16
-	VPMULUDQ  Z1, Z17, Z17
-	VPSRLQ    $0x03, Z17, Z24
-	VPANDQ    Z12, Z17, Z17
-	VMOVDQU64 Z24, (R10)
-	VPMULUDQ  Z1, Z18, Z18
-	VPSRLQ    $0x03, Z18, Z24
-	VPANDQ    Z12, Z18, Z18
-	VMOVDQU64 Z24, 64(R10)
+	CMPQ           DI, R9
+	JAE            cuckooHasPlainAVX512_drain
+	LEAQ           96(R8), R10
+	ANDQ           $0x0000007f, R10
+	VMOVDQU64      192(DX)(DI*8), Z9
+	VPANDQ         Z2, Z9, Z14
+	VPMAXUQ        Z8, Z14, Z14
+	VPSRLQ         $0x20, Z9, Z9
+	VPMULUDQ       Z0, Z9, Z9
+	VPSRLQ         $0x20, Z9, Z9
+	VPMULLQ        Z5, Z14, Z12
+	VPSRLQ         $0x20, Z12, Z12
+	VPMULUDQ       Z0, Z12, Z12
+	VPSRLQ         $0x20, Z12, Z12
+	VPSUBQ         Z9, Z12, Z12
+	VPADDQ         Z0, Z12, Z17
+	VPMINUQ        Z17, Z12, Z12
+	VPMULLQ        Z6, Z14, Z19
+	VPMULUDQ       Z1, Z9, Z9
+	VPSRLQ         $0x03, Z9, Z14
+	VMOVDQU64      Z14, (SP)(R10*4)
+	VPANDQ         Z7, Z9, Z9
+	VPMULUDQ       Z1, Z12, Z12
+	VPSRLQ         $0x03, Z12, Z14
+	VMOVDQU64      Z14, 64(SP)(R10*4)
+	VPANDQ         Z7, Z12, Z14
+	LEAQ           32(R8), R10
+	ANDQ           $0x0000007f, R10
+	MOVQ           (SP)(R10*4), R11
+	MOVQ           8(SP)(R10*4), R12
+	VPBROADCASTQ   (AX)(R11*1), Z12
+	VPINSRQ        $0x01, (AX)(R12*1), X12, X12
+	MOVQ           16(SP)(R10*4), R11
+	MOVQ           24(SP)(R10*4), R12
+	VMOVQ          (AX)(R11*1), X17
+	VPINSRQ        $0x01, (AX)(R12*1), X17, X17
+	MOVQ           32(SP)(R10*4), R11
+	MOVQ           40(SP)(R10*4), R12
+	VPBROADCASTQ   (AX)(R11*1), Y23
+	VPINSRQ        $0x01, (AX)(R12*1), X23, X23
+	MOVQ           48(SP)(R10*4), R11
+	MOVQ           56(SP)(R10*4), R12
+	VMOVQ          (AX)(R11*1), X24
+	VPINSRQ        $0x01, (AX)(R12*1), X24, X24
+	VINSERTI64X2   $0x01, X17, Y12, Y12
+	VINSERTI64X2   $0x01, X24, Y23, Y23
+	VINSERTI64X4   $0x01, Y23, Z12, Z12
+	VPSRLVQ        Z11, Z12, Z12
+	MOVQ           64(SP)(R10*4), R11
+	MOVQ           72(SP)(R10*4), R12
+	VPBROADCASTQ   (AX)(R11*1), Z11
+	VPINSRQ        $0x01, (AX)(R12*1), X11, X11
+	MOVQ           80(SP)(R10*4), R11
+	MOVQ           88(SP)(R10*4), R12
+	VMOVQ          (AX)(R11*1), X17
+	VPINSRQ        $0x01, (AX)(R12*1), X17, X17
+	MOVQ           96(SP)(R10*4), R11
+	MOVQ           104(SP)(R10*4), R12
+	VPBROADCASTQ   (AX)(R11*1), Y23
+	VPINSRQ        $0x01, (AX)(R12*1), X23, X23
+	MOVQ           112(SP)(R10*4), R11
+	MOVQ           120(SP)(R10*4), R10
+	VMOVQ          (AX)(R11*1), X24
+	VPINSRQ        $0x01, (AX)(R10*1), X24, X24
+	VINSERTI64X2   $0x01, X17, Y11, Y11
+	VINSERTI64X2   $0x01, X24, Y23, Y23
+	VINSERTI64X4   $0x01, Y23, Z11, Z11
+	VPSRLVQ        Z16, Z11, Z17
+	VPMULTISHIFTQB Z13, Z4, Z11
+	VPANDQ         Z3, Z11, Z11
+	VPCMPEQW       Z22, Z11, K1
+	VPMULTISHIFTQB Z18, Z4, Z11
+	VPANDQ         Z3, Z11, Z11
+	VPCMPEQW       Z22, Z11, K2
+	KORD           K1, K2, K1
+	KMOVD          K1, R10
+	MOVL           R10, R11
+	ANDL           $0x77777777, R11
+	ADDL           $0x77777777, R11
+	ORL            R11, R10
+	PEXTL          cuckooConsts<>+0(SB), R10, R10
+	PDEPQ          cuckooConsts<>+8(SB), R10, R10
+	MOVQ           R10, (SI)(DI*1)
+	POPCNTQ        R10, R10
+	ADDQ           R10, CX
+	VMOVDQA64      Z10, Z11
+	VMOVDQA64      Z9, Z10
+	VMOVDQA64      Z12, Z13
+	VMOVDQA64      Z15, Z16
+	VMOVDQA64      Z14, Z15
+	VMOVDQA64      Z17, Z18
+	VMOVDQA64      Z21, Z22
+	VMOVDQA64      Z20, Z21
+	VMOVDQA64      Z19, Z20
+	ADDQ           $0x08, DI
+	ADDQ           $0x00000020, R8
+	ANDQ           $0x0000007f, R8
+	JMP            cuckooHasPlainAVX512_loop
 
-cuckooHasPlainAVX512_last:
-	MOVQ         (R9), R11
-	MOVQ         8(R9), R12
-	VMOVQ        (AX)(R11*1), X19
-	VPINSRQ      $0x01, (AX)(R12*1), X19, X19
-	MOVQ         16(R9), R11
-	MOVQ         24(R9), R12
-	VMOVQ        (AX)(R11*1), X21
-	VPINSRQ      $0x01, (AX)(R12*1), X21, X21
-	MOVQ         32(R9), R11
-	MOVQ         40(R9), R12
-	VMOVQ        (AX)(R11*1), X20
-	VPINSRQ      $0x01, (AX)(R12*1), X20, X20
-	MOVQ         48(R9), R11
-	MOVQ         56(R9), R12
-	VMOVQ        (AX)(R11*1), X22
-	VPINSRQ      $0x01, (AX)(R12*1), X22, X22
-	VINSERTI64X2 $0x01, X21, Y19, Y19
-	VINSERTI64X2 $0x01, X22, Y20, Y20
-	VINSERTI64X4 $0x01, Y20, Z19, Z19
-	VPSRLVQ      Z14, Z19, Z19
-	VPANDQ       Z3, Z19, Z14
-	VPSLLQ       X7, Z19, Z24
-	VPTERNLOGQ   $0xf8, Z4, Z24, Z14
-	VPSLLQ       X8, Z19, Z24
-	VPTERNLOGQ   $0xf8, Z5, Z24, Z14
-	VPSLLQ       X9, Z19, Z24
-	VPTERNLOGQ   $0xf8, Z6, Z24, Z14
-	VPCMPEQW     Z15, Z14, K1
-	MOVQ         64(R9), R11
-	MOVQ         72(R9), R12
-	VMOVQ        (AX)(R11*1), X21
-	VPINSRQ      $0x01, (AX)(R12*1), X21, X21
-	MOVQ         80(R9), R11
-	MOVQ         88(R9), R12
-	VMOVQ        (AX)(R11*1), X14
-	VPINSRQ      $0x01, (AX)(R12*1), X14, X14
-	MOVQ         96(R9), R11
-	MOVQ         104(R9), R12
-	VMOVQ        (AX)(R11*1), X22
-	VPINSRQ      $0x01, (AX)(R12*1), X22, X22
-	MOVQ         112(R9), R11
-	MOVQ         120(R9), R12
-	VMOVQ        (AX)(R11*1), X19
-	VPINSRQ      $0x01, (AX)(R12*1), X19, X19
-	VINSERTI64X2 $0x01, X14, Y21, Y21
-	VINSERTI64X2 $0x01, X19, Y22, Y22
-	VINSERTI64X4 $0x01, Y22, Z21, Z21
-	VPSRLVQ      Z23, Z21, Z21
-	VPANDQ       Z3, Z21, Z14
-	VPSLLQ       X7, Z21, Z23
-	VPTERNLOGQ   $0xf8, Z4, Z23, Z14
-	VPSLLQ       X8, Z21, Z23
-	VPTERNLOGQ   $0xf8, Z5, Z23, Z14
-	VPSLLQ       X9, Z21, Z23
-	VPTERNLOGQ   $0xf8, Z6, Z23, Z14
-	VPCMPEQW     Z15, Z14, K2
-	KORD         K1, K2, K1
-	KMOVD        K1, R11
-	MOVL         R11, R12
-	SHRL         $0x01, R12
-	ORL          R12, R11
-	MOVL         R11, R12
-	SHRL         $0x02, R12
-	ORL          R12, R11
-	PEXTL        CX, R11, R11
-	PDEPQ        DI, R11, R11
-	MOVQ         R11, (SI)
-	POPCNTQ      R11, R11
-	ADDQ         R11, R8
-	ADDQ         $0x40, DX
-	ADDQ         $0x08, SI
-	VMOVDQA64    Z16, Z15
-	VMOVDQA64    Z17, Z14
-	VMOVDQA64    Z18, Z23
-	XCHGQ        R9, R10
-	TESTQ        BX, BX
-	JNZ          cuckooHasPlainAVX512_loop
+	// The last groups: stages 1 and 2.
+cuckooHasPlainAVX512_drain:
+	CMPQ         DI, BX
+	JAE          cuckooHasPlainAVX512_done
+	LEAQ         8(DI), DX
+	CMPQ         DX, BX
+	JAE          cuckooHasPlainAVX512_drain_s1
+	LEAQ         32(R8), DX
+	ANDQ         $0x0000007f, DX
+	MOVQ         (SP)(DX*4), R9
+	MOVQ         8(SP)(DX*4), R10
+	VPBROADCASTQ (AX)(R9*1), Z0
+	VPINSRQ      $0x01, (AX)(R10*1), X0, X0
+	MOVQ         16(SP)(DX*4), R9
+	MOVQ         24(SP)(DX*4), R10
+	VMOVQ        (AX)(R9*1), X1
+	VPINSRQ      $0x01, (AX)(R10*1), X1, X1
+	MOVQ         32(SP)(DX*4), R9
+	MOVQ         40(SP)(DX*4), R10
+	VPBROADCASTQ (AX)(R9*1), Y2
+	VPINSRQ      $0x01, (AX)(R10*1), X2, X2
+	MOVQ         48(SP)(DX*4), R9
+	MOVQ         56(SP)(DX*4), R10
+	VMOVQ        (AX)(R9*1), X5
+	VPINSRQ      $0x01, (AX)(R10*1), X5, X5
+	VINSERTI64X2 $0x01, X1, Y0, Y0
+	VINSERTI64X2 $0x01, X5, Y2, Y2
+	VINSERTI64X4 $0x01, Y2, Z0, Z0
+	VPSRLVQ      Z11, Z0, Z12
+	MOVQ         64(SP)(DX*4), R9
+	MOVQ         72(SP)(DX*4), R10
+	VPBROADCASTQ (AX)(R9*1), Z0
+	VPINSRQ      $0x01, (AX)(R10*1), X0, X0
+	MOVQ         80(SP)(DX*4), R9
+	MOVQ         88(SP)(DX*4), R10
+	VMOVQ        (AX)(R9*1), X1
+	VPINSRQ      $0x01, (AX)(R10*1), X1, X1
+	MOVQ         96(SP)(DX*4), R9
+	MOVQ         104(SP)(DX*4), R10
+	VPBROADCASTQ (AX)(R9*1), Y2
+	VPINSRQ      $0x01, (AX)(R10*1), X2, X2
+	MOVQ         112(SP)(DX*4), R9
+	MOVQ         120(SP)(DX*4), DX
+	VMOVQ        (AX)(R9*1), X5
+	VPINSRQ      $0x01, (AX)(DX*1), X5, X5
+	VINSERTI64X2 $0x01, X1, Y0, Y0
+	VINSERTI64X2 $0x01, X5, Y2, Y2
+	VINSERTI64X4 $0x01, Y2, Z0, Z0
+	VPSRLVQ      Z16, Z0, Z17
+
+cuckooHasPlainAVX512_drain_s1:
+	VPMULTISHIFTQB Z13, Z4, Z0
+	VPANDQ         Z3, Z0, Z0
+	VPCMPEQW       Z22, Z0, K1
+	VPMULTISHIFTQB Z18, Z4, Z0
+	VPANDQ         Z3, Z0, Z0
+	VPCMPEQW       Z22, Z0, K2
+	KORD           K1, K2, K1
+	KMOVD          K1, DX
+	MOVL           DX, R9
+	ANDL           $0x77777777, R9
+	ADDL           $0x77777777, R9
+	ORL            R9, DX
+	PEXTL          cuckooConsts<>+0(SB), DX, DX
+	PDEPQ          cuckooConsts<>+8(SB), DX, DX
+	MOVQ           DX, (SI)(DI*1)
+	POPCNTQ        DX, DX
+	ADDQ           DX, CX
+	VMOVDQA64      Z10, Z11
+	VMOVDQA64      Z9, Z10
+	VMOVDQA64      Z12, Z13
+	VMOVDQA64      Z15, Z16
+	VMOVDQA64      Z14, Z15
+	VMOVDQA64      Z17, Z18
+	VMOVDQA64      Z21, Z22
+	VMOVDQA64      Z20, Z21
+	VMOVDQA64      Z19, Z20
+	ADDQ           $0x08, DI
+	ADDQ           $0x00000020, R8
+	ANDQ           $0x0000007f, R8
+	JMP            cuckooHasPlainAVX512_drain
 
 cuckooHasPlainAVX512_done:
 	VZEROUPPER
-	MOVQ R8, ret+72(FP)
+	MOVQ CX, ret+72(FP)
 	RET
 
-// func cuckooHasSemiAVX2(data *byte, params *[18][4]uint64, tab *[4096]uint32, hs []uint64, out []bool) int
+// func cuckooHasSemiAVX2(data *byte, params *[19][4]uint64, tab *[4096]uint16, hs []uint64, out []bool) int
 // Requires: AVX, AVX2
-TEXT ·cuckooHasSemiAVX2(SB), NOSPLIT, $192-80
-	MOVQ     data+0(FP), AX
-	MOVQ     params+8(FP), CX
-	MOVQ     tab+16(FP), DX
-	MOVQ     hs_base+24(FP), BX
-	MOVQ     hs_len+32(FP), SI
-	MOVQ     out_base+48(FP), DI
-	XORQ     R8, R8
-	SHRQ     $0x02, SI
-	LEAQ     (SP), R9
-	LEAQ     64(SP), R10
-	TESTQ    SI, SI
-	JZ       cuckooHasSemiAVX2_done
-	VMOVDQU  (BX), Y0
-	VPAND    64(CX), Y0, Y1
-	VPMAXUD  544(CX), Y1, Y1
-	VPSRLQ   $0x20, Y0, Y0
-	VPMULUDQ (CX), Y0, Y0
-	VPSRLQ   $0x20, Y0, Y0
-	VPMULUDQ 384(CX), Y1, Y7
-	VPMULUDQ 512(CX), Y1, Y8
+TEXT ·cuckooHasSemiAVX2(SB), NOSPLIT, $768-80
+	MOVQ    data+0(FP), AX
+	MOVQ    params+8(FP), CX
+	MOVQ    tab+16(FP), DX
+	MOVQ    hs_base+24(FP), BX
+	MOVQ    hs_len+32(FP), SI
+	MOVQ    out_base+48(FP), DI
+	VMOVDQU (CX), Y0
+	VMOVDQU 416(CX), Y1
+	VMOVDQU 352(CX), Y2
+	VMOVDQU 384(CX), Y3
+	VMOVDQU 448(CX), Y4
+	VMOVDQU 480(CX), Y5
+	XORQ    R8, R8
+	XORQ    R9, R9
+	XORQ    R10, R10
+
+	// Fill the pipeline.
+	LEAQ     (R9), R11
+	CMPQ     R11, SI
+	JAE      cuckooHasSemiAVX2_fill0
+	VMOVDQU  (BX)(R9*8), Y7
+	VPAND    64(CX), Y7, Y9
+	VPMAXUD  96(CX), Y9, Y9
 	VPSRLQ   $0x20, Y7, Y7
-	VPADDQ   Y7, Y8, Y8
-	VPMULUDQ (CX), Y8, Y8
-	VPSRLQ   $0x20, Y8, Y8
-	VPSUBQ   Y0, Y8, Y7
-	VPSRAD   $0x1f, Y7, Y8
-	VPAND    (CX), Y8, Y8
-	VPADDQ   Y8, Y7, Y7
-	VPSHUFLW $0x00, Y1, Y1
-	VPSHUFHW $0x00, Y1, Y1
-	VPMULUDQ 32(CX), Y0, Y0
-	VPSRLQ   $0x03, Y0, Y8
-	VPAND    480(CX), Y0, Y0
-	VMOVDQU  Y8, (R9)
+	VPMULUDQ Y0, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y7
+	VPMULUDQ 128(CX), Y9, Y10
+	VPMULUDQ 160(CX), Y9, Y11
+	VPSRLQ   $0x20, Y10, Y10
+	VPADDQ   Y10, Y11, Y11
+	VPMULUDQ Y0, Y11, Y11
+	VPSRLQ   $0x20, Y11, Y11
+	VPSUBQ   Y7, Y11, Y10
+	VPADDQ   Y0, Y10, Y11
+	VPMINUD  Y11, Y10, Y10
+	VPSHUFB  512(CX), Y9, Y9
+	VPSLLW   544(CX), Y9, Y11
+	VPSRLW   576(CX), Y9, Y12
+	VPOR     Y12, Y11, Y11
+	VPBLENDW $0x55, Y11, Y9, Y9
+	VMOVDQU  Y9, 512(SP)(R10*1)
 	VPMULUDQ 32(CX), Y7, Y7
-	VPSRLQ   $0x03, Y7, Y8
-	VPAND    480(CX), Y7, Y7
-	VMOVDQU  Y8, 32(R9)
+	VPSRLQ   $0x03, Y7, Y9
+	VMOVDQU  Y9, (SP)(R10*4)
+	VPANDN   192(CX), Y7, Y7
+	VPADDQ   256(CX), Y7, Y7
+	VMOVDQU  Y7, 64(SP)(R10*4)
+	VPMULUDQ 32(CX), Y10, Y7
+	VPSRLQ   $0x03, Y7, Y9
+	VMOVDQU  Y9, 32(SP)(R10*4)
+	VPANDN   192(CX), Y7, Y7
+	VPADDQ   256(CX), Y7, Y7
+	VMOVDQU  Y7, 96(SP)(R10*4)
+
+cuckooHasSemiAVX2_fill0:
+	VMOVDQA  Y6, Y7
+	VMOVDQA  Y8, Y9
+	LEAQ     4(R9), R11
+	CMPQ     R11, SI
+	JAE      cuckooHasSemiAVX2_fill1
+	LEAQ     32(R10), R11
+	ANDQ     $0x0000007f, R11
+	VMOVDQU  32(BX)(R9*8), Y7
+	VPAND    64(CX), Y7, Y9
+	VPMAXUD  96(CX), Y9, Y9
+	VPSRLQ   $0x20, Y7, Y7
+	VPMULUDQ Y0, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y7
+	VPMULUDQ 128(CX), Y9, Y10
+	VPMULUDQ 160(CX), Y9, Y11
+	VPSRLQ   $0x20, Y10, Y10
+	VPADDQ   Y10, Y11, Y11
+	VPMULUDQ Y0, Y11, Y11
+	VPSRLQ   $0x20, Y11, Y11
+	VPSUBQ   Y7, Y11, Y10
+	VPADDQ   Y0, Y10, Y11
+	VPMINUD  Y11, Y10, Y10
+	VPSHUFB  512(CX), Y9, Y9
+	VPSLLW   544(CX), Y9, Y11
+	VPSRLW   576(CX), Y9, Y12
+	VPOR     Y12, Y11, Y11
+	VPBLENDW $0x55, Y11, Y9, Y9
+	VMOVDQU  Y9, 512(SP)(R11*1)
+	VPMULUDQ 32(CX), Y7, Y7
+	VPSRLQ   $0x03, Y7, Y9
+	VMOVDQU  Y9, (SP)(R11*4)
+	VPANDN   192(CX), Y7, Y7
+	VPADDQ   256(CX), Y7, Y7
+	VMOVDQU  Y7, 64(SP)(R11*4)
+	VPMULUDQ 32(CX), Y10, Y7
+	VPSRLQ   $0x03, Y7, Y9
+	VMOVDQU  Y9, 32(SP)(R11*4)
+	VPANDN   192(CX), Y7, Y7
+	VPADDQ   256(CX), Y7, Y7
+	VMOVDQU  Y7, 96(SP)(R11*4)
+
+cuckooHasSemiAVX2_fill1:
+	VMOVDQA  Y6, Y7
+	VMOVDQA  Y8, Y9
+	LEAQ     8(R9), R11
+	CMPQ     R11, SI
+	JAE      cuckooHasSemiAVX2_fill2
+	LEAQ     64(R10), R11
+	ANDQ     $0x0000007f, R11
+	VMOVDQU  64(BX)(R9*8), Y7
+	VPAND    64(CX), Y7, Y9
+	VPMAXUD  96(CX), Y9, Y9
+	VPSRLQ   $0x20, Y7, Y7
+	VPMULUDQ Y0, Y7, Y7
+	VPSRLQ   $0x20, Y7, Y7
+	VPMULUDQ 128(CX), Y9, Y10
+	VPMULUDQ 160(CX), Y9, Y11
+	VPSRLQ   $0x20, Y10, Y10
+	VPADDQ   Y10, Y11, Y11
+	VPMULUDQ Y0, Y11, Y11
+	VPSRLQ   $0x20, Y11, Y11
+	VPSUBQ   Y7, Y11, Y10
+	VPADDQ   Y0, Y10, Y11
+	VPMINUD  Y11, Y10, Y10
+	VPSHUFB  512(CX), Y9, Y9
+	VPSLLW   544(CX), Y9, Y11
+	VPSRLW   576(CX), Y9, Y12
+	VPOR     Y12, Y11, Y11
+	VPBLENDW $0x55, Y11, Y9, Y9
+	VMOVDQU  Y9, 512(SP)(R11*1)
+	VPMULUDQ 32(CX), Y7, Y7
+	VPSRLQ   $0x03, Y7, Y9
+	VMOVDQU  Y9, (SP)(R11*4)
+	VPANDN   192(CX), Y7, Y7
+	VPADDQ   256(CX), Y7, Y7
+	VMOVDQU  Y7, 64(SP)(R11*4)
+	VPMULUDQ 32(CX), Y10, Y7
+	VPSRLQ   $0x03, Y7, Y9
+	VMOVDQU  Y9, 32(SP)(R11*4)
+	VPANDN   192(CX), Y7, Y7
+	VPADDQ   256(CX), Y7, Y7
+	VMOVDQU  Y7, 96(SP)(R11*4)
+
+cuckooHasSemiAVX2_fill2:
+	LEAQ         (R9), R11
+	CMPQ         R11, SI
+	JAE          cuckooHasSemiAVX2_load0
+	MOVQ         (SP)(R10*4), R11
+	MOVQ         8(SP)(R10*4), R12
+	VPBROADCASTQ (AX)(R11*1), Y6
+	VPINSRQ      $0x01, (AX)(R12*1), X6, X6
+	MOVQ         16(SP)(R10*4), R11
+	MOVQ         24(SP)(R10*4), R12
+	VMOVQ        (AX)(R11*1), X7
+	VPINSRQ      $0x01, (AX)(R12*1), X7, X7
+	VINSERTI128  $0x01, X7, Y6, Y6
+	VPSLLVQ      64(SP)(R10*4), Y6, Y6
+	VPSRLQ       288(CX), Y6, Y7
+	VPAND        320(CX), Y7, Y7
+	MOVQ         32(SP)(R10*4), R11
+	MOVQ         40(SP)(R10*4), R12
+	VPBROADCASTQ (AX)(R11*1), Y8
+	VPINSRQ      $0x01, (AX)(R12*1), X8, X8
+	MOVQ         48(SP)(R10*4), R11
+	MOVQ         56(SP)(R10*4), R12
+	VMOVQ        (AX)(R11*1), X9
+	VPINSRQ      $0x01, (AX)(R12*1), X9, X9
+	VINSERTI128  $0x01, X9, Y8, Y8
+	VPSLLVQ      96(SP)(R10*4), Y8, Y8
+	VPSRLQ       288(CX), Y8, Y9
+	VPAND        320(CX), Y9, Y9
+	VPACKUSDW    Y9, Y7, Y7
+	VPACKUSDW    Y7, Y7, Y7
+	VMOVDQU      Y7, 640(SP)(R10*1)
+
+cuckooHasSemiAVX2_load0:
+	VMOVDQA Y6, Y7
+	VMOVDQA Y8, Y9
+
+	// Every stage has a group.
+	MOVQ SI, R11
+	SUBQ $0x0c, R11
+	JB   cuckooHasSemiAVX2_drain
 
 cuckooHasSemiAVX2_loop:
-	DECQ     SI
-	JZ       cuckooHasSemiAVX2_last
-	VMOVDQU  32(BX), Y3
-	VPAND    64(CX), Y3, Y2
-	VPMAXUD  544(CX), Y2, Y2
-	VPSRLQ   $0x20, Y3, Y3
-	VPMULUDQ (CX), Y3, Y3
-	VPSRLQ   $0x20, Y3, Y3
-	VPMULUDQ 384(CX), Y2, Y4
-	VPMULUDQ 512(CX), Y2, Y8
-	VPSRLQ   $0x20, Y4, Y4
-	VPADDQ   Y4, Y8, Y8
-	VPMULUDQ (CX), Y8, Y8
-	VPSRLQ   $0x20, Y8, Y8
-	VPSUBQ   Y3, Y8, Y4
-	VPSRAD   $0x1f, Y4, Y8
-	VPAND    (CX), Y8, Y8
-	VPADDQ   Y8, Y4, Y4
-	VPSHUFLW $0x00, Y2, Y2
-	VPSHUFHW $0x00, Y2, Y2
-	VPMULUDQ 32(CX), Y3, Y3
-	VPSRLQ   $0x03, Y3, Y8
-	VPAND    480(CX), Y3, Y3
-	VMOVDQU  Y8, (R10)
-	VPMULUDQ 32(CX), Y4, Y4
-	VPSRLQ   $0x03, Y4, Y8
-	VPAND    480(CX), Y4, Y4
-	VMOVDQU  Y8, 32(R10)
+	CMPQ         R9, R11
+	JAE          cuckooHasSemiAVX2_drain
+	LEAQ         96(R10), R12
+	ANDQ         $0x0000007f, R12
+	VMOVDQU      96(BX)(R9*8), Y6
+	VPAND        64(CX), Y6, Y8
+	VPMAXUD      96(CX), Y8, Y8
+	VPSRLQ       $0x20, Y6, Y6
+	VPMULUDQ     Y0, Y6, Y6
+	VPSRLQ       $0x20, Y6, Y6
+	VPMULUDQ     128(CX), Y8, Y10
+	VPMULUDQ     160(CX), Y8, Y11
+	VPSRLQ       $0x20, Y10, Y10
+	VPADDQ       Y10, Y11, Y11
+	VPMULUDQ     Y0, Y11, Y11
+	VPSRLQ       $0x20, Y11, Y11
+	VPSUBQ       Y6, Y11, Y10
+	VPADDQ       Y0, Y10, Y11
+	VPMINUD      Y11, Y10, Y10
+	VPSHUFB      512(CX), Y8, Y8
+	VPSLLW       544(CX), Y8, Y11
+	VPSRLW       576(CX), Y8, Y12
+	VPOR         Y12, Y11, Y11
+	VPBLENDW     $0x55, Y11, Y8, Y8
+	VMOVDQU      Y8, 512(SP)(R12*1)
+	VPMULUDQ     32(CX), Y6, Y6
+	VPSRLQ       $0x03, Y6, Y8
+	VMOVDQU      Y8, (SP)(R12*4)
+	VPANDN       192(CX), Y6, Y6
+	VPADDQ       256(CX), Y6, Y6
+	VMOVDQU      Y6, 64(SP)(R12*4)
+	VPMULUDQ     32(CX), Y10, Y6
+	VPSRLQ       $0x03, Y6, Y8
+	VMOVDQU      Y8, 32(SP)(R12*4)
+	VPANDN       192(CX), Y6, Y6
+	VPADDQ       256(CX), Y6, Y6
+	VMOVDQU      Y6, 96(SP)(R12*4)
+	LEAQ         32(R10), R12
+	ANDQ         $0x0000007f, R12
+	MOVQ         (SP)(R12*4), R13
+	MOVQ         8(SP)(R12*4), R14
+	VPBROADCASTQ (AX)(R13*1), Y6
+	VPINSRQ      $0x01, (AX)(R14*1), X6, X6
+	MOVQ         16(SP)(R12*4), R13
+	MOVQ         24(SP)(R12*4), R14
+	VMOVQ        (AX)(R13*1), X8
+	VPINSRQ      $0x01, (AX)(R14*1), X8, X8
+	VINSERTI128  $0x01, X8, Y6, Y6
+	VPSLLVQ      64(SP)(R12*4), Y6, Y6
+	VPSRLQ       288(CX), Y6, Y10
+	VPAND        320(CX), Y10, Y10
+	MOVQ         32(SP)(R12*4), R13
+	MOVQ         40(SP)(R12*4), R14
+	VPBROADCASTQ (AX)(R13*1), Y8
+	VPINSRQ      $0x01, (AX)(R14*1), X8, X8
+	MOVQ         48(SP)(R12*4), R13
+	MOVQ         56(SP)(R12*4), R14
+	VMOVQ        (AX)(R13*1), X11
+	VPINSRQ      $0x01, (AX)(R14*1), X11, X11
+	VINSERTI128  $0x01, X11, Y8, Y8
+	VPSLLVQ      96(SP)(R12*4), Y8, Y8
+	VPSRLQ       288(CX), Y8, Y11
+	VPAND        320(CX), Y11, Y11
+	VPACKUSDW    Y11, Y10, Y10
+	VPACKUSDW    Y10, Y10, Y10
+	VMOVDQU      Y10, 640(SP)(R12*1)
+	VPSRLQ       X2, Y7, Y10
+	VPSRLQ       X3, Y7, Y7
+	VPBLENDW     $0xcc, Y7, Y10, Y10
+	VPAND        Y1, Y10, Y10
+	MOVQ         640(SP)(R10*1), R12
+	MOVWLZX      R12, R13
+	VPBROADCASTW (DX)(R13*2), Y7
+	SHRL         $0x10, R12
+	VPINSRW      $0x01, (DX)(R12*2), X7, X7
+	MOVQ         656(SP)(R10*1), R12
+	MOVWLZX      R12, R13
+	VPINSRW      $0x02, (DX)(R13*2), X7, X7
+	SHRL         $0x10, R12
+	VPINSRW      $0x03, (DX)(R12*2), X7, X7
+	VPMOVZXBD    X7, Y7
+	VPMULLD      Y5, Y7, Y7
+	VPAND        Y4, Y7, Y7
+	VPOR         Y7, Y10, Y10
+	VPCMPEQW     512(SP)(R10*1), Y10, Y10
+	VPSRLQ       X2, Y9, Y7
+	VPSRLQ       X3, Y9, Y9
+	VPBLENDW     $0xcc, Y9, Y7, Y7
+	VPAND        Y1, Y7, Y7
+	MOVQ         640(SP)(R10*1), R12
+	SHRQ         $0x20, R12
+	MOVWLZX      R12, R13
+	VPBROADCASTW (DX)(R13*2), Y9
+	SHRL         $0x10, R12
+	VPINSRW      $0x01, (DX)(R12*2), X9, X9
+	MOVQ         656(SP)(R10*1), R12
+	SHRQ         $0x20, R12
+	MOVWLZX      R12, R13
+	VPINSRW      $0x02, (DX)(R13*2), X9, X9
+	SHRL         $0x10, R12
+	VPINSRW      $0x03, (DX)(R12*2), X9, X9
+	VPMOVZXBD    X9, Y9
+	VPMULLD      Y5, Y9, Y9
+	VPAND        Y4, Y9, Y9
+	VPOR         Y9, Y7, Y7
+	VPCMPEQW     512(SP)(R10*1), Y7, Y7
+	VPXOR        Y9, Y9, Y9
+	VPOR         Y7, Y10, Y10
+	VPCMPEQQ     Y9, Y10, Y10
+	VMOVMSKPD    Y10, R12
+	XORL         $0x0f, R12
+	IMUL3L       $0x00204081, R12, R12
+	ANDL         $0x01010101, R12
+	MOVL         R12, (DI)(R9*1)
+	IMUL3L       $0x01010101, R12, R12
+	SHRL         $0x18, R12
+	ADDQ         R12, R8
+	VMOVDQA      Y6, Y7
+	VMOVDQA      Y8, Y9
+	ADDQ         $0x04, R9
+	ADDQ         $0x00000020, R10
+	ANDQ         $0x0000007f, R10
+	JMP          cuckooHasSemiAVX2_loop
 
-cuckooHasSemiAVX2_last:
-	MOVQ        (R9), R11
-	MOVQ        8(R9), R12
-	VMOVQ       (AX)(R11*1), X5
-	VPINSRQ     $0x01, (AX)(R12*1), X5, X5
-	MOVQ        16(R9), R11
-	MOVQ        24(R9), R12
-	VMOVQ       (AX)(R11*1), X6
-	VPINSRQ     $0x01, (AX)(R12*1), X6, X6
-	VINSERTI128 $0x01, X6, Y5, Y5
-	VPSRLVQ     Y0, Y5, Y5
-	VPAND       448(CX), Y5, Y0
-	VMOVDQU     Y0, 128(SP)
-	MOVL        128(SP), R11
-	VMOVD       (DX)(R11*4), X0
-	MOVL        136(SP), R11
-	VPINSRD     $0x01, (DX)(R11*4), X0, X0
-	MOVL        144(SP), R11
-	VPINSRD     $0x02, (DX)(R11*4), X0, X0
-	MOVL        152(SP), R11
-	VPINSRD     $0x03, (DX)(R11*4), X0, X0
-	VPMOVZXBW   X0, Y0
-	VPSLLW      320(CX), Y0, Y0
-	VPSRLQ      $0x0c, Y5, Y5
-	VPAND       96(CX), Y5, Y8
-	VPOR        Y8, Y0, Y0
-	VPSLLQ      224(CX), Y5, Y8
-	VPAND       128(CX), Y8, Y8
-	VPOR        Y8, Y0, Y0
-	VPSLLQ      256(CX), Y5, Y8
-	VPAND       160(CX), Y8, Y8
-	VPOR        Y8, Y0, Y0
-	VPSLLQ      288(CX), Y5, Y8
-	VPAND       192(CX), Y8, Y8
-	VPOR        Y8, Y0, Y0
-	VPCMPEQW    Y1, Y0, Y0
-	MOVQ        32(R9), R11
-	MOVQ        40(R9), R12
-	VMOVQ       (AX)(R11*1), X6
-	VPINSRQ     $0x01, (AX)(R12*1), X6, X6
-	MOVQ        48(R9), R11
-	MOVQ        56(R9), R12
-	VMOVQ       (AX)(R11*1), X5
-	VPINSRQ     $0x01, (AX)(R12*1), X5, X5
-	VINSERTI128 $0x01, X5, Y6, Y6
-	VPSRLVQ     Y7, Y6, Y6
-	VPAND       448(CX), Y6, Y7
-	VMOVDQU     Y7, 160(SP)
-	MOVL        160(SP), R11
-	VMOVD       (DX)(R11*4), X5
-	MOVL        168(SP), R11
-	VPINSRD     $0x01, (DX)(R11*4), X5, X5
-	MOVL        176(SP), R11
-	VPINSRD     $0x02, (DX)(R11*4), X5, X5
-	MOVL        184(SP), R11
-	VPINSRD     $0x03, (DX)(R11*4), X5, X5
-	VPMOVZXBW   X5, Y7
-	VPSLLW      320(CX), Y7, Y7
-	VPSRLQ      $0x0c, Y6, Y6
-	VPAND       96(CX), Y6, Y8
-	VPOR        Y8, Y7, Y7
-	VPSLLQ      224(CX), Y6, Y8
-	VPAND       128(CX), Y8, Y8
-	VPOR        Y8, Y7, Y7
-	VPSLLQ      256(CX), Y6, Y8
-	VPAND       160(CX), Y8, Y8
-	VPOR        Y8, Y7, Y7
-	VPSLLQ      288(CX), Y6, Y8
-	VPAND       192(CX), Y8, Y8
-	VPOR        Y8, Y7, Y7
-	VPCMPEQW    Y1, Y7, Y7
-	VPXOR       Y1, Y1, Y1
-	VPOR        Y7, Y0, Y0
-	VPCMPEQQ    Y1, Y0, Y0
-	VMOVMSKPD   Y0, R11
-	XORL        $0x0f, R11
-	IMUL3L      $0x00204081, R11, R11
-	ANDL        $0x01010101, R11
-	MOVL        R11, (DI)
-	IMUL3L      $0x01010101, R11, R11
-	SHRL        $0x18, R11
-	ADDQ        R11, R8
-	ADDQ        $0x20, BX
-	ADDQ        $0x04, DI
-	VMOVDQA     Y2, Y1
-	VMOVDQA     Y3, Y0
-	VMOVDQA     Y4, Y7
-	XCHGQ       R9, R10
-	TESTQ       SI, SI
-	JNZ         cuckooHasSemiAVX2_loop
+	// The last groups: stages 1 and 2.
+cuckooHasSemiAVX2_drain:
+	CMPQ         R9, SI
+	JAE          cuckooHasSemiAVX2_done
+	LEAQ         4(R9), BX
+	CMPQ         BX, SI
+	JAE          cuckooHasSemiAVX2_drain_s1
+	LEAQ         32(R10), BX
+	ANDQ         $0x0000007f, BX
+	MOVQ         (SP)(BX*4), R11
+	MOVQ         8(SP)(BX*4), R12
+	VPBROADCASTQ (AX)(R11*1), Y0
+	VPINSRQ      $0x01, (AX)(R12*1), X0, X0
+	MOVQ         16(SP)(BX*4), R11
+	MOVQ         24(SP)(BX*4), R12
+	VMOVQ        (AX)(R11*1), X6
+	VPINSRQ      $0x01, (AX)(R12*1), X6, X6
+	VINSERTI128  $0x01, X6, Y0, Y0
+	VPSLLVQ      64(SP)(BX*4), Y0, Y6
+	VPSRLQ       288(CX), Y6, Y0
+	VPAND        320(CX), Y0, Y0
+	MOVQ         32(SP)(BX*4), R11
+	MOVQ         40(SP)(BX*4), R12
+	VPBROADCASTQ (AX)(R11*1), Y8
+	VPINSRQ      $0x01, (AX)(R12*1), X8, X8
+	MOVQ         48(SP)(BX*4), R11
+	MOVQ         56(SP)(BX*4), R12
+	VMOVQ        (AX)(R11*1), X10
+	VPINSRQ      $0x01, (AX)(R12*1), X10, X10
+	VINSERTI128  $0x01, X10, Y8, Y8
+	VPSLLVQ      96(SP)(BX*4), Y8, Y8
+	VPSRLQ       288(CX), Y8, Y10
+	VPAND        320(CX), Y10, Y10
+	VPACKUSDW    Y10, Y0, Y0
+	VPACKUSDW    Y0, Y0, Y0
+	VMOVDQU      Y0, 640(SP)(BX*1)
+
+cuckooHasSemiAVX2_drain_s1:
+	VPSRLQ       X2, Y7, Y0
+	VPSRLQ       X3, Y7, Y7
+	VPBLENDW     $0xcc, Y7, Y0, Y0
+	VPAND        Y1, Y0, Y0
+	MOVQ         640(SP)(R10*1), BX
+	MOVWLZX      BX, R11
+	VPBROADCASTW (DX)(R11*2), Y7
+	SHRL         $0x10, BX
+	VPINSRW      $0x01, (DX)(BX*2), X7, X7
+	MOVQ         656(SP)(R10*1), BX
+	MOVWLZX      BX, R11
+	VPINSRW      $0x02, (DX)(R11*2), X7, X7
+	SHRL         $0x10, BX
+	VPINSRW      $0x03, (DX)(BX*2), X7, X7
+	VPMOVZXBD    X7, Y7
+	VPMULLD      Y5, Y7, Y7
+	VPAND        Y4, Y7, Y7
+	VPOR         Y7, Y0, Y0
+	VPCMPEQW     512(SP)(R10*1), Y0, Y0
+	VPSRLQ       X2, Y9, Y7
+	VPSRLQ       X3, Y9, Y9
+	VPBLENDW     $0xcc, Y9, Y7, Y7
+	VPAND        Y1, Y7, Y7
+	MOVQ         640(SP)(R10*1), BX
+	SHRQ         $0x20, BX
+	MOVWLZX      BX, R11
+	VPBROADCASTW (DX)(R11*2), Y9
+	SHRL         $0x10, BX
+	VPINSRW      $0x01, (DX)(BX*2), X9, X9
+	MOVQ         656(SP)(R10*1), BX
+	SHRQ         $0x20, BX
+	MOVWLZX      BX, R11
+	VPINSRW      $0x02, (DX)(R11*2), X9, X9
+	SHRL         $0x10, BX
+	VPINSRW      $0x03, (DX)(BX*2), X9, X9
+	VPMOVZXBD    X9, Y9
+	VPMULLD      Y5, Y9, Y9
+	VPAND        Y4, Y9, Y9
+	VPOR         Y9, Y7, Y7
+	VPCMPEQW     512(SP)(R10*1), Y7, Y7
+	VPXOR        Y9, Y9, Y9
+	VPOR         Y7, Y0, Y0
+	VPCMPEQQ     Y9, Y0, Y0
+	VMOVMSKPD    Y0, BX
+	XORL         $0x0f, BX
+	IMUL3L       $0x00204081, BX, BX
+	ANDL         $0x01010101, BX
+	MOVL         BX, (DI)(R9*1)
+	IMUL3L       $0x01010101, BX, BX
+	SHRL         $0x18, BX
+	ADDQ         BX, R8
+	VMOVDQA      Y6, Y7
+	VMOVDQA      Y8, Y9
+	ADDQ         $0x04, R9
+	ADDQ         $0x00000020, R10
+	ANDQ         $0x0000007f, R10
+	JMP          cuckooHasSemiAVX2_drain
 
 cuckooHasSemiAVX2_done:
 	VZEROUPPER
 	MOVQ R8, ret+72(FP)
 	RET
 
-// func cuckooHasPlainAVX2(data *byte, params *[18][4]uint64, tab *[4096]uint32, hs []uint64, out []bool) int
+// func cuckooHasPlainAVX2(data *byte, params *[19][4]uint64, tab *[4096]uint16, hs []uint64, out []bool) int
 // Requires: AVX, AVX2
-TEXT ·cuckooHasPlainAVX2(SB), NOSPLIT, $192-80
-	MOVQ     data+0(FP), AX
-	MOVQ     params+8(FP), CX
-	MOVQ     hs_base+24(FP), DX
-	MOVQ     hs_len+32(FP), BX
-	MOVQ     out_base+48(FP), SI
-	XORQ     DI, DI
-	SHRQ     $0x02, BX
-	LEAQ     (SP), R8
-	LEAQ     64(SP), R9
-	TESTQ    BX, BX
-	JZ       cuckooHasPlainAVX2_done
-	VMOVDQU  (DX), Y0
-	VPAND    64(CX), Y0, Y1
-	VPMAXUD  544(CX), Y1, Y1
-	VPSRLQ   $0x20, Y0, Y0
-	VPMULUDQ (CX), Y0, Y0
-	VPSRLQ   $0x20, Y0, Y0
-	VPMULUDQ 384(CX), Y1, Y7
-	VPMULUDQ 512(CX), Y1, Y8
-	VPSRLQ   $0x20, Y7, Y7
-	VPADDQ   Y7, Y8, Y8
-	VPMULUDQ (CX), Y8, Y8
+TEXT ·cuckooHasPlainAVX2(SB), NOSPLIT, $640-80
+	MOVQ    data+0(FP), AX
+	MOVQ    params+8(FP), CX
+	MOVQ    hs_base+24(FP), DX
+	MOVQ    hs_len+32(FP), BX
+	MOVQ    out_base+48(FP), SI
+	VMOVDQU (CX), Y0
+	VMOVDQU 416(CX), Y1
+	VMOVDQU 352(CX), Y2
+	VMOVDQU 384(CX), Y3
+	XORQ    DI, DI
+	XORQ    R8, R8
+	XORQ    R9, R9
+
+	// Fill the pipeline.
+	LEAQ     (R8), R10
+	CMPQ     R10, BX
+	JAE      cuckooHasPlainAVX2_fill0
+	VMOVDQU  (DX)(R8*8), Y5
+	VPAND    64(CX), Y5, Y7
+	VPMAXUD  96(CX), Y7, Y7
+	VPSRLQ   $0x20, Y5, Y5
+	VPMULUDQ Y0, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y5
+	VPMULUDQ 128(CX), Y7, Y8
+	VPMULUDQ 160(CX), Y7, Y9
 	VPSRLQ   $0x20, Y8, Y8
-	VPSUBQ   Y0, Y8, Y7
-	VPSRAD   $0x1f, Y7, Y8
-	VPAND    (CX), Y8, Y8
-	VPADDQ   Y8, Y7, Y7
-	VPSHUFLW $0x00, Y1, Y1
-	VPSHUFHW $0x00, Y1, Y1
-	VPMULUDQ 32(CX), Y0, Y0
-	VPSRLQ   $0x03, Y0, Y8
-	VPAND    480(CX), Y0, Y0
-	VMOVDQU  Y8, (R8)
-	VPMULUDQ 32(CX), Y7, Y7
-	VPSRLQ   $0x03, Y7, Y8
-	VPAND    480(CX), Y7, Y7
-	VMOVDQU  Y8, 32(R8)
+	VPADDQ   Y8, Y9, Y9
+	VPMULUDQ Y0, Y9, Y9
+	VPSRLQ   $0x20, Y9, Y9
+	VPSUBQ   Y5, Y9, Y8
+	VPADDQ   Y0, Y8, Y9
+	VPMINUD  Y9, Y8, Y8
+	VPSHUFB  512(CX), Y7, Y7
+	VPSLLW   544(CX), Y7, Y9
+	VPSRLW   576(CX), Y7, Y10
+	VPOR     Y10, Y9, Y9
+	VPBLENDW $0x55, Y9, Y7, Y7
+	VMOVDQU  Y7, 512(SP)(R9*1)
+	VPMULUDQ 32(CX), Y5, Y5
+	VPSRLQ   $0x03, Y5, Y7
+	VMOVDQU  Y7, (SP)(R9*4)
+	VPANDN   192(CX), Y5, Y5
+	VPADDQ   256(CX), Y5, Y5
+	VMOVDQU  Y5, 64(SP)(R9*4)
+	VPMULUDQ 32(CX), Y8, Y5
+	VPSRLQ   $0x03, Y5, Y7
+	VMOVDQU  Y7, 32(SP)(R9*4)
+	VPANDN   192(CX), Y5, Y5
+	VPADDQ   256(CX), Y5, Y5
+	VMOVDQU  Y5, 96(SP)(R9*4)
+
+cuckooHasPlainAVX2_fill0:
+	VMOVDQA  Y4, Y5
+	VMOVDQA  Y6, Y7
+	LEAQ     4(R8), R10
+	CMPQ     R10, BX
+	JAE      cuckooHasPlainAVX2_fill1
+	LEAQ     32(R9), R10
+	ANDQ     $0x0000007f, R10
+	VMOVDQU  32(DX)(R8*8), Y5
+	VPAND    64(CX), Y5, Y7
+	VPMAXUD  96(CX), Y7, Y7
+	VPSRLQ   $0x20, Y5, Y5
+	VPMULUDQ Y0, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y5
+	VPMULUDQ 128(CX), Y7, Y8
+	VPMULUDQ 160(CX), Y7, Y9
+	VPSRLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y9, Y9
+	VPMULUDQ Y0, Y9, Y9
+	VPSRLQ   $0x20, Y9, Y9
+	VPSUBQ   Y5, Y9, Y8
+	VPADDQ   Y0, Y8, Y9
+	VPMINUD  Y9, Y8, Y8
+	VPSHUFB  512(CX), Y7, Y7
+	VPSLLW   544(CX), Y7, Y9
+	VPSRLW   576(CX), Y7, Y10
+	VPOR     Y10, Y9, Y9
+	VPBLENDW $0x55, Y9, Y7, Y7
+	VMOVDQU  Y7, 512(SP)(R10*1)
+	VPMULUDQ 32(CX), Y5, Y5
+	VPSRLQ   $0x03, Y5, Y7
+	VMOVDQU  Y7, (SP)(R10*4)
+	VPANDN   192(CX), Y5, Y5
+	VPADDQ   256(CX), Y5, Y5
+	VMOVDQU  Y5, 64(SP)(R10*4)
+	VPMULUDQ 32(CX), Y8, Y5
+	VPSRLQ   $0x03, Y5, Y7
+	VMOVDQU  Y7, 32(SP)(R10*4)
+	VPANDN   192(CX), Y5, Y5
+	VPADDQ   256(CX), Y5, Y5
+	VMOVDQU  Y5, 96(SP)(R10*4)
+
+cuckooHasPlainAVX2_fill1:
+	VMOVDQA  Y4, Y5
+	VMOVDQA  Y6, Y7
+	LEAQ     8(R8), R10
+	CMPQ     R10, BX
+	JAE      cuckooHasPlainAVX2_fill2
+	LEAQ     64(R9), R10
+	ANDQ     $0x0000007f, R10
+	VMOVDQU  64(DX)(R8*8), Y5
+	VPAND    64(CX), Y5, Y7
+	VPMAXUD  96(CX), Y7, Y7
+	VPSRLQ   $0x20, Y5, Y5
+	VPMULUDQ Y0, Y5, Y5
+	VPSRLQ   $0x20, Y5, Y5
+	VPMULUDQ 128(CX), Y7, Y8
+	VPMULUDQ 160(CX), Y7, Y9
+	VPSRLQ   $0x20, Y8, Y8
+	VPADDQ   Y8, Y9, Y9
+	VPMULUDQ Y0, Y9, Y9
+	VPSRLQ   $0x20, Y9, Y9
+	VPSUBQ   Y5, Y9, Y8
+	VPADDQ   Y0, Y8, Y9
+	VPMINUD  Y9, Y8, Y8
+	VPSHUFB  512(CX), Y7, Y7
+	VPSLLW   544(CX), Y7, Y9
+	VPSRLW   576(CX), Y7, Y10
+	VPOR     Y10, Y9, Y9
+	VPBLENDW $0x55, Y9, Y7, Y7
+	VMOVDQU  Y7, 512(SP)(R10*1)
+	VPMULUDQ 32(CX), Y5, Y5
+	VPSRLQ   $0x03, Y5, Y7
+	VMOVDQU  Y7, (SP)(R10*4)
+	VPANDN   192(CX), Y5, Y5
+	VPADDQ   256(CX), Y5, Y5
+	VMOVDQU  Y5, 64(SP)(R10*4)
+	VPMULUDQ 32(CX), Y8, Y5
+	VPSRLQ   $0x03, Y5, Y7
+	VMOVDQU  Y7, 32(SP)(R10*4)
+	VPANDN   192(CX), Y5, Y5
+	VPADDQ   256(CX), Y5, Y5
+	VMOVDQU  Y5, 96(SP)(R10*4)
+
+cuckooHasPlainAVX2_fill2:
+	LEAQ         (R8), R10
+	CMPQ         R10, BX
+	JAE          cuckooHasPlainAVX2_load0
+	MOVQ         (SP)(R9*4), R10
+	MOVQ         8(SP)(R9*4), R11
+	VPBROADCASTQ (AX)(R10*1), Y4
+	VPINSRQ      $0x01, (AX)(R11*1), X4, X4
+	MOVQ         16(SP)(R9*4), R10
+	MOVQ         24(SP)(R9*4), R11
+	VMOVQ        (AX)(R10*1), X5
+	VPINSRQ      $0x01, (AX)(R11*1), X5, X5
+	VINSERTI128  $0x01, X5, Y4, Y4
+	VPSLLVQ      64(SP)(R9*4), Y4, Y4
+	MOVQ         32(SP)(R9*4), R10
+	MOVQ         40(SP)(R9*4), R11
+	VPBROADCASTQ (AX)(R10*1), Y5
+	VPINSRQ      $0x01, (AX)(R11*1), X5, X5
+	MOVQ         48(SP)(R9*4), R10
+	MOVQ         56(SP)(R9*4), R11
+	VMOVQ        (AX)(R10*1), X6
+	VPINSRQ      $0x01, (AX)(R11*1), X6, X6
+	VINSERTI128  $0x01, X6, Y5, Y5
+	VPSLLVQ      96(SP)(R9*4), Y5, Y6
+
+cuckooHasPlainAVX2_load0:
+	VMOVDQA Y4, Y5
+	VMOVDQA Y6, Y7
+
+	// Every stage has a group.
+	MOVQ BX, R10
+	SUBQ $0x0c, R10
+	JB   cuckooHasPlainAVX2_drain
 
 cuckooHasPlainAVX2_loop:
-	DECQ     BX
-	JZ       cuckooHasPlainAVX2_last
-	VMOVDQU  32(DX), Y3
-	VPAND    64(CX), Y3, Y2
-	VPMAXUD  544(CX), Y2, Y2
-	VPSRLQ   $0x20, Y3, Y3
-	VPMULUDQ (CX), Y3, Y3
-	VPSRLQ   $0x20, Y3, Y3
-	VPMULUDQ 384(CX), Y2, Y4
-	VPMULUDQ 512(CX), Y2, Y8
-	VPSRLQ   $0x20, Y4, Y4
-	VPADDQ   Y4, Y8, Y8
-	VPMULUDQ (CX), Y8, Y8
-	VPSRLQ   $0x20, Y8, Y8
-	VPSUBQ   Y3, Y8, Y4
-	VPSRAD   $0x1f, Y4, Y8
-	VPAND    (CX), Y8, Y8
-	VPADDQ   Y8, Y4, Y4
-	VPSHUFLW $0x00, Y2, Y2
-	VPSHUFHW $0x00, Y2, Y2
-	VPMULUDQ 32(CX), Y3, Y3
-	VPSRLQ   $0x03, Y3, Y8
-	VPAND    480(CX), Y3, Y3
-	VMOVDQU  Y8, (R9)
-	VPMULUDQ 32(CX), Y4, Y4
-	VPSRLQ   $0x03, Y4, Y8
-	VPAND    480(CX), Y4, Y4
-	VMOVDQU  Y8, 32(R9)
+	CMPQ         R8, R10
+	JAE          cuckooHasPlainAVX2_drain
+	LEAQ         96(R9), R11
+	ANDQ         $0x0000007f, R11
+	VMOVDQU      96(DX)(R8*8), Y4
+	VPAND        64(CX), Y4, Y6
+	VPMAXUD      96(CX), Y6, Y6
+	VPSRLQ       $0x20, Y4, Y4
+	VPMULUDQ     Y0, Y4, Y4
+	VPSRLQ       $0x20, Y4, Y4
+	VPMULUDQ     128(CX), Y6, Y8
+	VPMULUDQ     160(CX), Y6, Y9
+	VPSRLQ       $0x20, Y8, Y8
+	VPADDQ       Y8, Y9, Y9
+	VPMULUDQ     Y0, Y9, Y9
+	VPSRLQ       $0x20, Y9, Y9
+	VPSUBQ       Y4, Y9, Y8
+	VPADDQ       Y0, Y8, Y9
+	VPMINUD      Y9, Y8, Y8
+	VPSHUFB      512(CX), Y6, Y6
+	VPSLLW       544(CX), Y6, Y9
+	VPSRLW       576(CX), Y6, Y10
+	VPOR         Y10, Y9, Y9
+	VPBLENDW     $0x55, Y9, Y6, Y6
+	VMOVDQU      Y6, 512(SP)(R11*1)
+	VPMULUDQ     32(CX), Y4, Y4
+	VPSRLQ       $0x03, Y4, Y6
+	VMOVDQU      Y6, (SP)(R11*4)
+	VPANDN       192(CX), Y4, Y4
+	VPADDQ       256(CX), Y4, Y4
+	VMOVDQU      Y4, 64(SP)(R11*4)
+	VPMULUDQ     32(CX), Y8, Y4
+	VPSRLQ       $0x03, Y4, Y6
+	VMOVDQU      Y6, 32(SP)(R11*4)
+	VPANDN       192(CX), Y4, Y4
+	VPADDQ       256(CX), Y4, Y4
+	VMOVDQU      Y4, 96(SP)(R11*4)
+	LEAQ         32(R9), R11
+	ANDQ         $0x0000007f, R11
+	MOVQ         (SP)(R11*4), R12
+	MOVQ         8(SP)(R11*4), R13
+	VPBROADCASTQ (AX)(R12*1), Y4
+	VPINSRQ      $0x01, (AX)(R13*1), X4, X4
+	MOVQ         16(SP)(R11*4), R12
+	MOVQ         24(SP)(R11*4), R13
+	VMOVQ        (AX)(R12*1), X6
+	VPINSRQ      $0x01, (AX)(R13*1), X6, X6
+	VINSERTI128  $0x01, X6, Y4, Y4
+	VPSLLVQ      64(SP)(R11*4), Y4, Y4
+	MOVQ         32(SP)(R11*4), R12
+	MOVQ         40(SP)(R11*4), R13
+	VPBROADCASTQ (AX)(R12*1), Y6
+	VPINSRQ      $0x01, (AX)(R13*1), X6, X6
+	MOVQ         48(SP)(R11*4), R12
+	MOVQ         56(SP)(R11*4), R13
+	VMOVQ        (AX)(R12*1), X8
+	VPINSRQ      $0x01, (AX)(R13*1), X8, X8
+	VINSERTI128  $0x01, X8, Y6, Y6
+	VPSLLVQ      96(SP)(R11*4), Y6, Y6
+	VPSRLQ       X2, Y5, Y8
+	VPSRLQ       X3, Y5, Y5
+	VPBLENDW     $0xcc, Y5, Y8, Y8
+	VPAND        Y1, Y8, Y8
+	VPCMPEQW     512(SP)(R9*1), Y8, Y8
+	VPSRLQ       X2, Y7, Y5
+	VPSRLQ       X3, Y7, Y7
+	VPBLENDW     $0xcc, Y7, Y5, Y5
+	VPAND        Y1, Y5, Y5
+	VPCMPEQW     512(SP)(R9*1), Y5, Y5
+	VPXOR        Y7, Y7, Y7
+	VPOR         Y5, Y8, Y8
+	VPCMPEQQ     Y7, Y8, Y8
+	VMOVMSKPD    Y8, R11
+	XORL         $0x0f, R11
+	IMUL3L       $0x00204081, R11, R11
+	ANDL         $0x01010101, R11
+	MOVL         R11, (SI)(R8*1)
+	IMUL3L       $0x01010101, R11, R11
+	SHRL         $0x18, R11
+	ADDQ         R11, DI
+	VMOVDQA      Y4, Y5
+	VMOVDQA      Y6, Y7
+	ADDQ         $0x04, R8
+	ADDQ         $0x00000020, R9
+	ANDQ         $0x0000007f, R9
+	JMP          cuckooHasPlainAVX2_loop
 
-cuckooHasPlainAVX2_last:
-	MOVQ        (R8), R10
-	MOVQ        8(R8), R11
-	VMOVQ       (AX)(R10*1), X5
-	VPINSRQ     $0x01, (AX)(R11*1), X5, X5
-	MOVQ        16(R8), R10
-	MOVQ        24(R8), R11
-	VMOVQ       (AX)(R10*1), X6
-	VPINSRQ     $0x01, (AX)(R11*1), X6, X6
-	VINSERTI128 $0x01, X6, Y5, Y5
-	VPSRLVQ     Y0, Y5, Y5
-	VPAND       96(CX), Y5, Y0
-	VPSLLQ      224(CX), Y5, Y8
-	VPAND       128(CX), Y8, Y8
-	VPOR        Y8, Y0, Y0
-	VPSLLQ      256(CX), Y5, Y8
-	VPAND       160(CX), Y8, Y8
-	VPOR        Y8, Y0, Y0
-	VPSLLQ      288(CX), Y5, Y8
-	VPAND       192(CX), Y8, Y8
-	VPOR        Y8, Y0, Y0
-	VPCMPEQW    Y1, Y0, Y0
-	MOVQ        32(R8), R10
-	MOVQ        40(R8), R11
-	VMOVQ       (AX)(R10*1), X6
-	VPINSRQ     $0x01, (AX)(R11*1), X6, X6
-	MOVQ        48(R8), R10
-	MOVQ        56(R8), R11
-	VMOVQ       (AX)(R10*1), X5
-	VPINSRQ     $0x01, (AX)(R11*1), X5, X5
-	VINSERTI128 $0x01, X5, Y6, Y6
-	VPSRLVQ     Y7, Y6, Y6
-	VPAND       96(CX), Y6, Y7
-	VPSLLQ      224(CX), Y6, Y8
-	VPAND       128(CX), Y8, Y8
-	VPOR        Y8, Y7, Y7
-	VPSLLQ      256(CX), Y6, Y8
-	VPAND       160(CX), Y8, Y8
-	VPOR        Y8, Y7, Y7
-	VPSLLQ      288(CX), Y6, Y8
-	VPAND       192(CX), Y8, Y8
-	VPOR        Y8, Y7, Y7
-	VPCMPEQW    Y1, Y7, Y7
-	VPXOR       Y1, Y1, Y1
-	VPOR        Y7, Y0, Y0
-	VPCMPEQQ    Y1, Y0, Y0
-	VMOVMSKPD   Y0, R10
-	XORL        $0x0f, R10
-	IMUL3L      $0x00204081, R10, R10
-	ANDL        $0x01010101, R10
-	MOVL        R10, (SI)
-	IMUL3L      $0x01010101, R10, R10
-	SHRL        $0x18, R10
-	ADDQ        R10, DI
-	ADDQ        $0x20, DX
-	ADDQ        $0x04, SI
-	VMOVDQA     Y2, Y1
-	VMOVDQA     Y3, Y0
-	VMOVDQA     Y4, Y7
-	XCHGQ       R8, R9
-	TESTQ       BX, BX
-	JNZ         cuckooHasPlainAVX2_loop
+	// The last groups: stages 1 and 2.
+cuckooHasPlainAVX2_drain:
+	CMPQ         R8, BX
+	JAE          cuckooHasPlainAVX2_done
+	LEAQ         4(R8), CX
+	CMPQ         CX, BX
+	JAE          cuckooHasPlainAVX2_drain_s1
+	LEAQ         32(R9), CX
+	ANDQ         $0x0000007f, CX
+	MOVQ         (SP)(CX*4), DX
+	MOVQ         8(SP)(CX*4), R10
+	VPBROADCASTQ (AX)(DX*1), Y0
+	VPINSRQ      $0x01, (AX)(R10*1), X0, X0
+	MOVQ         16(SP)(CX*4), DX
+	MOVQ         24(SP)(CX*4), R10
+	VMOVQ        (AX)(DX*1), X4
+	VPINSRQ      $0x01, (AX)(R10*1), X4, X4
+	VINSERTI128  $0x01, X4, Y0, Y0
+	VPSLLVQ      64(SP)(CX*4), Y0, Y4
+	MOVQ         32(SP)(CX*4), DX
+	MOVQ         40(SP)(CX*4), R10
+	VPBROADCASTQ (AX)(DX*1), Y0
+	VPINSRQ      $0x01, (AX)(R10*1), X0, X0
+	MOVQ         48(SP)(CX*4), DX
+	MOVQ         56(SP)(CX*4), R10
+	VMOVQ        (AX)(DX*1), X6
+	VPINSRQ      $0x01, (AX)(R10*1), X6, X6
+	VINSERTI128  $0x01, X6, Y0, Y0
+	VPSLLVQ      96(SP)(CX*4), Y0, Y6
+
+cuckooHasPlainAVX2_drain_s1:
+	VPSRLQ    X2, Y5, Y0
+	VPSRLQ    X3, Y5, Y5
+	VPBLENDW  $0xcc, Y5, Y0, Y0
+	VPAND     Y1, Y0, Y0
+	VPCMPEQW  512(SP)(R9*1), Y0, Y0
+	VPSRLQ    X2, Y7, Y5
+	VPSRLQ    X3, Y7, Y7
+	VPBLENDW  $0xcc, Y7, Y5, Y5
+	VPAND     Y1, Y5, Y5
+	VPCMPEQW  512(SP)(R9*1), Y5, Y5
+	VPXOR     Y7, Y7, Y7
+	VPOR      Y5, Y0, Y0
+	VPCMPEQQ  Y7, Y0, Y0
+	VMOVMSKPD Y0, CX
+	XORL      $0x0f, CX
+	IMUL3L    $0x00204081, CX, CX
+	ANDL      $0x01010101, CX
+	MOVL      CX, (SI)(R8*1)
+	IMUL3L    $0x01010101, CX, CX
+	SHRL      $0x18, CX
+	ADDQ      CX, DI
+	VMOVDQA   Y4, Y5
+	VMOVDQA   Y6, Y7
+	ADDQ      $0x04, R8
+	ADDQ      $0x00000020, R9
+	ANDQ      $0x0000007f, R9
+	JMP       cuckooHasPlainAVX2_drain
 
 cuckooHasPlainAVX2_done:
 	VZEROUPPER

@@ -3,10 +3,13 @@
 package cuckoo
 
 import (
+	"fmt"
 	"os"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/simdbloom/bloom/internal/cpu"
 )
 
 // TestAVX2KernelsUseVEXRegisters: the AVX2 kernels run on processors
@@ -31,5 +34,29 @@ func TestAVX2KernelsUseVEXRegisters(t *testing.T) {
 	}
 	if found != 2 {
 		t.Errorf("found %d AVX2 kernels in kernels_amd64.s, want 2", found)
+	}
+}
+
+// TestHasHashesWithoutVBMI runs the batch lookups at the AVX-512 level as on
+// an AVX-512 processor without VBMI, and without BMI2, where the AVX2
+// kernels run.
+func TestHasHashesWithoutVBMI(t *testing.T) {
+	if !cpu.Supported(cpu.AVX512) {
+		t.Skip("no AVX-512")
+	}
+	for _, c := range []struct {
+		name string
+		flag *bool
+	}{{"VBMI", &cpu.VBMI}, {"BMI2", &cpu.BMI2}} {
+		func() {
+			saved := *c.flag
+			defer func() { *c.flag = saved }()
+			*c.flag = false
+			for _, g := range geometries {
+				f, added := fillTo(t, 1000, g, 0.9, 5)
+				probe := adversarial(f, added, 300, 6)
+				checkHasHashes(t, cpu.AVX512, f, probe, fmt.Sprintf("%v without %s", g, c.name))
+			}
+		}()
 	}
 }

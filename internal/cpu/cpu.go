@@ -70,6 +70,12 @@ var BITALG = detectBITALG()
 // Tests clear it to reach the kernels that run without it.
 var IFMA = detectIFMA()
 
+// VBMI reports whether the processor has AVX-512 VBMI (VPMULTISHIFTQB),
+// which the AVX-512 cuckoo lookups use to move each slot's bits into its
+// lane. False under purego and on architectures other than amd64. Tests
+// clear it to reach the kernels that run without it.
+var VBMI = detectVBMI()
+
 // L2 is the size in bytes of one core's L2 cache, and L3 the size of the
 // last-level cache, as the processor reports them; 0 when it does not
 // (common on arm64), under purego and on other architectures.

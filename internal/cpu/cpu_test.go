@@ -56,4 +56,7 @@ func TestFeaturesNeedTheirLevel(t *testing.T) {
 	if IFMA && Detected != AVX512 {
 		t.Errorf("IFMA without the AVX512 level (detected %v)", Detected)
 	}
+	if VBMI && Detected != AVX512 {
+		t.Errorf("VBMI without the AVX512 level (detected %v)", Detected)
+	}
 }

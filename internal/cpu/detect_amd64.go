@@ -18,5 +18,6 @@ func detect() Level {
 func detectBMI2() bool   { return cpuid.CPU.Supports(cpuid.BMI2, cpuid.POPCNT) }
 func detectBITALG() bool { return cpuid.CPU.Supports(cpuid.AVX512BITALG) }
 func detectIFMA() bool   { return cpuid.CPU.Supports(cpuid.AVX512IFMA) }
+func detectVBMI() bool   { return cpuid.CPU.Supports(cpuid.AVX512VBMI) }
 func detectL2() uint64   { return cacheBytes(cpuid.CPU.Cache.L2) }
 func detectL3() uint64   { return cacheBytes(cpuid.CPU.Cache.L3) }

@@ -14,5 +14,6 @@ func detect() Level {
 func detectBMI2() bool   { return false }
 func detectBITALG() bool { return false }
 func detectIFMA() bool   { return false }
+func detectVBMI() bool   { return false }
 func detectL2() uint64   { return cacheBytes(cpuid.CPU.Cache.L2) }
 func detectL3() uint64   { return cacheBytes(cpuid.CPU.Cache.L3) }

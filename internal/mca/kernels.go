@@ -164,6 +164,14 @@ var kernels = []kernel{
 	{name: "hashStr33IFMA", arch: "amd64", abi0: true, loops: []loop{{-1, 8, 8}}},
 	{name: "hashStr9AVX2", arch: "amd64", abi0: true, loops: []loop{{-1, 4, 4}}},
 	{name: "hashStr33AVX2", arch: "amd64", abi0: true, loops: []loop{{-1, 4, 4}}},
+	// The cuckoo filter's batch lookups (asm/cuckoo.go) run a pipeline:
+	// its main loop (every stage busy) is the first backward branch, the
+	// drain the second; the key index advances by a group (eight keys for
+	// AVX-512, four for AVX2).
+	{name: "cuckooHasSemiAVX512", arch: "amd64", pkg: "cuckoo", abi0: true, loops: []loop{{0, 8, 8}}},
+	{name: "cuckooHasPlainAVX512", arch: "amd64", pkg: "cuckoo", abi0: true, loops: []loop{{0, 8, 8}}},
+	{name: "cuckooHasSemiAVX2", arch: "amd64", pkg: "cuckoo", abi0: true, loops: []loop{{0, 4, 4}}},
+	{name: "cuckooHasPlainAVX2", arch: "amd64", pkg: "cuckoo", abi0: true, loops: []loop{{0, 4, 4}}},
 }
 
 // cpus are the llvm-mca processor models per architecture: each slot takes
