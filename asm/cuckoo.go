@@ -202,11 +202,7 @@ const (
 //     after adding 7 to its low three bits, then PEXTL), eight bools
 //     (PDEPQ) stored with one MOVQ and counted with POPCNTQ.
 func cuckooHas(semi bool) {
-	name := "cuckooHasPlainAVX512"
-	layout := "plain"
-	if semi {
-		name, layout = "cuckooHasSemiAVX512", "semi-sorted"
-	}
+	name, layout := cuckooName(semi, "AVX512")
 	TEXT(name, NOSPLIT, cuckooSig)
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s sets out[i] to whether either bucket of hs[i] holds its", name),
@@ -214,15 +210,7 @@ func cuckooHas(semi bool) {
 		"returns how many do. len(hs) must be a multiple of 8, len(out) = len(hs),",
 		"nb < 2^31 and params as cuckooParams makes it. It uses BMI2 (PEXTL, PDEPQ),",
 		"POPCNT and AVX-512 VBMI (VPMULTISHIFTQB) besides AVX-512 F, DQ and BW.")
-	data := Load(Param("data"), GP64())
-	g := Load(Param("params"), GP64())
-	var tab Register
-	if semi {
-		tab = Load(Param("tab"), GP64())
-	}
-	hs := Load(Param("hs").Base(), GP64())
-	n := Load(Param("hs").Len(), GP64())
-	out := Load(Param("out").Base(), GP64())
+	data, g, tab, hs, n, out := cuckooArgs(semi)
 
 	bc := func(i int) VecVirtual {
 		z := ZMM()
@@ -488,26 +476,14 @@ const (
 //     products by a 4-bit value do not overlap); a second multiplication
 //     sums the bools into the top byte for the count. No BMI2 or POPCNT.
 func cuckooHas2(semi bool) {
-	name := "cuckooHasPlainAVX2"
-	layout := "plain"
-	if semi {
-		name, layout = "cuckooHasSemiAVX2", "semi-sorted"
-	}
+	name, layout := cuckooName(semi, "AVX2")
 	TEXT(name, NOSPLIT, cuckooSig2)
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s sets out[i] to whether either bucket of hs[i] holds its", name),
 		fmt.Sprintf("fingerprint, in a %s table of fingerprints of at most 16 bits, and", layout),
 		"returns how many do. len(hs) must be a multiple of 4, len(out) = len(hs),",
 		"nb < 2^31 and params as cuckooParams2 makes it. It uses AVX2 only.")
-	data := Load(Param("data"), GP64())
-	g := Load(Param("params"), GP64())
-	var tab Register
-	if semi {
-		tab = Load(Param("tab"), GP64())
-	}
-	hs := Load(Param("hs").Base(), GP64())
-	n := Load(Param("hs").Len(), GP64())
-	out := Load(Param("out").Base(), GP64())
+	data, g, tab, hs, n, out := cuckooArgs(semi)
 	p := func(i int) Mem { return Mem{Base: g, Disp: 32 * i} }
 	reg := func(i int) VecVirtual {
 		y := YMM()
@@ -691,4 +667,28 @@ func loadNibbles2(tab Register, at Mem, b int) VecVirtual {
 		}
 	}
 	return y
+}
+
+// cuckooName returns the name of the lookup kernel for suffix (the level)
+// and the layout, and the layout's name for its doc comment.
+func cuckooName(semi bool, suffix string) (name, layout string) {
+	if semi {
+		return "cuckooHasSemi" + suffix, "semi-sorted"
+	}
+	return "cuckooHasPlain" + suffix, "plain"
+}
+
+// cuckooArgs loads the arguments every lookup kernel takes, in this order:
+// the table, the parameter block, the nibble table (semi-sorted only, else
+// nil), the hashes' base and length and the answers' base.
+func cuckooArgs(semi bool) (data, g, tab, hs, n, out Register) {
+	data = Load(Param("data"), GP64())
+	g = Load(Param("params"), GP64())
+	if semi {
+		tab = Load(Param("tab"), GP64())
+	}
+	hs = Load(Param("hs").Base(), GP64())
+	n = Load(Param("hs").Len(), GP64())
+	out = Load(Param("out").Base(), GP64())
+	return
 }
