@@ -40,8 +40,17 @@ func TestSizeBillion(t *testing.T) {
 			t.Errorf("%s: %+v", name, v)
 		}
 	}
+	// The filters that can delete: 4-bit counters (about 4.5x the blocked
+	// size), and a cuckoo filter of 10-bit fingerprints, smaller than the
+	// blocked filter at 1%.
+	if c := got["counting"]; c.K != 8 || c.FPR > 0.01 || c.BitsPerKey < 4*got["blocked"].BitsPerKey {
+		t.Errorf("counting: %+v", c)
+	}
+	if c := got["cuckoo"]; c.FingerprintBits != 10 || c.K != 0 || c.FPR > 0.01 || c.BitsPerKey >= got["blocked"].BitsPerKey {
+		t.Errorf("cuckoo: %+v, want f=10 and fewer bits per key than blocked (%+v)", c, got["blocked"])
+	}
 	code, out, _ = runArgs(t, "size", "-n", "1000", "-p", "0.001")
-	if code != 0 || !strings.Contains(out, "blocked-k16") || !strings.Contains(out, "bits/key") {
+	if code != 0 || !strings.Contains(out, "blocked-k16") || !strings.Contains(out, "bits/key") || !strings.Contains(out, "f=") {
 		t.Errorf("text output: %d %s", code, out)
 	}
 }

@@ -9,18 +9,22 @@ import (
 	"text/tabwriter"
 
 	"github.com/simdbloom/bloom"
+	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/cuckoo"
 )
 
 // sizeRow is one line of "bloom size". A variant that cannot be sized has
 // only Variant and Error: no zero size is ever reported as a size.
 type sizeRow struct {
-	Variant    string  `json:"variant"`
-	Bits       uint64  `json:"bits,omitempty"`
-	Bytes      uint64  `json:"bytes,omitempty"`
-	K          int     `json:"k,omitempty"`
-	BitsPerKey float64 `json:"bits_per_key,omitempty"`
-	FPR        float64 `json:"fpr,omitempty"`
-	Error      string  `json:"error,omitempty"`
+	Variant string `json:"variant"`
+	Bits    uint64 `json:"bits,omitempty"`
+	Bytes   uint64 `json:"bytes,omitempty"`
+	K       int    `json:"k,omitempty"`
+	// FingerprintBits is the cuckoo filter's fingerprint width (its k is 0).
+	FingerprintBits int     `json:"fingerprint_bits,omitempty"`
+	BitsPerKey      float64 `json:"bits_per_key,omitempty"`
+	FPR             float64 `json:"fpr,omitempty"`
+	Error           string  `json:"error,omitempty"`
 }
 
 // errNoVariant is returned when no variant can be sized (exit code 1): the
@@ -62,28 +66,40 @@ func runSize(args []string, stdout, _ io.Writer) error {
 	return nil
 }
 
-// sizeRows sizes every variant; ok says whether at least one could be sized.
+// sizeRows sizes every variant, then the two filters that can delete (the
+// counting filter and the cuckoo filter); ok says whether at least one could
+// be sized.
 func sizeRows(n uint64, p float64) (rows []sizeRow, ok bool) {
+	type sizer struct {
+		name string
+		size func(uint64, float64) (bloom.Sizing, error)
+	}
+	var sizers []sizer
 	for _, v := range bloom.Variants() {
-		s, err := bloom.Size(n, p, v)
+		sizers = append(sizers, sizer{v.String(), func(n uint64, p float64) (bloom.Sizing, error) { return bloom.Size(n, p, v) }})
+	}
+	sizers = append(sizers, sizer{"counting", blocked.SizeCounting}, sizer{"cuckoo", cuckoo.Size})
+	for _, z := range sizers {
+		s, err := z.size(n, p)
 		if err == nil {
 			err = checkSize(s)
 		}
 		if err != nil {
-			rows = append(rows, sizeRow{Variant: v.String(), Error: toolWords(err)})
+			rows = append(rows, sizeRow{Variant: z.name, Error: toolWords(err)})
 			continue
 		}
 		ok = true
-		rows = append(rows, sizeRow{Variant: v.String(), Bits: s.Bits, Bytes: s.Bytes, K: s.K, BitsPerKey: s.BitsPerKey, FPR: s.FPR})
+		rows = append(rows, sizeRow{Variant: z.name, Bits: s.Bits, Bytes: s.Bytes, K: s.K,
+			FingerprintBits: s.FingerprintBits, BitsPerKey: s.BitsPerKey, FPR: s.FPR})
 	}
 	return rows, ok
 }
 
 // checkSize refuses a size the library returned without an error but that
-// is not one: no bits, no k, or a rate that is not a rate (for a p so small
+// is not one: no bits, neither k nor a fingerprint width, or a rate that is not a rate (for a p so small
 // that log2(1/p) overflows, the sizing formulas break down).
 func checkSize(s bloom.Sizing) error {
-	if s.Bits == 0 || s.K <= 0 || math.IsNaN(s.FPR) || s.FPR < 0 || s.FPR >= 1 {
+	if s.Bits == 0 || (s.K <= 0 && s.FingerprintBits <= 0) || math.IsNaN(s.FPR) || s.FPR < 0 || s.FPR >= 1 {
 		return fmt.Errorf("no valid size (the formulas give %d bits, k = %d): the false-positive rate is too small to size", s.Bits, s.K)
 	}
 	return nil
@@ -106,7 +122,11 @@ func printSize(w io.Writer, n uint64, p float64, rows []sizeRow) error {
 			notes = append(notes, fmt.Sprintf("%s: %s", r.Variant, r.Error))
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%s\t%.4g\t\n", r.Variant, r.Bits, humanBytes(r.Bytes), r.K, compact(r.BitsPerKey), r.FPR)
+		k := strconv.Itoa(r.K)
+		if r.FingerprintBits > 0 {
+			k = fmt.Sprintf("f=%d", r.FingerprintBits)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%.4g\t\n", r.Variant, r.Bits, humanBytes(r.Bytes), k, compact(r.BitsPerKey), r.FPR)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
