@@ -203,15 +203,20 @@ func groupedLoop(name string, v vecISA, shift uint8, test func(xm, blk Mem), loo
 			// VPMULUDQ reads the low half of each qword: the first half
 			// is loaded 4 bytes in, so that the low halves are the upper
 			// halves of the hashes (without reading past the group); the
-			// second half is shifted. ((hi*nblocks)>>32)<<shift is
-			// ((hi*nblocks)>>(32-shift)) with the low shift bits cleared.
+			// second half has each upper half copied to the low half by
+			// VPSHUFD (dwords 1,1,3,3 of each 128-bit lane), which has a
+			// VEX form with a memory source. A shift by an immediate
+			// from memory (VPSRLQ $32, m256, ymm) exists only in EVEX
+			// (AVX-512VL) form and faults on AVX2-only processors.
+			// ((hi*nblocks)>>32)<<shift is ((hi*nblocks)>>(32-shift))
+			// with the low shift bits cleared.
 			m := slot(a)
 			for h := 0; h < 2; h++ {
 				o := YMM()
 				if h == 0 {
 					VPMULUDQ(keys.Offset(4), nbv, o)
 				} else {
-					VPSRLQ(U8(32), keys.Offset(32), o)
+					VPSHUFD(U8(0xf5), keys.Offset(32), o)
 					VPMULUDQ(nbv, o, o)
 				}
 				VPSRLQ(U8(32-shift), o, o)

@@ -312,7 +312,7 @@ filterHas8AVX2_rest_end:
 	RET
 
 // func filterHas8AVX2Ring(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
-// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+, POPCNT
+// Requires: AVX, AVX2, MMX+, POPCNT
 TEXT ·filterHas8AVX2Ring(SB), NOSPLIT, $512-80
 	VMOVDQU      filterSalts<>+0(SB), Y0
 	VMOVDQU      filterSalts<>+32(SB), Y1
@@ -346,7 +346,7 @@ filterHas8AVX2Ring_prefetch_first:
 	VPSRLQ   $0x1a, Y5, Y5
 	VPAND    Y4, Y5, Y5
 	VMOVDQU  Y5, (SP)(R12*8)
-	VPSRLQ   $0x20, 32(DX)(R10*8), Y5
+	VPSHUFD  $0xf5, 32(DX)(R10*8), Y5
 	VPMULUDQ Y3, Y5, Y5
 	VPSRLQ   $0x1a, Y5, Y5
 	VPAND    Y4, Y5, Y5
@@ -395,7 +395,7 @@ filterHas8AVX2Ring_prefetch:
 	VPSRLQ   $0x1a, Y5, Y5
 	VPAND    Y4, Y5, Y5
 	VMOVDQU  Y5, (SP)(R12*8)
-	VPSRLQ   $0x20, 32(DX)(R10*8), Y5
+	VPSHUFD  $0xf5, 32(DX)(R10*8), Y5
 	VPMULUDQ Y3, Y5, Y5
 	VPSRLQ   $0x1a, Y5, Y5
 	VPAND    Y4, Y5, Y5
@@ -558,7 +558,7 @@ filterHas8AVX2Ring_plain_first:
 	VPSRLQ   $0x1a, Y5, Y5
 	VPAND    Y4, Y5, Y5
 	VMOVDQU  Y5, (SP)(R11*8)
-	VPSRLQ   $0x20, 32(DX)(R10*8), Y5
+	VPSHUFD  $0xf5, 32(DX)(R10*8), Y5
 	VPMULUDQ Y3, Y5, Y5
 	VPSRLQ   $0x1a, Y5, Y5
 	VPAND    Y4, Y5, Y5
@@ -579,7 +579,7 @@ filterHas8AVX2Ring_plain:
 	VPSRLQ   $0x1a, Y5, Y5
 	VPAND    Y4, Y5, Y5
 	VMOVDQU  Y5, (SP)(R11*8)
-	VPSRLQ   $0x20, 32(DX)(R10*8), Y5
+	VPSHUFD  $0xf5, 32(DX)(R10*8), Y5
 	VPMULUDQ Y3, Y5, Y5
 	VPSRLQ   $0x1a, Y5, Y5
 	VPAND    Y4, Y5, Y5
@@ -962,7 +962,7 @@ filterAdd8AVX2_rest_end:
 	RET
 
 // func filterAdd8AVX2Ring(blocks *[8]uint64, nblocks uint64, hs []uint64, prefetch bool)
-// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+
+// Requires: AVX, AVX2, MMX+
 TEXT ·filterAdd8AVX2Ring(SB), NOSPLIT, $512-41
 	VMOVDQU      filterSalts<>+0(SB), Y0
 	VMOVDQU      filterSalts<>+32(SB), Y1
@@ -994,7 +994,7 @@ filterAdd8AVX2Ring_prefetch_first:
 	VPSRLQ   $0x1a, Y5, Y5
 	VPAND    Y4, Y5, Y5
 	VMOVDQU  Y5, (SP)(R10*8)
-	VPSRLQ   $0x20, 32(DX)(R8*8), Y5
+	VPSHUFD  $0xf5, 32(DX)(R8*8), Y5
 	VPMULUDQ Y3, Y5, Y5
 	VPSRLQ   $0x1a, Y5, Y5
 	VPAND    Y4, Y5, Y5
@@ -1043,7 +1043,7 @@ filterAdd8AVX2Ring_prefetch:
 	VPSRLQ   $0x1a, Y5, Y5
 	VPAND    Y4, Y5, Y5
 	VMOVDQU  Y5, (SP)(R10*8)
-	VPSRLQ   $0x20, 32(DX)(R8*8), Y5
+	VPSHUFD  $0xf5, 32(DX)(R8*8), Y5
 	VPMULUDQ Y3, Y5, Y5
 	VPSRLQ   $0x1a, Y5, Y5
 	VPAND    Y4, Y5, Y5
@@ -1187,7 +1187,7 @@ filterAdd8AVX2Ring_plain_first:
 	VPSRLQ   $0x1a, Y5, Y5
 	VPAND    Y4, Y5, Y5
 	VMOVDQU  Y5, (SP)(R9*8)
-	VPSRLQ   $0x20, 32(DX)(R8*8), Y5
+	VPSHUFD  $0xf5, 32(DX)(R8*8), Y5
 	VPMULUDQ Y3, Y5, Y5
 	VPSRLQ   $0x1a, Y5, Y5
 	VPAND    Y4, Y5, Y5
@@ -1208,7 +1208,7 @@ filterAdd8AVX2Ring_plain:
 	VPSRLQ   $0x1a, Y5, Y5
 	VPAND    Y4, Y5, Y5
 	VMOVDQU  Y5, (SP)(R9*8)
-	VPSRLQ   $0x20, 32(DX)(R8*8), Y5
+	VPSHUFD  $0xf5, 32(DX)(R8*8), Y5
 	VPMULUDQ Y3, Y5, Y5
 	VPSRLQ   $0x1a, Y5, Y5
 	VPAND    Y4, Y5, Y5
@@ -2479,7 +2479,7 @@ filterHas16AVX2_rest_end:
 	RET
 
 // func filterHas16AVX2Ring(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
-// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+, POPCNT
+// Requires: AVX, AVX2, MMX+, POPCNT
 TEXT ·filterHas16AVX2Ring(SB), NOSPLIT, $512-80
 	VMOVDQU      filterSalts<>+0(SB), Y0
 	VMOVDQU      filterSalts<>+32(SB), Y1
@@ -2515,7 +2515,7 @@ filterHas16AVX2Ring_prefetch_first:
 	VPSRLQ   $0x1a, Y7, Y7
 	VPAND    Y6, Y7, Y7
 	VMOVDQU  Y7, (SP)(R12*8)
-	VPSRLQ   $0x20, 32(DX)(R10*8), Y7
+	VPSHUFD  $0xf5, 32(DX)(R10*8), Y7
 	VPMULUDQ Y5, Y7, Y7
 	VPSRLQ   $0x1a, Y7, Y7
 	VPAND    Y6, Y7, Y7
@@ -2564,7 +2564,7 @@ filterHas16AVX2Ring_prefetch:
 	VPSRLQ   $0x1a, Y7, Y7
 	VPAND    Y6, Y7, Y7
 	VMOVDQU  Y7, (SP)(R12*8)
-	VPSRLQ   $0x20, 32(DX)(R10*8), Y7
+	VPSHUFD  $0xf5, 32(DX)(R10*8), Y7
 	VPMULUDQ Y5, Y7, Y7
 	VPSRLQ   $0x1a, Y7, Y7
 	VPAND    Y6, Y7, Y7
@@ -2791,7 +2791,7 @@ filterHas16AVX2Ring_plain_first:
 	VPSRLQ   $0x1a, Y7, Y7
 	VPAND    Y6, Y7, Y7
 	VMOVDQU  Y7, (SP)(R11*8)
-	VPSRLQ   $0x20, 32(DX)(R10*8), Y7
+	VPSHUFD  $0xf5, 32(DX)(R10*8), Y7
 	VPMULUDQ Y5, Y7, Y7
 	VPSRLQ   $0x1a, Y7, Y7
 	VPAND    Y6, Y7, Y7
@@ -2812,7 +2812,7 @@ filterHas16AVX2Ring_plain:
 	VPSRLQ   $0x1a, Y7, Y7
 	VPAND    Y6, Y7, Y7
 	VMOVDQU  Y7, (SP)(R11*8)
-	VPSRLQ   $0x20, 32(DX)(R10*8), Y7
+	VPSHUFD  $0xf5, 32(DX)(R10*8), Y7
 	VPMULUDQ Y5, Y7, Y7
 	VPSRLQ   $0x1a, Y7, Y7
 	VPAND    Y6, Y7, Y7
@@ -3349,7 +3349,7 @@ filterAdd16AVX2_rest_end:
 	RET
 
 // func filterAdd16AVX2Ring(blocks *[8]uint64, nblocks uint64, hs []uint64, prefetch bool)
-// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+
+// Requires: AVX, AVX2, MMX+
 TEXT ·filterAdd16AVX2Ring(SB), NOSPLIT, $512-41
 	VMOVDQU      filterSalts<>+0(SB), Y0
 	VMOVDQU      filterSalts<>+32(SB), Y1
@@ -3383,7 +3383,7 @@ filterAdd16AVX2Ring_prefetch_first:
 	VPSRLQ   $0x1a, Y7, Y7
 	VPAND    Y6, Y7, Y7
 	VMOVDQU  Y7, (SP)(R10*8)
-	VPSRLQ   $0x20, 32(DX)(R8*8), Y7
+	VPSHUFD  $0xf5, 32(DX)(R8*8), Y7
 	VPMULUDQ Y5, Y7, Y7
 	VPSRLQ   $0x1a, Y7, Y7
 	VPAND    Y6, Y7, Y7
@@ -3432,7 +3432,7 @@ filterAdd16AVX2Ring_prefetch:
 	VPSRLQ   $0x1a, Y7, Y7
 	VPAND    Y6, Y7, Y7
 	VMOVDQU  Y7, (SP)(R10*8)
-	VPSRLQ   $0x20, 32(DX)(R8*8), Y7
+	VPSHUFD  $0xf5, 32(DX)(R8*8), Y7
 	VPMULUDQ Y5, Y7, Y7
 	VPSRLQ   $0x1a, Y7, Y7
 	VPAND    Y6, Y7, Y7
@@ -3640,7 +3640,7 @@ filterAdd16AVX2Ring_plain_first:
 	VPSRLQ   $0x1a, Y7, Y7
 	VPAND    Y6, Y7, Y7
 	VMOVDQU  Y7, (SP)(R9*8)
-	VPSRLQ   $0x20, 32(DX)(R8*8), Y7
+	VPSHUFD  $0xf5, 32(DX)(R8*8), Y7
 	VPMULUDQ Y5, Y7, Y7
 	VPSRLQ   $0x1a, Y7, Y7
 	VPAND    Y6, Y7, Y7
@@ -3661,7 +3661,7 @@ filterAdd16AVX2Ring_plain:
 	VPSRLQ   $0x1a, Y7, Y7
 	VPAND    Y6, Y7, Y7
 	VMOVDQU  Y7, (SP)(R9*8)
-	VPSRLQ   $0x20, 32(DX)(R8*8), Y7
+	VPSHUFD  $0xf5, 32(DX)(R8*8), Y7
 	VPMULUDQ Y5, Y7, Y7
 	VPSRLQ   $0x1a, Y7, Y7
 	VPAND    Y6, Y7, Y7
@@ -5478,7 +5478,7 @@ splitHasAVX512_done:
 	RET
 
 // func splitHasAVX2Ring(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
-// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+, POPCNT
+// Requires: AVX, AVX2, MMX+, POPCNT
 TEXT ·splitHasAVX2Ring(SB), NOSPLIT, $512-80
 	VMOVDQU      splitSalts<>+0(SB), Y0
 	VMOVDQU      dwordOnes<>+0(SB), Y1
@@ -5511,7 +5511,7 @@ splitHasAVX2Ring_prefetch_first:
 	VPSRLQ   $0x1b, Y4, Y4
 	VPAND    Y3, Y4, Y4
 	VMOVDQU  Y4, (SP)(R12*8)
-	VPSRLQ   $0x20, 32(DX)(R10*8), Y4
+	VPSHUFD  $0xf5, 32(DX)(R10*8), Y4
 	VPMULUDQ Y2, Y4, Y4
 	VPSRLQ   $0x1b, Y4, Y4
 	VPAND    Y3, Y4, Y4
@@ -5560,7 +5560,7 @@ splitHasAVX2Ring_prefetch:
 	VPSRLQ   $0x1b, Y4, Y4
 	VPAND    Y3, Y4, Y4
 	VMOVDQU  Y4, (SP)(R12*8)
-	VPSRLQ   $0x20, 32(DX)(R10*8), Y4
+	VPSHUFD  $0xf5, 32(DX)(R10*8), Y4
 	VPMULUDQ Y2, Y4, Y4
 	VPSRLQ   $0x1b, Y4, Y4
 	VPAND    Y3, Y4, Y4
@@ -5683,7 +5683,7 @@ splitHasAVX2Ring_plain_first:
 	VPSRLQ   $0x1b, Y4, Y4
 	VPAND    Y3, Y4, Y4
 	VMOVDQU  Y4, (SP)(R11*8)
-	VPSRLQ   $0x20, 32(DX)(R10*8), Y4
+	VPSHUFD  $0xf5, 32(DX)(R10*8), Y4
 	VPMULUDQ Y2, Y4, Y4
 	VPSRLQ   $0x1b, Y4, Y4
 	VPAND    Y3, Y4, Y4
@@ -5704,7 +5704,7 @@ splitHasAVX2Ring_plain:
 	VPSRLQ   $0x1b, Y4, Y4
 	VPAND    Y3, Y4, Y4
 	VMOVDQU  Y4, (SP)(R11*8)
-	VPSRLQ   $0x20, 32(DX)(R10*8), Y4
+	VPSHUFD  $0xf5, 32(DX)(R10*8), Y4
 	VPMULUDQ Y2, Y4, Y4
 	VPSRLQ   $0x1b, Y4, Y4
 	VPAND    Y3, Y4, Y4
@@ -5991,7 +5991,7 @@ splitAddAVX2_rest_end:
 	RET
 
 // func splitAddAVX2Ring(blocks *[8]uint32, nblocks uint64, hs []uint64, prefetch bool)
-// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+
+// Requires: AVX, AVX2, MMX+
 TEXT ·splitAddAVX2Ring(SB), NOSPLIT, $512-41
 	VMOVDQU      splitSalts<>+0(SB), Y0
 	VMOVDQU      dwordOnes<>+0(SB), Y1
@@ -6022,7 +6022,7 @@ splitAddAVX2Ring_prefetch_first:
 	VPSRLQ   $0x1b, Y4, Y4
 	VPAND    Y3, Y4, Y4
 	VMOVDQU  Y4, (SP)(R10*8)
-	VPSRLQ   $0x20, 32(DX)(R8*8), Y4
+	VPSHUFD  $0xf5, 32(DX)(R8*8), Y4
 	VPMULUDQ Y2, Y4, Y4
 	VPSRLQ   $0x1b, Y4, Y4
 	VPAND    Y3, Y4, Y4
@@ -6071,7 +6071,7 @@ splitAddAVX2Ring_prefetch:
 	VPSRLQ   $0x1b, Y4, Y4
 	VPAND    Y3, Y4, Y4
 	VMOVDQU  Y4, (SP)(R10*8)
-	VPSRLQ   $0x20, 32(DX)(R8*8), Y4
+	VPSHUFD  $0xf5, 32(DX)(R8*8), Y4
 	VPMULUDQ Y2, Y4, Y4
 	VPSRLQ   $0x1b, Y4, Y4
 	VPAND    Y3, Y4, Y4
@@ -6175,7 +6175,7 @@ splitAddAVX2Ring_plain_first:
 	VPSRLQ   $0x1b, Y4, Y4
 	VPAND    Y3, Y4, Y4
 	VMOVDQU  Y4, (SP)(R9*8)
-	VPSRLQ   $0x20, 32(DX)(R8*8), Y4
+	VPSHUFD  $0xf5, 32(DX)(R8*8), Y4
 	VPMULUDQ Y2, Y4, Y4
 	VPSRLQ   $0x1b, Y4, Y4
 	VPAND    Y3, Y4, Y4
@@ -6196,7 +6196,7 @@ splitAddAVX2Ring_plain:
 	VPSRLQ   $0x1b, Y4, Y4
 	VPAND    Y3, Y4, Y4
 	VMOVDQU  Y4, (SP)(R9*8)
-	VPSRLQ   $0x20, 32(DX)(R8*8), Y4
+	VPSHUFD  $0xf5, 32(DX)(R8*8), Y4
 	VPMULUDQ Y2, Y4, Y4
 	VPSRLQ   $0x1b, Y4, Y4
 	VPAND    Y3, Y4, Y4
@@ -7536,7 +7536,7 @@ countingHasAVX2_rest_end:
 	RET
 
 // func countingHasAVX2Ring(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
-// Requires: AVX, AVX2, AVX512F, AVX512VL, MMX+, POPCNT
+// Requires: AVX, AVX2, MMX+, POPCNT
 TEXT ·countingHasAVX2Ring(SB), NOSPLIT, $512-80
 	VMOVDQU      qwordFifteens<>+0(SB), Y0
 	VPXOR        Y1, Y1, Y1
@@ -7569,7 +7569,7 @@ countingHasAVX2Ring_prefetch_first:
 	VPSRLQ   $0x1a, Y4, Y4
 	VPAND    Y3, Y4, Y4
 	VMOVDQU  Y4, (SP)(R12*8)
-	VPSRLQ   $0x20, 32(DX)(R10*8), Y4
+	VPSHUFD  $0xf5, 32(DX)(R10*8), Y4
 	VPMULUDQ Y2, Y4, Y4
 	VPSRLQ   $0x1a, Y4, Y4
 	VPAND    Y3, Y4, Y4
@@ -7618,7 +7618,7 @@ countingHasAVX2Ring_prefetch:
 	VPSRLQ   $0x1a, Y4, Y4
 	VPAND    Y3, Y4, Y4
 	VMOVDQU  Y4, (SP)(R12*8)
-	VPSRLQ   $0x20, 32(DX)(R10*8), Y4
+	VPSHUFD  $0xf5, 32(DX)(R10*8), Y4
 	VPMULUDQ Y2, Y4, Y4
 	VPSRLQ   $0x1a, Y4, Y4
 	VPAND    Y3, Y4, Y4
@@ -7837,7 +7837,7 @@ countingHasAVX2Ring_plain_first:
 	VPSRLQ   $0x1a, Y4, Y4
 	VPAND    Y3, Y4, Y4
 	VMOVDQU  Y4, (SP)(R11*8)
-	VPSRLQ   $0x20, 32(DX)(R10*8), Y4
+	VPSHUFD  $0xf5, 32(DX)(R10*8), Y4
 	VPMULUDQ Y2, Y4, Y4
 	VPSRLQ   $0x1a, Y4, Y4
 	VPAND    Y3, Y4, Y4
@@ -7858,7 +7858,7 @@ countingHasAVX2Ring_plain:
 	VPSRLQ   $0x1a, Y4, Y4
 	VPAND    Y3, Y4, Y4
 	VMOVDQU  Y4, (SP)(R11*8)
-	VPSRLQ   $0x20, 32(DX)(R10*8), Y4
+	VPSHUFD  $0xf5, 32(DX)(R10*8), Y4
 	VPMULUDQ Y2, Y4, Y4
 	VPSRLQ   $0x1a, Y4, Y4
 	VPAND    Y3, Y4, Y4
