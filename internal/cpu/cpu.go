@@ -96,11 +96,18 @@ func cacheBytes(n int) uint64 {
 // All lists every level, slowest first.
 var All = []Level{Generic, NEON, AVX2, AVX512}
 
-// Usable returns the levels that can run here, slowest first.
+// Ceiling is the level chosen at start-up, Detected lowered by SIMDBLOOM_CPU:
+// what Active starts as. Tests that change Active keep it at or below
+// Ceiling, so that forcing a level also forces the tests.
+var Ceiling = Active
+
+// Usable returns the levels that can run here, slowest first, up to Ceiling:
+// with SIMDBLOOM_CPU=generic only Generic, with avx2 on an AVX-512 processor
+// Generic and AVX2.
 func Usable() []Level {
 	var ls []Level
 	for _, l := range All {
-		if Supported(l) {
+		if Supported(l) && l <= Ceiling {
 			ls = append(ls, l)
 		}
 	}
