@@ -194,19 +194,57 @@ func hashWordsGo(dst, src []uint64) {
 	}
 }
 
+// The CPU features of the amd64 kernels (hash_amd64.s and typed_amd64.s):
+// every one lists what its instructions need (the Requires line avo writes
+// above it; TestKernelFeatures checks each against this table), and runs
+// only where cpu.Can allows it. Elsewhere none of them runs: Active is never
+// an amd64 level.
+var (
+	// kAVX2 is the AVX2 integer and string hashing.
+	kAVX2 = cpu.Kernel{Level: cpu.AVX2, Needs: cpu.FeatureAVX | cpu.FeatureAVX2 | cpu.FeatureSSE2}
+	// kWords512 is the AVX-512 integer hashing.
+	kWords512 = cpu.Kernel{Level: cpu.AVX512, Needs: cpu.FeatureAVX | cpu.FeatureAVX512F | cpu.FeatureAVX512DQ}
+	// kStr512 is the AVX-512 string hashing, and kStrIFMA the classes
+	// that multiply with IFMA.
+	kStr512 = cpu.Kernel{Level: cpu.AVX512, Needs: cpu.FeatureAVX | cpu.FeatureAVX512F | cpu.FeatureAVX512DQ |
+		cpu.FeatureAVX512VL | cpu.FeatureAVX512BW}
+	kStrIFMA = cpu.Kernel{Level: cpu.AVX512, Needs: kStr512.Needs | cpu.FeatureAVX512IFMA}
+	// kTypedHas and kTypedAdd are Filter[K].Has and Add: they hash with
+	// scalar code that every amd64 processor has and branch on cpu.Active
+	// inside to each level's probe.
+	kTypedHas = cpu.Kernel{Level: cpu.Generic, Branches: map[cpu.Level]cpu.Feature{
+		cpu.AVX2:   cpu.FeatureAVX | cpu.FeatureAVX2,
+		cpu.AVX512: cpu.FeatureAVX | cpu.FeatureAVX2 | cpu.FeatureAVX512F | cpu.FeatureAVX512DQ,
+	}}
+	kTypedAdd = cpu.Kernel{Level: cpu.Generic, Branches: map[cpu.Level]cpu.Feature{
+		cpu.AVX2:   cpu.FeatureAVX | cpu.FeatureAVX2,
+		cpu.AVX512: cpu.FeatureAVX | cpu.FeatureAVX2 | cpu.FeatureAVX512F,
+	}}
+)
+
+// kernels maps every assembly function of this package to its features.
+var kernels = map[string]cpu.Kernel{
+	"hashUint64sAVX512": kWords512, "hashUint64sAVX2": kAVX2,
+	"hashStr4AVX512": kStr512, "hashStr9AVX512": kStr512, "hashStr17AVX512": kStr512, "hashStr33AVX512": kStr512,
+	"hashStr9IFMA": kStrIFMA, "hashStr17IFMA": kStrIFMA, "hashStr33IFMA": kStrIFMA,
+	"hashStr4AVX2": kAVX2, "hashStr9AVX2": kAVX2, "hashStr17AVX2": kAVX2, "hashStr33AVX2": kAVX2,
+	"hashStr65AVX2": kAVX2, "hashStr97AVX2": kAVX2,
+	"hasTyped": kTypedHas, "addTyped": kTypedAdd,
+}
+
 // hashWords sets dst[i] = HashUint64(src[i]); len(dst) >= len(src), and dst
 // may be src. At the AVX-512 and AVX2 levels it runs the kernels generated
 // by asm/hash.go into hash_amd64.s (declared in hash_amd64.go); AVX2 hashes
 // four keys at a time and leaves the rest to the Go loop. At other levels,
 // and on every other architecture, it is the Go loop.
 func hashWords(dst, src []uint64) {
-	switch cpu.Active {
-	case cpu.AVX512:
+	switch {
+	case kWords512.Runs():
 		if len(src) > 0 {
 			hashUint64sAVX512(dst[:len(src)], src)
 		}
 		return
-	case cpu.AVX2:
+	case kAVX2.Runs():
 		n := len(src) &^ 3
 		if n > 0 {
 			hashUint64sAVX2(dst[:n], src[:n])
@@ -274,11 +312,11 @@ var strLo, strHi = [strClasses]int{0, 4, 9, 17, 33, 65, 97}, [strClasses]int{0, 
 // is a multiple of that width. It returns how many keys it hashed: len(dst),
 // or fewer if a group holds a key of another class. At AVX-512 the classes
 // with 64x64->128-bit multiplies (9-16, 17-32, 33-64 bytes) run the kernels
-// that multiply with AVX-512 IFMA where cpu.IFMA is set, and those that
+// that multiply with AVX-512 IFMA where kStrIFMA may run, and those that
 // build each multiply from four VPMULUDQ otherwise.
 func strKernel(avx512 bool, c uint8, dst []uint64, keys *string) int {
 	if avx512 {
-		ifma := cpu.IFMA
+		ifma := kStrIFMA.Runs()
 		switch {
 		case c == str4:
 			return hashStr4AVX512(dst, keys)
@@ -336,16 +374,16 @@ func strTable(simd uint8) (t [130]uint8) {
 // architecture, it is the Go loop.
 func hashStrings(dst []uint64, keys *string, stride uintptr) {
 	var tbl *[130]uint8
-	switch cpu.Active {
-	case cpu.AVX512:
+	avx512 := kStr512.Runs()
+	switch {
+	case avx512:
 		tbl = &strTable512
-	case cpu.AVX2:
+	case kAVX2.Runs():
 		tbl = &strTable2
 	default:
 		hashStringsGo(dst, keys, stride)
 		return
 	}
-	avx512 := cpu.Active == cpu.AVX512
 	for len(dst) > 0 {
 		n := min(len(dst), strChunk)
 		if stride == unsafe.Sizeof("") {

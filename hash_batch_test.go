@@ -396,9 +396,10 @@ type strVariant struct {
 // the VPMULUDQ kernels that AVX-512 CPUs without it run, as "avx512-noifma".
 func strVariants() []strVariant {
 	var vs []strVariant
+	ifma := cpu.Features&cpu.FeatureAVX512IFMA != 0
 	for _, l := range cpu.Usable() {
-		vs = append(vs, strVariant{l.String(), l, cpu.IFMA})
-		if l == cpu.AVX512 && cpu.IFMA {
+		vs = append(vs, strVariant{l.String(), l, ifma})
+		if l == cpu.AVX512 && ifma {
 			vs = append(vs, strVariant{"avx512-noifma", l, false})
 		}
 	}
@@ -407,16 +408,18 @@ func strVariants() []strVariant {
 
 // run runs fn with v's kernels active.
 func (v strVariant) run(fn func()) {
-	saved := cpu.IFMA
-	defer func() { cpu.IFMA = saved }()
-	cpu.IFMA = v.ifma
+	saved := cpu.Features
+	defer func() { cpu.Features = saved }()
+	if !v.ifma {
+		cpu.Features &^= cpu.FeatureAVX512IFMA
+	}
 	withLevel(v.level, fn)
 }
 
 // strActive names the string kernels active: the level, and avx512-noifma
 // for the AVX-512 kernels without IFMA.
 func strActive() string {
-	if cpu.Active == cpu.AVX512 && !cpu.IFMA {
+	if cpu.Active == cpu.AVX512 && cpu.Features&cpu.FeatureAVX512IFMA == 0 {
 		return "avx512-noifma"
 	}
 	return cpu.Active.String()

@@ -159,19 +159,23 @@ func withPrefetch(fn func()) {
 // withoutBITALG runs fn as on an AVX-512 processor without BITALG, where the
 // Filter lookups use the VPSRLVQ kernels (filterHas8AVX512, filterHas16AVX512).
 func withoutBITALG(fn func()) {
-	saved := cpu.BITALG
-	defer func() { cpu.BITALG = saved }()
-	cpu.BITALG = false
+	defer withoutFeature(cpu.FeatureAVX512BITALG)()
 	fn()
 }
 
 // withoutBMI2 runs fn as on a processor without BMI2, where the AVX-512
 // level looks up with the AVX2 kernels.
 func withoutBMI2(fn func()) {
-	saved := cpu.BMI2
-	defer func() { cpu.BMI2 = saved }()
-	cpu.BMI2 = false
+	defer withoutFeature(cpu.FeatureBMI2)()
 	fn()
+}
+
+// withoutFeature clears f from cpu.Features and returns the function that
+// restores them.
+func withoutFeature(f cpu.Feature) (restore func()) {
+	saved := cpu.Features
+	cpu.Features &^= f
+	return func() { cpu.Features = saved }
 }
 
 func TestAsmEveryLength(t *testing.T) {
@@ -261,10 +265,9 @@ func TestAsmLargeBlockCount(t *testing.T) {
 }
 
 func init() {
-	if cpu.BITALG {
+	if cpu.Features&cpu.FeatureAVX512BITALG != 0 {
 		benchVariants = append(benchVariants, benchVariant{"avx512-nobitalg", cpu.AVX512, func() func() {
-			cpu.BITALG = false
-			return func() { cpu.BITALG = true }
+			return withoutFeature(cpu.FeatureAVX512BITALG)
 		}})
 	}
 	floorKernels = append(floorKernels,

@@ -72,19 +72,44 @@ func (f *Filter) cuckooParams2() [19][4]uint64 {
 	return b
 }
 
-// hasHashesArch runs the batch lookup of the current level on hs and
-// reports whether one ran (len(out) == len(hs)). The kernels need
+// The CPU features of the kernels: every one lists what its instructions
+// need (the Requires line avo writes above it in kernels_amd64.s;
+// TestKernelFeatures checks each against this table), and runs only where
+// cpu.Can allows it.
+var (
+	// kSemiAVX512 places each slot's bits with VPMULTISHIFTQB (VBMI),
+	// extracts the semi-sorted code with BEXTR (BMI1), spreads eight
+	// answers with PDEP (BMI2) and counts them with POPCNT.
+	kSemiAVX512 = cpu.Kernel{Level: cpu.AVX512, Needs: cpu.FeatureAVX | cpu.FeatureAVX2 | cpu.FeatureAVX512F |
+		cpu.FeatureAVX512VL | cpu.FeatureAVX512DQ | cpu.FeatureAVX512BW | cpu.FeatureAVX512VBMI |
+		cpu.FeatureBMI1 | cpu.FeatureBMI2 | cpu.FeaturePOPCNT}
+	// kPlainAVX512 is kSemiAVX512 without the code, so without BEXTR.
+	kPlainAVX512 = cpu.Kernel{Level: cpu.AVX512, Needs: kSemiAVX512.Needs &^ cpu.FeatureBMI1}
+	kAVX2        = cpu.Kernel{Level: cpu.AVX2, Needs: cpu.FeatureAVX | cpu.FeatureAVX2}
+)
+
+// kernels maps every assembly function of this package to its features.
+var kernels = map[string]cpu.Kernel{
+	"cuckooHasSemiAVX512": kSemiAVX512, "cuckooHasPlainAVX512": kPlainAVX512,
+	"cuckooHasSemiAVX2": kAVX2, "cuckooHasPlainAVX2": kAVX2,
+}
+
+// hasHashesArch runs the batch lookup of the best kernel that may run on hs
+// and reports whether one ran (len(out) == len(hs)). The kernels need
 // fingerprints of at most 16 bits, fewer than 2^31 buckets and at least one
-// group: eight keys for AVX-512, which also needs cpu.BMI2 and cpu.VBMI
-// (else the AVX2 kernel runs), four for AVX2.
+// group: eight keys for AVX-512 (else the AVX2 kernel runs), four for AVX2.
 func hasHashesArch(f *Filter, hs []uint64, out []bool) (int, bool) {
 	if f.fpBits > 16 || f.nb == 0 || f.nb >= 1<<31 || len(out) != len(hs) {
 		return 0, false
 	}
-	if cpu.Active == cpu.AVX512 && cpu.BMI2 && cpu.VBMI && len(hs) >= 8 {
+	avx512 := kPlainAVX512
+	if f.layout == SemiSorted {
+		avx512 = kSemiAVX512
+	}
+	if avx512.Runs() && len(hs) >= 8 {
 		return hasHashesAVX512(f, hs, out), true
 	}
-	if cpu.Active >= cpu.AVX2 && len(hs) >= 4 {
+	if kAVX2.Runs() && len(hs) >= 4 {
 		return hasHashesAVX2(f, hs, out), true
 	}
 	return 0, false

@@ -4,54 +4,26 @@ package cuckoo
 
 import (
 	"fmt"
-	"os"
-	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/simdbloom/bloom/internal/cpu"
 )
 
-// TestAVX2KernelsUseVEXRegisters: the AVX2 kernels run on processors
-// without AVX-512, so they may name only X0–X15 and Y0–Y15 (registers 16 to
-// 31 and the Z registers need EVEX encodings).
-func TestAVX2KernelsUseVEXRegisters(t *testing.T) {
-	src, err := os.ReadFile("kernels_amd64.s")
-	if err != nil {
-		t.Fatal(err)
-	}
-	high := regexp.MustCompile(`\b([XY](1[6-9]|2[0-9]|3[01])|Z[0-9]+|K[0-7])\b`)
-	found := 0
-	for _, fn := range strings.Split(string(src), "TEXT ")[1:] {
-		name := fn[:strings.IndexByte(fn, '(')]
-		if !strings.HasSuffix(name, "AVX2") {
-			continue
-		}
-		found++
-		if high.MatchString(fn) {
-			t.Errorf("%s uses %s", name, high.FindString(fn))
-		}
-	}
-	if found != 2 {
-		t.Errorf("found %d AVX2 kernels in kernels_amd64.s, want 2", found)
-	}
-}
-
 // TestHasHashesWithoutVBMI runs the batch lookups at the AVX-512 level as on
-// an AVX-512 processor without VBMI, and without BMI2, where the AVX2
-// kernels run.
+// an AVX-512 processor without VBMI, without BMI2, and without BMI1 (where
+// only the semi-sorted kernel steps down), where the AVX2 kernels run.
 func TestHasHashesWithoutVBMI(t *testing.T) {
 	if !cpu.Supported(cpu.AVX512) {
 		t.Skip("no AVX-512")
 	}
 	for _, c := range []struct {
 		name string
-		flag *bool
-	}{{"VBMI", &cpu.VBMI}, {"BMI2", &cpu.BMI2}} {
+		f    cpu.Feature
+	}{{"VBMI", cpu.FeatureAVX512VBMI}, {"BMI2", cpu.FeatureBMI2}, {"BMI1", cpu.FeatureBMI1}} {
 		func() {
-			saved := *c.flag
-			defer func() { *c.flag = saved }()
-			*c.flag = false
+			saved := cpu.Features
+			defer func() { cpu.Features = saved }()
+			cpu.Features &^= c.f
 			for _, g := range geometries {
 				f, added := fillTo(t, 1000, g, 0.9, 5)
 				probe := adversarial(f, added, 300, 6)

@@ -1,7 +1,14 @@
 // Package cpu holds every fact about the processor that the kernels depend
-// on: the kernel level, the extra instruction sets some kernels need, and the
-// cache sizes that decide when the batch kernels prefetch. Everything is read
-// once at start-up; nothing else in the module asks the processor.
+// on: the kernel level, the instruction set extensions each kernel needs
+// (Feature), and the cache sizes that decide when the batch kernels
+// prefetch. Everything is read once at start-up; nothing else in the module
+// asks the processor.
+//
+// Every assembly function of the module is listed, beside its dispatch, with
+// the level it belongs to and the exact features its instructions need (a
+// Kernel); its dispatcher calls it only when Can reports that Active allows
+// that level and the processor has every one of those features. The tests
+// check each table against the assembler's "// Requires:" lines.
 //
 // The level is the best the processor supports (detected with
 // github.com/klauspost/cpuid/v2), lowered by the environment variable
@@ -51,30 +58,6 @@ var Detected = detect()
 // Only this module's tests change it, to compare kernels; it is not safe to
 // change while filters are in use.
 var Active = choose(Detected, os.Getenv("SIMDBLOOM_CPU"))
-
-// BMI2 reports whether the processor has BMI2 and POPCNT (PDEP, POPCNT), which
-// the AVX-512 batch lookups use to store eight answers at once. False under
-// purego and on architectures other than amd64. Tests clear it to reach the
-// kernels that run without it.
-var BMI2 = detectBMI2()
-
-// BITALG reports whether the processor has AVX-512 BITALG (VPSHUFBITQMB),
-// which the AVX-512 Filter lookups use to test bits. False under purego and
-// on architectures other than amd64. Tests clear it to reach the kernels that
-// run without it.
-var BITALG = detectBITALG()
-
-// IFMA reports whether the processor has AVX-512 IFMA (VPMADD52LUQ,
-// VPMADD52HUQ), with which the AVX-512 string hashing does its 64x64->128-bit
-// multiplies. False under purego and on architectures other than amd64.
-// Tests clear it to reach the kernels that run without it.
-var IFMA = detectIFMA()
-
-// VBMI reports whether the processor has AVX-512 VBMI (VPMULTISHIFTQB),
-// which the AVX-512 cuckoo lookups use to move each slot's bits into its
-// lane. False under purego and on architectures other than amd64. Tests
-// clear it to reach the kernels that run without it.
-var VBMI = detectVBMI()
 
 // L2 is the size in bytes of one core's L2 cache, and L3 the size of the
 // last-level cache, as the processor reports them; 0 when it does not

@@ -4,16 +4,21 @@ package cpu
 
 import "github.com/klauspost/cpuid/v2"
 
-func detect() Level {
+// archFeatures are the features this architecture can have.
+const archFeatures = FeatureASIMD
+
+// baseline is empty: the NEON level needs ASIMD, which detectFeatures
+// takes from cpuid/v2 (the operating system's HWCAP).
+func baseline() Feature { return 0 }
+
+func detectFeatures() Feature {
+	var fs Feature
 	if cpuid.CPU.Supports(cpuid.ASIMD) {
-		return NEON
+		fs |= FeatureASIMD
 	}
-	return Generic
+	return fs
 }
 
-func detectBMI2() bool   { return false }
-func detectBITALG() bool { return false }
-func detectIFMA() bool   { return false }
-func detectVBMI() bool   { return false }
-func detectL2() uint64   { return cacheBytes(cpuid.CPU.Cache.L2) }
-func detectL3() uint64   { return cacheBytes(cpuid.CPU.Cache.L3) }
+func detect() Level    { return levelOf(Features) }
+func detectL2() uint64 { return cacheBytes(cpuid.CPU.Cache.L2) }
+func detectL3() uint64 { return cacheBytes(cpuid.CPU.Cache.L3) }

@@ -2,10 +2,11 @@
 
 package cpu
 
-func detect() Level      { return Generic }
-func detectBMI2() bool   { return false }
-func detectBITALG() bool { return false }
-func detectIFMA() bool   { return false }
-func detectVBMI() bool   { return false }
-func detectL2() uint64   { return 0 }
-func detectL3() uint64   { return 0 }
+// archFeatures is empty: without assembly no feature is used.
+const archFeatures Feature = 0
+
+func baseline() Feature       { return 0 }
+func detectFeatures() Feature { return 0 }
+func detect() Level           { return Generic }
+func detectL2() uint64        { return 0 }
+func detectL3() uint64        { return 0 }

@@ -1,0 +1,16 @@
+//go:build !purego
+
+package cuckoo
+
+import (
+	"testing"
+
+	"github.com/simdbloom/bloom/internal/kernelcheck"
+)
+
+// TestKernelFeatures checks every kernel of kernels_amd64.s against the
+// table in dispatch_amd64.go: the features its instructions need, and no
+// EVEX encoding in code that runs below the AVX-512 level.
+func TestKernelFeatures(t *testing.T) {
+	kernelcheck.Check(t, "github.com/simdbloom/bloom/cuckoo", kernels, "kernels_amd64.s")
+}

@@ -1,0 +1,16 @@
+//go:build !purego
+
+package bloom
+
+import (
+	"testing"
+
+	"github.com/simdbloom/bloom/internal/kernelcheck"
+)
+
+// TestKernelFeatures checks every kernel of hash_amd64.s and typed_amd64.s
+// against the table in hash.go: the features its instructions need, and no
+// EVEX encoding in code that runs below the AVX-512 level.
+func TestKernelFeatures(t *testing.T) {
+	kernelcheck.Check(t, "github.com/simdbloom/bloom", kernels, "hash_amd64.s", "typed_amd64.s")
+}
