@@ -4,6 +4,14 @@ package blocked
 
 import "github.com/simdbloom/bloom/internal/cpu"
 
+// kNEON is every kernel of kernels_arm64.s: ARMv8.0 Advanced SIMD, nothing
+// more (the "// Requires:" line above each, which TestKernelFeatures checks
+// against this table). They run only where cpu.Can allows it.
+var kNEON = cpu.Kernel{Level: cpu.NEON, Needs: cpu.FeatureASIMD}
+
+// kernels maps every assembly function of this package to its features.
+var kernels = map[string]cpu.Kernel{"hasHashes8NEON": kNEON, "hasHashes16NEON": kNEON, "addHashes8NEON": kNEON, "addHashes16NEON": kNEON, "splitHasNEON": kNEON, "splitAddNEON": kNEON, "countingHasNEON": kNEON, "countingAddNEON": kNEON}
+
 // Which arm64 kernel runs: the hand-written NEON of kernels_arm64.s at the
 // NEON level. Every length check happens here; the assembly trusts
 // len(out) == len(hs) > 0, a non-empty filter and 0 <= npf <= len(hs)-pf.
@@ -55,7 +63,7 @@ func prefetchPlan(size uint64, n int) (pf, npf int) {
 // addHashesArch runs the Filter batch add of the current level and reports
 // whether one ran.
 func addHashesArch(f *Filter, hs []uint64) bool {
-	if len(f.blocks) == 0 || len(hs) == 0 || cpu.Active != cpu.NEON {
+	if len(f.blocks) == 0 || len(hs) == 0 || !kNEON.Runs() {
 		return false
 	}
 	pf, npf := prefetchPlan(f.SizeBytes(), len(hs))
@@ -70,7 +78,7 @@ func addHashesArch(f *Filter, hs []uint64) bool {
 // hasHashesArch runs the Filter batch lookup of the current level and
 // reports whether one ran.
 func hasHashesArch(f *Filter, hs []uint64, out []bool) (int, bool) {
-	if len(f.blocks) == 0 || len(hs) == 0 || len(out) != len(hs) || cpu.Active != cpu.NEON {
+	if len(f.blocks) == 0 || len(hs) == 0 || len(out) != len(hs) || !kNEON.Runs() {
 		return 0, false
 	}
 	pf, npf := prefetchPlan(f.SizeBytes(), len(hs))
@@ -83,7 +91,7 @@ func hasHashesArch(f *Filter, hs []uint64, out []bool) (int, bool) {
 // splitAddHashesArch runs the SplitBlock batch add of the current level and
 // reports whether one ran.
 func splitAddHashesArch(s *SplitBlock, hs []uint64) bool {
-	if len(s.blocks) == 0 || len(hs) == 0 || cpu.Active != cpu.NEON {
+	if len(s.blocks) == 0 || len(hs) == 0 || !kNEON.Runs() {
 		return false
 	}
 	pf, npf := prefetchPlan(s.SizeBytes(), len(hs))
@@ -94,7 +102,7 @@ func splitAddHashesArch(s *SplitBlock, hs []uint64) bool {
 // splitHasHashesArch runs the SplitBlock batch lookup of the current level
 // and reports whether one ran.
 func splitHasHashesArch(s *SplitBlock, hs []uint64, out []bool) (int, bool) {
-	if len(s.blocks) == 0 || len(hs) == 0 || len(out) != len(hs) || cpu.Active != cpu.NEON {
+	if len(s.blocks) == 0 || len(hs) == 0 || len(out) != len(hs) || !kNEON.Runs() {
 		return 0, false
 	}
 	pf, npf := prefetchPlan(s.SizeBytes(), len(hs))
@@ -104,7 +112,7 @@ func splitHasHashesArch(s *SplitBlock, hs []uint64, out []bool) (int, bool) {
 // countingHasHashesArch runs the Counting batch lookup of the current level
 // and reports whether one ran.
 func countingHasHashesArch(c *Counting, hs []uint64, out []bool) (int, bool) {
-	if len(c.blocks) == 0 || len(hs) == 0 || len(out) != len(hs) || cpu.Active != cpu.NEON {
+	if len(c.blocks) == 0 || len(hs) == 0 || len(out) != len(hs) || !kNEON.Runs() {
 		return 0, false
 	}
 	pf, npf := prefetchPlan(c.SizeBytes(), len(hs))
@@ -114,7 +122,7 @@ func countingHasHashesArch(c *Counting, hs []uint64, out []bool) (int, bool) {
 // countingAddHashesArch runs the Counting batch add of the current level and
 // reports whether one ran.
 func countingAddHashesArch(c *Counting, hs []uint64) bool {
-	if len(c.blocks) == 0 || len(hs) == 0 || cpu.Active != cpu.NEON {
+	if len(c.blocks) == 0 || len(hs) == 0 || !kNEON.Runs() {
 		return false
 	}
 	pf, npf := prefetchPlan(c.SizeBytes(), len(hs))

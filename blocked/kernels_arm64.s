@@ -231,6 +231,7 @@
 #define REDUCE16 VUQXTN8B(10, 10)
 
 // func hasHashes8NEON(blocks []block, hs []uint64, out []bool, pf int, npf int) int
+// Requires: ASIMD
 TEXT ·hasHashes8NEON(SB), NOSPLIT, $0-96
 	LOADARGS
 	TBLCONSTS
@@ -260,6 +261,7 @@ done:
 	RET
 
 // func hasHashes16NEON(blocks []block, hs []uint64, out []bool, pf int, npf int) int
+// Requires: ASIMD
 TEXT ·hasHashes16NEON(SB), NOSPLIT, $0-96
 	LOADARGS
 	TBLCONSTS
@@ -289,6 +291,7 @@ done:
 	RET
 
 // func addHashes8NEON(blocks []block, hs []uint64, pf int, npf int)
+// Requires: ASIMD
 TEXT ·addHashes8NEON(SB), NOSPLIT, $0-64
 	LOADARGS
 	MOVD pf+48(FP), R10
@@ -318,6 +321,7 @@ done:
 	RET
 
 // func addHashes16NEON(blocks []block, hs []uint64, pf int, npf int)
+// Requires: ASIMD
 TEXT ·addHashes16NEON(SB), NOSPLIT, $0-64
 	LOADARGS
 	MOVD pf+48(FP), R10
@@ -428,6 +432,7 @@ done:
 	VST1 [V0.S4, V1.S4], (R7)
 
 // func splitHasNEON(blocks []splitBlock, hs []uint64, out []bool, pf int, npf int) int
+// Requires: ASIMD
 TEXT ·splitHasNEON(SB), NOSPLIT, $0-96
 	SPLIT_LOADARGS
 	MOVD out_base+48(FP), R4
@@ -458,6 +463,7 @@ done:
 	RET
 
 // func splitAddNEON(blocks []splitBlock, hs []uint64, pf int, npf int)
+// Requires: ASIMD
 TEXT ·splitAddNEON(SB), NOSPLIT, $0-64
 	SPLIT_LOADARGS
 	MOVD pf+48(FP), R10
@@ -499,6 +505,7 @@ done:
 	VCMEQ V25.B16, V10.B16, V10.B16
 
 // func countingHasNEON(blocks []block, hs []uint64, out []bool, pf int, npf int) int
+// Requires: ASIMD
 TEXT ·countingHasNEON(SB), NOSPLIT, $0-96
 	LOADARGS
 	TBLCONSTS
@@ -591,6 +598,7 @@ done:
 	VST1   [V0.D2, V1.D2, V2.D2, V3.D2], (R7)
 
 // func countingAddNEON(blocks []block, hs []uint64, pf int, npf int)
+// Requires: ASIMD
 TEXT ·countingAddNEON(SB), NOSPLIT, $0-64
 	LOADARGS
 	VUZP1 V16.S4, V16.S4, V8.S4 // salts 0, 2, 0, 2

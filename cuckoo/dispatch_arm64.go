@@ -8,6 +8,14 @@ import (
 	"github.com/simdbloom/bloom/internal/cpu"
 )
 
+// kNEON is every kernel of kernels_arm64.s: ARMv8.0 Advanced SIMD, nothing
+// more (the "// Requires:" line above each, which TestKernelFeatures checks
+// against this table). They run only where cpu.Can allows it.
+var kNEON = cpu.Kernel{Level: cpu.NEON, Needs: cpu.FeatureASIMD}
+
+// kernels maps every assembly function of this package to its features.
+var kernels = map[string]cpu.Kernel{"cuckooHasSemiNEON": kNEON, "cuckooHasSemiWideNEON": kNEON, "cuckooHasPlainNEON": kNEON, "cuckooHasPlainWideNEON": kNEON}
+
 // Which arm64 batch lookup runs: the hand-written NEON of kernels_arm64.s
 // at the NEON level, for fingerprints of at most 16 bits, any number of
 // buckets and any batch length (one key an iteration). Every length check
@@ -92,7 +100,7 @@ func (f *Filter) neonParams(wide bool) neonParams {
 // whether one ran (len(out) == len(hs)): at the NEON level, for
 // fingerprints of at most 16 bits in a filter with buckets.
 func hasHashesArch(f *Filter, hs []uint64, out []bool) (int, bool) {
-	if cpu.Active != cpu.NEON || f.fpBits > 16 || f.nb == 0 || len(hs) == 0 || len(out) != len(hs) {
+	if !kNEON.Runs() || f.fpBits > 16 || f.nb == 0 || len(hs) == 0 || len(out) != len(hs) {
 		return 0, false
 	}
 	wide := f.needsWide()

@@ -166,6 +166,7 @@
 	ADD    R8, R5, R5
 
 // func cuckooHasSemiNEON(data *byte, params *neonParams, tab *[4096]uint32, hs []uint64, out []bool) int
+// Requires: ASIMD
 TEXT ·cuckooHasSemiNEON(SB), NOSPLIT, $0-80
 	LOADARGS
 	CBZ R3, done
@@ -195,6 +196,7 @@ done:
 	RET
 
 // func cuckooHasSemiWideNEON(data *byte, params *neonParams, tab *[4096]uint32, hs []uint64, out []bool) int
+// Requires: ASIMD
 TEXT ·cuckooHasSemiWideNEON(SB), NOSPLIT, $0-80
 	LOADARGS
 	CBZ R3, done
@@ -224,6 +226,7 @@ done:
 	RET
 
 // func cuckooHasPlainNEON(data *byte, params *neonParams, tab *[4096]uint32, hs []uint64, out []bool) int
+// Requires: ASIMD
 TEXT ·cuckooHasPlainNEON(SB), NOSPLIT, $0-80
 	LOADARGS
 	CBZ R3, done
@@ -249,6 +252,7 @@ done:
 	RET
 
 // func cuckooHasPlainWideNEON(data *byte, params *neonParams, tab *[4096]uint32, hs []uint64, out []bool) int
+// Requires: ASIMD
 TEXT ·cuckooHasPlainWideNEON(SB), NOSPLIT, $0-80
 	LOADARGS
 	CBZ R3, done
