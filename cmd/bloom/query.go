@@ -150,6 +150,8 @@ func runQuery(args []string, stdout, stderr io.Writer) error {
 		"like grep: standard input when no INPUT is given or for \"-\"; lines are printed as read, without file\n"+
 		"names, each ended by a newline (a NUL with -0). A line the filter may hold is a false positive with\n"+
 		"the filter's rate; a line it does not hold is certainly not in it.\n\n"+
+		"An input that cannot be opened or read is reported on stderr and skipped, as grep does: the other\n"+
+		"inputs are read and counted, and the exit status is 2.\n\n"+
 		"Exit status: 0 if a line was printed (or counted), 1 if none was, 2 on an error.")
 	invert := fs.Bool("v", false, "print the lines certainly not in the filter instead")
 	count := fs.Bool("c", false, "print only the number of lines that would be printed, over all inputs")
@@ -176,7 +178,8 @@ func runQuery(args []string, stdout, stderr io.Writer) error {
 	w := bufio.NewWriterSize(stdout, 1<<16)
 	var selected, total uint64
 	var out []bool
-	err = eachInput(fs.Args()[1:], os.Stdin, func(name string, r io.Reader) error {
+	report := func(err error) { fmt.Fprintf(stderr, "bloom query: %s\n", toolWords(err)) }
+	failed, err := eachInputOf(fs.Args()[1:], os.Stdin, report, func(name string, r io.Reader) error {
 		lr := newLineReader(r, sep)
 		for {
 			lines, err := lr.next()
@@ -184,7 +187,7 @@ func runQuery(args []string, stdout, stderr io.Writer) error {
 				return nil
 			}
 			if err != nil {
-				return badFile(fmt.Errorf("reading %s: %w", name, err))
+				return inputError{fmt.Errorf("reading %s: %w", name, err)}
 			}
 			if cap(out) < len(lines) {
 				out = make([]bool, len(lines))
@@ -219,6 +222,9 @@ func runQuery(args []string, stdout, stderr io.Writer) error {
 	}
 	if err != nil {
 		return err
+	}
+	if failed > 0 {
+		return exitError{code: 2} // each failed input has had its line
 	}
 	if selected == 0 {
 		return errNothingFound
