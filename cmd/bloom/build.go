@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/simdbloom/bloom"
 )
@@ -43,7 +41,9 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 		"The filter is sized for N keys at false-positive rate P. Without -n, the lines of the input files\n"+
 		"are counted first; when an input is standard input and -n is not given, the filter is a scalable\n"+
 		"filter, which grows as keys arrive and keeps the rate P. On a terminal, a progress line shows\n"+
-		"keys, keys/s and bytes read. Prints nothing else unless --json is given.")
+		"keys, keys/s and bytes read. Prints nothing else unless --json is given.\n\n"+
+		"FILE is written as cp writes: a new file is mode 0666 minus the umask, an existing one keeps its\n"+
+		"mode, and a symbolic link is written through; a temporary file is renamed into place once complete.")
 	nStr := fs.String("n", "", "number of keys to size the filter for (default: count the input files' lines)")
 	pStr := fs.String("p", "0.01", "target false-positive rate, in (0, 1)")
 	nul := fs.Bool("0", false, "keys end with a NUL byte instead of a newline")
@@ -123,7 +123,7 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if res.Bytes, err = writeFilterFile(*out, b, stdout); err != nil {
+	if res.Bytes, err = writeOutput(*out, stdout, b.WriteTo); err != nil {
 		return err
 	}
 	res.EstimatedFPR = b.EstimatedFPR()
@@ -167,36 +167,3 @@ func countLines(name string, sep byte) (uint64, error) {
 	return n, nil
 }
 
-// writeFilterFile writes b to name ("-": stdout) through a temporary file
-// in the same directory, renamed into place once complete, so that a
-// failed build leaves no partial filter behind. It returns the bytes written.
-func writeFilterFile(name string, b builder, stdout io.Writer) (int64, error) {
-	if name == "-" {
-		w := bufio.NewWriterSize(stdout, 1<<20)
-		n, err := b.WriteTo(w)
-		if err == nil {
-			err = w.Flush()
-		}
-		return n, err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
-	if err != nil {
-		return 0, badFile(fileError(err))
-	}
-	w := bufio.NewWriterSize(tmp, 1<<20)
-	n, err := b.WriteTo(w)
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), name)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return 0, badFile(fmt.Errorf("writing %s: %w", name, fileError(err)))
-	}
-	return n, nil
-}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -91,5 +92,132 @@ func TestStdoutWriteFailure(t *testing.T) {
 		if code != 2 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "writing standard output: no space left on device") {
 			t.Errorf("%q >/dev/full: exit %d, stderr %q; want exit 2 and one line", args, code, errs)
 		}
+	}
+}
+
+// Output files as cp and sort -o make them: a new file is 0666 minus the
+// umask, an existing file keeps its mode, a symbolic link (also a dangling
+// or relative one) is written through and stays a link, a hard-linked file
+// stays one file, and no temporary file is left behind.
+func TestBuildOutputFileModes(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no umask, modes or symbolic links as on Unix")
+	}
+	dir := t.TempDir()
+	keys := writeFile(t, dir, "keys.txt", []byte("a\nb\n"))
+	build := func(out string) {
+		t.Helper()
+		if code, _, errs := runChild(t, "build", "-o", out, keys); code != 0 {
+			t.Fatalf("build -o %s: exit %d: %s", out, code, errs)
+		}
+	}
+	isFilter := func(p string) {
+		t.Helper()
+		if code, out, errs := runChild(t, "query", "-c", p, keys); code != 0 || out != "2\n" {
+			t.Errorf("query -c %s: exit %d, %q, %q; want the filter of a and b", p, code, out, errs)
+		}
+	}
+	mode := func(p string) os.FileMode {
+		t.Helper()
+		st, err := os.Lstat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st.Mode()
+	}
+	for _, umask := range []int{0o022, 0o027, 0o002} {
+		old := setUmask(umask)
+		p := filepath.Join(dir, "new.bloom")
+		os.Remove(p)
+		build(p)
+		setUmask(old)
+		if got, want := mode(p).Perm(), os.FileMode(0o666&^umask); got != want {
+			t.Errorf("umask %03o: new file mode %v, want %v", umask, got, want)
+		}
+	}
+
+	existing := writeFile(t, dir, "existing.bloom", nil)
+	if err := os.Chmod(existing, 0o604); err != nil {
+		t.Fatal(err)
+	}
+	build(existing)
+	if got := mode(existing).Perm(); got != 0o604 {
+		t.Errorf("existing 0604 file is %v after build", got)
+	}
+	isFilter(existing)
+
+	// Links: absolute, relative from another directory, dangling.
+	sub := filepath.Join(dir, "sub")
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	real := writeFile(t, dir, "real.bloom", nil)
+	os.Chmod(real, 0o640)
+	for _, c := range []struct{ link, to, target string }{
+		{filepath.Join(dir, "abs.bloom"), real, real},
+		{filepath.Join(sub, "rel.bloom"), "../real.bloom", real},
+		{filepath.Join(sub, "dangling.bloom"), "../created.bloom", filepath.Join(dir, "created.bloom")},
+		{filepath.Join(dir, "chain.bloom"), "sub/rel.bloom", real},
+	} {
+		if err := os.Symlink(c.to, c.link); err != nil {
+			t.Fatal(err)
+		}
+		build(c.link)
+		if mode(c.link)&os.ModeSymlink == 0 {
+			t.Errorf("-o %s: the symbolic link was replaced by a file", c.link)
+		}
+		isFilter(c.target)
+	}
+	if got := mode(real).Perm(); got != 0o640 {
+		t.Errorf("a link's 0640 target is %v after build", got)
+	}
+
+	// Hard links: both names still name the new filter.
+	hard := filepath.Join(dir, "hard.bloom")
+	other := writeFile(t, dir, "other.bloom", nil)
+	if err := os.Link(other, hard); err != nil {
+		t.Fatal(err)
+	}
+	build(hard)
+	isFilter(other)
+
+	// A directory, and (for a user other than root) a read-only file, are
+	// refused as cp refuses them, and left as they were.
+	if code, _, errs := runChild(t, "build", "-o", sub, keys); code != 2 || !strings.Contains(errs, "is a directory") {
+		t.Errorf("build -o DIR: exit %d, %q; want 2 and \"is a directory\"", code, errs)
+	}
+	if os.Geteuid() != 0 {
+		ro := writeFile(t, dir, "ro.bloom", []byte("keep"))
+		os.Chmod(ro, 0o444)
+		if code, _, errs := runChild(t, "build", "-o", ro, keys); code != 2 || !strings.Contains(errs, "permission denied") {
+			t.Errorf("build -o READ-ONLY: exit %d, %q; want 2 and \"permission denied\"", code, errs)
+		}
+		if b, _ := os.ReadFile(ro); string(b) != "keep" {
+			t.Errorf("a read-only file was replaced")
+		}
+	}
+
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("temporary file %s left behind", e.Name())
+		}
+	}
+}
+
+// -o /dev/stdout writes the filter to standard output (the device, not a
+// file renamed over the link in /dev).
+func TestBuildToDevStdout(t *testing.T) {
+	if _, err := os.Stat("/dev/stdout"); err != nil {
+		t.Skip("no /dev/stdout here")
+	}
+	dir := t.TempDir()
+	keys := writeFile(t, dir, "keys.txt", []byte("a\nb\n"))
+	code, out, errs := runChild(t, "build", "-o", "/dev/stdout", keys)
+	if code != 0 || len(out) < 64 || errs != "" {
+		t.Fatalf("build -o /dev/stdout: exit %d, %d bytes, %q", code, len(out), errs)
+	}
+	if st, err := os.Lstat("/dev/stdout"); err != nil || st.Mode().IsRegular() {
+		t.Errorf("/dev/stdout is now a regular file")
 	}
 }
