@@ -166,4 +166,3 @@ func countLines(name string, sep byte) (uint64, error) {
 	}
 	return n, nil
 }
-
