@@ -39,9 +39,11 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 		"is given or for \"-\". The file is in simdbloom's format (FORMAT.md) with the xxh3 key hash, for\n"+
 		"bloom query and for bloom.View[string] or bloom.View[[]byte] in Go.\n\n"+
 		"The filter is sized for N keys at false-positive rate P. Without -n, the lines of the input files\n"+
-		"are counted first; when an input is standard input and -n is not given, the filter is a scalable\n"+
-		"filter, which grows as keys arrive and keeps the rate P. On a terminal, a progress line shows\n"+
-		"keys, keys/s and bytes read. Prints nothing else unless --json is given.\n\n"+
+		"are counted first; when an input can be read only once (standard input, a pipe given by name such\n"+
+		"as /dev/stdin or <(...), a FIFO) and -n is not given, the filter is a scalable filter, which grows\n"+
+		"as keys arrive and keeps the rate P. Inputs without a line leave a filter of no key, with a\n"+
+		"warning. On a terminal, a progress line shows keys, keys/s and bytes read. Prints nothing else\n"+
+		"unless --json is given.\n\n"+
 		"FILE is written as cp writes: a new file is mode 0666 minus the umask, an existing one keeps its\n"+
 		"mode, and a symbolic link is written through; a temporary file is renamed into place once complete.")
 	nStr := fs.String("n", "", "number of keys to size the filter for (default: count the input files' lines)")
@@ -70,26 +72,44 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 		sep = 0
 	}
 	inputs := fs.Args()
-	stdin := len(inputs) == 0
+	// Inputs that are not regular files (stdin, a pipe given by name as
+	// /dev/stdin or <(...), a FIFO, a device) can be read only once: they
+	// are not counted, and make a scalable filter that grows as they come.
+	once := len(inputs) == 0
+	var counted uint64
 	for _, in := range inputs {
-		stdin = stdin || in == "-"
+		if in == "-" {
+			once = true
+			continue
+		}
+		st, err := os.Stat(in)
+		switch {
+		case err != nil:
+			return badFile(fileError(err))
+		case st.IsDir():
+			return badFile(fmt.Errorf("%s is a directory", in))
+		case !st.Mode().IsRegular():
+			once = true
+		case n == 0:
+			c, err := countLines(in, sep)
+			if err != nil {
+				return err
+			}
+			counted += c
+		}
 	}
 	res := buildResult{File: *out, FPR: p, Variant: "filter"}
 	var b builder
 	switch {
 	case n > 0:
 		res.PlannedKeys = n
-	case stdin:
-		n = scalableInitial
+	case once:
+		// The regular files' lines, counted, and room for as many again
+		// from the others before the first growth.
+		n = max(counted, scalableInitial)
 		res.PlannedKeys, res.Variant = n, "scalable"
 	default:
-		for _, name := range inputs {
-			c, err := countLines(name, sep)
-			if err != nil {
-				return err
-			}
-			n += c
-		}
+		n = counted
 		res.PlannedKeys = max(n, 1) // an empty input makes a filter that holds nothing
 	}
 	if res.Variant == "scalable" {
@@ -127,6 +147,9 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	res.EstimatedFPR = b.EstimatedFPR()
+	if res.Keys == 0 {
+		fmt.Fprintf(stderr, "bloom build: warning: the inputs have no lines: %s holds no key\n", *out)
+	}
 	if res.Variant == "filter" && res.Keys > res.PlannedKeys {
 		fmt.Fprintf(stderr, "bloom build: warning: %d keys in a filter sized for %d: its false-positive rate is now about %.3g\n",
 			res.Keys, res.PlannedKeys, res.EstimatedFPR)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -219,5 +220,76 @@ func TestBuildToDevStdout(t *testing.T) {
 	}
 	if st, err := os.Lstat("/dev/stdout"); err != nil || st.Mode().IsRegular() {
 		t.Errorf("/dev/stdout is now a regular file")
+	}
+}
+
+// build without -n reads an input that can be read only once (a pipe given
+// by name, a FIFO) once: its keys are in the filter, not consumed by a
+// count, and the FIFO is not opened twice (which waited for a second
+// writer forever). A regular file is still counted for an exact size, and
+// inputs without a line warn.
+func TestBuildReadsPipesOnce(t *testing.T) {
+	dir := t.TempDir()
+	keys := writeFile(t, dir, "keys.txt", []byte("a\nb\n"))
+	more := writeFile(t, dir, "more.txt", []byte("c\nd\ne\n"))
+	f := filepath.Join(dir, "x.bloom")
+	check := func(what, out string, wantKeys uint64, wantVariant string) {
+		t.Helper()
+		var br buildResult
+		if err := json.Unmarshal([]byte(out), &br); err != nil || br.Keys != wantKeys || br.Variant != wantVariant {
+			t.Errorf("%s: build --json %s; want %d keys in a %s", what, out, wantKeys, wantVariant)
+		}
+		if code, out, _ := runChild(t, "query", "-c", f, keys); code != 0 || out != "2\n" {
+			t.Errorf("%s: query -c: exit %d, %q; want both keys found", what, code, out)
+		}
+	}
+	if _, err := os.Stat("/dev/stdin"); err == nil {
+		code, out, errs := runChildStdin(t, "a\nb\n", "build", "--json", "-o", f, "/dev/stdin")
+		if code != 0 {
+			t.Fatalf("build /dev/stdin: exit %d: %s", code, errs)
+		}
+		check("a pipe as /dev/stdin", out, 2, "scalable")
+		code, out, errs = runChildStdin(t, "a\nb\n", "build", "--json", "-o", f, more, "/dev/stdin", more)
+		if code != 0 {
+			t.Fatalf("build more /dev/stdin more: exit %d: %s", code, errs)
+		}
+		check("files and a pipe", out, 8, "scalable")
+	}
+	code, out, errs := runChild(t, "build", "--json", "-o", f, keys, more)
+	if code != 0 || errs != "" {
+		t.Fatalf("build of files: exit %d: %s", code, errs)
+	}
+	check("regular files", out, 5, "filter")
+	if !strings.Contains(out, `"planned_keys": 5`) {
+		t.Errorf("regular files are not counted: %s", out)
+	}
+
+	fifo := filepath.Join(dir, "fifo")
+	if err := mkfifo(fifo); err != nil {
+		t.Logf("no FIFO here: %v", err)
+	} else {
+		done := make(chan error, 1)
+		go func() {
+			w, err := os.OpenFile(fifo, os.O_WRONLY, 0) // waits for the reader
+			if err == nil {
+				_, err = w.WriteString("a\nb\n")
+				w.Close()
+			}
+			done <- err
+		}()
+		code, out, errs := runChild(t, "build", "--json", "-o", f, fifo)
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		if code != 0 {
+			t.Fatalf("build FIFO: exit %d: %s", code, errs)
+		}
+		check("a FIFO", out, 2, "scalable")
+	}
+
+	empty := writeFile(t, dir, "empty.txt", nil)
+	code, _, errs = runChild(t, "build", "-o", f, empty)
+	if code != 0 || !strings.Contains(errs, "warning: the inputs have no lines") {
+		t.Errorf("build of an empty file: exit %d, %q; want 0 and a warning", code, errs)
 	}
 }
