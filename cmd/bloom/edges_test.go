@@ -1,14 +1,19 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/simdbloom/bloom"
 )
 
 // writeFile writes b to dir/name and returns its path.
@@ -291,5 +296,107 @@ func TestBuildReadsPipesOnce(t *testing.T) {
 	code, _, errs = runChild(t, "build", "-o", f, empty)
 	if code != 0 || !strings.Contains(errs, "warning: the inputs have no lines") {
 		t.Errorf("build of an empty file: exit %d, %q; want 0 and a warning", code, errs)
+	}
+}
+
+// mappedFilterFile writes a filter of n keys k0, k1, ... (a few hundred
+// kilobytes: many pages) and returns its path and keys.
+func mappedFilterFile(t *testing.T, n int) (string, [][]byte) {
+	t.Helper()
+	f, err := bloom.New[[]byte](uint64(n), 0.001)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := make([][]byte, n)
+	for i := range keys {
+		keys[i] = []byte(fmt.Sprintf("k%d", i))
+	}
+	f.AddAll(keys)
+	b, err := f.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return writeFile(t, t.TempDir(), "f.bloom", b), keys
+}
+
+// A filter file truncated while it is mapped: the lookups that fault
+// (SIGBUS) return the error that the file changed, not a crash.
+func TestLookupOfTruncatedMappedFile(t *testing.T) {
+	p, keys := mappedFilterFile(t, 100_000)
+	l, err := openLookup(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.release()
+	if !l.mapped {
+		t.Skip("files are not memory-mapped on this platform")
+	}
+	out := make([]bool, len(keys))
+	if err := l.hasAllGuarded(keys, out); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(p, 0); err != nil {
+		t.Fatal(err)
+	}
+	err = l.hasAllGuarded(keys, out)
+	if err == nil || !strings.Contains(err.Error(), "truncated or changed while it was read") {
+		t.Fatalf("lookups in a truncated mapped file: %v; want the error that the file changed", err)
+	}
+	var e exitError
+	if !errors.As(err, &e) || e.code != 2 {
+		t.Errorf("%v: want exit 2", err)
+	}
+}
+
+// The same through the command: bloom query, its filter truncated between
+// two batches of input, exits 2 with one line (it died of SIGBUS with a
+// goroutine dump).
+func TestQueryFilterTruncatedWhileRunning(t *testing.T) {
+	p, keys := mappedFilterFile(t, 100_000)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "query", p)
+	cmd.Env = append(os.Environ(), childEnv+"=1")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outp, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errb strings.Builder
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// The first key's line, printed, says the filter is mapped and in use.
+	io.WriteString(in, "k0\n")
+	line, err := bufio.NewReader(outp).ReadString('\n')
+	if err != nil || line != "k0\n" {
+		t.Fatalf("first line %q, %v", line, err)
+	}
+	if err := os.Truncate(p, 0); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keys[:1000] {
+		if _, err := in.Write(append(k, '\n')); err != nil {
+			break // the child has stopped reading
+		}
+	}
+	in.Close()
+	io.Copy(io.Discard, outp)
+	err = cmd.Wait()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	}
+	errs := errb.String()
+	if code != 2 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "truncated or changed while it was read") ||
+		strings.Contains(errs, "goroutine") {
+		t.Errorf("query of a filter truncated while running: %v, stderr %q; want exit 2 and one line", err, errs)
 	}
 }

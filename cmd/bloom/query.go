@@ -19,6 +19,18 @@ type lookup struct {
 	tmp     []bool
 	release func()
 	variant string
+	name    string // the file's name
+	mem     []byte // the file's bytes
+	mapped  bool   // mem is memory-mapped: reads may fault (guardMapped)
+}
+
+// hasAllGuarded is hasAll, with a fault in reading a mapped file (truncated
+// while it is read) returned as an error rather than a crash.
+func (l *lookup) hasAllGuarded(keys [][]byte, out []bool) error {
+	return guardMapped(l.mem, l.mapped, l.name, func() error {
+		l.hasAll(keys, out)
+		return nil
+	})
 }
 
 // hasAller is a filter's batch lookup.
@@ -50,16 +62,23 @@ func (l *lookup) hasAll(keys [][]byte, out []bool) {
 // decoded). The headers and lengths are checked, not the payload
 // checksums: bloom info checks those.
 func openLookup(name string) (*lookup, error) {
-	b, _, release, err := loadFile(name)
+	b, mapped, release, err := loadFile(name)
 	if err != nil {
 		return nil, err
 	}
-	l, err := viewLookup(b)
+	var l *lookup
+	err = guardMapped(b, mapped, name, func() error {
+		var err error
+		if l, err = viewLookup(b); err != nil {
+			return badFile(fmt.Errorf("%s: %w", name, err))
+		}
+		return nil
+	})
 	if err != nil {
 		release()
-		return nil, badFile(fmt.Errorf("%s: %w", name, err))
+		return nil, err
 	}
-	l.release = release
+	l.release, l.name, l.mem, l.mapped = release, name, b, mapped
 	return l, nil
 }
 
@@ -193,7 +212,9 @@ func runQuery(args []string, stdout, stderr io.Writer) error {
 				out = make([]bool, len(lines))
 			}
 			out = out[:len(lines)]
-			l.hasAll(lines, out)
+			if err := l.hasAllGuarded(lines, out); err != nil {
+				return err // not an inputError: the filter is gone, not this input
+			}
 			total += uint64(len(lines))
 			for i, line := range lines {
 				if out[i] == *invert {
