@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -42,8 +43,9 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 		"are counted first; when an input can be read only once (standard input, a pipe given by name such\n"+
 		"as /dev/stdin or <(...), a FIFO) and -n is not given, the filter is a scalable filter, which grows\n"+
 		"as keys arrive and keeps the rate P. Inputs without a line leave a filter of no key, with a\n"+
-		"warning. On a terminal, a progress line shows keys, keys/s and bytes read. Prints nothing else\n"+
-		"unless --json is given.\n\n"+
+		"warning. A filter larger than the memory this process may use (physical memory and swap, a\n"+
+		"cgroup's limit, ulimit -v or -d, GOMEMLIMIT) is refused before it is made, exit 1. On a terminal,\n"+
+		"a progress line shows keys, keys/s and bytes read. Prints nothing else unless --json is given.\n\n"+
 		"FILE is written as cp writes: a new file is mode 0666 minus the umask, an existing one keeps its\n"+
 		"mode, and a symbolic link is written through; a temporary file is renamed into place once complete.")
 	nStr := fs.String("n", "", "number of keys to size the filter for (default: count the input files' lines)")
@@ -112,10 +114,24 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 		n = counted
 		res.PlannedKeys = max(n, 1) // an empty input makes a filter that holds nothing
 	}
+	// The first stage of a scalable filter has the rate p*(1-0.85), its
+	// default tightening; a Filter, p.
+	planned, rate := res.PlannedKeys, p
+	if res.Variant == "scalable" {
+		rate = p * (1 - 0.85)
+	}
+	if s, err := bloom.Size(planned, rate, bloom.Blocked); err == nil {
+		if err := checkMemory(s.Bytes, fmt.Sprintf("a filter of %d keys at %v", planned, p)); err != nil {
+			return err
+		}
+	}
 	if res.Variant == "scalable" {
 		b, err = bloom.NewScalable[[]byte](n, p)
 	} else {
 		b, err = bloom.New[[]byte](res.PlannedKeys, p)
+	}
+	if errors.Is(err, bloom.ErrTooLarge) {
+		return exitError{1, err} // a valid request, one line: not a usage message
 	}
 	if err != nil {
 		return usageError{err.Error()}

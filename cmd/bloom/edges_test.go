@@ -400,3 +400,36 @@ func TestQueryFilterTruncatedWhileRunning(t *testing.T) {
 		t.Errorf("query of a filter truncated while running: %v, stderr %q; want exit 2 and one line", err, errs)
 	}
 }
+
+// A filter larger than the memory bloom may use is one line and exit 1,
+// before any allocation (it was a runtime out-of-memory crash): under
+// GOMEMLIMIT, beyond this machine's memory (-n 1e11 -p 0.5 is 40 GB), and
+// beyond the format (ErrTooLarge, once a two-line usage message).
+func TestBuildTooLargeForMemory(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "big.bloom")
+	oneLine := func(what string, code int, errs, want string) {
+		t.Helper()
+		if code != 1 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit 1 and one line with %q", what, code, errs, want)
+		}
+		if _, err := os.Stat(f); err == nil {
+			t.Errorf("%s: left a file", what)
+		}
+	}
+	code, _, errs := runChildEnv(t, []string{"GOMEMLIMIT=64MiB"}, "", "build", "-n", "1e8", "-o", f)
+	oneLine("-n 1e8 under GOMEMLIMIT=64MiB", code, errs, "needs 126.24 MB, more than the 67.11 MB this process may use (GOMEMLIMIT)")
+	// A scalable filter's first stage is checked too.
+	keys := writeFile(t, dir, "keys.txt", []byte("a\n"))
+	code, _, errs = runChildEnv(t, []string{"GOMEMLIMIT=100KiB"}, "", "build", "-o", f, keys, "-")
+	oneLine("a scalable filter under GOMEMLIMIT=100KiB", code, errs, "(GOMEMLIMIT)")
+
+	if m, ok := tightestMemory(); ok && m.bytes < 40e9 {
+		code, _, errs = runChild(t, "build", "-n", "1e11", "-p", "0.5", "-o", f)
+		oneLine("-n 1e11 -p 0.5", code, errs, "needs 40.38 GB, more than the")
+	} else {
+		t.Logf("this machine may use 40 GB: -n 1e11 -p 0.5 not tried")
+	}
+	code, _, errs = runChild(t, "build", "-n", "1e19", "-o", f)
+	oneLine("-n 1e19", code, errs, "too large")
+}
