@@ -148,7 +148,7 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 				return nil
 			}
 			if err != nil {
-				return badFile(fmt.Errorf("reading %s: %w", name, err))
+				return badFile(readError(name, err))
 			}
 			b.AddAll(lines)
 			res.Keys += uint64(len(lines))
@@ -197,7 +197,7 @@ func countLines(name string, sep byte) (uint64, error) {
 			break
 		}
 		if err != nil {
-			return 0, badFile(fmt.Errorf("reading %s: %w", name, err))
+			return 0, badFile(readError(name, err))
 		}
 	}
 	if last != sep {

@@ -53,6 +53,10 @@ func TestQueryGoesOnAfterMissingInput(t *testing.T) {
 	if code != 2 || out != "a\nb\n" || strings.Count(errs, "\n") != 2 || !strings.HasPrefix(errs, "bloom query: ") {
 		t.Errorf("query f missing dir keys: exit %d, stdout %q, stderr %q; want 2, the two lines, and two messages", code, out, errs)
 	}
+	// In the tool's words, once: not "reading DIR: read DIR: is a directory".
+	if want := "bloom query: reading " + dir + ": is a directory\n"; !strings.HasSuffix(errs, want) {
+		t.Errorf("query of a directory: stderr %q; want it to end in %q", errs, want)
+	}
 }
 
 // runChildTo runs bloom args in a child process whose standard output is

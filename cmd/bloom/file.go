@@ -31,7 +31,7 @@ func loadFile(name string) (b []byte, mapped bool, release func(), err error) {
 	}
 	b, err = io.ReadAll(f)
 	if err != nil {
-		return nil, false, nil, badFile(fmt.Errorf("%s: %w", name, err))
+		return nil, false, nil, badFile(readError(name, err))
 	}
 	return b, false, func() {}, nil
 }

@@ -138,3 +138,13 @@ func fileError(err error) error {
 	}
 	return err
 }
+
+// readError words a failed read of the input name: "reading dir: is a
+// directory", without the *os.PathError's own "read dir: ".
+func readError(name string, err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("reading %s: %w", name, err)
+}

@@ -33,7 +33,16 @@ func writeOutput(name string, stdout io.Writer, write func(io.Writer) (int64, er
 	}
 	n, err := writeFileOutput(name, write)
 	if err != nil {
-		return 0, badFile(fmt.Errorf("writing %s: %w", name, fileError(err)))
+		// The name given, and the system's reason: not the temporary
+		// file's name, nor the call that failed.
+		var pe *os.PathError
+		var le *os.LinkError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		} else if errors.As(err, &le) {
+			err = le.Err
+		}
+		return 0, badFile(fmt.Errorf("writing %s: %w", name, err))
 	}
 	return n, nil
 }

@@ -125,7 +125,7 @@ func parquetSource(f *os.File, name string, limit int64) (io.ReaderAt, int64, er
 	}
 	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
-		return nil, 0, badFile(fmt.Errorf("reading %s: %w", name, fileError(err)))
+		return nil, 0, badFile(readError(name, err))
 	}
 	if int64(len(b)) > limit {
 		return nil, 0, badFile(fmt.Errorf("%s is a pipe of more than %s: a Parquet file is read from its end, so give it as a file",

@@ -206,7 +206,7 @@ func runQuery(args []string, stdout, stderr io.Writer) error {
 				return nil
 			}
 			if err != nil {
-				return inputError{fmt.Errorf("reading %s: %w", name, err)}
+				return inputError{readError(name, err)}
 			}
 			if cap(out) < len(lines) {
 				out = make([]bool, len(lines))
