@@ -1,12 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/simdbloom/bloom"
 )
@@ -41,9 +40,14 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 		"is given or for \"-\". The file is in simdbloom's format (FORMAT.md) with the xxh3 key hash, for\n"+
 		"bloom query and for bloom.View[string] or bloom.View[[]byte] in Go.\n\n"+
 		"The filter is sized for N keys at false-positive rate P. Without -n, the lines of the input files\n"+
-		"are counted first; when an input is standard input and -n is not given, the filter is a scalable\n"+
-		"filter, which grows as keys arrive and keeps the rate P. On a terminal, a progress line shows\n"+
-		"keys, keys/s and bytes read. Prints nothing else unless --json is given.")
+		"are counted first; when an input can be read only once (standard input, a pipe given by name such\n"+
+		"as /dev/stdin or <(...), a FIFO) and -n is not given, the filter is a scalable filter, which grows\n"+
+		"as keys arrive and keeps the rate P. Inputs without a line leave a filter of no key, with a\n"+
+		"warning. A filter larger than the memory this process may use (physical memory and swap, a\n"+
+		"cgroup's limit, ulimit -v or -d, GOMEMLIMIT) is refused before it is made, exit 1. On a terminal,\n"+
+		"a progress line shows keys, keys/s and bytes read. Prints nothing else unless --json is given.\n\n"+
+		"FILE is written as cp writes: a new file is mode 0666 minus the umask, an existing one keeps its\n"+
+		"mode, and a symbolic link is written through; a temporary file is renamed into place once complete.")
 	nStr := fs.String("n", "", "number of keys to size the filter for (default: count the input files' lines)")
 	pStr := fs.String("p", "0.01", "target false-positive rate, in (0, 1)")
 	nul := fs.Bool("0", false, "keys end with a NUL byte instead of a newline")
@@ -70,32 +74,64 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 		sep = 0
 	}
 	inputs := fs.Args()
-	stdin := len(inputs) == 0
+	// Inputs that are not regular files (stdin, a pipe given by name as
+	// /dev/stdin or <(...), a FIFO, a device) can be read only once: they
+	// are not counted, and make a scalable filter that grows as they come.
+	once := len(inputs) == 0
+	var counted uint64
 	for _, in := range inputs {
-		stdin = stdin || in == "-"
+		if in == "-" {
+			once = true
+			continue
+		}
+		st, err := os.Stat(in)
+		switch {
+		case err != nil:
+			return badFile(fileError(err))
+		case st.IsDir():
+			return badFile(fmt.Errorf("%s is a directory", in))
+		case !st.Mode().IsRegular():
+			once = true
+		case n == 0:
+			c, err := countLines(in, sep)
+			if err != nil {
+				return err
+			}
+			counted += c
+		}
 	}
 	res := buildResult{File: *out, FPR: p, Variant: "filter"}
 	var b builder
 	switch {
 	case n > 0:
 		res.PlannedKeys = n
-	case stdin:
-		n = scalableInitial
+	case once:
+		// The regular files' lines, counted, and room for as many again
+		// from the others before the first growth.
+		n = max(counted, scalableInitial)
 		res.PlannedKeys, res.Variant = n, "scalable"
 	default:
-		for _, name := range inputs {
-			c, err := countLines(name, sep)
-			if err != nil {
-				return err
-			}
-			n += c
-		}
+		n = counted
 		res.PlannedKeys = max(n, 1) // an empty input makes a filter that holds nothing
+	}
+	// The first stage of a scalable filter has the rate p*(1-0.85), its
+	// default tightening; a Filter, p.
+	planned, rate := res.PlannedKeys, p
+	if res.Variant == "scalable" {
+		rate = p * (1 - 0.85)
+	}
+	if s, err := bloom.Size(planned, rate, bloom.Blocked); err == nil {
+		if err := checkMemory(s.Bytes, fmt.Sprintf("a filter of %d keys at %v", planned, p)); err != nil {
+			return err
+		}
 	}
 	if res.Variant == "scalable" {
 		b, err = bloom.NewScalable[[]byte](n, p)
 	} else {
 		b, err = bloom.New[[]byte](res.PlannedKeys, p)
+	}
+	if errors.Is(err, bloom.ErrTooLarge) {
+		return exitError{1, err} // a valid request, one line: not a usage message
 	}
 	if err != nil {
 		return usageError{err.Error()}
@@ -112,7 +148,7 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 				return nil
 			}
 			if err != nil {
-				return badFile(fmt.Errorf("reading %s: %w", name, err))
+				return badFile(readError(name, err))
 			}
 			b.AddAll(lines)
 			res.Keys += uint64(len(lines))
@@ -123,10 +159,13 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if res.Bytes, err = writeFilterFile(*out, b, stdout); err != nil {
+	if res.Bytes, err = writeOutput(*out, stdout, b.WriteTo); err != nil {
 		return err
 	}
 	res.EstimatedFPR = b.EstimatedFPR()
+	if res.Keys == 0 {
+		fmt.Fprintf(stderr, "bloom build: warning: the inputs have no lines: %s holds no key\n", *out)
+	}
 	if res.Variant == "filter" && res.Keys > res.PlannedKeys {
 		fmt.Fprintf(stderr, "bloom build: warning: %d keys in a filter sized for %d: its false-positive rate is now about %.3g\n",
 			res.Keys, res.PlannedKeys, res.EstimatedFPR)
@@ -158,45 +197,11 @@ func countLines(name string, sep byte) (uint64, error) {
 			break
 		}
 		if err != nil {
-			return 0, badFile(fmt.Errorf("reading %s: %w", name, err))
+			return 0, badFile(readError(name, err))
 		}
 	}
 	if last != sep {
 		n++
-	}
-	return n, nil
-}
-
-// writeFilterFile writes b to name ("-": stdout) through a temporary file
-// in the same directory, renamed into place once complete, so that a
-// failed build leaves no partial filter behind. It returns the bytes written.
-func writeFilterFile(name string, b builder, stdout io.Writer) (int64, error) {
-	if name == "-" {
-		w := bufio.NewWriterSize(stdout, 1<<20)
-		n, err := b.WriteTo(w)
-		if err == nil {
-			err = w.Flush()
-		}
-		return n, err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
-	if err != nil {
-		return 0, badFile(fileError(err))
-	}
-	w := bufio.NewWriterSize(tmp, 1<<20)
-	n, err := b.WriteTo(w)
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), name)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return 0, badFile(fmt.Errorf("writing %s: %w", name, fileError(err)))
 	}
 	return n, nil
 }

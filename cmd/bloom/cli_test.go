@@ -36,12 +36,18 @@ func runChild(t *testing.T, args ...string) (int, string, string) {
 // runChildStdin is runChild with stdin as the child's standard input.
 func runChildStdin(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()
+	return runChildEnv(t, nil, stdin, args...)
+}
+
+// runChildEnv is runChildStdin with env added to the child's environment.
+func runChildEnv(t *testing.T, env []string, stdin string, args ...string) (int, string, string) {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(exe, args...)
-	cmd.Env = append(os.Environ(), childEnv+"=1")
+	cmd.Env = append(append(os.Environ(), childEnv+"=1"), env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb

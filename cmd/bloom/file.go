@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
+	"unsafe"
 )
 
 // loadFile returns the bytes of the file name: memory-mapped where the
@@ -29,7 +31,36 @@ func loadFile(name string) (b []byte, mapped bool, release func(), err error) {
 	}
 	b, err = io.ReadAll(f)
 	if err != nil {
-		return nil, false, nil, badFile(fmt.Errorf("%s: %w", name, err))
+		return nil, false, nil, badFile(readError(name, err))
 	}
 	return b, false, func() {}, nil
+}
+
+// guardMapped calls fn, which reads the bytes b of the file name, and
+// returns its error. When b is mapped, a fault in reading it (SIGBUS: the
+// file was truncated while mapped, or its disk failed) is the error that
+// the file changed while it was read (exit 2), not a crash: the reads
+// panic instead of faulting (debug.SetPanicOnFault), and a panic at an
+// address inside b is recovered. Any other panic goes on.
+func guardMapped(b []byte, mapped bool, name string, fn func() error) (err error) {
+	if !mapped || len(b) == 0 {
+		return fn()
+	}
+	old := debug.SetPanicOnFault(true)
+	defer func() {
+		debug.SetPanicOnFault(old)
+		r := recover()
+		if r == nil {
+			return
+		}
+		if a, ok := r.(interface{ Addr() uintptr }); ok {
+			start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+			if addr := a.Addr(); addr >= start && addr-start < uintptr(len(b)) {
+				err = badFile(fmt.Errorf("%s: the file was truncated or changed while it was read", name))
+				return
+			}
+		}
+		panic(r)
+	}()
+	return fn()
 }

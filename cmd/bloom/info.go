@@ -46,14 +46,21 @@ func runInfo(args []string, stdout, _ io.Writer) error {
 		return usagef("want one FILTER, got %d arguments", fs.NArg())
 	}
 	name := fs.Arg(0)
-	b, _, release, err := loadFile(name)
+	b, mapped, release, err := loadFile(name)
 	if err != nil {
 		return err
 	}
 	defer release()
-	info, err := describe(b)
+	var info filterInfo
+	err = guardMapped(b, mapped, name, func() error {
+		var err error
+		if info, err = describe(b); err != nil {
+			return badFile(fmt.Errorf("%s: %w", name, err))
+		}
+		return nil
+	})
 	if err != nil {
-		return badFile(fmt.Errorf("%s: %w", name, err))
+		return err
 	}
 	info.File = name
 	if *asJSON {

@@ -81,27 +81,52 @@ func (l *lineReader) next() ([][]byte, error) {
 // and closing it after: names are file names, "-" is stdin, and no name at
 // all means stdin alone. A file that cannot be opened is a badFile error.
 func eachInput(names []string, stdin io.Reader, fn func(name string, r io.Reader) error) error {
+	_, err := eachInputOf(names, stdin, nil, fn)
+	return err
+}
+
+// inputError is an input that cannot be opened or read: with keep-going
+// (eachInputOf with a report function), the input is skipped, not the rest.
+type inputError struct{ err error }
+
+func (e inputError) Error() string { return e.err.Error() }
+func (e inputError) Unwrap() error { return e.err }
+
+// eachInputOf is eachInput that, when report is not nil, goes on after an
+// input that cannot be opened, or that fn fails to read (fn returns an
+// inputError), as grep does: it passes the error to report, goes on with
+// the next input, and returns how many inputs failed. Any other error of fn
+// (a failed write) ends it.
+func eachInputOf(names []string, stdin io.Reader, report func(error), fn func(name string, r io.Reader) error) (failed int, err error) {
 	if len(names) == 0 {
 		names = []string{"-"}
 	}
+	fail := func(err error) error {
+		if report == nil {
+			return badFile(err)
+		}
+		report(err)
+		failed++
+		return nil
+	}
 	for _, name := range names {
 		if name == "-" {
-			if err := fn("standard input", stdin); err != nil {
-				return err
-			}
-			continue
+			err = fn("standard input", stdin)
+		} else if f, oerr := os.Open(name); oerr != nil {
+			err = inputError{fileError(oerr)}
+		} else {
+			err = fn(name, f)
+			f.Close()
 		}
-		f, err := os.Open(name)
-		if err != nil {
-			return badFile(fileError(err))
+		var ie inputError
+		if errors.As(err, &ie) {
+			err = fail(ie.err)
 		}
-		err = fn(name, f)
-		f.Close()
 		if err != nil {
-			return err
+			return failed, err
 		}
 	}
-	return nil
+	return failed, nil
 }
 
 // fileError words a file error for the user: "missing.txt: no such file or
@@ -112,4 +137,14 @@ func fileError(err error) error {
 		return fmt.Errorf("%s: %w", pe.Path, pe.Err)
 	}
 	return err
+}
+
+// readError words a failed read of the input name: "reading dir: is a
+// directory", without the *os.PathError's own "read dir: ".
+func readError(name string, err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return fmt.Errorf("reading %s: %w", name, err)
 }

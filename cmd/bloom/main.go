@@ -17,7 +17,8 @@
 // machine-readable output. Exit codes: 0 success; 1 the command failed, or
 // (query, parquet -column, like grep) nothing was found; 2 bad usage (a bad
 // flag value, an unknown command or argument) or a file that cannot be read
-// or is not what the command needs (missing, truncated, damaged).
+// or is not what the command needs (missing, truncated, damaged), or a
+// failed write to standard output.
 package main
 
 import (
@@ -28,6 +29,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"syscall"
 )
 
 const usage = `bloom: build, query, size, test and benchmark Bloom filters (github.com/simdbloom/bloom)
@@ -47,7 +49,55 @@ Run "bloom <command> -h" for a command's flags.
 `
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	code := run(os.Args[1:], os.Stdout, os.Stderr)
+	// A write the kernel accepted can still fail at close (a full disk
+	// over NFS, say): that is a failed write too. EBADF means standard
+	// output was closed before bloom started; a write to it has failed
+	// already, and a command that wrote nothing did not fail.
+	if err := os.Stdout.Close(); code != 2 && err != nil && !errors.Is(err, syscall.EBADF) && !errors.Is(err, os.ErrClosed) {
+		fmt.Fprintf(os.Stderr, "bloom %s: writing standard output: %s\n", commandName(os.Args[1:]), pathless(err))
+		code = 2
+	}
+	os.Exit(code)
+}
+
+// commandName is the subcommand of args as messages name it.
+func commandName(args []string) string {
+	if len(args) > 0 && commands[args[0]] != nil {
+		return args[0]
+	}
+	return "help"
+}
+
+// checkedWriter passes writes to w and keeps the first error, so that a
+// failed write to standard output (a full disk, a closed descriptor) ends
+// any command with exit 2 and one line, whether or not the command looked
+// at the error of each write.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	c.err = err
+	return n, err
+}
+
+// pathless returns err's message without the file name of an *os.PathError
+// ("no space left on device", not "write /dev/stdout: no space left on device").
+func pathless(err error) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }
 
 // commands maps each subcommand to its function.
@@ -63,8 +113,21 @@ var commands = map[string]func(args []string, stdout, stderr io.Writer) error{
 }
 
 // run executes one command line and returns the exit code: 0 on success,
-// 1 when the command failed, 2 for bad usage.
+// 1 when the command failed, 2 for bad usage, a bad file, or a failed
+// write to stdout.
 func run(args []string, stdout, stderr io.Writer) int {
+	out := &checkedWriter{w: stdout}
+	code := runCommand(args, out, stderr)
+	if out.err != nil {
+		// The first failed write is the cause of whatever followed it.
+		fmt.Fprintf(stderr, "bloom %s: writing standard output: %s\n", commandName(args), pathless(out.err))
+		return 2
+	}
+	return code
+}
+
+// runCommand is run without the check of the writes to stdout.
+func runCommand(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return 2
@@ -74,7 +137,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 && commands[args[1]] != nil {
 			// "bloom help size" is "bloom size -h".
-			return run([]string{args[1], "-h"}, stdout, stderr)
+			return runCommand([]string{args[1], "-h"}, stdout, stderr)
 		}
 		if len(args) > 1 {
 			fmt.Fprintf(stderr, "bloom: unknown command %q\n\n%s", args[1], usage)
@@ -89,6 +152,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	err := cmd(args[1:], stdout, stderr)
+	if cw, ok := stdout.(*checkedWriter); ok && cw.err != nil {
+		return 2 // run says it, once, whatever err says about it
+	}
 	switch {
 	case err == nil:
 		return 0

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -47,20 +48,27 @@ type rowGroupAnswer struct {
 func runParquet(args []string, stdout, _ io.Writer) error {
 	fs := newFlags("parquet", "bloom parquet [--json] FILE: every column chunk of the Parquet file that has a Bloom filter:\n"+
 		"row group, column path, physical type, filter bytes, fill ratio and estimated distinct values.\n\n"+
-		"bloom parquet [--json] -column PATH FILE VALUE...: for each value, for each row group, whether the\n"+
+		"bloom parquet [--json] [-hex] -column PATH FILE VALUE...: for each value, for each row group, whether the\n"+
 		"column's filter says the row group may contain it, certainly does not, or has no filter. Values are\n"+
 		"parsed by the column's physical type: INT32 and INT64 decimal; FLOAT and DOUBLE as Go parses floats;\n"+
-		"BYTE_ARRAY as the text given (UTF-8); BOOLEAN true or false; FIXED_LEN_BYTE_ARRAY and INT96 in hex.\n"+
-		"Flags come before FILE, so a value such as -5 needs no quoting.\n\n"+
+		"BYTE_ARRAY as the text given (UTF-8), or with -hex as hexadecimal bytes (binary values: -hex 00ff);\n"+
+		"BOOLEAN true or false; FIXED_LEN_BYTE_ARRAY and INT96 in hex. Flags come before FILE, so a value\n"+
+		"such as -5 needs no quoting.\n\n"+
+		"FILE may be \"-\" or a pipe (/dev/stdin): a Parquet file is read from its end, so a pipe of at most\n"+
+		"256 MB is read into memory first; a larger one must be given as a file.\n\n"+
 		"Exit status of -column: 0 if some row group may contain some value, 1 if every value is certainly\n"+
 		"absent from every row group, 2 on an error.")
 	column := fs.String("column", "", "the column's dotted path (as listed by bloom parquet FILE)")
+	hexBytes := fs.Bool("hex", false, "BYTE_ARRAY VALUEs are hexadecimal bytes, not text (for binary values)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parseArgs(fs, args, stdout); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
 		return usagef("FILE is required")
+	}
+	if *hexBytes && *column == "" {
+		return usagef("-hex needs -column PATH and VALUEs")
 	}
 	if *column == "" && fs.NArg() > 1 {
 		return usagef("unexpected argument %q (values need -column PATH)", fs.Arg(1))
@@ -69,26 +77,61 @@ func runParquet(args []string, stdout, _ io.Writer) error {
 		return usagef("-column needs at least one VALUE after FILE")
 	}
 	name := fs.Arg(0)
-	f, err := os.Open(name)
+	f := os.Stdin
+	if name == "-" {
+		name = "standard input"
+	} else {
+		var err error
+		if f, err = os.Open(name); err != nil {
+			return badFile(fileError(err))
+		}
+		defer f.Close()
+	}
+	r, size, err := parquetSource(f, name, maxParquetPipe)
 	if err != nil {
-		return badFile(fileError(err))
+		return err
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return badFile(fileError(err))
-	}
-	if st.IsDir() {
-		return badFile(fmt.Errorf("%s is a directory", name))
-	}
-	footer, err := parquet.ReadFooter(f, st.Size())
+	footer, err := parquet.ReadFooter(r, size)
 	if err != nil {
 		return badFile(fmt.Errorf("%s: %w", name, err))
 	}
 	if *column == "" {
-		return listParquet(stdout, f, st.Size(), name, footer, *asJSON)
+		return listParquet(stdout, r, size, name, footer, *asJSON)
 	}
-	return queryParquet(stdout, f, st.Size(), name, footer, *column, fs.Args()[1:], *asJSON)
+	return queryParquet(stdout, r, size, name, footer, *column, fs.Args()[1:], *hexBytes, *asJSON)
+}
+
+// maxParquetPipe is the largest Parquet file bloom parquet reads from a
+// pipe into memory.
+const maxParquetPipe = 256_000_000
+
+// parquetSource returns f, opened as name, for reading at offsets, and its
+// size. A Parquet file is read from its end (the footer), so a file that
+// cannot seek (a pipe, "-") of at most limit bytes is read into memory; a
+// larger one is an error saying so.
+func parquetSource(f *os.File, name string, limit int64) (io.ReaderAt, int64, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, 0, badFile(fileError(err))
+	}
+	if st.IsDir() {
+		return nil, 0, badFile(fmt.Errorf("%s is a directory", name))
+	}
+	if st.Mode().IsRegular() {
+		return f, st.Size(), nil
+	}
+	if end, err := f.Seek(0, io.SeekEnd); err == nil && end > 0 { // a device
+		return f, end, nil
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, 0, badFile(readError(name, err))
+	}
+	if int64(len(b)) > limit {
+		return nil, 0, badFile(fmt.Errorf("%s is a pipe of more than %s: a Parquet file is read from its end, so give it as a file",
+			name, humanBytes(uint64(limit))))
+	}
+	return bytes.NewReader(b), int64(len(b)), nil
 }
 
 // unsupported reports a filter error that means "a kind of filter this tool
@@ -141,7 +184,7 @@ func listParquet(stdout io.Writer, r io.ReaderAt, size int64, name string, foote
 	return tw.Flush()
 }
 
-func queryParquet(stdout io.Writer, r io.ReaderAt, size int64, name string, footer *parquet.Footer, column string, values []string, asJSON bool) error {
+func queryParquet(stdout io.Writer, r io.ReaderAt, size int64, name string, footer *parquet.Footer, column string, values []string, hexBytes, asJSON bool) error {
 	// The column's chunk in each row group, and its filter.
 	type chunk struct {
 		typ    parquet.PhysicalType
@@ -182,7 +225,7 @@ func queryParquet(stdout io.Writer, r io.ReaderAt, size int64, name string, foot
 	for i, v := range values {
 		answers[i] = parquetAnswer{Value: v, RowGroups: []rowGroupAnswer{}}
 		for g, ch := range chunks {
-			h, err := hashValue(ch.typ, v)
+			h, err := hashValue(ch.typ, v, hexBytes)
 			if err != nil {
 				return usageError{fmt.Sprintf("value %q for column %s (%s): %v", v, column, ch.typ, err)}
 			}
@@ -232,8 +275,8 @@ func printable(s string) string {
 }
 
 // hashValue parses the text v as a value of the physical type t and returns
-// its Parquet hash.
-func hashValue(t parquet.PhysicalType, v string) (uint64, error) {
+// its Parquet hash. hexBytes: a BYTE_ARRAY value is hexadecimal bytes.
+func hashValue(t parquet.PhysicalType, v string, hexBytes bool) (uint64, error) {
 	switch t {
 	case parquet.Boolean:
 		b, err := strconv.ParseBool(v)
@@ -266,7 +309,14 @@ func hashValue(t parquet.PhysicalType, v string) (uint64, error) {
 		}
 		return parquet.HashFloat64(f), nil
 	case parquet.ByteArray:
-		return parquet.HashString(v), nil
+		if !hexBytes {
+			return parquet.HashString(v), nil
+		}
+		b, err := hex.DecodeString(v)
+		if err != nil {
+			return 0, errors.New("want hexadecimal bytes (-hex)")
+		}
+		return parquet.HashBytes(b), nil
 	case parquet.FixedLenByteArray, parquet.Int96:
 		b, err := hex.DecodeString(v)
 		if err != nil {

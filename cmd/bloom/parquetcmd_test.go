@@ -211,7 +211,7 @@ func TestHashValue(t *testing.T) {
 		{parquet.FixedLenByteArray, "00ff10", parquet.HashBytes([]byte{0, 0xff, 0x10})},
 		{parquet.Int96, "0102030405060708090a0b0c", parquet.HashBytes([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})},
 	} {
-		if h, err := hashValue(c.typ, c.v); err != nil || h != c.want {
+		if h, err := hashValue(c.typ, c.v, false); err != nil || h != c.want {
 			t.Errorf("%v %q: %#x, %v; want %#x", c.typ, c.v, h, err, c.want)
 		}
 	}
@@ -220,8 +220,66 @@ func TestHashValue(t *testing.T) {
 		v   string
 	}{{parquet.Boolean, "yes"}, {parquet.Int32, "2147483648"}, {parquet.Int64, "1.0"}, {parquet.Float, "x"},
 		{parquet.Double, ""}, {parquet.FixedLenByteArray, "0g"}, {parquet.Int96, "00"}, {parquet.PhysicalType(9), "1"}} {
-		if _, err := hashValue(c.typ, c.v); err == nil {
+		if _, err := hashValue(c.typ, c.v, false); err == nil {
 			t.Errorf("%v %q: no error", c.typ, c.v)
 		}
+	}
+	// -hex: BYTE_ARRAY values as hexadecimal bytes, binary ones too; other
+	// types are parsed as without it.
+	for _, c := range []struct {
+		typ  parquet.PhysicalType
+		v    string
+		want uint64
+	}{
+		{parquet.ByteArray, "5061726973", parquet.HashString("Paris")},
+		{parquet.ByteArray, "00ff", parquet.HashBytes([]byte{0, 0xff})},
+		{parquet.ByteArray, "", parquet.HashString("")},
+		{parquet.Int64, "12", parquet.HashInt64(12)},
+	} {
+		if h, err := hashValue(c.typ, c.v, true); err != nil || h != c.want {
+			t.Errorf("-hex %v %q: %#x, %v; want %#x", c.typ, c.v, h, err, c.want)
+		}
+	}
+	if _, err := hashValue(parquet.ByteArray, "Paris", true); err == nil || !strings.Contains(err.Error(), "hexadecimal") {
+		t.Errorf("-hex BYTE_ARRAY \"Paris\": %v; want an error asking for hex", err)
+	}
+}
+
+// A Parquet file from a pipe (/dev/stdin, "-") is read into memory and
+// answers as the file does (it said "parquet file of 0 bytes: too short");
+// a pipe beyond the limit says why it cannot be read.
+func TestParquetFromPipe(t *testing.T) {
+	b, err := os.ReadFile(cities)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, want, _ := runChild(t, "parquet", "--json", cities)
+	for _, name := range []string{"/dev/stdin", "-"} {
+		if name == "/dev/stdin" {
+			if _, err := os.Stat(name); err != nil {
+				continue
+			}
+		}
+		code, out, errs := runChildStdin(t, string(b), "parquet", "--json", name)
+		if code != 0 || out != want {
+			t.Errorf("parquet %s from a pipe: exit %d, %q, stdout\n%s\nwant\n%s", name, code, errs, out, want)
+		}
+	}
+	// -hex from a pipe: "Paris" as hexadecimal bytes is in row group 0.
+	code, out, errs := runChildStdin(t, string(b), "parquet", "--json", "-column", "name", "-hex", "-", "5061726973")
+	var got []parquetAnswer
+	if err := json.Unmarshal([]byte(out), &got); code != 0 || err != nil || len(got) != 1 || !got[0].RowGroups[0].MayContain {
+		t.Errorf("parquet -column name -hex - 5061726973: exit %d, %q, %s", code, errs, out)
+	}
+
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { w.Write(b); w.Close() }()
+	_, _, err = parquetSource(r, "the pipe", int64(len(b)-1))
+	r.Close()
+	if err == nil || !strings.Contains(err.Error(), "the pipe is a pipe of more than") || !strings.Contains(err.Error(), "read from its end") {
+		t.Errorf("a pipe over the limit: %v", err)
 	}
 }

@@ -19,6 +19,18 @@ type lookup struct {
 	tmp     []bool
 	release func()
 	variant string
+	name    string // the file's name
+	mem     []byte // the file's bytes
+	mapped  bool   // mem is memory-mapped: reads may fault (guardMapped)
+}
+
+// hasAllGuarded is hasAll, with a fault in reading a mapped file (truncated
+// while it is read) returned as an error rather than a crash.
+func (l *lookup) hasAllGuarded(keys [][]byte, out []bool) error {
+	return guardMapped(l.mem, l.mapped, l.name, func() error {
+		l.hasAll(keys, out)
+		return nil
+	})
 }
 
 // hasAller is a filter's batch lookup.
@@ -50,16 +62,23 @@ func (l *lookup) hasAll(keys [][]byte, out []bool) {
 // decoded). The headers and lengths are checked, not the payload
 // checksums: bloom info checks those.
 func openLookup(name string) (*lookup, error) {
-	b, _, release, err := loadFile(name)
+	b, mapped, release, err := loadFile(name)
 	if err != nil {
 		return nil, err
 	}
-	l, err := viewLookup(b)
+	var l *lookup
+	err = guardMapped(b, mapped, name, func() error {
+		var err error
+		if l, err = viewLookup(b); err != nil {
+			return badFile(fmt.Errorf("%s: %w", name, err))
+		}
+		return nil
+	})
 	if err != nil {
 		release()
-		return nil, badFile(fmt.Errorf("%s: %w", name, err))
+		return nil, err
 	}
-	l.release = release
+	l.release, l.name, l.mem, l.mapped = release, name, b, mapped
 	return l, nil
 }
 
@@ -150,6 +169,8 @@ func runQuery(args []string, stdout, stderr io.Writer) error {
 		"like grep: standard input when no INPUT is given or for \"-\"; lines are printed as read, without file\n"+
 		"names, each ended by a newline (a NUL with -0). A line the filter may hold is a false positive with\n"+
 		"the filter's rate; a line it does not hold is certainly not in it.\n\n"+
+		"An input that cannot be opened or read is reported on stderr and skipped, as grep does: the other\n"+
+		"inputs are read and counted, and the exit status is 2.\n\n"+
 		"Exit status: 0 if a line was printed (or counted), 1 if none was, 2 on an error.")
 	invert := fs.Bool("v", false, "print the lines certainly not in the filter instead")
 	count := fs.Bool("c", false, "print only the number of lines that would be printed, over all inputs")
@@ -176,7 +197,8 @@ func runQuery(args []string, stdout, stderr io.Writer) error {
 	w := bufio.NewWriterSize(stdout, 1<<16)
 	var selected, total uint64
 	var out []bool
-	err = eachInput(fs.Args()[1:], os.Stdin, func(name string, r io.Reader) error {
+	report := func(err error) { fmt.Fprintf(stderr, "bloom query: %s\n", toolWords(err)) }
+	failed, err := eachInputOf(fs.Args()[1:], os.Stdin, report, func(name string, r io.Reader) error {
 		lr := newLineReader(r, sep)
 		for {
 			lines, err := lr.next()
@@ -184,13 +206,15 @@ func runQuery(args []string, stdout, stderr io.Writer) error {
 				return nil
 			}
 			if err != nil {
-				return badFile(fmt.Errorf("reading %s: %w", name, err))
+				return inputError{readError(name, err)}
 			}
 			if cap(out) < len(lines) {
 				out = make([]bool, len(lines))
 			}
 			out = out[:len(lines)]
-			l.hasAll(lines, out)
+			if err := l.hasAllGuarded(lines, out); err != nil {
+				return err // not an inputError: the filter is gone, not this input
+			}
 			total += uint64(len(lines))
 			for i, line := range lines {
 				if out[i] == *invert {
@@ -219,6 +243,9 @@ func runQuery(args []string, stdout, stderr io.Writer) error {
 	}
 	if err != nil {
 		return err
+	}
+	if failed > 0 {
+		return exitError{code: 2} // each failed input has had its line
 	}
 	if selected == 0 {
 		return errNothingFound
