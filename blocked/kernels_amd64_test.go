@@ -265,6 +265,11 @@ func TestAsmLargeBlockCount(t *testing.T) {
 }
 
 func init() {
+	// Without POPCNT the AVX2 lookups run one key at a time, as they did
+	// before the offset ring.
+	benchVariants = append(benchVariants, benchVariant{"avx2-noring", cpu.AVX2, func() func() {
+		return withoutFeature(cpu.FeaturePOPCNT)
+	}})
 	if cpu.Features&cpu.FeatureAVX512BITALG != 0 {
 		benchVariants = append(benchVariants, benchVariant{"avx512-nobitalg", cpu.AVX512, func() func() {
 			return withoutFeature(cpu.FeatureAVX512BITALG)
