@@ -8,12 +8,13 @@ import (
 )
 
 // Scalable is a Bloom filter that grows: a chain of blocked filters (stages).
-// When the newest stage reaches its planned number of keys, or half of its
-// bits are set, a new stage is added, growth times larger, with its
-// false-positive rate tightened by the ratio r: stage i is planned for
-// initial*growth^i keys at p0*r^i, with p0 = fpr*(1-r), so the rates of all
-// stages sum to less than fpr however many keys are added. Lookups check
-// every stage; only the newest takes adds.
+// When the newest stage reaches its planned number of keys, or has as many
+// bits set as its sizing predicts for them (blocked.Fill), a new stage is
+// added, growth times larger, with its false-positive rate tightened by the
+// ratio r: stage i is planned for initial*growth^i keys at p0*r^i, with
+// p0 = fpr*(1-r), so the rates of all stages sum to less than fpr however
+// many keys are added. Lookups check every stage; only the newest takes
+// adds.
 //
 // A key already found in the filter is not added again, so duplicates do not
 // make it grow. Has and HasAll are safe for concurrent use with each other;
@@ -23,10 +24,11 @@ import (
 // panic, and UnmarshalBinary or ReadFrom fill it.
 type Scalable[K Key] struct {
 	stages     []*blocked.Filter
-	initial    uint64 // keys planned for the first stage
-	planned    uint64 // keys planned for the newest stage
-	count      uint64 // keys added to the newest stage
-	nextCheck  uint64 // count at which to look at the newest stage's fill again
+	initial    uint64  // keys planned for the first stage
+	planned    uint64  // keys planned for the newest stage
+	count      uint64  // keys added to the newest stage
+	nextCheck  uint64  // count at which to look at the newest stage's fill again
+	fillAt     float64 // fill at which the newest stage is full: blocked.Fill at its planned keys
 	fpr        float64
 	growth     float64
 	tightening float64
@@ -105,6 +107,7 @@ func (s *Scalable[K]) push(f *blocked.Filter, planned uint64) {
 	s.stages = append(s.stages, f)
 	s.planned, s.count = planned, 0
 	s.nextCheck = max(1, planned/16)
+	s.fillAt = blocked.Fill(planned, f.NumBlocks(), f.K())
 }
 
 // grow adds a stage. If the next stage cannot be made (it would exceed the
@@ -126,14 +129,16 @@ func nextPlanned(p uint64, growth float64) uint64 {
 	return max(uint64(math.Min(float64(p)*growth, 1<<62)), p+1)
 }
 
-// full reports whether the newest stage has its planned keys or half its bits set.
+// full reports whether the newest stage has its planned keys, or at least
+// the fill its sizing predicts for them (read every planned/16 keys). Once
+// growth has stopped (planned 2^64-1) it is never full.
 func (s *Scalable[K]) full() bool {
 	if s.count >= s.planned {
-		return true
+		return s.planned != math.MaxUint64
 	}
 	if s.count >= s.nextCheck {
 		s.nextCheck += max(1, s.planned/16)
-		return s.stages[len(s.stages)-1].FillRatio() >= 0.5
+		return s.planned != math.MaxUint64 && s.stages[len(s.stages)-1].FillRatio() >= s.fillAt
 	}
 	return false
 }

@@ -224,5 +224,7 @@ func decodeScalable[K Key](h format.Header, p []byte) (*Scalable[K], error) {
 	if err := requireXXH3(blocked.HashID(h.Hash), "Scalable", "a chain of blocked.Filter"); err != nil {
 		return nil, err
 	}
+	newest := g.stages[len(g.stages)-1]
+	g.fillAt = blocked.Fill(planned, newest.NumBlocks(), newest.K())
 	return g, nil
 }
