@@ -20,6 +20,12 @@ import (
 // make it grow. Has and HasAll are safe for concurrent use with each other;
 // Add and AddAll are not safe concurrently with anything.
 //
+// A stage that cannot be made (larger than blocked.MaxBlocks or this
+// platform's reach, more than 1024 bits per key, or a rate that underflows)
+// is never allocated: growth stops there, the newest stage takes every
+// further key (its FillRatio and EstimatedFPR show the overflow), and Err
+// returns the error, which wraps ErrTooLarge or ErrFPR.
+//
 // The zero Scalable is empty: its lookups answer false and 0, its mutations
 // panic, and UnmarshalBinary or ReadFrom fill it.
 type Scalable[K Key] struct {
@@ -29,6 +35,7 @@ type Scalable[K Key] struct {
 	count      uint64  // keys added to the newest stage
 	nextCheck  uint64  // count at which to look at the newest stage's fill again
 	fillAt     float64 // fill at which the newest stage is full: blocked.Fill at its planned keys
+	err        error   // why growth stopped (planned is then 2^64-1), or nil
 	fpr        float64
 	growth     float64
 	tightening float64
@@ -127,18 +134,63 @@ func (s *Scalable[K]) push(f *blocked.Filter, planned uint64) {
 	s.fillAt = blocked.Fill(planned, f.NumBlocks(), f.K())
 }
 
-// grow adds a stage. If the next stage cannot be made (it would exceed the
-// largest filter, or its rate underflows), the newest stage keeps taking
-// keys and its FillRatio and EstimatedFPR show the overflow.
+// maxStageBitsPerKey bounds a new stage's size: at most this many bits per
+// planned key (or one block). A blocked filter needs about 40 bits per key
+// at rate 1e-6, 550 at 1e-15, 5500 at 1e-20 and 10^5 at 1e-24; a stage past
+// the bound is one whose rate (a tightening ratio far below the default)
+// the layout cannot reach at any sensible size, and an encoding of a few
+// kilobytes could otherwise ask for the largest Filter on its next Add. At
+// the default tightening no stage comes near it before blocked.MaxBlocks.
+const maxStageBitsPerKey = 1024
+
+// grow adds a stage. It sizes the stage first and allocates nothing if the
+// stage is beyond blocked.MaxBlocks or this platform's reach (ErrTooLarge),
+// needs more than maxStageBitsPerKey bits per key (ErrTooLarge), or its rate
+// underflowed (ErrFPR): then growth stops, Err says why, and the newest
+// stage keeps taking keys.
 func (s *Scalable[K]) grow() {
 	planned := nextPlanned(s.planned, s.growth)
-	f, err := blocked.New(planned, s.stageFPR(len(s.stages)))
+	i := len(s.stages)
+	f, err := newStage(planned, s.stageFPR(i))
 	if err != nil {
 		s.planned = math.MaxUint64
+		s.err = fmt.Errorf("%w; so Scalable stage %d (%d keys) is not made, and stage %d takes every further key", err, i, planned, i-1)
 		return
 	}
 	s.push(f, planned)
 }
+
+// stageSize returns the geometry of a stage for planned keys at rate p: the
+// Filter blocked.New would make, or an error if it cannot be made or takes
+// more than maxStageBitsPerKey bits per key.
+func stageSize(planned uint64, p float64) (blocked.Sizing, error) {
+	sz, err := blocked.SizeFilter(planned, p)
+	if err != nil {
+		return sz, err
+	}
+	if sz.Blocks > 1 && sz.BitsPerKey > maxStageBitsPerKey {
+		return sz, fmt.Errorf("%w: %d keys at fpr %g need %.0f bits per key, more than the %d a Scalable stage may take",
+			ErrTooLarge, planned, p, sz.BitsPerKey, maxStageBitsPerKey)
+	}
+	return sz, nil
+}
+
+// newStage returns an empty stage for planned keys at rate p, or the error
+// that keeps it from being made (nothing is allocated then).
+func newStage(planned uint64, p float64) (*blocked.Filter, error) {
+	sz, err := stageSize(planned, p)
+	if err != nil {
+		return nil, err
+	}
+	return blocked.NewBytes(sz.Bytes, sz.K) // ErrTooLarge beyond this platform's reach
+}
+
+// Err returns nil while s can grow, or the error that stopped its growth:
+// the next stage could not be made (an error wrapping ErrTooLarge or
+// ErrFPR), so the newest stage takes every further key and the
+// false-positive rate rises past the target. It returns nil for the zero
+// Scalable.
+func (s *Scalable[K]) Err() error { return s.err }
 
 // nextPlanned returns the keys planned for the stage after one planned for
 // p keys: p*growth, at most 2^62, and at least p+1.
