@@ -101,6 +101,7 @@ func TestScalableHostileParameters(t *testing.T) {
 			if !errors.Is(err, ErrCorrupt) {
 				t.Errorf("%s: %v, want ErrCorrupt", tc.name, err)
 			}
+			t.Logf("%s: %v", tc.name, err)
 			if err == nil {
 				g.AddAll(seedKeys(9, 1000)) // what followed the decoding that killed the process
 				checkHeap(t, tc.name)
@@ -148,7 +149,7 @@ func TestScalableGrowthStopsAtItsBound(t *testing.T) {
 		}
 		keys := seedKeys(4, 320) // the first two stages' keys
 		s.AddAll(keys)
-		if s.Stages() != 2 || s.Err() != nil {
+		if s.Stages() != 2 || s.Err() != nil || new(Scalable[uint64]).Err() != nil {
 			t.Fatalf("%d stages, %v: want 2 and no error", s.Stages(), s.Err())
 		}
 		b := mustMarshal(t, s)

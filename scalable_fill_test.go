@@ -36,8 +36,9 @@ func TestFillPredictsFillRatio(t *testing.T) {
 // for 100,000 keys and counts the keys the first stage takes (those not
 // already found): exactly the planned keys. A stage at its planned keys has
 // more than half its bits set at these rates (0.55 to 0.92), so the old
-// half-fill trigger opened the second stage after 56,298, 81,334 and
-// 93,846 keys at fpr 0.5, 0.1 and 0.05.
+// half-fill trigger opened the second stage at the fill read after 56,250,
+// 81,250 and 93,750 keys (9, 13 and 15 sixteenths) at fpr 0.5, 0.1 and
+// 0.05.
 func TestScalableOpensStageAtPlan(t *testing.T) {
 	const planned = 100_000
 	for _, p := range []float64{0.5, 0.1, 0.05, 0.01} {
