@@ -8,25 +8,34 @@ import (
 )
 
 // Scalable is a Bloom filter that grows: a chain of blocked filters (stages).
-// When the newest stage reaches its planned number of keys, or half of its
-// bits are set, a new stage is added, growth times larger, with its
-// false-positive rate tightened by the ratio r: stage i is planned for
-// initial*growth^i keys at p0*r^i, with p0 = fpr*(1-r), so the rates of all
-// stages sum to less than fpr however many keys are added. Lookups check
-// every stage; only the newest takes adds.
+// When the newest stage reaches its planned number of keys, or has as many
+// bits set as its sizing predicts for them (blocked.Fill), a new stage is
+// added, growth times larger, with its false-positive rate tightened by the
+// ratio r: stage i is planned for initial*growth^i keys at p0*r^i, with
+// p0 = fpr*(1-r), so the rates of all stages sum to less than fpr however
+// many keys are added. Lookups check every stage; only the newest takes
+// adds.
 //
 // A key already found in the filter is not added again, so duplicates do not
 // make it grow. Has and HasAll are safe for concurrent use with each other;
 // Add and AddAll are not safe concurrently with anything.
 //
+// A stage that cannot be made (larger than blocked.MaxBlocks or this
+// platform's reach, more than 1024 bits per key, or a rate that underflows)
+// is never allocated: growth stops there, the newest stage takes every
+// further key (its FillRatio and EstimatedFPR show the overflow), and Err
+// returns the error, which wraps ErrTooLarge or ErrFPR.
+//
 // The zero Scalable is empty: its lookups answer false and 0, its mutations
 // panic, and UnmarshalBinary or ReadFrom fill it.
 type Scalable[K Key] struct {
 	stages     []*blocked.Filter
-	initial    uint64 // keys planned for the first stage
-	planned    uint64 // keys planned for the newest stage
-	count      uint64 // keys added to the newest stage
-	nextCheck  uint64 // count at which to look at the newest stage's fill again
+	initial    uint64  // keys planned for the first stage
+	planned    uint64  // keys planned for the newest stage
+	count      uint64  // keys added to the newest stage
+	nextCheck  uint64  // count at which to look at the newest stage's fill again
+	fillAt     float64 // fill at which the newest stage is full: blocked.Fill at its planned keys
+	err        error   // why growth stopped (planned is then 2^64-1), or nil
 	fpr        float64
 	growth     float64
 	tightening float64
@@ -41,13 +50,30 @@ type ScalableOption struct {
 
 type scalableConfig struct{ growth, tightening float64 }
 
+// MinGrowth is the smallest growth factor WithGrowth accepts.
+//
+// N keys take about log(N/initial)/log(growth) stages, and every lookup
+// probes every stage. Each stage's rate is r times the one before
+// (WithTightening), so its keys cost about log2(1/r)/ln 2 bits more (0.34
+// at the default r = 0.85): bits per key rise by 0.34/log2(growth) each
+// time N doubles. The memory held just after a stage opens, the worst
+// case, is lowest for growth between 1.5 and 2 (at 10^9 keys from 1000
+// planned at fpr 0.01: 44 bits per key at 1.5, 47 at 2, 55 at 1.25, 78 at
+// 4); below 1.5 it and the number of stages climb fast, and growth 1 (each
+// stage one key larger) needs a stage per sqrt(2N) keys, whose rates sink
+// until a stage of a few hundred keys takes gigabytes. From 1.5 up, memory
+// is linear in N but for that slow logarithmic rise.
+const MinGrowth = 1.5
+
 // WithGrowth sets how much larger each stage is than the one before: a
-// factor of at least 1 (default 2). Larger factors mean fewer stages (faster
-// lookups) and more memory held in reserve.
+// factor in [MinGrowth, 1e6] (default 2). Larger factors mean fewer stages
+// (faster lookups) and more memory held in reserve. A factor below MinGrowth
+// (earlier versions took 1) is an error wrapping ErrOption; encodings
+// written with one still decode, and grow as they were made to.
 func WithGrowth(s float64) ScalableOption {
 	return ScalableOption{func(c *scalableConfig) error {
-		if math.IsNaN(s) || s < 1 || s > 1e6 {
-			return fmt.Errorf("%w: growth factor must be in [1, 1e6], got %v", ErrOption, s)
+		if math.IsNaN(s) || s < MinGrowth || s > 1e6 {
+			return fmt.Errorf("%w: growth factor must be in [%v, 1e6] (see MinGrowth), got %v", ErrOption, MinGrowth, s)
 		}
 		c.growth = s
 		return nil
@@ -105,20 +131,66 @@ func (s *Scalable[K]) push(f *blocked.Filter, planned uint64) {
 	s.stages = append(s.stages, f)
 	s.planned, s.count = planned, 0
 	s.nextCheck = max(1, planned/16)
+	s.fillAt = blocked.Fill(planned, f.NumBlocks(), f.K())
 }
 
-// grow adds a stage. If the next stage cannot be made (it would exceed the
-// largest filter, or its rate underflows), the newest stage keeps taking
-// keys and its FillRatio and EstimatedFPR show the overflow.
+// maxStageBitsPerKey bounds a new stage's size: at most this many bits per
+// planned key (or one block). A blocked filter needs about 40 bits per key
+// at rate 1e-6, 550 at 1e-15, 5500 at 1e-20 and 10^5 at 1e-24; a stage past
+// the bound is one whose rate (a tightening ratio far below the default)
+// the layout cannot reach at any sensible size, and an encoding of a few
+// kilobytes could otherwise ask for the largest Filter on its next Add. At
+// the default tightening no stage comes near it before blocked.MaxBlocks.
+const maxStageBitsPerKey = 1024
+
+// grow adds a stage. It sizes the stage first and allocates nothing if the
+// stage is beyond blocked.MaxBlocks or this platform's reach (ErrTooLarge),
+// needs more than maxStageBitsPerKey bits per key (ErrTooLarge), or its rate
+// underflowed (ErrFPR): then growth stops, Err says why, and the newest
+// stage keeps taking keys.
 func (s *Scalable[K]) grow() {
 	planned := nextPlanned(s.planned, s.growth)
-	f, err := blocked.New(planned, s.stageFPR(len(s.stages)))
+	i := len(s.stages)
+	f, err := newStage(planned, s.stageFPR(i))
 	if err != nil {
 		s.planned = math.MaxUint64
+		s.err = fmt.Errorf("%w; so Scalable stage %d (%d keys) is not made, and stage %d takes every further key", err, i, planned, i-1)
 		return
 	}
 	s.push(f, planned)
 }
+
+// stageSize returns the geometry of a stage for planned keys at rate p: the
+// Filter blocked.New would make, or an error if it cannot be made or takes
+// more than maxStageBitsPerKey bits per key.
+func stageSize(planned uint64, p float64) (blocked.Sizing, error) {
+	sz, err := blocked.SizeFilter(planned, p)
+	if err != nil {
+		return sz, err
+	}
+	if sz.Blocks > 1 && sz.BitsPerKey > maxStageBitsPerKey {
+		return sz, fmt.Errorf("%w: %d keys at fpr %g need %.0f bits per key, more than the %d a Scalable stage may take",
+			ErrTooLarge, planned, p, sz.BitsPerKey, maxStageBitsPerKey)
+	}
+	return sz, nil
+}
+
+// newStage returns an empty stage for planned keys at rate p, or the error
+// that keeps it from being made (nothing is allocated then).
+func newStage(planned uint64, p float64) (*blocked.Filter, error) {
+	sz, err := stageSize(planned, p)
+	if err != nil {
+		return nil, err
+	}
+	return blocked.NewBytes(sz.Bytes, sz.K) // ErrTooLarge beyond this platform's reach
+}
+
+// Err returns nil while s can grow, or the error that stopped its growth:
+// the next stage could not be made (an error wrapping ErrTooLarge or
+// ErrFPR), so the newest stage takes every further key and the
+// false-positive rate rises past the target. It returns nil for the zero
+// Scalable.
+func (s *Scalable[K]) Err() error { return s.err }
 
 // nextPlanned returns the keys planned for the stage after one planned for
 // p keys: p*growth, at most 2^62, and at least p+1.
@@ -126,14 +198,16 @@ func nextPlanned(p uint64, growth float64) uint64 {
 	return max(uint64(math.Min(float64(p)*growth, 1<<62)), p+1)
 }
 
-// full reports whether the newest stage has its planned keys or half its bits set.
+// full reports whether the newest stage has its planned keys, or at least
+// the fill its sizing predicts for them (read every planned/16 keys). Once
+// growth has stopped (planned 2^64-1) it is never full.
 func (s *Scalable[K]) full() bool {
 	if s.count >= s.planned {
-		return true
+		return s.planned != math.MaxUint64
 	}
 	if s.count >= s.nextCheck {
 		s.nextCheck += max(1, s.planned/16)
-		return s.stages[len(s.stages)-1].FillRatio() >= 0.5
+		return s.planned != math.MaxUint64 && s.stages[len(s.stages)-1].FillRatio() >= s.fillAt
 	}
 	return false
 }

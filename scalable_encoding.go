@@ -152,11 +152,14 @@ func (s *Scalable[K]) ReadFrom(r io.Reader) (int64, error) {
 
 // decodeScalable builds a Scalable from a checked header and its payload
 // (length and CRC checked). It checks the parameters (each in the range its
-// option allows, the newest stage's planned keys the ones growth from the
-// initial keys gives for that many stages, or growth stopped; adds within
-// the plan), then each stage: a whole Filter encoding of its own, valid,
-// with key hash xxh3, no smaller than the one before, the stages filling
-// the payload exactly. The header's key hash is checked last.
+// option allows, or allowed when written; the newest stage's planned keys
+// the ones growth from the initial keys gives for that many stages, or
+// growth stopped; adds within the plan), then each stage: a whole Filter
+// encoding of its own, valid, with key hash xxh3, no smaller than the one
+// before, sized as blocked.New sizes its planned keys at its rate (so the
+// parameters describe the stages present, and the next stage is sized from
+// keys the input vouches for), the stages filling the payload exactly. The
+// header's key hash is checked last.
 func decodeScalable[K Key](h format.Header, p []byte) (*Scalable[K], error) {
 	le := binary.LittleEndian
 	g := &Scalable[K]{
@@ -188,6 +191,7 @@ func decodeScalable[K Key](h format.Header, p []byte) (*Scalable[K], error) {
 	for range h.Blocks - 1 { // Blocks <= payload/128: bounded by the input
 		planned = nextPlanned(planned, g.growth)
 	}
+	newestPlanned := planned
 	if g.planned != planned && g.planned != math.MaxUint64 {
 		return nil, bad("%d keys planned for stage %d, growth from %d gives %d", g.planned, h.Blocks, g.initial, planned)
 	}
@@ -197,7 +201,11 @@ func decodeScalable[K Key](h format.Header, p []byte) (*Scalable[K], error) {
 	}
 	rest := p[format.ScalableParamBytes:]
 	g.stages = make([]*blocked.Filter, 0, h.Blocks)
+	planned = g.initial // of stage i
 	for i := range h.Blocks {
+		if i > 0 {
+			planned = nextPlanned(planned, g.growth)
+		}
 		sh, err := format.Parse(rest, format.Filter)
 		if err != nil {
 			return nil, bad("stage %d: %w", i, err)
@@ -215,6 +223,9 @@ func decodeScalable[K Key](h format.Header, p []byte) (*Scalable[K], error) {
 		if i > 0 && f.NumBits() < g.stages[i-1].NumBits() {
 			return nil, bad("stage %d is smaller than the one before", i)
 		}
+		if err := checkStageSize(f, planned, g.stageFPR(int(i))); err != nil {
+			return nil, bad("stage %d: %w", i, err)
+		}
 		g.stages = append(g.stages, f)
 		rest = rest[sh.Size():]
 	}
@@ -224,5 +235,33 @@ func decodeScalable[K Key](h format.Header, p []byte) (*Scalable[K], error) {
 	if err := requireXXH3(blocked.HashID(h.Hash), "Scalable", "a chain of blocked.Filter"); err != nil {
 		return nil, err
 	}
+	newest := g.stages[len(g.stages)-1]
+	g.fillAt = blocked.Fill(newestPlanned, newest.NumBlocks(), newest.K())
+	if g.planned == math.MaxUint64 {
+		next := nextPlanned(newestPlanned, g.growth)
+		_, err := stageSize(next, g.stageFPR(len(g.stages)))
+		if err == nil { // it can be sized: the encoding platform could not allocate it
+			err = fmt.Errorf("%w: growth stopped before the filter was encoded", ErrTooLarge)
+		}
+		g.err = fmt.Errorf("%w; so Scalable stage %d (%d keys) is not made, and stage %d takes every further key", err, len(g.stages), next, len(g.stages)-1)
+	}
 	return g, nil
+}
+
+// checkStageSize returns an error unless stage f has about the blocks that
+// blocked.New gives its k for planned keys at rate p: the fewest blocks that
+// reach p lie within 1 + blocks/8 of its own (slack for float rounding
+// across platforms and refinements of the sizing math). Fewer would mean
+// the parameters plan for more keys than the stage was made for, so that
+// the stages after it would be sized from keys the input does not hold.
+func checkStageSize(f *blocked.Filter, planned uint64, p float64) error {
+	b, k := f.NumBlocks(), f.K()
+	slack := 1 + b/8
+	if !(blocked.FPR(planned, b+slack, k) <= p) {
+		return fmt.Errorf("blocks: %d (k = %d), too few for the %d keys it plans for at rate %g", b, k, planned, p)
+	}
+	if b > slack && blocked.FPR(planned, b-slack, k) <= p {
+		return fmt.Errorf("blocks: %d (k = %d), too many for the %d keys it plans for at rate %g", b, k, planned, p)
+	}
+	return nil
 }

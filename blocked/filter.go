@@ -223,8 +223,11 @@ func (f *Filter) popcount() uint64 {
 	return n
 }
 
-// FillRatio returns the fraction of bits that are set. A well-sized filter at
-// its planned number of keys is below one half; far above means overflow.
+// FillRatio returns the fraction of bits that are set. A filter holding the
+// keys New sized it for has about Fill(n, NumBlocks(), K()) of its bits set,
+// which depends on the rate it was sized for (about 0.55 at fpr 0.01, above
+// 0.9 at 0.5, under 0.1 at 1e-12), so compare FillRatio with Fill, not with
+// one half: well above Fill at the planned keys means overflow.
 func (f *Filter) FillRatio() float64 {
 	if len(f.blocks) == 0 {
 		return 0
