@@ -286,7 +286,8 @@ func Append(dst []byte, h Header, n int, fill func(p []byte)) []byte {
 // Write writes an encoding with header h to w: payload yields the payload
 // in pieces and is run twice, once for the CRC the header carries and once
 // to write, so the payload is never copied whole. h.PayloadBytes must be the
-// total length of the pieces.
+// total length of the pieces. A write that takes fewer bytes than it was
+// given stops it with io.ErrShortWrite (WriteFull).
 func Write(w io.Writer, h Header, payload iter.Seq[[]byte]) (int64, error) {
 	h.PayloadCRC = 0
 	for c := range payload {
@@ -294,19 +295,35 @@ func Write(w io.Writer, h Header, payload iter.Seq[[]byte]) (int64, error) {
 	}
 	var hb [HeaderSize]byte
 	h.Put(hb[:])
-	n, err := w.Write(hb[:])
+	n, err := WriteFull(w, hb[:])
 	total := int64(n)
 	if err != nil {
 		return total, err
 	}
 	for c := range payload {
-		n, err = w.Write(c)
+		n, err = WriteFull(w, c)
 		total += int64(n)
 		if err != nil {
 			return total, err
 		}
 	}
 	return total, nil
+}
+
+// WriteFull writes p to w in one Write and returns what it wrote. A writer
+// that writes fewer bytes than p without saying why breaks io.Writer's
+// contract; as io.Copy does, WriteFull then returns io.ErrShortWrite, so a
+// caller never reports a whole encoding written when part of it was not.
+// A count outside 0..len(p) is an error too, and is clamped.
+func WriteFull(w io.Writer, p []byte) (int, error) {
+	n, err := w.Write(p)
+	if n < 0 || n > len(p) {
+		return max(0, min(n, len(p))), fmt.Errorf("invalid write: the writer reports %d bytes written of %d", n, len(p))
+	}
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	return n, err
 }
 
 // ChunkBytes is how much payload Read reads at a time, and its first buffer.
