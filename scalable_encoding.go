@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/internal/errs"
 	"github.com/simdbloom/bloom/internal/format"
 )
 
@@ -200,14 +201,14 @@ func decodeScalable[K Key](h format.Header, p []byte) (*Scalable[K], error) {
 	for i := range h.Blocks {
 		sh, err := format.Parse(rest, format.Filter)
 		if err != nil {
-			return nil, bad("stage %d: %w", i, err)
+			return nil, bad("stage %d: %w", i, errs.Inner(err))
 		}
 		if sh.Size() > uint64(len(rest)) {
 			return nil, bad("stage %d announces %d bytes, %d remain", i, sh.Size(), len(rest))
 		}
 		f := new(blocked.Filter)
 		if err := f.UnmarshalBinary(rest[:sh.Size()]); err != nil {
-			return nil, bad("stage %d: %w", i, err)
+			return nil, bad("stage %d: %w", i, errs.Inner(err))
 		}
 		if f.KeyHash() != blocked.HashXXH3 {
 			return nil, bad("stage %d has key hash %v", i, f.KeyHash())

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // The sizing math: the classic Bloom filter formulas (the floor every
@@ -175,7 +176,7 @@ func classicSize(n uint64, fpr float64) (Sizing, error) {
 	for k := max(1, int(kopt)-1); k <= int(kopt)+2; k++ {
 		bits := math.Ceil(-float64(k) * float64(n) / log1mexp(lnp/float64(k)))
 		if !(bits < 1<<63) { // also a NaN
-			return Sizing{}, fmt.Errorf("%w: %d keys at fpr %v need more than 2^63 bits", ErrTooLarge, n, fpr)
+			return Sizing{}, fmt.Errorf("%w: %s at fpr %v need more than 2^63 bits", ErrTooLarge, errs.Count(n, "key"), fpr)
 		}
 		m := uint64(max(1, bits))
 		// The formula is exact in real numbers; rounding may put m a bit

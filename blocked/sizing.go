@@ -157,7 +157,7 @@ func blocksFor(n uint64, fpr float64, max uint64, f func(n, nblocks uint64) floa
 		return 0, err
 	}
 	if !(f(n, max) <= fpr) { // also refuses a NaN
-		return 0, fmt.Errorf("%w: %d keys at fpr %v need more than %d blocks", ErrTooLarge, n, fpr, max)
+		return 0, fmt.Errorf("%w: %s at fpr %v need more than %d blocks", ErrTooLarge, errs.Count(n, "key"), fpr, max)
 	}
 	lo, hi := uint64(0), max // f(lo) > fpr (or lo = 0), f(hi) <= fpr
 	for hi-lo > 1 {

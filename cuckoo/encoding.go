@@ -182,7 +182,7 @@ func decode(h format.Header, p []byte) (*Filter, error) {
 		l = SemiSorted
 	}
 	if h.Blocks > platformBuckets(int(h.K), l) {
-		return nil, fmt.Errorf("%w: %w: %d buckets of %d-bit fingerprints is more than this platform can allocate", ErrCorrupt, ErrTooLarge, h.Blocks, h.K)
+		return nil, fmt.Errorf("%w: %d buckets of %d-bit fingerprints is more than this platform can allocate", errs.Both(ErrCorrupt, ErrTooLarge), h.Blocks, h.K)
 	}
 	g := newFilter(h.Blocks, int(h.K), l)
 	copy(g.data, p[format.CuckooPrefixBytes:])

@@ -285,7 +285,7 @@ func decodeFileMetaData(b []byte) (*Footer, error) {
 		return nil, c.corrupt("file metadata lacks num_rows or row_groups")
 	}
 	if c.off != len(b) {
-		return nil, c.corrupt("%d bytes after the file metadata", len(b)-c.off)
+		return nil, c.corrupt("%s after the file metadata", errs.Count(len(b)-c.off, "byte"))
 	}
 	return f, nil
 }

@@ -386,7 +386,7 @@ func (d *decoder) header() (int, error) {
 		}
 	}
 	if numBytes <= 0 || numBytes%32 != 0 || numBytes > MaxFilterBytes {
-		return 0, fmt.Errorf("%w: %w: parquet bloom filter header says %d bytes; want a positive multiple of 32 up to %d", ErrCorrupt, ErrGeometry, numBytes, MaxFilterBytes)
+		return 0, fmt.Errorf("%w: parquet bloom filter header says %d bytes; want a positive multiple of 32 up to %d", errs.Both(ErrCorrupt, ErrGeometry), numBytes, MaxFilterBytes)
 	}
 	return int(numBytes), nil
 }

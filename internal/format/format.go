@@ -90,6 +90,17 @@ func (v Variant) String() string {
 	return fmt.Sprintf("Variant(%d)", uint8(v))
 }
 
+// unit names what the variant's header field Blocks counts.
+func (v Variant) unit() string {
+	switch v {
+	case Cuckoo:
+		return "bucket"
+	case Scalable:
+		return "stage"
+	}
+	return "block"
+}
+
 // BlockBytes returns the block size of variants 1..3, or 0.
 func (v Variant) BlockBytes() uint64 {
 	switch v {
@@ -150,7 +161,7 @@ func (h Header) Put(b []byte) {
 // variant's fields (Check). It does not look past the header.
 func Parse(b []byte, want Variant) (Header, error) {
 	if len(b) < HeaderSize {
-		return Header{}, fmt.Errorf("%w: %d bytes, shorter than the %d-byte header", errs.ErrTruncated, len(b), HeaderSize)
+		return Header{}, fmt.Errorf("%w: %d byte%.*s, shorter than the %d-byte header", errs.ErrTruncated, len(b), errs.S(len(b)), "s", HeaderSize)
 	}
 	if string(b[offMagic:offMagic+4]) != Magic {
 		return Header{}, fmt.Errorf("%w: starts with %q, want %q", errs.ErrMagic, b[offMagic:offMagic+4], Magic)
@@ -224,19 +235,19 @@ func Check(h Header) error {
 		return fmt.Errorf("%w: reserved header bytes are not zero", errs.ErrCorrupt)
 	}
 	if h.K != 8 && !(h.K == 16 && h.Variant == Filter) {
-		return fmt.Errorf("%w: %w: k = %d for a %v", errs.ErrCorrupt, errs.ErrGeometry, h.K, h.Variant)
+		return fmt.Errorf("%w: k = %d for a %v", errs.Both(errs.ErrCorrupt, errs.ErrGeometry), h.K, h.Variant)
 	}
 	if h.Blocks == 0 {
-		return fmt.Errorf("%w: %w: 0 blocks", errs.ErrCorrupt, errs.ErrGeometry)
+		return fmt.Errorf("%w: 0 blocks", errs.Both(errs.ErrCorrupt, errs.ErrGeometry))
 	}
 	if h.Blocks > MaxBlocks {
-		return fmt.Errorf("%w: %w: %d blocks, the most is %d", errs.ErrCorrupt, errs.ErrTooLarge, h.Blocks, uint64(MaxBlocks))
+		return fmt.Errorf("%w: %d blocks, the most is %d", errs.Both(errs.ErrCorrupt, errs.ErrTooLarge), h.Blocks, uint64(MaxBlocks))
 	}
 	if h.PayloadBytes != h.Blocks*bb {
 		return fmt.Errorf("%w: payload length %d is not %d blocks of %d bytes", errs.ErrCorrupt, h.PayloadBytes, h.Blocks, bb)
 	}
 	if h.PayloadBytes > maxPayload {
-		return fmt.Errorf("%w: %w: a %d-byte payload does not fit in memory on this platform", errs.ErrCorrupt, errs.ErrTooLarge, h.PayloadBytes)
+		return fmt.Errorf("%w: a %d-byte payload does not fit in memory on this platform", errs.Both(errs.ErrCorrupt, errs.ErrTooLarge), h.PayloadBytes)
 	}
 	return nil
 }
@@ -249,10 +260,10 @@ func Frame(b []byte, want Variant) (Header, []byte, error) {
 		return Header{}, nil, err
 	}
 	if uint64(len(b)) < h.Size() {
-		return Header{}, nil, fmt.Errorf("%w: %d bytes, the header announces %d (%d blocks)", errs.ErrTruncated, len(b), h.Size(), h.Blocks)
+		return Header{}, nil, fmt.Errorf("%w: %d byte%.*s, the header announces %d (%d %s%.*s)", errs.ErrTruncated, len(b), errs.S(len(b)), "s", h.Size(), h.Blocks, h.Variant.unit(), errs.S(h.Blocks), "s")
 	}
 	if uint64(len(b)) > h.Size() {
-		return Header{}, nil, fmt.Errorf("%w: %d bytes after the %d-byte encoding", errs.ErrCorrupt, uint64(len(b))-h.Size(), h.Size())
+		return Header{}, nil, fmt.Errorf("%w: %d byte%.*s after the %d-byte encoding", errs.ErrCorrupt, uint64(len(b))-h.Size(), errs.S(uint64(len(b))-h.Size()), "s", h.Size())
 	}
 	return h, b[HeaderSize:], nil
 }
