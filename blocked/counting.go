@@ -74,7 +74,7 @@ func NewCounting(n uint64, fpr float64) (*Counting, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkAlloc(s.Blocks, 64); err != nil {
+	if err := checkAlloc(s.Blocks, 64, keysAt(n, fpr)); err != nil {
 		return nil, err
 	}
 	return &Counting{blocks: alignedBlocks(s.Blocks)}, nil

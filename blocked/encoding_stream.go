@@ -113,6 +113,9 @@ func decodeCopy(b []byte, v Variant) (Header, []byte, error) {
 	if err != nil {
 		return Header{}, nil, err
 	}
+	if err := format.CheckMemory(h); err != nil {
+		return Header{}, nil, err
+	}
 	mem := alignedMem(h.PayloadBytes)
 	copy(mem, p)
 	fromLE(mem, v.wordBytes())

@@ -40,7 +40,7 @@ func New(n uint64, fpr float64) (*Filter, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkAlloc(s.Blocks, 64); err != nil {
+	if err := checkAlloc(s.Blocks, 64, keysAt(n, fpr)); err != nil {
 		return nil, err
 	}
 	return newFilter(s.Blocks, s.K), nil

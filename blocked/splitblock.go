@@ -77,7 +77,7 @@ func NewSplitBlock(n uint64, fpr float64) (*SplitBlock, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkAlloc(s.Blocks, SplitBlockBytes); err != nil {
+	if err := checkAlloc(s.Blocks, SplitBlockBytes, keysAt(n, fpr)); err != nil {
 		return nil, err
 	}
 	return newSplitBlock(s.Blocks), nil

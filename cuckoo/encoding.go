@@ -184,6 +184,9 @@ func decode(h format.Header, p []byte) (*Filter, error) {
 	if h.Blocks > platformBuckets(int(h.K), l) {
 		return nil, fmt.Errorf("%w: %d buckets of %d-bit fingerprints is more than this platform can allocate", errs.Both(ErrCorrupt, ErrTooLarge), h.Blocks, h.K)
 	}
+	if err := format.CheckMemory(h); err != nil {
+		return nil, err
+	}
 	g := newFilter(h.Blocks, int(h.K), l)
 	copy(g.data, p[format.CuckooPrefixBytes:])
 	used := g.nb * g.bBits

@@ -25,6 +25,7 @@ import (
 	"unsafe"
 
 	"github.com/simdbloom/bloom/internal/errs"
+	"github.com/simdbloom/bloom/internal/memlimit"
 )
 
 // HeaderSize is the size of the header in bytes; the payload follows it.
@@ -252,6 +253,16 @@ func Check(h Header) error {
 	return nil
 }
 
+// CheckMemory returns an error wrapping ErrTooLarge if a copy of h's
+// payload is more than this machine can allocate at once (internal/memlimit:
+// its memory, the process's limits). The decoders that copy the payload
+// call it before they allocate; the views, which copy nothing, do not.
+func CheckMemory(h Header) error {
+	return memlimit.Check(h.PayloadBytes, func() string {
+		return fmt.Sprintf("the %v encoding's %s", h.Variant, errs.Count(h.Blocks, h.Variant.unit()))
+	})
+}
+
 // Frame checks that b is exactly one encoding (of variant want, unless 0)
 // and returns its header and payload, without checking the payload CRC.
 func Frame(b []byte, want Variant) (Header, []byte, error) {
@@ -381,11 +392,21 @@ func Read(r io.Reader, want Variant) (Header, []byte, int64, error) {
 			initial = size
 		}
 	}
+	if initial == size {
+		if err := CheckMemory(h); err != nil {
+			return Header{}, nil, total, err
+		}
+	}
 	mem := AlignedBytes(initial)
 	var got uint64
 	var crc uint32
 	for got < size {
 		if got == uint64(len(mem)) {
+			if got == initial && initial < size { // the stream goes on past the first buffer: it must fit whole
+				if err := CheckMemory(h); err != nil {
+					return Header{}, nil, total, err
+				}
+			}
 			grown := AlignedBytes(min(2*got, size))
 			copy(grown, mem)
 			mem = grown
