@@ -44,6 +44,7 @@ func (s *Scalable[K]) header() (format.Header, error) {
 		Blocks:       uint64(len(s.stages)),
 		Hash:         uint8(blocked.HashXXH3),
 		PayloadBytes: n,
+		Compat:       uint32(keyFamily[K]()), // the key family (keyfamily.go); the stages record none
 	}, nil
 }
 
@@ -223,6 +224,9 @@ func decodeScalable[K Key](h format.Header, p []byte) (*Scalable[K], error) {
 		return nil, bad("%d bytes after the last stage", len(rest))
 	}
 	if err := requireXXH3(blocked.HashID(h.Hash), "Scalable", "a chain of blocked.Filter"); err != nil {
+		return nil, err
+	}
+	if err := checkFamily[K](blocked.KeyFamily(h.Compat&format.CompatKeyMask), "Scalable"); err != nil {
 		return nil, err
 	}
 	return g, nil

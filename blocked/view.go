@@ -68,7 +68,7 @@ func View(b []byte) (*FilterView, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &FilterView{Filter{blocks: blocksOver[block](p), k: h.K, hash: h.Hash}}, nil
+	return &FilterView{Filter{blocks: blocksOver[block](p), k: h.K, hash: h.Hash, keys: h.Keys}}, nil
 }
 
 // HasHash reports whether h may have been added, as Filter.HasHash does.
@@ -103,6 +103,9 @@ func (v *FilterView) EstimatedFPR() float64 { return v.f.EstimatedFPR() }
 
 // KeyHash returns the key-hash identifier the encoding records.
 func (v *FilterView) KeyHash() HashID { return v.f.KeyHash() }
+
+// KeyFamily returns the key family the encoding records.
+func (v *FilterView) KeyFamily() KeyFamily { return v.f.KeyFamily() }
 
 // Equal reports whether v and o have the same geometry, key hash and bits,
 // as Filter.Equal does. To compare a view with a Filter, compare its Clone.
@@ -209,7 +212,7 @@ func ViewCounting(b []byte) (*CountingView, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &CountingView{Counting{blocks: blocksOver[block](p), hash: h.Hash}}, nil
+	return &CountingView{Counting{blocks: blocksOver[block](p), hash: h.Hash, keys: h.Keys}}, nil
 }
 
 // HasHash reports whether h may have been added, as Counting.HasHash does.
@@ -240,6 +243,9 @@ func (v *CountingView) Saturated() uint64 { return v.c.Saturated() }
 
 // KeyHash returns the key-hash identifier the encoding records.
 func (v *CountingView) KeyHash() HashID { return v.c.KeyHash() }
+
+// KeyFamily returns the key family the encoding records.
+func (v *CountingView) KeyFamily() KeyFamily { return v.c.KeyFamily() }
 
 // Equal reports whether v and o have the same size, key hash and counters.
 // To compare a view with a Counting filter, compare its Clone.

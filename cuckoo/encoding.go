@@ -47,6 +47,16 @@ func (f *Filter) KeyHash() blocked.HashID { return f.hash }
 // carry it, so a reader can refuse hashes of another function.
 func (f *Filter) SetKeyHash(id blocked.HashID) { f.hash = id }
 
+// KeyFamily returns what f's keys were before hashing, as recorded by
+// SetKeyFamily or read from an encoding: the key type's family for the
+// filters of bloom.NewCuckoo, blocked.KeysUnrecorded by default.
+func (f *Filter) KeyFamily() blocked.KeyFamily { return f.keys }
+
+// SetKeyFamily records what f's keys are; encodings of f carry it (in the
+// header's compatible flags), so that a reader of the other family can
+// refuse it. It changes no bits.
+func (f *Filter) SetKeyFamily(k blocked.KeyFamily) { f.keys = k }
+
 // table returns the buckets' bytes, without the padding.
 func (f *Filter) table() []byte {
 	if len(f.data) < 8 {
@@ -76,6 +86,7 @@ func (f *Filter) header() (format.Header, error) {
 		Hash:         uint8(f.hash),
 		Params:       [7]byte{formatLayout(f.layout), format.CuckooSlots},
 		PayloadBytes: format.CuckooPrefixBytes + uint64(len(f.table())),
+		Compat:       uint32(f.keys) & format.CompatKeyMask,
 	}, nil
 }
 
@@ -210,5 +221,6 @@ func decode(h format.Header, p []byte) (*Filter, error) {
 		return nil, fmt.Errorf("%w: the header counts %d fingerprints, the table holds %d", ErrCorrupt, count, n)
 	}
 	g.planned, g.count, g.rng, g.hash = planned, count, rng, blocked.HashID(h.Hash)
+	g.keys = blocked.KeyFamily(h.Compat & format.CompatKeyMask)
 	return g, nil
 }

@@ -31,6 +31,7 @@ type Filter struct {
 	rng      uint64 // xorshift state for the choice of victims
 	path     []kick // the moves of the current Add, to undo a failed one
 	hash     blocked.HashID
+	keys     blocked.KeyFamily
 	lanesMsk uint64 // one 16-bit lane's low part mask (plain: fpMask, semi: 2^rest-1)
 }
 

@@ -57,6 +57,19 @@ const (
 	offHeaderCRC  = 60 // uint32: CRC-32C of bytes 0..59
 )
 
+// Compatible flags (offset 36). Bits 0..1 are the key family: what the
+// keys were before they were hashed, so that a typed reader refuses a
+// filter of the other kind of keys (whose hashes it would never match).
+// 0 is "not recorded", the value of every encoding written before the
+// field, which every reader accepts.
+const (
+	CompatKeyMask  uint32 = 0x3 // the key family's bits
+	KeysUnrecorded uint32 = 0   // the writer did not say
+	KeysBytes      uint32 = 1   // byte strings: string and []byte keys, hashed as their bytes
+	KeysIntegers   uint32 = 2   // integers, hashed as 8 bytes little-endian after widening to 64 bits
+	// 3 is reserved: a typed reader refuses it as another family.
+)
+
 // KnownIncompat is the set of incompatible flag bits this version
 // understands: none. A header with any other bit is ErrVersion.
 const KnownIncompat uint32 = 0
