@@ -1,12 +1,14 @@
 package bloom_test
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
 	"math"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/simdbloom/bloom"
 	"github.com/simdbloom/bloom/blocked"
@@ -195,6 +197,22 @@ func TestErrorMessages(t *testing.T) {
 		{"Size(1, 1e-300)", func() error { _, err := bloom.Size(1, 1e-300, bloom.Blocked); return err }(), false},
 		{"cuckoo.Size(1 << 62)", func() error { _, err := cuckoo.Size(1<<62, 0.01); return err }(), true},
 		{"cuckoo.NewBuckets(2^33)", func() error { _, err := cuckoo.NewBuckets(1<<33, 8, cuckoo.Plain); return err }(), true},
+		{"parquet file of 1 byte", func() error { _, err := parquet.ReadFooter(bytes.NewReader([]byte{1}), 1); return err }(), false},
+	}
+	if binary.NativeEndian.Uint16([]byte{1, 0}) == 1 { // views need a little-endian machine
+		raw := make([]byte, len(fb)+16)
+		off := 0
+		for uintptr(unsafe.Pointer(&raw[off]))%8 != 1 {
+			off++
+		}
+		misaligned := raw[off : off+len(fb)]
+		copy(misaligned, fb)
+		_, err := blocked.View(misaligned)
+		cases = append(cases, struct {
+			name   string
+			err    error
+			cuckoo bool
+		}{"View 1 byte past an 8-byte boundary", err, false})
 	}
 	for _, c := range cases {
 		if c.err == nil {
@@ -208,7 +226,7 @@ func TestErrorMessages(t *testing.T) {
 		if c.cuckoo && strings.Contains(msg, "block") {
 			t.Errorf("%s: %q: a cuckoo filter has buckets", c.name, msg)
 		}
-		for _, w := range []string{" 1 keys", " 1 bytes", " 1 blocks", " 1 buckets"} {
+		for _, w := range []string{" 1 keys", " 1 bytes", " 1 blocks", " 1 buckets", " 1 fingerprints"} {
 			if strings.Contains(msg, w) {
 				t.Errorf("%s: %q: %q", c.name, msg, w)
 			}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"unsafe"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // Zero-copy views: read-only filters whose blocks are the caller's bytes,
@@ -40,7 +42,7 @@ func viewMem(b []byte, v Variant) (Header, []byte, error) {
 		return Header{}, nil, err
 	}
 	if a := uintptr(unsafe.Pointer(unsafe.SliceData(p))) % viewAlign; a != 0 {
-		return Header{}, nil, fmt.Errorf("%w: the payload starts %d bytes past an 8-byte boundary (the encoding must start at one)", ErrAlignment, a)
+		return Header{}, nil, fmt.Errorf("%w: the payload starts %s past an 8-byte boundary (the encoding must start at one)", ErrAlignment, errs.Count(uint64(a), "byte"))
 	}
 	return h, p, nil
 }

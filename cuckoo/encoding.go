@@ -218,7 +218,7 @@ func decode(h format.Header, p []byte) (*Filter, error) {
 		}
 	}
 	if n != count {
-		return nil, fmt.Errorf("%w: the header counts %d fingerprints, the table holds %d", ErrCorrupt, count, n)
+		return nil, fmt.Errorf("%w: the header counts %s, the table holds %d", ErrCorrupt, errs.Count(count, "fingerprint"), n)
 	}
 	g.planned, g.count, g.rng, g.hash = planned, count, rng, blocked.HashID(h.Hash)
 	g.keys = blocked.KeyFamily(h.Compat & format.CompatKeyMask)
