@@ -12,13 +12,14 @@ import (
 // address space and data (less what is mapped now), the machine's memory
 // and swap, and the cgroup's.
 func platformLimits(report func(bytes uint64, why string)) {
-	mapped := mappedBytes()
+	size, data := mappedBytes()
 	for _, r := range []struct {
-		res int
-		why string
+		res    int
+		mapped uint64 // what the limit already counts
+		why    string
 	}{
-		{syscall.RLIMIT_AS, "the address-space limit (ulimit -v) less what is mapped"},
-		{syscall.RLIMIT_DATA, "the data-segment limit (ulimit -d) less what is mapped"},
+		{syscall.RLIMIT_AS, size, "the address-space limit (ulimit -v) less what is mapped"},
+		{syscall.RLIMIT_DATA, data, "the data-segment limit (ulimit -d) less what is in use"},
 	} {
 		var lim syscall.Rlimit
 		if syscall.Getrlimit(r.res, &lim) != nil {
@@ -28,7 +29,7 @@ func platformLimits(report func(bytes uint64, why string)) {
 		if cur == ^uint64(0) || cur == 1<<32-1 && ^uint(0) == 1<<32-1 { // RLIM_INFINITY (a 32-bit one on 32-bit platforms)
 			continue
 		}
-		report(cur-min(cur, mapped), r.why)
+		report(cur-min(cur, r.mapped), r.why)
 	}
 	var si syscall.Sysinfo_t
 	if syscall.Sysinfo(&si) == nil && si.Totalram > 0 {
@@ -41,22 +42,22 @@ func platformLimits(report func(bytes uint64, why string)) {
 	}
 }
 
-// mappedBytes returns the process's mapped address space (VmSize), or 0 if
-// it cannot be read.
-func mappedBytes() uint64 {
+// mappedBytes returns the process's mapped address space (VmSize, which
+// RLIMIT_AS counts) and its data and stack (VmData, which RLIMIT_DATA
+// counts), or zeros if they cannot be read.
+func mappedBytes() (size, data uint64) {
 	b, err := os.ReadFile("/proc/self/statm")
 	if err != nil {
-		return 0
+		return 0, 0
 	}
-	f := strings.Fields(string(b))
-	if len(f) == 0 {
-		return 0
+	f := strings.Fields(string(b)) // size resident shared text lib data dt, in pages
+	if len(f) < 6 {
+		return 0, 0
 	}
-	pages, err := strconv.ParseUint(f[0], 10, 64)
-	if err != nil {
-		return 0
-	}
-	return pages * uint64(os.Getpagesize())
+	page := uint64(os.Getpagesize())
+	size, _ = strconv.ParseUint(f[0], 10, 64)
+	data, _ = strconv.ParseUint(f[5], 10, 64)
+	return size * page, data * page
 }
 
 // cgroupLimit returns the value of a cgroup v2 limit file of this process's

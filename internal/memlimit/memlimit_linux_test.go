@@ -16,7 +16,8 @@ func TestAddressSpaceLimit(t *testing.T) {
 		if err := syscall.Getrlimit(syscall.RLIMIT_AS, &lim); err != nil {
 			t.Skip(err)
 		}
-		lim.Cur = mappedBytes() + 3<<30
+		size, _ := mappedBytes()
+		lim.Cur = size + 3<<30
 		if lim.Max != ^uint64(0) && lim.Cur > lim.Max {
 			t.Skip("the hard limit is lower")
 		}
