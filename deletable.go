@@ -31,6 +31,7 @@ func NewCuckoo[K Key](n uint64, fpr float64) (*Cuckoo[K], error) {
 		return nil, err
 	}
 	f.SetKeyHash(blocked.HashXXH3)
+	f.SetKeyFamily(keyFamily[K]())
 	return &Cuckoo[K]{f: f, kind: kindOf[K]()}, nil
 }
 
@@ -149,6 +150,7 @@ func NewCounting[K Key](n uint64, fpr float64) (*Counting[K], error) {
 		return nil, err
 	}
 	c.SetKeyHash(blocked.HashXXH3)
+	c.SetKeyFamily(keyFamily[K]())
 	return &Counting[K]{c: c, kind: kindOf[K]()}, nil
 }
 

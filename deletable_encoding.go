@@ -11,9 +11,9 @@ import (
 // Counting[K] encodes as a blocked.Counting (FORMAT.md variant 3) and
 // Cuckoo[K] as a cuckoo.Filter (variant 4), each with the key-hash
 // identifier blocked.HashXXH3. Their decoders refuse any other identifier
-// with an error wrapping ErrHashMismatch, after every other check, and leave
-// the receiver unchanged on any error. As for Filter[K], the key type is not
-// recorded.
+// with an error wrapping ErrHashMismatch, after every other check, and an
+// encoding of the other key family (see keyfamily.go) the same way, and
+// leave the receiver unchanged on any error.
 
 // requireXXH3 refuses an encoding whose keys were not hashed with Hash.
 func requireXXH3(id blocked.HashID, typ, engine string) error {
@@ -62,6 +62,10 @@ func (c *Counting[K]) UnmarshalBinary(b []byte) error {
 	if err := requireXXH3(g.KeyHash(), "Counting", "blocked.Counting"); err != nil {
 		return err
 	}
+	if err := checkFamily[K](g.KeyFamily(), "Counting"); err != nil {
+		return err
+	}
+	g.SetKeyFamily(keyFamily[K]())
 	c.c, c.kind = g, kindOf[K]()
 	return nil
 }
@@ -80,6 +84,10 @@ func (c *Counting[K]) ReadFrom(r io.Reader) (int64, error) {
 	if err := requireXXH3(g.KeyHash(), "Counting", "blocked.Counting"); err != nil {
 		return n, err
 	}
+	if err := checkFamily[K](g.KeyFamily(), "Counting"); err != nil {
+		return n, err
+	}
+	g.SetKeyFamily(keyFamily[K]())
 	c.c, c.kind = g, kindOf[K]()
 	return n, nil
 }
@@ -117,6 +125,10 @@ func (c *Cuckoo[K]) UnmarshalBinary(b []byte) error {
 	if err := requireXXH3(g.KeyHash(), "Cuckoo", "cuckoo.Filter"); err != nil {
 		return err
 	}
+	if err := checkFamily[K](g.KeyFamily(), "Cuckoo"); err != nil {
+		return err
+	}
+	g.SetKeyFamily(keyFamily[K]())
 	c.f, c.kind = g, kindOf[K]()
 	return nil
 }
@@ -135,6 +147,10 @@ func (c *Cuckoo[K]) ReadFrom(r io.Reader) (int64, error) {
 	if err := requireXXH3(g.KeyHash(), "Cuckoo", "cuckoo.Filter"); err != nil {
 		return n, err
 	}
+	if err := checkFamily[K](g.KeyFamily(), "Cuckoo"); err != nil {
+		return n, err
+	}
+	g.SetKeyFamily(keyFamily[K]())
 	c.f, c.kind = g, kindOf[K]()
 	return n, nil
 }

@@ -12,10 +12,12 @@ import (
 // key-hash identifier blocked.HashXXH3, which every typed filter records
 // when it is made: the hashes this package's Hash computes. Decoding refuses any other identifier with an error wrapping
 // blocked.ErrHashMismatch, so a filter built over other hashes (Parquet's
-// XXH64, or raw hashes) is never queried with xxh3 ones. The identifier does
-// not record the key type: xxh3 of a string and of an integer's 8 bytes are
-// the same function, so reading a Filter[string] as a Filter[int] is not
-// detected; keep the key type with the file.
+// XXH64, or raw hashes) is never queried with xxh3 ones. The encoding also
+// records the key family (byte strings or integers, keyfamily.go), and the
+// decoders refuse the other family the same way, after the key hash: a
+// Filter[string] file never loads as a Filter[uint64]. Integer types of
+// different widths share a family, and an encoding that records no family
+// (written before the field) loads as any key type.
 
 // MarshalBinary returns the encoding of f, with the key hash it records
 // (blocked.HashXXH3 for a filter made by New). The zero Filter has no
@@ -51,6 +53,10 @@ func (f *Filter[K]) UnmarshalBinary(b []byte) error {
 	if err := checkHash(g.KeyHash()); err != nil {
 		return err
 	}
+	if err := checkFamily[K](g.KeyFamily(), "Filter"); err != nil {
+		return err
+	}
+	g.SetKeyFamily(keyFamily[K]())
 	f.f, f.kind = g, kindOf[K]()
 	return nil
 }
@@ -70,6 +76,10 @@ func (f *Filter[K]) ReadFrom(r io.Reader) (int64, error) {
 	if err := checkHash(g.KeyHash()); err != nil {
 		return n, err
 	}
+	if err := checkFamily[K](g.KeyFamily(), "Filter"); err != nil {
+		return n, err
+	}
+	g.SetKeyFamily(keyFamily[K]())
 	f.f, f.kind = g, kindOf[K]()
 	return n, nil
 }
@@ -97,6 +107,9 @@ func View[K Key](b []byte) (*FilterView[K], error) {
 		return nil, err
 	}
 	if err := checkHash(g.KeyHash()); err != nil {
+		return nil, err
+	}
+	if err := checkFamily[K](g.KeyFamily(), "Filter"); err != nil {
 		return nil, err
 	}
 	return &FilterView[K]{v: *g, kind: kindOf[K]()}, nil
@@ -158,7 +171,9 @@ func (f *FilterView[K]) Clone() *Filter[K] {
 	if f.kind == kindInvalid {
 		return &Filter[K]{}
 	}
-	return &Filter[K]{f: f.v.Clone(), kind: f.kind}
+	c := f.v.Clone()
+	c.SetKeyFamily(familyOf(f.kind)) // as a decoded Filter[K] does
+	return &Filter[K]{f: c, kind: f.kind}
 }
 
 // MarshalBinary returns the encoding of the view's filter, as

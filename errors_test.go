@@ -1,10 +1,14 @@
 package bloom_test
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"math"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/simdbloom/bloom"
 	"github.com/simdbloom/bloom/blocked"
@@ -136,3 +140,102 @@ func TestGeometryAndSizeErrors(t *testing.T) {
 }
 
 func second[T any](_ T, err error) error { return err }
+
+// TestErrorMessages: an error says "bloom: " once however many of the
+// module's errors it wraps, a cuckoo filter's errors count buckets, not
+// blocks, and a count of one takes the singular.
+func TestErrorMessages(t *testing.T) {
+	good := func(b []byte, err error) []byte {
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	f, _ := bloom.New[string](100, 0.01)
+	fb := good(f.MarshalBinary())
+	c, _ := cuckoo.NewBuckets(1, 8, cuckoo.Plain)
+	cb := good(c.MarshalBinary())
+	s, _ := bloom.NewScalable[string](10, 0.01)
+	sb := good(s.MarshalBinary())
+	crc := func(b []byte) uint32 { return crc32.Checksum(b, crc32.MakeTable(crc32.Castagnoli)) }
+	refix := func(b []byte) []byte { // the header CRC over an edited header
+		binary.LittleEndian.PutUint32(b[60:], crc(b[:60]))
+		return b
+	}
+	edit := func(b []byte, off int, v byte) []byte {
+		b = append([]byte(nil), b...)
+		b[off] = v
+		return refix(b)
+	}
+	tooMany := func(b []byte) []byte { // 2^33 blocks (buckets)
+		b = append([]byte(nil), b...)
+		b[8], b[9], b[10], b[11], b[12] = 0, 0, 0, 0, 2
+		return refix(b)
+	}
+	var g bloom.Filter[string]
+	var gc cuckoo.Filter
+	var gs bloom.Scalable[string]
+	stage := append([]byte(nil), sb...)
+	stage[3*blocked.HeaderSize] ^= 1 // a bit of stage 0's blocks: its CRC fails, the outer one is made to match
+	binary.LittleEndian.PutUint32(stage[32:], crc(stage[blocked.HeaderSize:]))
+	refix(stage)
+	cases := []struct {
+		name   string
+		err    error
+		cuckoo bool
+	}{
+		{"Filter k = 9", g.UnmarshalBinary(edit(fb, 7, 9)), false},
+		{"Filter of 2^33 blocks", g.UnmarshalBinary(tooMany(fb)), false},
+		{"Filter of 0 blocks", g.UnmarshalBinary(edit(fb, 8, 0)), false},
+		{"Filter truncated", g.UnmarshalBinary(fb[:1]), false},
+		{"Filter one byte long", g.UnmarshalBinary(append(append([]byte(nil), fb...), 0)), false},
+		{"cuckoo of 2^33 buckets", gc.UnmarshalBinary(tooMany(cb)), true},
+		{"cuckoo truncated", gc.UnmarshalBinary(cb[:len(cb)-1]), true},
+		{"cuckoo 3-bit fingerprints", gc.UnmarshalBinary(edit(cb, 7, 3)), true},
+		{"cuckoo 0 buckets", gc.UnmarshalBinary(edit(cb, 8, 0)), true},
+		{"Scalable stage damaged", gs.UnmarshalBinary(stage), false},
+		{"Size(1, 1e-300)", func() error { _, err := bloom.Size(1, 1e-300, bloom.Blocked); return err }(), false},
+		{"cuckoo.Size(1 << 62)", func() error { _, err := cuckoo.Size(1<<62, 0.01); return err }(), true},
+		{"cuckoo.NewBuckets(2^33)", func() error { _, err := cuckoo.NewBuckets(1<<33, 8, cuckoo.Plain); return err }(), true},
+		{"parquet file of 1 byte", func() error { _, err := parquet.ReadFooter(bytes.NewReader([]byte{1}), 1); return err }(), false},
+	}
+	if binary.NativeEndian.Uint16([]byte{1, 0}) == 1 { // views need a little-endian machine
+		raw := make([]byte, len(fb)+16)
+		off := 0
+		for uintptr(unsafe.Pointer(&raw[off]))%8 != 1 {
+			off++
+		}
+		misaligned := raw[off : off+len(fb)]
+		copy(misaligned, fb)
+		_, err := blocked.View(misaligned)
+		cases = append(cases, struct {
+			name   string
+			err    error
+			cuckoo bool
+		}{"View 1 byte past an 8-byte boundary", err, false})
+	}
+	for _, c := range cases {
+		if c.err == nil {
+			t.Errorf("%s: no error", c.name)
+			continue
+		}
+		msg := c.err.Error()
+		if n := strings.Count(msg, "bloom: "); n != 1 {
+			t.Errorf("%s: %q says \"bloom: \" %d times", c.name, msg, n)
+		}
+		if c.cuckoo && strings.Contains(msg, "block") {
+			t.Errorf("%s: %q: a cuckoo filter has buckets", c.name, msg)
+		}
+		for _, w := range []string{" 1 keys", " 1 bytes", " 1 blocks", " 1 buckets", " 1 fingerprints"} {
+			if strings.Contains(msg, w) {
+				t.Errorf("%s: %q: %q", c.name, msg, w)
+			}
+		}
+	}
+	if !errors.Is(cases[1].err, bloom.ErrCorrupt) || !errors.Is(cases[1].err, bloom.ErrTooLarge) {
+		t.Errorf("a header of 2^33 blocks: %v; want ErrCorrupt and ErrTooLarge", cases[1].err)
+	}
+	if !errors.Is(cases[9].err, bloom.ErrCorrupt) || !errors.Is(cases[9].err, bloom.ErrChecksum) {
+		t.Errorf("a damaged stage: %v; want ErrCorrupt and ErrChecksum", cases[9].err)
+	}
+}

@@ -40,17 +40,22 @@ func New[K Key](n uint64, fpr float64) (*Filter[K], error) {
 		return nil, err
 	}
 	f.SetKeyHash(blocked.HashXXH3)
+	f.SetKeyFamily(keyFamily[K]())
 	return &Filter[K]{f: f, kind: kindOf[K]()}, nil
 }
 
 // FromEngine returns a typed filter over an existing hash-level filter (the
 // inverse of Engine); both share the bits. The keys added through either
-// must be hashed with Hash, so FromEngine records blocked.HashXXH3 on f (SetKeyHash) when f records no hash yet; a
-// filter recording another hash keeps it, and its encodings are then refused
-// by the typed decoders.
+// must be hashed with Hash, so FromEngine records blocked.HashXXH3 on f (SetKeyHash) when f records no hash yet, and
+// K's key family (SetKeyFamily) when f records none; a filter recording
+// another hash or family keeps it, and its encodings are then refused by the
+// typed decoders.
 func FromEngine[K Key](f *blocked.Filter) *Filter[K] {
 	if f.KeyHash() == blocked.HashUnspecified {
 		f.SetKeyHash(blocked.HashXXH3)
+	}
+	if f.KeyFamily() == blocked.KeysUnrecorded {
+		f.SetKeyFamily(keyFamily[K]())
 	}
 	return &Filter[K]{f: f, kind: kindOf[K]()}
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/internal/errs"
 	"github.com/simdbloom/bloom/internal/format"
 )
 
@@ -43,6 +44,7 @@ func (s *Scalable[K]) header() (format.Header, error) {
 		Blocks:       uint64(len(s.stages)),
 		Hash:         uint8(blocked.HashXXH3),
 		PayloadBytes: n,
+		Compat:       uint32(keyFamily[K]()), // the key family (keyfamily.go); the stages record none
 	}, nil
 }
 
@@ -208,14 +210,14 @@ func decodeScalable[K Key](h format.Header, p []byte) (*Scalable[K], error) {
 		}
 		sh, err := format.Parse(rest, format.Filter)
 		if err != nil {
-			return nil, bad("stage %d: %w", i, err)
+			return nil, bad("stage %d: %w", i, errs.Inner(err))
 		}
 		if sh.Size() > uint64(len(rest)) {
 			return nil, bad("stage %d announces %d bytes, %d remain", i, sh.Size(), len(rest))
 		}
 		f := new(blocked.Filter)
 		if err := f.UnmarshalBinary(rest[:sh.Size()]); err != nil {
-			return nil, bad("stage %d: %w", i, err)
+			return nil, bad("stage %d: %w", i, errs.Inner(err))
 		}
 		if f.KeyHash() != blocked.HashXXH3 {
 			return nil, bad("stage %d has key hash %v", i, f.KeyHash())
@@ -233,6 +235,9 @@ func decodeScalable[K Key](h format.Header, p []byte) (*Scalable[K], error) {
 		return nil, bad("%d bytes after the last stage", len(rest))
 	}
 	if err := requireXXH3(blocked.HashID(h.Hash), "Scalable", "a chain of blocked.Filter"); err != nil {
+		return nil, err
+	}
+	if err := checkFamily[K](blocked.KeyFamily(h.Compat&format.CompatKeyMask), "Scalable"); err != nil {
 		return nil, err
 	}
 	newest := g.stages[len(g.stages)-1]

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // The sizing math: the classic Bloom filter formulas (the floor every
@@ -169,14 +170,35 @@ func classicSize(n uint64, fpr float64) (Sizing, error) {
 	var best Sizing
 	lnp := logRate(fpr)
 	kopt := -lnp / math.Ln2
+	// ln(1-fpr^(1/k)) is computed as log1mexp(ln(fpr)/k), which keeps its
+	// precision for fpr near 1 too, where fpr^(1/k) rounds to 1 and
+	// log1p(-fpr^(1/k)) is -Inf (a size of 0 bits).
 	for k := max(1, int(kopt)-1); k <= int(kopt)+2; k++ {
-		bits := math.Ceil(-float64(k) * float64(n) / math.Log1p(-math.Exp(lnp/float64(k))))
-		if !(bits >= 1 && bits < 1<<63) {
-			return Sizing{}, fmt.Errorf("%w: %d keys at fpr %v need more than 2^63 bits", ErrTooLarge, n, fpr)
+		bits := math.Ceil(-float64(k) * float64(n) / log1mexp(lnp/float64(k)))
+		if !(bits < 1<<63) { // also a NaN
+			return Sizing{}, fmt.Errorf("%w: %s at fpr %v need more than 2^63 bits", ErrTooLarge, errs.Count(n, "key"), fpr)
 		}
-		if m := uint64(bits); best.Bits == 0 || m < best.Bits {
+		m := uint64(max(1, bits))
+		// The formula is exact in real numbers; rounding may put m a bit
+		// off the smallest size whose rate is at most fpr: step to it.
+		for i := 0; i < 4 && ClassicFPR(m, n, k) > fpr && m < 1<<63-1; i++ {
+			m++
+		}
+		for i := 0; i < 4 && m > 1 && ClassicFPR(m-1, n, k) <= fpr; i++ {
+			m--
+		}
+		if best.Bits == 0 || m < best.Bits {
 			best = Sizing{Keys: n, Bits: m, Bytes: (m + 7) / 8, BitsPerKey: float64(m) / float64(n), K: k, FPR: ClassicFPR(m, n, k)}
 		}
 	}
 	return best, nil
+}
+
+// log1mexp returns ln(1 - e^x) for x < 0, to full precision both near 0
+// (where e^x rounds to 1) and far from it (where 1 - e^x rounds to 1).
+func log1mexp(x float64) float64 {
+	if x > -math.Ln2 {
+		return math.Log(-math.Expm1(x))
+	}
+	return math.Log1p(-math.Exp(x))
 }

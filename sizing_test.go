@@ -248,3 +248,40 @@ func TestVariantsIsACopy(t *testing.T) {
 		}
 	}
 }
+
+// TestSizeRateNearOne: for rates next to 1, fpr^(1/k) rounds to 1 and the
+// textbook formula gives 0 bits; Classic must answer the smallest real size
+// (1 bit for one key), as the blocked variants do, and never ErrTooLarge.
+func TestSizeRateNearOne(t *testing.T) {
+	near1 := math.Nextafter(1, 0) // 0.9999999999999999
+	for _, p := range []float64{near1, 1 - 1e-12, 0.999999, 0.99, 0.9} {
+		for _, n := range []uint64{1, 2, 1000, 1 << 40} {
+			s, err := Size(n, p, Classic)
+			if err != nil {
+				t.Errorf("Size(%d, %v, Classic): %v", n, p, err)
+				continue
+			}
+			if s.Bits == 0 || s.K < 1 || !(s.FPR <= p) {
+				t.Errorf("Size(%d, %v, Classic) = %+v: rate above the target or no bits", n, p, s)
+			}
+			// The smallest size: one bit fewer misses the target with every k
+			// near the best one (for few keys: with many, a bit changes the
+			// rate by less than a float64 next to 1 can tell).
+			if s.Bits > 1 && n <= 1000 {
+				for k := max(1, s.K-1); k <= s.K+1; k++ {
+					if ClassicFPR(s.Bits-1, n, k) <= p {
+						t.Errorf("Size(%d, %v, Classic) = %d bits, but %d bits with k = %d reach it", n, p, s.Bits, s.Bits-1, k)
+					}
+				}
+			}
+		}
+	}
+	if s, err := Size(1, near1, Classic); err != nil || s.Bits != 1 || s.Bytes != 1 || s.K != 1 {
+		t.Errorf("Size(1, %v, Classic) = %+v, %v; want 1 bit, k = 1", near1, s, err)
+	}
+	for _, v := range Variants()[1:] {
+		if s, err := Size(1, near1, v); err != nil || s.Blocks != 1 {
+			t.Errorf("Size(1, %v, %v) = %+v, %v; want one block", near1, v, s, err)
+		}
+	}
+}

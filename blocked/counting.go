@@ -36,8 +36,9 @@ import (
 // nothing, the encoders return ErrGeometry, and AddHash, AddHashes,
 // RemoveHash and RemoveHashes panic.
 type Counting struct {
-	blocks []block // 64-byte aligned, 16 nibble counters per word
-	hash   HashID  // key hash the caller recorded (KeyHash)
+	blocks []block   // 64-byte aligned, 16 nibble counters per word
+	hash   HashID    // key hash the caller recorded (KeyHash)
+	keys   KeyFamily // key family the caller recorded (KeyFamily)
 }
 
 // countingBlockCounters is the number of 4-bit counters in one Counting block.
@@ -74,7 +75,7 @@ func NewCounting(n uint64, fpr float64) (*Counting, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkAlloc(s.Blocks, 64); err != nil {
+	if err := checkAlloc(s.Blocks, 64, keysAt(n, fpr)); err != nil {
 		return nil, err
 	}
 	return &Counting{blocks: alignedBlocks(s.Blocks)}, nil
@@ -308,9 +309,9 @@ func (c *Counting) Clear() { clear(c.blocks) }
 // Clone returns an independent copy of c (a zero Counting for a zero c).
 func (c *Counting) Clone() *Counting {
 	if len(c.blocks) == 0 {
-		return &Counting{hash: c.hash}
+		return &Counting{hash: c.hash, keys: c.keys}
 	}
-	d := &Counting{blocks: alignedBlocks(uint64(len(c.blocks))), hash: c.hash}
+	d := &Counting{blocks: alignedBlocks(uint64(len(c.blocks))), hash: c.hash, keys: c.keys}
 	copy(d.blocks, c.blocks)
 	return d
 }

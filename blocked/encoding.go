@@ -14,7 +14,9 @@ import (
 // SetKeyHash; HashUnspecified unless set). MarshalBinary, AppendBinary and
 // WriteTo write it; UnmarshalBinary, ReadFrom and the views restore it from
 // the header, accepting any id: check KeyHash (or ParseHeader first) when it
-// matters, as the typed package bloom does.
+// matters, as the typed package bloom does. Filter and Counting record their
+// key family (KeyFamily, SetKeyFamily) the same way, in the header's
+// compatible flags; a SplitBlock records none.
 //
 // Decoding checks everything before it allocates: a header that announces
 // more payload than the input holds is ErrTruncated, and ReadFrom's memory
@@ -42,6 +44,19 @@ func combinedHash(a, b HashID) (HashID, error) {
 	return a, fmt.Errorf("%w: cannot combine a filter of key hash %v with one of %v", ErrHashMismatch, a, b)
 }
 
+// combinedKeys returns the key family of a filter combined from filters of
+// families a and b, as combinedHash does for key hashes: two different
+// recorded families cannot be combined, KeysUnrecorded takes the other's.
+func combinedKeys(a, b KeyFamily) (KeyFamily, error) {
+	switch {
+	case a == b || b == KeysUnrecorded:
+		return a, nil
+	case a == KeysUnrecorded:
+		return b, nil
+	}
+	return a, fmt.Errorf("%w: cannot combine a filter of %v keys with one of %v keys", ErrHashMismatch, a, b)
+}
+
 // KeyHash returns the identifier of the function that hashed f's keys, as
 // recorded by SetKeyHash or read from an encoding; HashUnspecified by default.
 func (f *Filter) KeyHash() HashID { return f.hash }
@@ -50,6 +65,15 @@ func (f *Filter) KeyHash() HashID { return f.hash }
 // carry it, so a reader can refuse hashes of another function. It changes
 // no bits.
 func (f *Filter) SetKeyHash(id HashID) { f.hash = id }
+
+// KeyFamily returns what f's keys were before hashing, as recorded by
+// SetKeyFamily or read from an encoding; KeysUnrecorded by default.
+func (f *Filter) KeyFamily() KeyFamily { return f.keys }
+
+// SetKeyFamily records what f's keys are (the typed package bloom records
+// its key type's family); encodings of f carry it, so that a reader of the
+// other family can refuse it. It changes no bits.
+func (f *Filter) SetKeyFamily(k KeyFamily) { f.keys = k }
 
 // mem returns the filter's memory as bytes.
 func (f *Filter) mem() []byte { return bytesOf(f.blocks) }
@@ -64,7 +88,7 @@ func (f *Filter) AppendBinary(b []byte) ([]byte, error) {
 	if len(f.blocks) == 0 {
 		return b, errZeroEncode("Filter")
 	}
-	return appendEncoded(b, VariantFilter, f.k, f.hash, f.mem()), nil
+	return appendEncoded(b, VariantFilter, f.k, f.hash, f.keys, f.mem()), nil
 }
 
 // WriteTo writes the encoding of f, with its key hash, to w, the payload
@@ -76,7 +100,7 @@ func (f *Filter) WriteTo(w io.Writer) (int64, error) {
 	if len(f.blocks) == 0 {
 		return 0, errZeroEncode("Filter")
 	}
-	return writeEncoded(w, VariantFilter, f.k, f.hash, f.mem())
+	return writeEncoded(w, VariantFilter, f.k, f.hash, f.keys, f.mem())
 }
 
 // UnmarshalBinary replaces f with the filter encoded in b, which must be
@@ -87,7 +111,7 @@ func (f *Filter) UnmarshalBinary(b []byte) error {
 	if err != nil {
 		return err
 	}
-	f.blocks, f.k, f.hash = blocksOver[block](mem), h.K, h.Hash
+	f.blocks, f.k, f.hash, f.keys = blocksOver[block](mem), h.K, h.Hash, h.Keys
 	return nil
 }
 
@@ -99,7 +123,7 @@ func (f *Filter) ReadFrom(r io.Reader) (int64, error) {
 	if err != nil {
 		return n, err
 	}
-	f.blocks, f.k, f.hash = blocksOver[block](mem), h.K, h.Hash
+	f.blocks, f.k, f.hash, f.keys = blocksOver[block](mem), h.K, h.Hash, h.Keys
 	return n, nil
 }
 
@@ -122,7 +146,7 @@ func (s *SplitBlock) AppendBinary(b []byte) ([]byte, error) {
 	if len(s.blocks) == 0 {
 		return b, errZeroEncode("SplitBlock")
 	}
-	return appendEncoded(b, VariantSplitBlock, 8, s.hash, s.bytes()), nil
+	return appendEncoded(b, VariantSplitBlock, 8, s.hash, KeysUnrecorded, s.bytes()), nil
 }
 
 // WriteTo writes the encoding of s, with its key hash, to w, as
@@ -132,7 +156,7 @@ func (s *SplitBlock) WriteTo(w io.Writer) (int64, error) {
 	if len(s.blocks) == 0 {
 		return 0, errZeroEncode("SplitBlock")
 	}
-	return writeEncoded(w, VariantSplitBlock, 8, s.hash, s.bytes())
+	return writeEncoded(w, VariantSplitBlock, 8, s.hash, KeysUnrecorded, s.bytes())
 }
 
 // UnmarshalBinary replaces s with the SplitBlock encoded in b, which must be
@@ -167,6 +191,13 @@ func (c *Counting) KeyHash() HashID { return c.hash }
 // Filter.SetKeyHash does.
 func (c *Counting) SetKeyHash(id HashID) { c.hash = id }
 
+// KeyFamily returns what c's keys were before hashing, as
+// Filter.KeyFamily does.
+func (c *Counting) KeyFamily() KeyFamily { return c.keys }
+
+// SetKeyFamily records what c's keys are, as Filter.SetKeyFamily does.
+func (c *Counting) SetKeyFamily(k KeyFamily) { c.keys = k }
+
 // mem returns the counters' memory as bytes.
 func (c *Counting) mem() []byte { return bytesOf(c.blocks) }
 
@@ -180,7 +211,7 @@ func (c *Counting) AppendBinary(b []byte) ([]byte, error) {
 	if len(c.blocks) == 0 {
 		return b, errZeroEncode("Counting")
 	}
-	return appendEncoded(b, VariantCounting, 8, c.hash, c.mem()), nil
+	return appendEncoded(b, VariantCounting, 8, c.hash, c.keys, c.mem()), nil
 }
 
 // WriteTo writes the encoding of c, with its key hash, to w, as
@@ -189,7 +220,7 @@ func (c *Counting) WriteTo(w io.Writer) (int64, error) {
 	if len(c.blocks) == 0 {
 		return 0, errZeroEncode("Counting")
 	}
-	return writeEncoded(w, VariantCounting, 8, c.hash, c.mem())
+	return writeEncoded(w, VariantCounting, 8, c.hash, c.keys, c.mem())
 }
 
 // UnmarshalBinary replaces c with the Counting filter encoded in b, which
@@ -200,7 +231,7 @@ func (c *Counting) UnmarshalBinary(b []byte) error {
 	if err != nil {
 		return err
 	}
-	c.blocks, c.hash = blocksOver[block](mem), h.Hash
+	c.blocks, c.hash, c.keys = blocksOver[block](mem), h.Hash, h.Keys
 	return nil
 }
 
@@ -212,6 +243,6 @@ func (c *Counting) ReadFrom(r io.Reader) (int64, error) {
 	if err != nil {
 		return n, err
 	}
-	c.blocks, c.hash = blocksOver[block](mem), h.Hash
+	c.blocks, c.hash, c.keys = blocksOver[block](mem), h.Hash, h.Keys
 	return n, nil
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/simdbloom/bloom/internal/format"
 )
 
 // The fuzz targets take any bytes and, when fix is set, first recompute both
@@ -67,12 +69,17 @@ func fuzzSeeds(f *testing.F, add func(b []byte)) {
 	add([]byte(magic))
 }
 
-// withoutCompat returns a copy of the accepted encoding b with its
-// compatible flags cleared (and the header CRC fixed): what a writer that
-// knows none of them writes back.
+// withoutCompat returns a copy of the accepted encoding b with the
+// compatible flags a writer does not keep cleared (and the header CRC
+// fixed): what a writer writes back. Filter and Counting keep the key family
+// (bits 0..1); every other bit, and a SplitBlock's key family, is cleared.
 func withoutCompat(b []byte) []byte {
 	c := bytes.Clone(b)
-	clear(c[offCompat : offCompat+4])
+	keep := uint32(0)
+	if v := Variant(c[offVariant]); v == VariantFilter || v == VariantCounting {
+		keep = format.CompatKeyMask
+	}
+	binary.LittleEndian.PutUint32(c[offCompat:], binary.LittleEndian.Uint32(c[offCompat:])&keep)
 	return refix(c)
 }
 

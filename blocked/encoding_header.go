@@ -133,16 +133,48 @@ func (id HashID) String() string {
 	return fmt.Sprintf("HashID(%d)", uint8(id))
 }
 
+// KeyFamily records what a filter's keys were before they were hashed:
+// byte strings or integers. The typed package bloom hashes a string and a
+// []byte as their bytes and an integer as its 8 bytes, so a filter of one
+// family answers every lookup of the other wrongly (the key 7 is not the
+// string "7"); its typed decoders refuse an encoding of the other family.
+// Every Filter and Counting carries one (KeyFamily, SetKeyFamily;
+// KeysUnrecorded unless set) and its encoding records it in the header's
+// compatible flags (FORMAT.md); this package never interprets it beyond
+// refusing to combine filters of two different recorded families.
+type KeyFamily uint8
+
+// The key families.
+const (
+	KeysUnrecorded KeyFamily = 0 // not recorded: any keys (every encoding written before the field)
+	KeysBytes      KeyFamily = 1 // byte strings: bloom's string and []byte keys
+	KeysIntegers   KeyFamily = 2 // integers, hashed as 8 bytes little-endian after widening to 64 bits
+)
+
+// String names the key family.
+func (k KeyFamily) String() string {
+	switch k {
+	case KeysUnrecorded:
+		return "unrecorded"
+	case KeysBytes:
+		return "byte strings"
+	case KeysIntegers:
+		return "integers"
+	}
+	return fmt.Sprintf("KeyFamily(%d)", uint8(k))
+}
+
 // Header is the decoded header of an encoding.
 type Header struct {
-	Version      uint16  // format version (FormatVersion)
-	Variant      Variant // which filter type
-	K            int     // bits (or counters) per key: 8 or 16 for Filter, 8 otherwise
-	Blocks       uint64  // number of blocks
-	Hash         HashID  // key-hash identifier
-	PayloadBytes uint64  // Blocks times the variant's block size
-	PayloadCRC   uint32  // CRC-32C of the payload
-	CompatFlags  uint32  // compatible flags: bits a reader may ignore (none defined; this package writes 0)
+	Version      uint16    // format version (FormatVersion)
+	Variant      Variant   // which filter type
+	K            int       // bits (or counters) per key: 8 or 16 for Filter, 8 otherwise
+	Blocks       uint64    // number of blocks
+	Hash         HashID    // key-hash identifier
+	PayloadBytes uint64    // Blocks times the variant's block size
+	PayloadCRC   uint32    // CRC-32C of the payload
+	CompatFlags  uint32    // compatible flags: bits a reader may ignore; bits 0..1 are Keys, the others are written 0
+	Keys         KeyFamily // key family (bits 0..1 of CompatFlags): what the keys were before hashing
 }
 
 // Size returns the length of the whole encoding: header and payload.
@@ -159,12 +191,14 @@ func fromFormat(h format.Header) Header {
 		PayloadBytes: h.PayloadBytes,
 		PayloadCRC:   h.PayloadCRC,
 		CompatFlags:  h.Compat,
+		Keys:         KeyFamily(h.Compat & format.CompatKeyMask),
 	}
 }
 
-// toFormat returns the framing header of a filter of variant v with k, id and
-// n payload bytes (payload CRC left for the framing to fill in).
-func toFormat(v Variant, k int, id HashID, n int) format.Header {
+// toFormat returns the framing header of a filter of variant v with k, id,
+// key family keys and n payload bytes (payload CRC left for the framing to
+// fill in).
+func toFormat(v Variant, k int, id HashID, keys KeyFamily, n int) format.Header {
 	return format.Header{
 		Version:      FormatVersion,
 		Variant:      format.Variant(v),
@@ -172,6 +206,7 @@ func toFormat(v Variant, k int, id HashID, n int) format.Header {
 		Blocks:       uint64(n) / v.blockBytes(),
 		Hash:         uint8(id),
 		PayloadBytes: uint64(n),
+		Compat:       uint32(keys) & format.CompatKeyMask,
 	}
 }
 

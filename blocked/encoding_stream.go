@@ -72,8 +72,8 @@ func fromLE(b []byte, word int) {
 }
 
 // appendEncoded appends the encoding of a filter to dst.
-func appendEncoded(dst []byte, v Variant, k int, id HashID, mem []byte) []byte {
-	return format.Append(dst, toFormat(v, k, id, len(mem)), len(mem), func(p []byte) {
+func appendEncoded(dst []byte, v Variant, k int, id HashID, keys KeyFamily, mem []byte) []byte {
+	return format.Append(dst, toFormat(v, k, id, keys, len(mem)), len(mem), func(p []byte) {
 		if littleEndian {
 			copy(p, mem)
 		} else {
@@ -85,12 +85,12 @@ func appendEncoded(dst []byte, v Variant, k int, id HashID, mem []byte) []byte {
 // writeEncoded writes the encoding of a filter to w: the header, then the
 // payload in chunks straight from mem (converted chunk by chunk on
 // big-endian machines), so no second copy of the filter is made.
-func writeEncoded(w io.Writer, v Variant, k int, id HashID, mem []byte) (int64, error) {
+func writeEncoded(w io.Writer, v Variant, k int, id HashID, keys KeyFamily, mem []byte) (int64, error) {
 	var buf []byte
 	if !littleEndian {
 		buf = make([]byte, min(len(mem), chunkBytes))
 	}
-	return format.Write(w, toFormat(v, k, id, len(mem)), func(yield func([]byte) bool) {
+	return format.Write(w, toFormat(v, k, id, keys, len(mem)), func(yield func([]byte) bool) {
 		for off := 0; off < len(mem); off += chunkBytes {
 			if !yield(toLE(buf, mem[off:min(off+chunkBytes, len(mem))], v.wordBytes())) {
 				return
@@ -111,6 +111,9 @@ func framePayload(b []byte, v Variant) (Header, []byte, error) {
 func decodeCopy(b []byte, v Variant) (Header, []byte, error) {
 	h, p, err := format.Decode(b, format.Variant(v))
 	if err != nil {
+		return Header{}, nil, err
+	}
+	if err := format.CheckMemory(h); err != nil {
 		return Header{}, nil, err
 	}
 	mem := alignedMem(h.PayloadBytes)

@@ -26,9 +26,10 @@ type Filter struct {
 	// A zero Filter has no blocks and k = 0: the amd64 one-key lookup
 	// returns false for any k other than 8 and 16 (so the check costs the
 	// k = 8 path nothing), the Go paths test the length.
-	blocks []block // 64-byte aligned
-	k      int     // 8 or 16
-	hash   HashID  // key hash the caller recorded (KeyHash); after k, whose offset the assembly reads
+	blocks []block   // 64-byte aligned
+	k      int       // 8 or 16
+	hash   HashID    // key hash the caller recorded (KeyHash); after k, whose offset the assembly reads
+	keys   KeyFamily // key family the caller recorded (KeyFamily)
 }
 
 // New returns the smallest Filter whose exact false-positive rate for n keys
@@ -40,7 +41,7 @@ func New(n uint64, fpr float64) (*Filter, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkAlloc(s.Blocks, 64); err != nil {
+	if err := checkAlloc(s.Blocks, 64, keysAt(n, fpr)); err != nil {
 		return nil, err
 	}
 	return newFilter(s.Blocks, s.K), nil
@@ -296,7 +297,8 @@ func (f *Filter) compatible(o *Filter) error {
 // Union adds every key of o to f (bitwise OR). Both must have the same number
 // of blocks and k (else ErrGeometry) and key hashes that agree (else
 // ErrHashMismatch; a filter recording HashUnspecified agrees with any and
-// the result records the other's hash); otherwise f is unchanged. A zero
+// the result records the other's hash), and key families that agree in the
+// same way (KeysUnrecorded agrees with any); otherwise f is unchanged. A zero
 // or nil o is ErrGeometry; a zero f panics.
 func (f *Filter) Union(o *Filter) error {
 	if len(f.blocks) == 0 {
@@ -309,11 +311,15 @@ func (f *Filter) Union(o *Filter) error {
 	if err != nil {
 		return err
 	}
+	keys, err := combinedKeys(f.keys, o.keys)
+	if err != nil {
+		return err
+	}
 	a, b := f.words(), o.words()
 	for i := range a {
 		a[i] |= b[i]
 	}
-	f.hash = id
+	f.hash, f.keys = id, keys
 	return nil
 }
 
@@ -332,11 +338,15 @@ func (f *Filter) Intersect(o *Filter) error {
 	if err != nil {
 		return err
 	}
+	keys, err := combinedKeys(f.keys, o.keys)
+	if err != nil {
+		return err
+	}
 	a, b := f.words(), o.words()
 	for i := range a {
 		a[i] &= b[i]
 	}
-	f.hash = id
+	f.hash, f.keys = id, keys
 	return nil
 }
 
@@ -347,16 +357,16 @@ func (f *Filter) Clear() { clear(f.blocks) }
 // Clone returns an independent copy of f (a zero Filter for a zero f).
 func (f *Filter) Clone() *Filter {
 	if len(f.blocks) == 0 {
-		return &Filter{hash: f.hash}
+		return &Filter{hash: f.hash, keys: f.keys}
 	}
 	c := newFilter(uint64(len(f.blocks)), f.k)
 	copy(c.blocks, f.blocks)
-	c.hash = f.hash
+	c.hash, c.keys = f.hash, f.keys
 	return c
 }
 
 // Equal reports whether f and o have the same geometry, the same key hash
-// (KeyHash) and the same bits: the same bits over two hash functions hold
+// (KeyHash) and the same bits (the key family, KeyFamily, is not compared): the same bits over two hash functions hold
 // different keys, and a decoded copy equals its original only if the id
 // traveled with it.
 func (f *Filter) Equal(o *Filter) bool {

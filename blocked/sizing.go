@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/simdbloom/bloom/internal/errs"
+	"github.com/simdbloom/bloom/internal/memlimit"
 )
 
 // BlockBits is the number of bits in one Filter block (one 64-byte cache line).
@@ -14,7 +15,9 @@ const BlockBits = 512
 // have: block choice maps the upper 32 bits of a hash onto the blocks, so at
 // most 2^32 (256 GiB). The sizing functions and the format use this limit;
 // the constructors also refuse, with ErrTooLarge, what this platform cannot
-// allocate (on 32-bit platforms, about 2 GiB).
+// allocate: more than an int counts (on 32-bit platforms, about 2 GiB), and
+// on Linux more than the machine's memory and swap, the address-space and
+// data limits (ulimit -v, -d) or the cgroup's memory limit allow.
 const MaxBlocks uint64 = 1 << 32
 
 // maxBlocks returns the most blocks of blockBytes bytes a filter may have on
@@ -24,12 +27,23 @@ const MaxBlocks uint64 = 1 << 32
 func maxBlocks(limit, blockBytes uint64) uint64 { return min(limit, (math.MaxInt-64)/blockBytes) }
 
 // checkAlloc returns ErrTooLarge if nblocks blocks of blockBytes bytes are
-// more than this platform can allocate.
-func checkAlloc(nblocks, blockBytes uint64) error {
+// more than this platform can allocate: more than an int counts, or more
+// than the machine's memory or the process's limits allow (see
+// internal/memlimit). what names the request for the message ("100 keys at
+// fpr 0.01"); nil says it in blocks.
+func checkAlloc(nblocks, blockBytes uint64, what func() string) error {
 	if nblocks > maxBlocks(math.MaxUint64, blockBytes) {
 		return fmt.Errorf("%w: %d blocks of %d bytes, more than this platform can allocate", ErrTooLarge, nblocks, blockBytes)
 	}
-	return nil
+	if what == nil {
+		what = func() string { return fmt.Sprintf("%s of %d bytes", errs.Count(nblocks, "block"), blockBytes) }
+	}
+	return memlimit.Check(nblocks*blockBytes+64, what) // alignedMem's 64 bytes of slack
+}
+
+// keysAt names a request for n keys at rate fpr, for checkAlloc.
+func keysAt(n uint64, fpr float64) func() string {
+	return func() string { return fmt.Sprintf("%s at fpr %v", errs.Count(n, "key"), fpr) }
 }
 
 // blocksOfBytes returns numBytes rounded up to whole blocks of blockBytes
@@ -43,7 +57,7 @@ func blocksOfBytes(numBytes, blockBytes, limit uint64) (uint64, error) {
 	if nb > limit {
 		return 0, fmt.Errorf("%w: %d bytes is more than %d blocks of %d bytes", ErrTooLarge, numBytes, limit, blockBytes)
 	}
-	if err := checkAlloc(nb, blockBytes); err != nil {
+	if err := checkAlloc(nb, blockBytes, nil); err != nil {
 		return 0, err
 	}
 	return nb, nil
@@ -176,7 +190,7 @@ func blocksFor(n uint64, fpr float64, max uint64, f func(n, nblocks uint64) floa
 		return 0, err
 	}
 	if !(f(n, max) <= fpr) { // also refuses a NaN
-		return 0, fmt.Errorf("%w: %d keys at fpr %v need more than %d blocks", ErrTooLarge, n, fpr, max)
+		return 0, fmt.Errorf("%w: %s at fpr %v need more than %d blocks", ErrTooLarge, errs.Count(n, "key"), fpr, max)
 	}
 	lo, hi := uint64(0), max // f(lo) > fpr (or lo = 0), f(hi) <= fpr
 	for hi-lo > 1 {

@@ -7,6 +7,8 @@ import (
 	"math"
 	"math/bits"
 	"unsafe"
+
+	"github.com/simdbloom/bloom/internal/format"
 )
 
 // SplitBlockBytes is the size of one SplitBlock block: 256 bits.
@@ -75,7 +77,7 @@ func NewSplitBlock(n uint64, fpr float64) (*SplitBlock, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkAlloc(s.Blocks, SplitBlockBytes); err != nil {
+	if err := checkAlloc(s.Blocks, SplitBlockBytes, keysAt(n, fpr)); err != nil {
 		return nil, err
 	}
 	return newSplitBlock(s.Blocks), nil
@@ -279,7 +281,7 @@ func (s *SplitBlock) Bitset() []byte {
 // (WriteTo writes simdbloom's framed format, see FORMAT.md.)
 func (s *SplitBlock) WriteBitset(w io.Writer) (int64, error) {
 	if littleEndian {
-		n, err := w.Write(s.bytes())
+		n, err := format.WriteFull(w, s.bytes())
 		return int64(n), err
 	}
 	var buf [4096]byte
@@ -290,7 +292,7 @@ func (s *SplitBlock) WriteBitset(w io.Writer) (int64, error) {
 		for i, v := range ws[:c] {
 			binary.LittleEndian.PutUint32(buf[4*i:], v)
 		}
-		n, err := w.Write(buf[:4*c])
+		n, err := format.WriteFull(w, buf[:4*c])
 		total += int64(n)
 		if err != nil {
 			return total, err

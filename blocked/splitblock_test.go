@@ -479,9 +479,9 @@ func FuzzSplitBlockKernels(f *testing.F) {
 	})
 }
 
-type shortWriter struct{ n int }
+type failingWriter struct{ n int }
 
-func (w *shortWriter) Write(p []byte) (int, error) {
+func (w *failingWriter) Write(p []byte) (int, error) {
 	if len(p) > w.n {
 		return w.n, errors.New("short write")
 	}
@@ -497,7 +497,7 @@ func TestSplitBlockWriteBitset(t *testing.T) {
 	if err != nil || n != 32*1000 || buf.String() != string(s.Bitset()) {
 		t.Fatalf("WriteBitset wrote %d bytes, %v; want the bitset", n, err)
 	}
-	if n, err := s.WriteBitset(&shortWriter{n: 100}); err == nil || n > 100 {
+	if n, err := s.WriteBitset(&failingWriter{n: 100}); err == nil || n > 100 {
 		t.Fatalf("WriteBitset to a failing writer: %d, %v", n, err)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"unsafe"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // Zero-copy views: read-only filters whose blocks are the caller's bytes,
@@ -40,7 +42,7 @@ func viewMem(b []byte, v Variant) (Header, []byte, error) {
 		return Header{}, nil, err
 	}
 	if a := uintptr(unsafe.Pointer(unsafe.SliceData(p))) % viewAlign; a != 0 {
-		return Header{}, nil, fmt.Errorf("%w: the payload starts %d bytes past an 8-byte boundary (the encoding must start at one)", ErrAlignment, a)
+		return Header{}, nil, fmt.Errorf("%w: the payload starts %s past an 8-byte boundary (the encoding must start at one)", ErrAlignment, errs.Count(uint64(a), "byte"))
 	}
 	return h, p, nil
 }
@@ -68,7 +70,7 @@ func View(b []byte) (*FilterView, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &FilterView{Filter{blocks: blocksOver[block](p), k: h.K, hash: h.Hash}}, nil
+	return &FilterView{Filter{blocks: blocksOver[block](p), k: h.K, hash: h.Hash, keys: h.Keys}}, nil
 }
 
 // HasHash reports whether h may have been added, as Filter.HasHash does.
@@ -103,6 +105,9 @@ func (v *FilterView) EstimatedFPR() float64 { return v.f.EstimatedFPR() }
 
 // KeyHash returns the key-hash identifier the encoding records.
 func (v *FilterView) KeyHash() HashID { return v.f.KeyHash() }
+
+// KeyFamily returns the key family the encoding records.
+func (v *FilterView) KeyFamily() KeyFamily { return v.f.KeyFamily() }
 
 // Equal reports whether v and o have the same geometry, key hash and bits,
 // as Filter.Equal does. To compare a view with a Filter, compare its Clone.
@@ -209,7 +214,7 @@ func ViewCounting(b []byte) (*CountingView, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &CountingView{Counting{blocks: blocksOver[block](p), hash: h.Hash}}, nil
+	return &CountingView{Counting{blocks: blocksOver[block](p), hash: h.Hash, keys: h.Keys}}, nil
 }
 
 // HasHash reports whether h may have been added, as Counting.HasHash does.
@@ -240,6 +245,9 @@ func (v *CountingView) Saturated() uint64 { return v.c.Saturated() }
 
 // KeyHash returns the key-hash identifier the encoding records.
 func (v *CountingView) KeyHash() HashID { return v.c.KeyHash() }
+
+// KeyFamily returns the key family the encoding records.
+func (v *CountingView) KeyFamily() KeyFamily { return v.c.KeyFamily() }
 
 // Equal reports whether v and o have the same size, key hash and counters.
 // To compare a view with a Counting filter, compare its Clone.

@@ -47,6 +47,16 @@ func (f *Filter) KeyHash() blocked.HashID { return f.hash }
 // carry it, so a reader can refuse hashes of another function.
 func (f *Filter) SetKeyHash(id blocked.HashID) { f.hash = id }
 
+// KeyFamily returns what f's keys were before hashing, as recorded by
+// SetKeyFamily or read from an encoding: the key type's family for the
+// filters of bloom.NewCuckoo, blocked.KeysUnrecorded by default.
+func (f *Filter) KeyFamily() blocked.KeyFamily { return f.keys }
+
+// SetKeyFamily records what f's keys are; encodings of f carry it (in the
+// header's compatible flags), so that a reader of the other family can
+// refuse it. It changes no bits.
+func (f *Filter) SetKeyFamily(k blocked.KeyFamily) { f.keys = k }
+
 // table returns the buckets' bytes, without the padding.
 func (f *Filter) table() []byte {
 	if len(f.data) < 8 {
@@ -76,6 +86,7 @@ func (f *Filter) header() (format.Header, error) {
 		Hash:         uint8(f.hash),
 		Params:       [7]byte{formatLayout(f.layout), format.CuckooSlots},
 		PayloadBytes: format.CuckooPrefixBytes + uint64(len(f.table())),
+		Compat:       uint32(f.keys) & format.CompatKeyMask,
 	}, nil
 }
 
@@ -182,7 +193,10 @@ func decode(h format.Header, p []byte) (*Filter, error) {
 		l = SemiSorted
 	}
 	if h.Blocks > platformBuckets(int(h.K), l) {
-		return nil, fmt.Errorf("%w: %w: %d buckets of %d-bit fingerprints is more than this platform can allocate", ErrCorrupt, ErrTooLarge, h.Blocks, h.K)
+		return nil, fmt.Errorf("%w: %d buckets of %d-bit fingerprints is more than this platform can allocate", errs.Both(ErrCorrupt, ErrTooLarge), h.Blocks, h.K)
+	}
+	if err := format.CheckMemory(h); err != nil {
+		return nil, err
 	}
 	g := newFilter(h.Blocks, int(h.K), l)
 	copy(g.data, p[format.CuckooPrefixBytes:])
@@ -204,8 +218,9 @@ func decode(h format.Header, p []byte) (*Filter, error) {
 		}
 	}
 	if n != count {
-		return nil, fmt.Errorf("%w: the header counts %d fingerprints, the table holds %d", ErrCorrupt, count, n)
+		return nil, fmt.Errorf("%w: the header counts %s, the table holds %d", ErrCorrupt, errs.Count(count, "fingerprint"), n)
 	}
 	g.planned, g.count, g.rng, g.hash = planned, count, rng, blocked.HashID(h.Hash)
+	g.keys = blocked.KeyFamily(h.Compat & format.CompatKeyMask)
 	return g, nil
 }

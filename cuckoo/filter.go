@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/internal/errs"
+	"github.com/simdbloom/bloom/internal/memlimit"
 )
 
 // maxKicks is the number of evictions an Add tries before it gives up.
@@ -29,6 +31,7 @@ type Filter struct {
 	rng      uint64 // xorshift state for the choice of victims
 	path     []kick // the moves of the current Add, to undo a failed one
 	hash     blocked.HashID
+	keys     blocked.KeyFamily
 	lanesMsk uint64 // one 16-bit lane's low part mask (plain: fpMask, semi: 2^rest-1)
 }
 
@@ -55,8 +58,13 @@ func NewLayout(n uint64, fpr float64, l Layout) (*Filter, error) {
 		return nil, err
 	}
 	if s.Blocks > platformBuckets(s.FingerprintBits, l) {
-		return nil, fmt.Errorf("%w: %d keys need %d buckets of %d-bit fingerprints, more than this platform can allocate",
-			ErrTooLarge, n, s.Blocks, s.FingerprintBits)
+		return nil, fmt.Errorf("%w: %s need %d buckets of %d-bit fingerprints, more than this platform can allocate",
+			ErrTooLarge, errs.Count(n, "key"), s.Blocks, s.FingerprintBits)
+	}
+	if err := checkMemory(s.Blocks, s.FingerprintBits, l, func() string {
+		return fmt.Sprintf("%s at fpr %v (%d buckets of %d-bit fingerprints)", errs.Count(n, "key"), fpr, s.Blocks, s.FingerprintBits)
+	}); err != nil {
+		return nil, err
 	}
 	f := newFilter(s.Blocks, s.FingerprintBits, l)
 	f.planned = n
@@ -85,9 +93,21 @@ func NewBuckets(buckets uint64, fpBits int, l Layout) (*Filter, error) {
 	if buckets > platformBuckets(fpBits, l) {
 		return nil, fmt.Errorf("%w: %d buckets of %d-bit fingerprints is more than this platform can allocate", ErrTooLarge, buckets, fpBits)
 	}
+	if err := checkMemory(buckets, fpBits, l, func() string {
+		return fmt.Sprintf("%s of %d-bit fingerprints", errs.Count(buckets, "bucket"), fpBits)
+	}); err != nil {
+		return nil, err
+	}
 	f := newFilter(buckets, fpBits, l)
 	f.planned = max(1, uint64(MaxLoad*float64(buckets*BucketSize)))
 	return f, nil
+}
+
+// checkMemory returns ErrTooLarge if a table of buckets buckets is more
+// than this machine can allocate now (internal/memlimit); what names the
+// request for the message.
+func checkMemory(buckets uint64, fpBits int, l Layout, what func() string) error {
+	return memlimit.Check(tableBytes(buckets, fpBits, l)+8, what)
 }
 
 func newFilter(buckets uint64, fpBits int, l Layout) *Filter {

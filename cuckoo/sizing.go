@@ -246,7 +246,7 @@ func SizeLayout(n uint64, fpr float64, l Layout) (Sizing, error) {
 		}
 		nb, ok := bucketsFor(n, load)
 		if !ok {
-			tooLarge = fmt.Errorf("%w: %d keys need more than %d buckets", ErrTooLarge, n, MaxBuckets)
+			tooLarge = fmt.Errorf("%w: %s need more than %d buckets", ErrTooLarge, errs.Count(n, "key"), MaxBuckets)
 			continue
 		}
 		s := sizing(n, nb, f, l)

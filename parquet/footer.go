@@ -124,7 +124,7 @@ func (c *ColumnChunk) Name() string { return strings.Join(c.Path, ".") }
 // sizes an allocation before the bytes behind it are known to exist.
 func ReadFooter(r io.ReaderAt, size int64) (*Footer, error) {
 	if size < 12 {
-		return nil, fmt.Errorf("%w: parquet file of %d bytes: too short for a footer: %w", ErrTruncated, size, io.ErrUnexpectedEOF)
+		return nil, fmt.Errorf("%w: parquet file of %s: too short for a footer: %w", ErrTruncated, errs.Count(size, "byte"), io.ErrUnexpectedEOF)
 	}
 	var tail [8]byte
 	if err := readAt(r, tail[:], size-8, "footer"); err != nil {
@@ -285,7 +285,7 @@ func decodeFileMetaData(b []byte) (*Footer, error) {
 		return nil, c.corrupt("file metadata lacks num_rows or row_groups")
 	}
 	if c.off != len(b) {
-		return nil, c.corrupt("%d bytes after the file metadata", len(b)-c.off)
+		return nil, c.corrupt("%s after the file metadata", errs.Count(len(b)-c.off, "byte"))
 	}
 	return f, nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/simdbloom/bloom/blocked"
 	"github.com/simdbloom/bloom/internal/errs"
+	"github.com/simdbloom/bloom/internal/format"
 )
 
 // Errors returned by this package, wrapped with the details; test for them
@@ -87,7 +88,7 @@ func WriteFilter(w io.Writer, f *blocked.SplitBlock) error {
 	if n < MinFilterBytes || n > MaxFilterBytes || n&(n-1) != 0 {
 		return fmt.Errorf("%w: %d bytes; Parquet readers require a power of two from %d to %d", ErrGeometry, n, MinFilterBytes, MaxFilterBytes)
 	}
-	if _, err := w.Write(AppendHeader(make([]byte, 0, 32), int32(n))); err != nil {
+	if _, err := format.WriteFull(w, AppendHeader(make([]byte, 0, 32), int32(n))); err != nil {
 		return err
 	}
 	_, err := f.WriteBitset(w)
@@ -385,7 +386,7 @@ func (d *decoder) header() (int, error) {
 		}
 	}
 	if numBytes <= 0 || numBytes%32 != 0 || numBytes > MaxFilterBytes {
-		return 0, fmt.Errorf("%w: %w: parquet bloom filter header says %d bytes; want a positive multiple of 32 up to %d", ErrCorrupt, ErrGeometry, numBytes, MaxFilterBytes)
+		return 0, fmt.Errorf("%w: parquet bloom filter header says %d bytes; want a positive multiple of 32 up to %d", errs.Both(ErrCorrupt, ErrGeometry), numBytes, MaxFilterBytes)
 	}
 	return int(numBytes), nil
 }

@@ -88,6 +88,13 @@ func viewLookup(b []byte) (*lookup, error) {
 	if err != nil {
 		return nil, err
 	}
+	if h.Keys == blocked.KeysIntegers && (h.Variant == blocked.VariantFilter || h.Variant == blocked.VariantScalable) {
+		// Lines are byte strings: a filter of integer keys would answer
+		// every one of them wrongly. (A Scalable's stages record no family:
+		// its header does.)
+		return nil, errors.New("it holds integer keys (a filter of an integer key type saved by the Go library); " +
+			"query looks lines up as byte strings, and reads filters of string or []byte keys")
+	}
 	switch h.Variant {
 	case blocked.VariantFilter:
 		v, err := viewFilter(b)

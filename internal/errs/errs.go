@@ -4,7 +4,11 @@
 // the same names; users test against those, never this package.
 package errs
 
-import "errors"
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
 
 // Bad input to a constructor or sizing function.
 var (
@@ -28,3 +32,51 @@ var (
 	ErrByteOrder    = errors.New("bloom: View needs a little-endian machine; use UnmarshalBinary")
 	ErrHashMismatch = errors.New("bloom: filter was written with a different key hash")
 )
+
+// prefix opens every error value above; an error that wraps another of this
+// module's errors says it once.
+const prefix = "bloom: "
+
+// Both returns an error that matches both a and b with errors.Is (a
+// corrupt header that is also too large, say) and reads "a: b" with b's
+// "bloom: " prefix dropped, so the message says "bloom: " once.
+func Both(a, b error) error { return both{a, b} }
+
+type both struct{ a, b error }
+
+func (e both) Error() string   { return e.a.Error() + ": " + strings.TrimPrefix(e.b.Error(), prefix) }
+func (e both) Unwrap() []error { return []error{e.a, e.b} }
+
+// Inner returns err for wrapping inside another error of this module (the
+// stage of a Scalable, say): the same error for errors.Is and errors.As,
+// whose message drops its leading "bloom: ", which the outer error says.
+func Inner(err error) error {
+	if err == nil {
+		return nil
+	}
+	return inner{err}
+}
+
+type inner struct{ err error }
+
+func (e inner) Error() string { return strings.TrimPrefix(e.err.Error(), prefix) }
+func (e inner) Unwrap() error { return e.err }
+
+// S returns the precision that prints a plural "s" for a count of n with
+// the verb %.*s: 0 for 1, else 1. Decoders use it where an error must cost
+// no allocation beyond its own: fmt.Errorf("%d byte%.*s", n, S(n), "s").
+func S[N ~int | ~int64 | ~uint64](n N) int {
+	if n == 1 {
+		return 0
+	}
+	return 1
+}
+
+// Count returns n and the noun, plural unless n is 1: "1 key", "2 keys".
+// Nouns of this module's messages take an s.
+func Count[N ~int | ~int64 | ~uint64](n N, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

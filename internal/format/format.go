@@ -25,6 +25,7 @@ import (
 	"unsafe"
 
 	"github.com/simdbloom/bloom/internal/errs"
+	"github.com/simdbloom/bloom/internal/memlimit"
 )
 
 // HeaderSize is the size of the header in bytes; the payload follows it.
@@ -54,6 +55,19 @@ const (
 	offIncompat   = 40 // uint32: incompatible flags, refused by readers
 	offReserved   = 44 // 16 bytes, zero
 	offHeaderCRC  = 60 // uint32: CRC-32C of bytes 0..59
+)
+
+// Compatible flags (offset 36). Bits 0..1 are the key family: what the
+// keys were before they were hashed, so that a typed reader refuses a
+// filter of the other kind of keys (whose hashes it would never match).
+// 0 is "not recorded", the value of every encoding written before the
+// field, which every reader accepts.
+const (
+	CompatKeyMask  uint32 = 0x3 // the key family's bits
+	KeysUnrecorded uint32 = 0   // the writer did not say
+	KeysBytes      uint32 = 1   // byte strings: string and []byte keys, hashed as their bytes
+	KeysIntegers   uint32 = 2   // integers, hashed as 8 bytes little-endian after widening to 64 bits
+	// 3 is reserved: a typed reader refuses it as another family.
 )
 
 // KnownIncompat is the set of incompatible flag bits this version
@@ -88,6 +102,17 @@ func (v Variant) String() string {
 		return "Scalable"
 	}
 	return fmt.Sprintf("Variant(%d)", uint8(v))
+}
+
+// unit names what the variant's header field Blocks counts.
+func (v Variant) unit() string {
+	switch v {
+	case Cuckoo:
+		return "bucket"
+	case Scalable:
+		return "stage"
+	}
+	return "block"
 }
 
 // BlockBytes returns the block size of variants 1..3, or 0.
@@ -150,7 +175,7 @@ func (h Header) Put(b []byte) {
 // variant's fields (Check). It does not look past the header.
 func Parse(b []byte, want Variant) (Header, error) {
 	if len(b) < HeaderSize {
-		return Header{}, fmt.Errorf("%w: %d bytes, shorter than the %d-byte header", errs.ErrTruncated, len(b), HeaderSize)
+		return Header{}, fmt.Errorf("%w: %d byte%.*s, shorter than the %d-byte header", errs.ErrTruncated, len(b), errs.S(len(b)), "s", HeaderSize)
 	}
 	if string(b[offMagic:offMagic+4]) != Magic {
 		return Header{}, fmt.Errorf("%w: starts with %q, want %q", errs.ErrMagic, b[offMagic:offMagic+4], Magic)
@@ -224,21 +249,31 @@ func Check(h Header) error {
 		return fmt.Errorf("%w: reserved header bytes are not zero", errs.ErrCorrupt)
 	}
 	if h.K != 8 && !(h.K == 16 && h.Variant == Filter) {
-		return fmt.Errorf("%w: %w: k = %d for a %v", errs.ErrCorrupt, errs.ErrGeometry, h.K, h.Variant)
+		return fmt.Errorf("%w: k = %d for a %v", errs.Both(errs.ErrCorrupt, errs.ErrGeometry), h.K, h.Variant)
 	}
 	if h.Blocks == 0 {
-		return fmt.Errorf("%w: %w: 0 blocks", errs.ErrCorrupt, errs.ErrGeometry)
+		return fmt.Errorf("%w: 0 blocks", errs.Both(errs.ErrCorrupt, errs.ErrGeometry))
 	}
 	if h.Blocks > MaxBlocks {
-		return fmt.Errorf("%w: %w: %d blocks, the most is %d", errs.ErrCorrupt, errs.ErrTooLarge, h.Blocks, uint64(MaxBlocks))
+		return fmt.Errorf("%w: %d blocks, the most is %d", errs.Both(errs.ErrCorrupt, errs.ErrTooLarge), h.Blocks, uint64(MaxBlocks))
 	}
 	if h.PayloadBytes != h.Blocks*bb {
 		return fmt.Errorf("%w: payload length %d is not %d blocks of %d bytes", errs.ErrCorrupt, h.PayloadBytes, h.Blocks, bb)
 	}
 	if h.PayloadBytes > maxPayload {
-		return fmt.Errorf("%w: %w: a %d-byte payload does not fit in memory on this platform", errs.ErrCorrupt, errs.ErrTooLarge, h.PayloadBytes)
+		return fmt.Errorf("%w: a %d-byte payload does not fit in memory on this platform", errs.Both(errs.ErrCorrupt, errs.ErrTooLarge), h.PayloadBytes)
 	}
 	return nil
+}
+
+// CheckMemory returns an error wrapping ErrTooLarge if a copy of h's
+// payload is more than this machine can allocate at once (internal/memlimit:
+// its memory, the process's limits). The decoders that copy the payload
+// call it before they allocate; the views, which copy nothing, do not.
+func CheckMemory(h Header) error {
+	return memlimit.Check(h.PayloadBytes, func() string {
+		return fmt.Sprintf("the %v encoding's %s", h.Variant, errs.Count(h.Blocks, h.Variant.unit()))
+	})
 }
 
 // Frame checks that b is exactly one encoding (of variant want, unless 0)
@@ -249,10 +284,10 @@ func Frame(b []byte, want Variant) (Header, []byte, error) {
 		return Header{}, nil, err
 	}
 	if uint64(len(b)) < h.Size() {
-		return Header{}, nil, fmt.Errorf("%w: %d bytes, the header announces %d (%d blocks)", errs.ErrTruncated, len(b), h.Size(), h.Blocks)
+		return Header{}, nil, fmt.Errorf("%w: %d byte%.*s, the header announces %d (%d %s%.*s)", errs.ErrTruncated, len(b), errs.S(len(b)), "s", h.Size(), h.Blocks, h.Variant.unit(), errs.S(h.Blocks), "s")
 	}
 	if uint64(len(b)) > h.Size() {
-		return Header{}, nil, fmt.Errorf("%w: %d bytes after the %d-byte encoding", errs.ErrCorrupt, uint64(len(b))-h.Size(), h.Size())
+		return Header{}, nil, fmt.Errorf("%w: %d byte%.*s after the %d-byte encoding", errs.ErrCorrupt, uint64(len(b))-h.Size(), errs.S(uint64(len(b))-h.Size()), "s", h.Size())
 	}
 	return h, b[HeaderSize:], nil
 }
@@ -286,7 +321,8 @@ func Append(dst []byte, h Header, n int, fill func(p []byte)) []byte {
 // Write writes an encoding with header h to w: payload yields the payload
 // in pieces and is run twice, once for the CRC the header carries and once
 // to write, so the payload is never copied whole. h.PayloadBytes must be the
-// total length of the pieces.
+// total length of the pieces. A write that takes fewer bytes than it was
+// given stops it with io.ErrShortWrite (WriteFull).
 func Write(w io.Writer, h Header, payload iter.Seq[[]byte]) (int64, error) {
 	h.PayloadCRC = 0
 	for c := range payload {
@@ -294,19 +330,35 @@ func Write(w io.Writer, h Header, payload iter.Seq[[]byte]) (int64, error) {
 	}
 	var hb [HeaderSize]byte
 	h.Put(hb[:])
-	n, err := w.Write(hb[:])
+	n, err := WriteFull(w, hb[:])
 	total := int64(n)
 	if err != nil {
 		return total, err
 	}
 	for c := range payload {
-		n, err = w.Write(c)
+		n, err = WriteFull(w, c)
 		total += int64(n)
 		if err != nil {
 			return total, err
 		}
 	}
 	return total, nil
+}
+
+// WriteFull writes p to w in one Write and returns what it wrote. A writer
+// that writes fewer bytes than p without saying why breaks io.Writer's
+// contract; as io.Copy does, WriteFull then returns io.ErrShortWrite, so a
+// caller never reports a whole encoding written when part of it was not.
+// A count outside 0..len(p) is an error too, and is clamped.
+func WriteFull(w io.Writer, p []byte) (int, error) {
+	n, err := w.Write(p)
+	if n < 0 || n > len(p) {
+		return max(0, min(n, len(p))), fmt.Errorf("invalid write: the writer reports %d bytes written of %d", n, len(p))
+	}
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	return n, err
 }
 
 // ChunkBytes is how much payload Read reads at a time, and its first buffer.
@@ -353,11 +405,21 @@ func Read(r io.Reader, want Variant) (Header, []byte, int64, error) {
 			initial = size
 		}
 	}
+	if initial == size {
+		if err := CheckMemory(h); err != nil {
+			return Header{}, nil, total, err
+		}
+	}
 	mem := AlignedBytes(initial)
 	var got uint64
 	var crc uint32
 	for got < size {
 		if got == uint64(len(mem)) {
+			if got == initial && initial < size { // the stream goes on past the first buffer: it must fit whole
+				if err := CheckMemory(h); err != nil {
+					return Header{}, nil, total, err
+				}
+			}
 			grown := AlignedBytes(min(2*got, size))
 			copy(grown, mem)
 			mem = grown

@@ -68,19 +68,19 @@ func checkCuckoo(h Header) error {
 		return fmt.Errorf("%w: cuckoo table layout %d, this version reads layouts %d and %d", errs.ErrVersion, layout, CuckooLayoutPlain, CuckooLayoutSemiSorted)
 	}
 	if h.Params[1] != CuckooSlots {
-		return fmt.Errorf("%w: %w: %d slots per bucket, the layouts have %d", errs.ErrCorrupt, errs.ErrGeometry, h.Params[1], CuckooSlots)
+		return fmt.Errorf("%w: %d slots per bucket, the layouts have %d", errs.Both(errs.ErrCorrupt, errs.ErrGeometry), h.Params[1], CuckooSlots)
 	}
 	if [5]byte(h.Params[2:]) != [5]byte{} {
 		return fmt.Errorf("%w: reserved cuckoo parameter bytes are not zero", errs.ErrCorrupt)
 	}
 	if h.K < CuckooMinBits || h.K > CuckooMaxBits {
-		return fmt.Errorf("%w: %w: %d-bit fingerprints, not %d to %d", errs.ErrCorrupt, errs.ErrGeometry, h.K, CuckooMinBits, CuckooMaxBits)
+		return fmt.Errorf("%w: %d-bit fingerprints, not %d to %d", errs.Both(errs.ErrCorrupt, errs.ErrGeometry), h.K, CuckooMinBits, CuckooMaxBits)
 	}
 	if h.Blocks == 0 {
-		return fmt.Errorf("%w: %w: 0 buckets", errs.ErrCorrupt, errs.ErrGeometry)
+		return fmt.Errorf("%w: 0 buckets", errs.Both(errs.ErrCorrupt, errs.ErrGeometry))
 	}
 	if h.Blocks > MaxBlocks {
-		return fmt.Errorf("%w: %w: %d buckets, the most is %d", errs.ErrCorrupt, errs.ErrTooLarge, h.Blocks, uint64(MaxBlocks))
+		return fmt.Errorf("%w: %d buckets, the most is %d", errs.Both(errs.ErrCorrupt, errs.ErrTooLarge), h.Blocks, uint64(MaxBlocks))
 	}
 	bb := CuckooBucketBits(h.Params[0], h.K)
 	table := (h.Blocks*bb + 7) / 8 // at most 2^39: no overflow
@@ -89,7 +89,7 @@ func checkCuckoo(h Header) error {
 	}
 	// The decoded table keeps 8 bytes of padding after the buckets.
 	if h.PayloadBytes > maxTotal-8 {
-		return fmt.Errorf("%w: %w: a %d-byte payload does not fit in memory on this platform", errs.ErrCorrupt, errs.ErrTooLarge, h.PayloadBytes)
+		return fmt.Errorf("%w: a %d-byte payload does not fit in memory on this platform", errs.Both(errs.ErrCorrupt, errs.ErrTooLarge), h.PayloadBytes)
 	}
 	return nil
 }
@@ -101,20 +101,20 @@ func checkCuckoo(h Header) error {
 // this platform's memory. The stages themselves are checked by the decoder.
 func checkScalable(h Header) error {
 	if h.K != 0 {
-		return fmt.Errorf("%w: %w: k = %d for a Scalable (its stages record their own)", errs.ErrCorrupt, errs.ErrGeometry, h.K)
+		return fmt.Errorf("%w: k = %d for a Scalable (its stages record their own)", errs.Both(errs.ErrCorrupt, errs.ErrGeometry), h.K)
 	}
 	if h.Params != [7]byte{} {
 		return fmt.Errorf("%w: reserved header bytes are not zero", errs.ErrCorrupt)
 	}
 	if h.Blocks == 0 {
-		return fmt.Errorf("%w: %w: 0 stages", errs.ErrCorrupt, errs.ErrGeometry)
+		return fmt.Errorf("%w: 0 stages", errs.Both(errs.ErrCorrupt, errs.ErrGeometry))
 	}
 	if h.PayloadBytes%64 != 0 || h.PayloadBytes < ScalableParamBytes ||
 		(h.PayloadBytes-ScalableParamBytes)/ScalableMinStage < h.Blocks {
 		return fmt.Errorf("%w: payload length %d cannot hold the parameters and %d stages", errs.ErrCorrupt, h.PayloadBytes, h.Blocks)
 	}
 	if h.PayloadBytes > maxTotal {
-		return fmt.Errorf("%w: %w: a %d-byte payload does not fit in memory on this platform", errs.ErrCorrupt, errs.ErrTooLarge, h.PayloadBytes)
+		return fmt.Errorf("%w: a %d-byte payload does not fit in memory on this platform", errs.Both(errs.ErrCorrupt, errs.ErrTooLarge), h.PayloadBytes)
 	}
 	return nil
 }

@@ -1,0 +1,53 @@
+package cuckoo
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/simdbloom/bloom/internal/childtest"
+	"github.com/simdbloom/bloom/internal/memlimit"
+)
+
+// TestSizeBeyondMemory: NewBuckets(1<<32, 32, Plain), 64 GiB and within
+// the format's limit, is ErrTooLarge on a machine with less memory, not a
+// fatal "runtime: out of memory" (in a child process, so that a fault fails
+// the test alone). Under a limit set by the test, New, NewBuckets and the
+// decoders refuse what is larger and make what is smaller.
+func TestSizeBeyondMemory(t *testing.T) {
+	t.Run("machine", func(t *testing.T) {
+		childtest.Run(t, func(t *testing.T) {
+			need := tableBytes(1<<32, 32, Plain) + 8
+			l := memlimit.Current()
+			if need <= l.Bytes {
+				t.Skipf("%d bytes fit this machine (%s)", need, l.Why)
+			}
+			_, err := NewBuckets(1<<32, 32, Plain)
+			if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "4294967296 buckets of 32-bit fingerprints need 68.7 GB") {
+				t.Fatalf("NewBuckets(1<<32, 32, Plain): %v, want ErrTooLarge", err)
+			}
+		})
+	})
+	t.Run("limit", func(t *testing.T) {
+		big := mustBuckets(t, 3<<20, 12, SemiSorted) // 3 Mi buckets of 44 bits: 16.5 MiB
+		enc, err := big.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer memlimit.SetForTest(memlimit.Limit{Bytes: 16 << 20, Why: "the test's limit"})()
+		for what, err := range map[string]error{
+			"New(1e8, 0.01)":        func() error { _, err := New(100_000_000, 0.01); return err }(),
+			"NewBuckets(1<<22, 16)": func() error { _, err := NewBuckets(1<<22, 16, Plain); return err }(),
+			"UnmarshalBinary":       (&Filter{}).UnmarshalBinary(enc),
+			"ReadFrom":              func() error { _, err := new(Filter).ReadFrom(bytes.NewReader(enc)); return err }(),
+		} {
+			if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "the test's limit") || strings.Contains(err.Error(), "block") {
+				t.Errorf("%s: %v, want ErrTooLarge naming the limit", what, err)
+			}
+		}
+		if _, err := New(100_000, 0.01); err != nil {
+			t.Errorf("New(1e5, 0.01) under the limit: %v", err)
+		}
+	})
+}
