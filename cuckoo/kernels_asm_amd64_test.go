@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/simdbloom/bloom/internal/childtest"
 	"github.com/simdbloom/bloom/internal/cpu"
 )
 
@@ -39,11 +40,13 @@ func TestAVX2KernelsUseVEXRegisters(t *testing.T) {
 
 // TestHasHashesWithoutVBMI runs the batch lookups at the AVX-512 level as on
 // an AVX-512 processor without VBMI, and without BMI2, where the AVX2
-// kernels run.
+// kernels run. It runs in a child process (childtest.Levels), and only
+// where the AVX-512 level is usable (not lowered by SIMDBLOOM_CPU).
 func TestHasHashesWithoutVBMI(t *testing.T) {
-	if !cpu.Supported(cpu.AVX512) {
-		t.Skip("no AVX-512")
-	}
+	childtest.Levels(t, []cpu.Level{cpu.AVX512}, testHasHashesWithoutVBMI)
+}
+
+func testHasHashesWithoutVBMI(t *testing.T, _ cpu.Level) {
 	for _, c := range []struct {
 		name string
 		flag *bool
