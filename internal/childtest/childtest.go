@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -109,7 +110,7 @@ func Levels(t *testing.T, ls []cpu.Level, fn func(t *testing.T, l cpu.Level)) {
 	t.Helper()
 	for _, l := range ls {
 		t.Run(l.String(), func(t *testing.T) {
-			if !usable(l) {
+			if !slices.Contains(cpu.Usable(), l) {
 				t.Skipf("level %v cannot run here (usable: %v)", l, cpu.Usable())
 			}
 			RunEnv(t, []string{cpuEnv + "=" + l.String()}, func(t *testing.T) { atLevel(t, l, fn) })
@@ -123,16 +124,6 @@ func atLevel(t *testing.T, l cpu.Level, fn func(t *testing.T, l cpu.Level)) {
 	defer func() { cpu.Active = saved }()
 	cpu.Active = l
 	fn(t, l)
-}
-
-// usable reports whether l is one of cpu.Usable().
-func usable(l cpu.Level) bool {
-	for _, u := range cpu.Usable() {
-		if u == l {
-			return true
-		}
-	}
-	return false
 }
 
 // FuzzLevels runs the inputs of one fuzz target at every usable level in
