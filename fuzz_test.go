@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/internal/childtest"
 	"github.com/simdbloom/bloom/internal/cpu"
 )
 
@@ -41,9 +42,11 @@ func addSeeds(f *testing.F) {
 
 // FuzzFilterKernels: for arbitrary hashes and sizes, every kernel this CPU
 // runs builds exactly the generic kernel's filter, answers as it does, and
-// never reports an added hash absent.
+// never reports an added hash absent. Each level runs in a child process
+// (childtest.FuzzLevels), building the generic reference there too.
 func FuzzFilterKernels(f *testing.F) {
 	addSeeds(f)
+	levels := childtest.NewFuzzLevels(f)
 	f.Fuzz(func(t *testing.T, blocks uint32, k16 bool, data []byte) {
 		nb := uint64(blocks%20000) + 1
 		k := 8
@@ -52,18 +55,22 @@ func FuzzFilterKernels(f *testing.F) {
 		}
 		hs := hashesOf(data)
 		half := hs[:len(hs)/2] // added; the rest are probes that may be absent
-		var ref *blocked.Filter
-		var refOut []bool
-		for _, l := range cpu.Usable() {
+		// build adds half to a new filter and looks up hs, at the active level.
+		build := func() (*blocked.Filter, []bool) {
 			fl, err := blocked.NewBytes(nb*64, k)
 			if err != nil {
 				t.Fatal(err)
 			}
 			out := make([]bool, len(hs))
-			withLevel(l, func() {
-				fl.AddHashes(half)
-				fl.HasHashes(hs, out)
-			})
+			fl.AddHashes(half)
+			fl.HasHashes(hs, out)
+			return fl, out
+		}
+		levels.Run(t, func(t *testing.T, l cpu.Level) {
+			var ref *blocked.Filter
+			var refOut []bool
+			withLevel(cpu.Generic, func() { ref, refOut = build() })
+			fl, out := build()
 			for i := range half {
 				if !out[i] || !fl.HasHash(half[i]) {
 					t.Fatalf("%v: false negative for %#x", l, half[i])
@@ -74,19 +81,15 @@ func FuzzFilterKernels(f *testing.F) {
 					t.Fatalf("%v: batch and single lookups disagree on %#x", l, h)
 				}
 			}
-			if ref == nil {
-				ref, refOut = fl, out
-				continue
-			}
 			if !fl.Equal(ref) {
-				t.Fatalf("%v builds a different filter than %v", l, cpu.Usable()[0])
+				t.Fatalf("%v builds a different filter than generic", l)
 			}
 			for i := range out {
 				if out[i] != refOut[i] {
 					t.Fatalf("%v answers %v for %#x, generic %v", l, out[i], hs[i], refOut[i])
 				}
 			}
-		}
+		})
 	})
 }
 
@@ -94,33 +97,33 @@ func FuzzFilterKernels(f *testing.F) {
 // filter, comparing the serialized bitsets byte for byte.
 func FuzzSplitBlockKernels(f *testing.F) {
 	addSeeds(f)
+	levels := childtest.NewFuzzLevels(f)
 	f.Fuzz(func(t *testing.T, blocks uint32, _ bool, data []byte) {
 		nb := int(blocks%20000) + 1
 		hs := hashesOf(data)
 		half := hs[:len(hs)/2]
-		var ref []byte
-		var refOut []bool
-		for _, l := range cpu.Usable() {
+		// build adds half to a new filter and looks up hs, at the active level.
+		build := func() (*blocked.SplitBlock, []bool) {
 			s, err := blocked.NewSplitBlockBytes(uint64(nb * 32))
 			if err != nil {
 				t.Fatal(err)
 			}
 			out := make([]bool, len(hs))
-			withLevel(l, func() {
-				s.AddHashes(half)
-				s.HasHashes(hs, out)
-			})
+			s.AddHashes(half)
+			s.HasHashes(hs, out)
+			return s, out
+		}
+		levels.Run(t, func(t *testing.T, l cpu.Level) {
+			var ref *blocked.SplitBlock
+			var refOut []bool
+			withLevel(cpu.Generic, func() { ref, refOut = build() })
+			s, out := build()
 			for i := range half {
 				if !out[i] {
 					t.Fatalf("%v: false negative for %#x", l, half[i])
 				}
 			}
-			bits := s.Bitset()
-			if ref == nil {
-				ref, refOut = bits, out
-				continue
-			}
-			if string(bits) != string(ref) {
+			if string(s.Bitset()) != string(ref.Bitset()) {
 				t.Fatalf("%v builds a different bitset than generic", l)
 			}
 			for i := range out {
@@ -128,7 +131,7 @@ func FuzzSplitBlockKernels(f *testing.F) {
 					t.Fatalf("%v answers %v for %#x, generic %v", l, out[i], hs[i], refOut[i])
 				}
 			}
-		}
+		})
 	})
 }
 
@@ -234,6 +237,7 @@ func FuzzHashStrings(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte("\x03abc\x08abcdefgh\x10abcdefghijklmnop\x00\x11abcdefghijklmnopq"))
 	f.Add(append([]byte{250, 129}, make([]byte, 2000)...))
+	levels := childtest.NewFuzzLevels(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var keys []string
 		for len(data) > 0 {
@@ -246,8 +250,10 @@ func FuzzHashStrings(f *testing.F) {
 			keys = append(keys, string(data[:n]))
 			data = data[n:]
 		}
-		for _, v := range strVariants() {
-			v.run(func() { checkStrings(t, keys) })
-		}
+		levels.Run(t, func(t *testing.T, l cpu.Level) {
+			for _, v := range strVariantsAt(l) {
+				v.run(func() { checkStrings(t, keys) })
+			}
+		})
 	})
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/zeebo/xxh3"
 
 	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/internal/childtest"
 	"github.com/simdbloom/bloom/internal/cpu"
 )
 
@@ -70,32 +71,28 @@ func checkWords(t *testing.T, src []uint64) {
 // HashUint64 and xxh3 for every length 0..40 (every tail), for random and
 // edge values, and for long batches.
 func TestHashWordsLevels(t *testing.T) {
-	for _, l := range cpu.Usable() {
-		t.Run(l.String(), func(t *testing.T) {
-			withLevel(l, func() {
-				r := rand.New(rand.NewPCG(4, uint64(l)))
-				for n := 0; n <= 40; n++ {
-					for range 20 {
-						checkWords(t, testWords(r, n))
-					}
-				}
-				// Every edge value in every lane position.
-				for off := 0; off < 16; off++ {
-					xs := make([]uint64, 16+off)
-					for _, e := range edgeWords {
-						xs[off] = e
-						checkWords(t, xs)
-					}
-				}
-				for _, n := range []int{255, 256, 1000, 4097} {
-					checkWords(t, testWords(r, n))
-				}
-				// A sub-slice that does not start at the beginning of its array.
-				xs := testWords(r, 100)
-				checkWords(t, xs[3:50])
-			})
-		})
-	}
+	childtest.Levels(t, cpu.Usable(), func(t *testing.T, l cpu.Level) {
+		r := rand.New(rand.NewPCG(4, uint64(l)))
+		for n := 0; n <= 40; n++ {
+			for range 20 {
+				checkWords(t, testWords(r, n))
+			}
+		}
+		// Every edge value in every lane position.
+		for off := 0; off < 16; off++ {
+			xs := make([]uint64, 16+off)
+			for _, e := range edgeWords {
+				xs[off] = e
+				checkWords(t, xs)
+			}
+		}
+		for _, n := range []int{255, 256, 1000, 4097} {
+			checkWords(t, testWords(r, n))
+		}
+		// A sub-slice that does not start at the beginning of its array.
+		xs := testWords(r, 100)
+		checkWords(t, xs[3:50])
+	})
 }
 
 // widthKeys converts xs to keys of type K (truncating), the way a caller
@@ -123,67 +120,63 @@ func checkKind[K Key](t *testing.T, keys []K) {
 // TestHashKeysEveryKind: batches of every integer type (signed ones
 // sign-extended, named types too) hash exactly as Hash, at every level.
 func TestHashKeysEveryKind(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 5))
-	for _, l := range cpu.Usable() {
-		t.Run(l.String(), func(t *testing.T) {
-			withLevel(l, func() {
-				for _, n := range []int{0, 1, 7, 8, 9, 33, 300} {
-					xs := testWords(r, n)
-					checkKind(t, widthKeys[int8](xs))
-					checkKind(t, widthKeys[int16](xs))
-					checkKind(t, widthKeys[int32](xs))
-					checkKind(t, widthKeys[int64](xs))
-					checkKind(t, widthKeys[int](xs))
-					checkKind(t, widthKeys[uint8](xs))
-					checkKind(t, widthKeys[uint16](xs))
-					checkKind(t, widthKeys[uint32](xs))
-					checkKind(t, widthKeys[uint64](xs))
-					checkKind(t, widthKeys[uint](xs))
-					checkKind(t, widthKeys[uintptr](xs))
-					checkKind(t, widthKeys[myInt](xs))
-					checkKind(t, widthKeys[myUint](xs))
-					checkKind(t, []string{"a", "", "ccc"}[:min(n, 3)])
-				}
-			})
-		})
-	}
+	childtest.Levels(t, cpu.Usable(), func(t *testing.T, _ cpu.Level) {
+		r := rand.New(rand.NewPCG(5, 5))
+		for _, n := range []int{0, 1, 7, 8, 9, 33, 300} {
+			xs := testWords(r, n)
+			checkKind(t, widthKeys[int8](xs))
+			checkKind(t, widthKeys[int16](xs))
+			checkKind(t, widthKeys[int32](xs))
+			checkKind(t, widthKeys[int64](xs))
+			checkKind(t, widthKeys[int](xs))
+			checkKind(t, widthKeys[uint8](xs))
+			checkKind(t, widthKeys[uint16](xs))
+			checkKind(t, widthKeys[uint32](xs))
+			checkKind(t, widthKeys[uint64](xs))
+			checkKind(t, widthKeys[uint](xs))
+			checkKind(t, widthKeys[uintptr](xs))
+			checkKind(t, widthKeys[myInt](xs))
+			checkKind(t, widthKeys[myUint](xs))
+			checkKind(t, []string{"a", "", "ccc"}[:min(n, 3)])
+		}
+	})
 }
 
 // TestTypedBatchNoFalseNegatives: typed filters of every integer width
 // built through the batch (SIMD) path find every key, single and batch, and
-// every level builds the same bits.
+// every level builds the same bits as the generic one.
 func TestTypedBatchNoFalseNegatives(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 6))
 	xs := testWords(r, 5003)
-	var ref *Filter[uint64]
-	for _, l := range cpu.Usable() {
-		withLevel(l, func() {
-			f := mustNew[uint64](t, uint64(len(xs)), 0.01)
-			f.AddAll(xs)
-			out := make([]bool, len(xs))
-			if n := f.HasAll(xs, out); n != len(xs) {
-				t.Fatalf("%v: HasAll found %d of %d added keys", l, n, len(xs))
-			}
-			for i, x := range xs {
-				if !out[i] || !f.Has(x) {
-					t.Fatalf("%v: false negative for %#x", l, x)
-				}
-			}
-			if ref == nil {
-				ref = f
-			} else if !f.Equal(ref) {
-				t.Fatalf("%v builds a different filter than %v", l, cpu.Usable()[0])
-			}
-			g := mustNew[int32](t, uint64(len(xs)), 0.01)
-			ks := widthKeys[int32](xs)
-			g.AddAll(ks)
-			for _, k := range ks {
-				if !g.Has(k) {
-					t.Fatalf("%v: int32 false negative for %d", l, k)
-				}
-			}
+	childtest.Levels(t, cpu.Usable(), func(t *testing.T, l cpu.Level) {
+		var ref *Filter[uint64]
+		withLevel(cpu.Generic, func() {
+			ref = mustNew[uint64](t, uint64(len(xs)), 0.01)
+			ref.AddAll(xs)
 		})
-	}
+		f := mustNew[uint64](t, uint64(len(xs)), 0.01)
+		f.AddAll(xs)
+		out := make([]bool, len(xs))
+		if n := f.HasAll(xs, out); n != len(xs) {
+			t.Fatalf("%v: HasAll found %d of %d added keys", l, n, len(xs))
+		}
+		for i, x := range xs {
+			if !out[i] || !f.Has(x) {
+				t.Fatalf("%v: false negative for %#x", l, x)
+			}
+		}
+		if !f.Equal(ref) {
+			t.Fatalf("%v builds a different filter than generic", l)
+		}
+		g := mustNew[int32](t, uint64(len(xs)), 0.01)
+		ks := widthKeys[int32](xs)
+		g.AddAll(ks)
+		for _, k := range ks {
+			if !g.Has(k) {
+				t.Fatalf("%v: int32 false negative for %d", l, k)
+			}
+		}
+	})
 }
 
 // FuzzHashWords: for arbitrary keys, every level's batch hash equals HashUint64.
@@ -191,19 +184,18 @@ func FuzzHashWords(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte("\xff\xff\xff\xff\xff\xff\xff\xff\x00\x00\x00\x00\xff\xff\xff\xff"))
 	f.Add(make([]byte, 8*17+3))
+	levels := childtest.NewFuzzLevels(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		xs := hashesOf(data)
-		for _, l := range cpu.Usable() {
-			withLevel(l, func() {
-				dst := make([]uint64, len(xs))
-				hashWords(dst, xs)
-				for i, x := range xs {
-					if dst[i] != HashUint64(x) {
-						t.Fatalf("%v: key %#x hashed to %#x, want %#x", l, x, dst[i], HashUint64(x))
-					}
+		levels.Run(t, func(t *testing.T, l cpu.Level) {
+			dst := make([]uint64, len(xs))
+			hashWords(dst, xs)
+			for i, x := range xs {
+				if dst[i] != HashUint64(x) {
+					t.Fatalf("%v: key %#x hashed to %#x, want %#x", l, x, dst[i], HashUint64(x))
 				}
-			})
-		}
+			}
+		})
 	})
 }
 
@@ -406,6 +398,36 @@ func strVariants() []strVariant {
 	return vs
 }
 
+// strVariantsAt returns the sets of string kernels of strVariants at level l.
+func strVariantsAt(l cpu.Level) []strVariant {
+	var vs []strVariant
+	for _, v := range strVariants() {
+		if v.level == l {
+			vs = append(vs, v)
+		}
+	}
+	return vs
+}
+
+// forStrVariants runs fn(t, vi, v) for every set of string kernels v =
+// strVariants()[vi]: each level in a child process of its own
+// (childtest.Levels, so that a fault in one level's kernels fails that
+// level's subtest only), and in the AVX-512 level's child, after the
+// kernels with IFMA, those without as its subtest noifma.
+func forStrVariants(t *testing.T, fn func(t *testing.T, vi int, v strVariant)) {
+	childtest.Levels(t, cpu.Usable(), func(t *testing.T, l cpu.Level) {
+		for vi, v := range strVariants() {
+			switch {
+			case v.level != l:
+			case v.name == l.String():
+				v.run(func() { fn(t, vi, v) })
+			default:
+				t.Run(strings.TrimPrefix(v.name, l.String()+"-"), func(t *testing.T) { v.run(func() { fn(t, vi, v) }) })
+			}
+		}
+	})
+}
+
 // run runs fn with v's kernels active.
 func (v strVariant) run(fn func()) {
 	saved := cpu.Features
@@ -477,32 +499,28 @@ func TestHashStringsLevels(t *testing.T) {
 		lengths = append(lengths, l)
 	}
 	lengths = append(lengths, 511, 1024, 4099)
-	for vi, v := range strVariants() {
-		t.Run(v.name, func(t *testing.T) {
-			v.run(func() {
-				r := rand.New(rand.NewPCG(8, uint64(vi)))
-				for n := 0; n <= 20; n++ {
-					for li, length := range lengths {
-						same := make([]string, n)
-						mixed := make([]string, n)
-						for j := range n {
-							same[j] = randomString(r, length)
-							mixed[j] = randomString(r, lengths[(li+j*37)%len(lengths)])
-						}
-						checkStrings(t, same)
-						checkStrings(t, mixed)
-					}
+	forStrVariants(t, func(t *testing.T, vi int, _ strVariant) {
+		r := rand.New(rand.NewPCG(8, uint64(vi)))
+		for n := 0; n <= 20; n++ {
+			for li, length := range lengths {
+				same := make([]string, n)
+				mixed := make([]string, n)
+				for j := range n {
+					same[j] = randomString(r, length)
+					mixed[j] = randomString(r, lengths[(li+j*37)%len(lengths)])
 				}
-				// Long batches of short mixed keys, and a sub-slice.
-				keys := make([]string, 1001)
-				for i := range keys {
-					keys[i] = randomString(r, r.IntN(140))
-				}
-				checkStrings(t, keys)
-				checkStrings(t, keys[3:700])
-			})
-		})
-	}
+				checkStrings(t, same)
+				checkStrings(t, mixed)
+			}
+		}
+		// Long batches of short mixed keys, and a sub-slice.
+		keys := make([]string, 1001)
+		for i := range keys {
+			keys[i] = randomString(r, r.IntN(140))
+		}
+		checkStrings(t, keys)
+		checkStrings(t, keys[3:700])
+	})
 }
 
 // BenchmarkHashStrings is hashing strings alone, 1024 keys per call, at every
@@ -533,25 +551,21 @@ func BenchmarkHashStrings(b *testing.B) {
 // one key of another length at each position, so that a kernel stops at
 // every group position and the rest of the batch is sorted by class.
 func TestHashStringsOneOff(t *testing.T) {
-	for vi, v := range strVariants() {
-		t.Run(v.name, func(t *testing.T) {
-			v.run(func() {
-				r := rand.New(rand.NewPCG(12, uint64(vi)))
-				for _, pair := range [][2]int{{16, 17}, {9, 8}, {40, 0}, {8, 3}, {64, 65}, {33, 32}, {100, 200}, {20, 16}} {
-					for _, n := range []int{9, 40, 300, 600} {
-						for p := 0; p < n; p += 1 + p/8 {
-							keys := make([]string, n)
-							for i := range keys {
-								keys[i] = randomString(r, pair[0])
-							}
-							keys[p] = randomString(r, pair[1])
-							checkStrings(t, keys)
-						}
+	forStrVariants(t, func(t *testing.T, vi int, _ strVariant) {
+		r := rand.New(rand.NewPCG(12, uint64(vi)))
+		for _, pair := range [][2]int{{16, 17}, {9, 8}, {40, 0}, {8, 3}, {64, 65}, {33, 32}, {100, 200}, {20, 16}} {
+			for _, n := range []int{9, 40, 300, 600} {
+				for p := 0; p < n; p += 1 + p/8 {
+					keys := make([]string, n)
+					for i := range keys {
+						keys[i] = randomString(r, pair[0])
 					}
+					keys[p] = randomString(r, pair[1])
+					checkStrings(t, keys)
 				}
-			})
-		})
-	}
+			}
+		}
+	})
 }
 
 // xxhSecret is the start of XXH3's default secret (kSecret) as little-endian
@@ -582,30 +596,30 @@ func TestHashStringsMultiplyEdges(t *testing.T) {
 			b[i] = byte(w >> (8 * i))
 		}
 	}
-	for _, n := range []int{16, 32, 64} {
-		var keys []string
-		for _, a := range mulEdges {
-			for _, b := range mulEdges {
-				k := make([]byte, n)
-				if n == 16 {
-					// input_lo ^ (secret[3] ^ secret[4]), input_hi ^ (secret[5] ^ secret[6])
-					le(k[0:], a^xxhSecret[3]^xxhSecret[4])
-					le(k[8:], b^xxhSecret[5]^xxhSecret[6])
-				} else {
-					// Round r: the 16 bytes at 16r with secret words 4r, 4r+1, those
-					// 16(r+1) before the end with 4r+2, 4r+3.
-					for r := range n / 32 {
-						le(k[16*r:], a^xxhSecret[4*r])
-						le(k[16*r+8:], b^xxhSecret[4*r+1])
-						le(k[n-16*(r+1):], a^xxhSecret[4*r+2])
-						le(k[n-16*(r+1)+8:], b^xxhSecret[4*r+3])
+	forStrVariants(t, func(t *testing.T, _ int, _ strVariant) {
+		for _, n := range []int{16, 32, 64} {
+			var keys []string
+			for _, a := range mulEdges {
+				for _, b := range mulEdges {
+					k := make([]byte, n)
+					if n == 16 {
+						// input_lo ^ (secret[3] ^ secret[4]), input_hi ^ (secret[5] ^ secret[6])
+						le(k[0:], a^xxhSecret[3]^xxhSecret[4])
+						le(k[8:], b^xxhSecret[5]^xxhSecret[6])
+					} else {
+						// Round r: the 16 bytes at 16r with secret words 4r, 4r+1, those
+						// 16(r+1) before the end with 4r+2, 4r+3.
+						for r := range n / 32 {
+							le(k[16*r:], a^xxhSecret[4*r])
+							le(k[16*r+8:], b^xxhSecret[4*r+1])
+							le(k[n-16*(r+1):], a^xxhSecret[4*r+2])
+							le(k[n-16*(r+1)+8:], b^xxhSecret[4*r+3])
+						}
 					}
+					keys = append(keys, string(k))
 				}
-				keys = append(keys, string(k))
 			}
+			checkStrings(t, keys)
 		}
-		for _, v := range strVariants() {
-			v.run(func() { checkStrings(t, keys) })
-		}
-	}
+	})
 }

@@ -16,40 +16,38 @@ import (
 // with every set of string kernels (strVariants); a read past either edge
 // faults and fails the test.
 func TestHashStringsGuardPages(t *testing.T) {
-	mid := guardedPage(t)
-	page := len(mid)
-	atEnd := func(n int) string { return unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(&mid[0]), page-n)), n) }
-	atStart := func(n int) string { return unsafe.String(&mid[0], n) }
-	for _, v := range strVariants() {
-		v.run(func() {
-			for n := 1; n <= 300; n++ {
-				for size := 1; size <= 17; size++ {
-					for pos := range size {
-						keys := make([]string, size)
-						for j := range keys {
-							// The other lanes hold keys of other lengths at the edges.
-							m := (n + 7*j) % 301
-							if j%2 == 0 {
-								keys[j] = atStart(m)
-							} else {
-								keys[j] = atEnd(m)
-							}
+	forStrVariants(t, func(t *testing.T, _ int, v strVariant) {
+		mid := guardedPage(t)
+		page := len(mid)
+		atEnd := func(n int) string { return unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(&mid[0]), page-n)), n) }
+		atStart := func(n int) string { return unsafe.String(&mid[0], n) }
+		for n := 1; n <= 300; n++ {
+			for size := 1; size <= 17; size++ {
+				for pos := range size {
+					keys := make([]string, size)
+					for j := range keys {
+						// The other lanes hold keys of other lengths at the edges.
+						m := (n + 7*j) % 301
+						if j%2 == 0 {
+							keys[j] = atStart(m)
+						} else {
+							keys[j] = atEnd(m)
 						}
-						for _, k := range []string{atEnd(n), atStart(n)} {
-							keys[pos] = k
-							dst := make([]uint64, size)
-							hashKeys(kindString, dst, keys)
-							for j, k := range keys {
-								if want := xxh3.HashString(k); dst[j] != want {
-									t.Fatalf("%v: key %d of %d bytes hashed to %#x, want %#x", v.name, j, len(k), dst[j], want)
-								}
+					}
+					for _, k := range []string{atEnd(n), atStart(n)} {
+						keys[pos] = k
+						dst := make([]uint64, size)
+						hashKeys(kindString, dst, keys)
+						for j, k := range keys {
+							if want := xxh3.HashString(k); dst[j] != want {
+								t.Fatalf("%v: key %d of %d bytes hashed to %#x, want %#x", v.name, j, len(k), dst[j], want)
 							}
 						}
 					}
 				}
 			}
-		})
-	}
+		}
+	})
 }
 
 // guardedPage returns a page of random bytes between two inaccessible

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/simdbloom/bloom/internal/childtest"
 	"github.com/simdbloom/bloom/internal/cpu"
 )
 
@@ -12,18 +13,16 @@ import (
 // of a page followed by an inaccessible one, or start exactly at the start
 // of a page preceded by one; a read past either edge faults.
 func TestTypedGuardPages(t *testing.T) {
-	mid := guardedPage(t)
-	page := len(mid)
-	at := func(off int) *byte { return (*byte)(unsafe.Add(unsafe.Pointer(&mid[0]), off)) }
-	for _, l := range cpu.Usable() {
-		withLevel(l, func() {
-			s, b := newKeyCheck[string](t, 8), newKeyCheck[[]byte](t, 8)
-			for n := 0; n <= 300; n++ {
-				for _, off := range []int{0, page - n} {
-					s.check(t, unsafe.String(at(off), n))
-					b.check(t, unsafe.Slice(at(off), n))
-				}
+	childtest.Levels(t, cpu.Usable(), func(t *testing.T, _ cpu.Level) {
+		mid := guardedPage(t)
+		page := len(mid)
+		at := func(off int) *byte { return (*byte)(unsafe.Add(unsafe.Pointer(&mid[0]), off)) }
+		s, b := newKeyCheck[string](t, 8), newKeyCheck[[]byte](t, 8)
+		for n := 0; n <= 300; n++ {
+			for _, off := range []int{0, page - n} {
+				s.check(t, unsafe.String(at(off), n))
+				b.check(t, unsafe.Slice(at(off), n))
 			}
-		})
-	}
+		}
+	})
 }

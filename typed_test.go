@@ -7,20 +7,14 @@ import (
 	"testing"
 
 	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/internal/childtest"
 	"github.com/simdbloom/bloom/internal/cpu"
 )
 
 // checkOneKey adds half of keys to a small, crowded filter (so that both
 // answers occur) and checks that Has and Add agree with HasHash and AddHash
-// of Hash for every key, present or absent, at every kernel level.
+// of Hash for every key, present or absent, at the active kernel level.
 func checkOneKey[K Key](t *testing.T, keys []K) {
-	t.Helper()
-	for _, l := range cpu.Usable() {
-		t.Run(l.String(), func(t *testing.T) { withLevel(l, func() { checkOneKeyLevel(t, keys) }) })
-	}
-}
-
-func checkOneKeyLevel[K Key](t *testing.T, keys []K) {
 	{
 		f, err := New[K](uint64(len(keys)/8), 0.2)
 		if err != nil {
@@ -54,6 +48,8 @@ func checkOneKeyLevel[K Key](t *testing.T, keys []K) {
 	}
 }
 
+// TestTypedOneKeyEveryKind runs checkOneKey for every kind of key, at every
+// kernel level (each in a child process of its own).
 func TestTypedOneKeyEveryKind(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	const n = 4000
@@ -61,26 +57,28 @@ func TestTypedOneKeyEveryKind(t *testing.T) {
 	for i := range u {
 		u[i] = r.Uint64()
 	}
-	t.Run("uint64", func(t *testing.T) { checkOneKey(t, u) })
-	t.Run("int64", func(t *testing.T) { checkOneKey(t, mapKeys(u, func(x uint64) int64 { return int64(x) })) })
-	t.Run("int", func(t *testing.T) { checkOneKey(t, mapKeys(u, func(x uint64) int { return int(x) })) })
-	t.Run("uintptr", func(t *testing.T) { checkOneKey(t, mapKeys(u, func(x uint64) uintptr { return uintptr(x) })) })
-	t.Run("uint", func(t *testing.T) { checkOneKey(t, mapKeys(u, func(x uint64) uint { return uint(x) })) })
-	t.Run("int32", func(t *testing.T) { checkOneKey(t, mapKeys(u, func(x uint64) int32 { return int32(x) })) })
-	t.Run("uint32", func(t *testing.T) { checkOneKey(t, mapKeys(u, func(x uint64) uint32 { return uint32(x) })) })
-	t.Run("int16", func(t *testing.T) { checkOneKey(t, mapKeys(u, func(x uint64) int16 { return int16(x) })) })
-	t.Run("uint16", func(t *testing.T) { checkOneKey(t, mapKeys(u, func(x uint64) uint16 { return uint16(x) })) })
-	t.Run("int8", func(t *testing.T) { checkOneKey(t, mapKeys(u[:256], func(x uint64) int8 { return int8(x) })) })
-	t.Run("uint8", func(t *testing.T) { checkOneKey(t, mapKeys(u[:256], func(x uint64) uint8 { return uint8(x) })) })
-	t.Run("namedUint", func(t *testing.T) { checkOneKey(t, mapKeys(u, func(x uint64) namedUint { return namedUint(x) })) })
-	t.Run("string", func(t *testing.T) {
-		checkOneKey(t, mapKeys(u, func(x uint64) string { s := strconv.FormatUint(x, 36); return s[:x%uint64(len(s)+1)] }))
-	})
-	t.Run("bytes", func(t *testing.T) {
-		checkOneKey(t, mapKeys(u, func(x uint64) []byte { return strconv.AppendUint(nil, x, 7) }))
-	})
-	t.Run("namedString", func(t *testing.T) {
-		checkOneKey(t, mapKeys(u, func(x uint64) namedString { return namedString(strconv.FormatUint(x, 2)) }))
+	childtest.Levels(t, cpu.Usable(), func(t *testing.T, _ cpu.Level) {
+		t.Run("uint64", func(t *testing.T) { checkOneKey(t, u) })
+		t.Run("int64", func(t *testing.T) { checkOneKey(t, mapKeys(u, func(x uint64) int64 { return int64(x) })) })
+		t.Run("int", func(t *testing.T) { checkOneKey(t, mapKeys(u, func(x uint64) int { return int(x) })) })
+		t.Run("uintptr", func(t *testing.T) { checkOneKey(t, mapKeys(u, func(x uint64) uintptr { return uintptr(x) })) })
+		t.Run("uint", func(t *testing.T) { checkOneKey(t, mapKeys(u, func(x uint64) uint { return uint(x) })) })
+		t.Run("int32", func(t *testing.T) { checkOneKey(t, mapKeys(u, func(x uint64) int32 { return int32(x) })) })
+		t.Run("uint32", func(t *testing.T) { checkOneKey(t, mapKeys(u, func(x uint64) uint32 { return uint32(x) })) })
+		t.Run("int16", func(t *testing.T) { checkOneKey(t, mapKeys(u, func(x uint64) int16 { return int16(x) })) })
+		t.Run("uint16", func(t *testing.T) { checkOneKey(t, mapKeys(u, func(x uint64) uint16 { return uint16(x) })) })
+		t.Run("int8", func(t *testing.T) { checkOneKey(t, mapKeys(u[:256], func(x uint64) int8 { return int8(x) })) })
+		t.Run("uint8", func(t *testing.T) { checkOneKey(t, mapKeys(u[:256], func(x uint64) uint8 { return uint8(x) })) })
+		t.Run("namedUint", func(t *testing.T) { checkOneKey(t, mapKeys(u, func(x uint64) namedUint { return namedUint(x) })) })
+		t.Run("string", func(t *testing.T) {
+			checkOneKey(t, mapKeys(u, func(x uint64) string { s := strconv.FormatUint(x, 36); return s[:x%uint64(len(s)+1)] }))
+		})
+		t.Run("bytes", func(t *testing.T) {
+			checkOneKey(t, mapKeys(u, func(x uint64) []byte { return strconv.AppendUint(nil, x, 7) }))
+		})
+		t.Run("namedString", func(t *testing.T) {
+			checkOneKey(t, mapKeys(u, func(x uint64) namedString { return namedString(strconv.FormatUint(x, 2)) }))
+		})
 	})
 }
 
@@ -154,22 +152,20 @@ func (c keyCheck[K]) check(t *testing.T, key K) {
 // kernels hash, and the longer keys they leave to Go), random contents, at
 // every level, k = 8 and 16.
 func TestTypedStringLengths(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
-	for _, l := range cpu.Usable() {
-		withLevel(l, func() {
-			for _, k := range []int{8, 16} {
-				s, b := newKeyCheck[string](t, k), newKeyCheck[[]byte](t, k)
-				for n := 0; n <= 300; n++ {
-					for range 8 {
-						key := make([]byte, n)
-						for i := range key {
-							key[i] = byte(r.Uint32())
-						}
-						s.check(t, string(key))
-						b.check(t, key)
+	childtest.Levels(t, cpu.Usable(), func(t *testing.T, _ cpu.Level) {
+		r := rand.New(rand.NewPCG(5, 6))
+		for _, k := range []int{8, 16} {
+			s, b := newKeyCheck[string](t, k), newKeyCheck[[]byte](t, k)
+			for n := 0; n <= 300; n++ {
+				for range 8 {
+					key := make([]byte, n)
+					for i := range key {
+						key[i] = byte(r.Uint32())
 					}
+					s.check(t, string(key))
+					b.check(t, key)
 				}
 			}
-		})
-	}
+		}
+	})
 }

@@ -11,44 +11,59 @@ import (
 )
 
 // The zero Filter[K] and FilterView[K] of every key kind: lookups answer
-// false and read-only methods 0, never a fault (each kind runs in a child
-// process, at every kernel level), mutations panic naming bloom.New, and
-// decoding into a zero Filter works.
+// false and read-only methods 0, never a fault (each kernel level runs in a
+// child process of its own), mutations panic naming bloom.New, and decoding
+// into a zero Filter works.
 
 type (
 	namedString string
 	namedUint   uint64
 )
 
-func TestZeroTypedFilter(t *testing.T) {
-	t.Run("string", func(t *testing.T) { zeroTyped(t, []string{"", "a", "a longer key than sixteen bytes"}) })
-	t.Run("bytes", func(t *testing.T) { zeroTyped(t, [][]byte{nil, {}, []byte("abc")}) })
-	t.Run("int", func(t *testing.T) { zeroTyped(t, []int{0, -1, 1 << 30}) })
-	t.Run("int8", func(t *testing.T) { zeroTyped(t, []int8{0, -1, 127}) })
-	t.Run("int16", func(t *testing.T) { zeroTyped(t, []int16{0, -1, 1 << 14}) })
-	t.Run("int32", func(t *testing.T) { zeroTyped(t, []int32{0, -1, 1 << 30}) })
-	t.Run("int64", func(t *testing.T) { zeroTyped(t, []int64{0, -1, 1 << 62}) })
-	t.Run("uint", func(t *testing.T) { zeroTyped(t, []uint{0, 1, ^uint(0)}) })
-	t.Run("uint8", func(t *testing.T) { zeroTyped(t, []uint8{0, 1, 255}) })
-	t.Run("uint16", func(t *testing.T) { zeroTyped(t, []uint16{0, 1, 65535}) })
-	t.Run("uint32", func(t *testing.T) { zeroTyped(t, []uint32{0, 1, ^uint32(0)}) })
-	t.Run("uint64", func(t *testing.T) { zeroTyped(t, []uint64{0, 1, ^uint64(0), 0xdeadbeefcafe}) })
-	t.Run("uintptr", func(t *testing.T) { zeroTyped(t, []uintptr{0, 1, ^uintptr(0)}) })
-	t.Run("namedString", func(t *testing.T) { zeroTyped(t, []namedString{"", "x"}) })
-	t.Run("namedUint", func(t *testing.T) { zeroTyped(t, []namedUint{0, 1, ^namedUint(0)}) })
+// zeroKind is one key kind's zero-value checks: lookups and mutations
+// (zeroTypedChecks) and decoding (zeroTypedDecode).
+type zeroKind struct {
+	name           string
+	checks, decode func(t *testing.T)
 }
 
-// zeroTyped runs the zero-value checks for keys of type K in a child process.
-func zeroTyped[K Key](t *testing.T, keys []K) {
-	childtest.Run(t, func(t *testing.T) {
-		saved := cpu.Active
-		defer func() { cpu.Active = saved }()
-		for _, l := range cpu.Usable() {
-			cpu.Active = l
-			t.Run(l.String(), func(t *testing.T) { zeroTypedChecks(t, keys) })
+func zeroKindOf[K Key](name string, keys []K) zeroKind {
+	return zeroKind{name, func(t *testing.T) { zeroTypedChecks(t, keys) }, func(t *testing.T) { zeroTypedDecode(t, keys) }}
+}
+
+func TestZeroTypedFilter(t *testing.T) {
+	kinds := []zeroKind{
+		zeroKindOf("string", []string{"", "a", "a longer key than sixteen bytes"}),
+		zeroKindOf("bytes", [][]byte{nil, {}, []byte("abc")}),
+		zeroKindOf("int", []int{0, -1, 1 << 30}),
+		zeroKindOf("int8", []int8{0, -1, 127}),
+		zeroKindOf("int16", []int16{0, -1, 1 << 14}),
+		zeroKindOf("int32", []int32{0, -1, 1 << 30}),
+		zeroKindOf("int64", []int64{0, -1, 1 << 62}),
+		zeroKindOf("uint", []uint{0, 1, ^uint(0)}),
+		zeroKindOf("uint8", []uint8{0, 1, 255}),
+		zeroKindOf("uint16", []uint16{0, 1, 65535}),
+		zeroKindOf("uint32", []uint32{0, 1, ^uint32(0)}),
+		zeroKindOf("uint64", []uint64{0, 1, ^uint64(0), 0xdeadbeefcafe}),
+		zeroKindOf("uintptr", []uintptr{0, 1, ^uintptr(0)}),
+		zeroKindOf("namedString", []namedString{"", "x"}),
+		zeroKindOf("namedUint", []namedUint{0, 1, ^namedUint(0)}),
+	}
+	childtest.Levels(t, cpu.Usable(), func(t *testing.T, _ cpu.Level) {
+		for _, k := range kinds {
+			t.Run(k.name, k.checks)
 		}
 	})
-	// Decoding into a zero Filter gives the encoded filter.
+	t.Run("decode", func(t *testing.T) {
+		for _, k := range kinds {
+			t.Run(k.name, k.decode)
+		}
+	})
+}
+
+// zeroTypedDecode checks that decoding into a zero Filter gives the encoded
+// filter.
+func zeroTypedDecode[K Key](t *testing.T, keys []K) {
 	f := mustNew[K](t, 100, 0.01)
 	f.AddAll(keys)
 	b, err := f.MarshalBinary()

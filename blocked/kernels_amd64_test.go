@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/simdbloom/bloom/internal/childtest"
 	"github.com/simdbloom/bloom/internal/cpu"
 )
 
@@ -128,18 +129,27 @@ func mixed(hs []uint64, seed uint64) []uint64 {
 // and k = 16 (k > 0) and for the SplitBlock (k = 0). newPair makes the
 // filters of nb blocks under test.
 func forEachAsm(t *testing.T, fn func(t *testing.T, l cpu.Level, newPair func(nb uint64) pair)) {
-	ls := asmLevels()
-	if len(ls) == 0 {
-		t.Skip("no assembly kernels on this processor")
-	}
-	for _, l := range ls {
+	forEachAsmLevel(t, func(t *testing.T, l cpu.Level) {
 		for _, k := range []int{8, 16} {
-			t.Run(fmt.Sprintf("%v/k=%d", l, k), func(t *testing.T) {
+			t.Run(fmt.Sprintf("k=%d", k), func(t *testing.T) {
 				fn(t, l, func(nb uint64) pair { return filterPair(nb, k) })
 			})
 		}
-		t.Run(fmt.Sprintf("%v/split", l), func(t *testing.T) { fn(t, l, splitPair) })
+		t.Run("split", func(t *testing.T) { fn(t, l, splitPair) })
+	})
+}
+
+// forEachAsmLevel runs fn(t, l) for every assembly level l (asmLevels), as
+// the subtest named by the level, in a child process of its own (see
+// childtest.Levels), so that an illegal instruction in one level's kernels
+// fails that level only. It skips t if there is no assembly level.
+func forEachAsmLevel(t *testing.T, fn func(t *testing.T, l cpu.Level)) {
+	t.Helper()
+	ls := asmLevels()
+	if len(ls) == 0 {
+		t.Skipf("no assembly kernel level usable here (usable: %v; SIMDBLOOM_CPU may lower it)", cpu.Usable())
 	}
+	childtest.Levels(t, ls, fn)
 }
 
 // withPrefetch runs fn with the real prefetch threshold, with prefetching
@@ -360,7 +370,7 @@ func TestAsmSingleEqualsGo(t *testing.T) {
 	if !testing.Short() {
 		sizes = append(sizes, 3_000_001)
 	}
-	for _, l := range ls {
+	childtest.Levels(t, ls, func(t *testing.T, l cpu.Level) {
 		for _, nb := range sizes {
 			hs := append(append(randomHashes(3000, nb), adversarialHashes()...), edgeHashes()...)
 			hs = append(hs, blockStarts(nb)...)
@@ -375,7 +385,7 @@ func TestAsmSingleEqualsGo(t *testing.T) {
 				checkSingleAll(t, l, nb, hs[:n], probe, n == len(hs))
 			}
 		}
-	}
+	})
 }
 
 // checkSingleAll runs checkSingle on Filters with k = 8 and 16 and on a
@@ -453,15 +463,11 @@ func checkCountingBatch(t *testing.T, l cpu.Level, c *Counting, probe []uint64) 
 }
 
 func TestAsmCountingEqualsGeneric(t *testing.T) {
-	ls := asmLevels()
-	if len(ls) == 0 {
-		t.Skip("no assembly kernels on this processor")
-	}
 	sizes := []uint64{1, 2, 3, 7, 1000, 1001}
 	if !testing.Short() {
 		sizes = append(sizes, 3_000_001)
 	}
-	for _, l := range ls {
+	forEachAsmLevel(t, func(t *testing.T, l cpu.Level) {
 		withPrefetch(func() {
 			for _, nb := range sizes {
 				c := &Counting{blocks: alignedBlocks(nb)}
@@ -481,7 +487,7 @@ func TestAsmCountingEqualsGeneric(t *testing.T) {
 				checkCountingBatch(t, l, c, hs)
 			}
 		})
-	}
+	})
 }
 
 // The AVX2 and AVX-512 lookups that work eight keys at a time keep block

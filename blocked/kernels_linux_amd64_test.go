@@ -19,14 +19,10 @@ import (
 // kernel that reads one hash or writes one result outside them crashes the
 // test (the ring kernels load each group's hashes 4 bytes in).
 func TestAsmStaysInBounds(t *testing.T) {
-	ls := asmLevels()
-	if len(ls) == 0 {
-		t.Skip("no assembly kernels on this processor")
-	}
-	f8, f16, s := newFilter(100, 8), newFilter(100, 16), newSplitBlock(100)
-	c := &Counting{blocks: alignedBlocks(100)}
-	randomCounters(c, 1)
-	for _, l := range ls {
+	forEachAsmLevel(t, func(t *testing.T, l cpu.Level) {
+		f8, f16, s := newFilter(100, 8), newFilter(100, 16), newSplitBlock(100)
+		c := &Counting{blocks: alignedBlocks(100)}
+		randomCounters(c, 1)
 		withPrefetch(func() {
 			for _, atEnd := range []bool{false, true} {
 				for _, n := range []int{1, 7, 8, 9, 40, 41, 64, 65, 72} {
@@ -54,7 +50,7 @@ func TestAsmStaysInBounds(t *testing.T) {
 				}
 			}
 		})
-	}
+	})
 }
 
 // TestAsmHugeBlockCount runs the lookups on 2^32-1 blocks (the most the
@@ -65,10 +61,11 @@ func TestAsmHugeBlockCount(t *testing.T) {
 	if testing.Short() {
 		t.Skip("maps 256 GiB of address space")
 	}
-	ls := asmLevels()
-	if len(ls) == 0 {
-		t.Skip("no assembly kernels on this processor")
-	}
+	forEachAsmLevel(t, checkHugeBlockCount)
+}
+
+// checkHugeBlockCount is TestAsmHugeBlockCount at level l.
+func checkHugeBlockCount(t *testing.T, l cpu.Level) {
 	const most = 1 << 32
 	mem, err := syscall.Mmap(-1, 0, (most+1)*64, syscall.PROT_READ|syscall.PROT_WRITE,
 		syscall.MAP_ANON|syscall.MAP_PRIVATE|syscall.MAP_NORESERVE)
@@ -85,41 +82,39 @@ func TestAsmHugeBlockCount(t *testing.T) {
 	}
 	hs = append(hs, randomHashes(500, 9)...)
 	probe := mixed(hs, 10)
-	checkHugeAdds(t, ls, all, hs)
+	checkHugeAdds(t, l, all, hs)
 	for _, nb := range []uint64{most - 1, most} {
 		for _, k := range []int{8, 16} {
 			f := &Filter{blocks: all[:nb:nb], k: k}
 			c := &Counting{blocks: all[:nb:nb]}
 			s := &SplitBlock{blocks: unsafe.Slice((*splitBlock)(unsafe.Pointer(&mem[0])), nb)}
 			withLevel(cpu.Generic, func() { f.AddHashes(hs); s.AddHashes(hs) })
-			for _, l := range ls {
-				withPrefetch(func() {
-					for _, b := range []interface {
-						HasHashes(hs []uint64, out []bool) int
-					}{f, s, c} {
-						got, want := make([]bool, len(probe)), make([]bool, len(probe))
-						var n, wantN int
-						withLevel(l, func() { n = b.HasHashes(probe, got) })
-						withLevel(cpu.Generic, func() { wantN = b.HasHashes(probe, want) })
-						if n != wantN || !slices.Equal(got, want) {
-							t.Fatalf("%v %T k=%d blocks=%d: HasHashes differs from generic", l, b, k, nb)
-						}
-						if n < len(hs) {
-							t.Fatalf("%v %T k=%d blocks=%d: %d of %d added hashes found", l, b, k, nb, n, len(hs))
-						}
+			withPrefetch(func() {
+				for _, b := range []interface {
+					HasHashes(hs []uint64, out []bool) int
+				}{f, s, c} {
+					got, want := make([]bool, len(probe)), make([]bool, len(probe))
+					var n, wantN int
+					withLevel(l, func() { n = b.HasHashes(probe, got) })
+					withLevel(cpu.Generic, func() { wantN = b.HasHashes(probe, want) })
+					if n != wantN || !slices.Equal(got, want) {
+						t.Fatalf("%v %T k=%d blocks=%d: HasHashes differs from generic", l, b, k, nb)
 					}
-				})
-			}
+					if n < len(hs) {
+						t.Fatalf("%v %T k=%d blocks=%d: %d of %d added hashes found", l, b, k, nb, n, len(hs))
+					}
+				}
+			})
 		}
 	}
 }
 
-// checkHugeAdds adds hs at every level in ls to Filters and SplitBlocks of
+// checkHugeAdds adds hs at level l to Filters and SplitBlocks of
 // 2^32-1 blocks (the ring adds) and 2^32 blocks (the one-key adds) over all,
 // which must be zero, and compares the blocks of every hash, and their
 // neighbours, with the same filters' generic adds over a second mapping.
 // It zeroes those blocks again before it returns.
-func checkHugeAdds(t *testing.T, ls []cpu.Level, all []block, hs []uint64) {
+func checkHugeAdds(t *testing.T, l cpu.Level, all []block, hs []uint64) {
 	t.Helper()
 	mem, err := syscall.Mmap(-1, 0, len(all)*64, syscall.PROT_READ|syscall.PROT_WRITE,
 		syscall.MAP_ANON|syscall.MAP_PRIVATE|syscall.MAP_NORESERVE)
@@ -139,30 +134,28 @@ func checkHugeAdds(t *testing.T, ls []cpu.Level, all []block, hs []uint64) {
 			touched = append(touched, max(i, 1)-1, i, min(i+1, nb-1))
 		}
 		for _, k := range []int{0, 8, 16} { // 0: the SplitBlock
-			for _, l := range ls {
-				withPrefetch(func() {
-					f, ref := &Filter{blocks: all[:nb:nb], k: k}, &Filter{blocks: refAll[:nb:nb], k: k}
-					s, sref := &SplitBlock{blocks: splits(all, nb)}, &SplitBlock{blocks: splits(refAll, nb)}
+			withPrefetch(func() {
+				f, ref := &Filter{blocks: all[:nb:nb], k: k}, &Filter{blocks: refAll[:nb:nb], k: k}
+				s, sref := &SplitBlock{blocks: splits(all, nb)}, &SplitBlock{blocks: splits(refAll, nb)}
+				if k == 0 {
+					withLevel(l, func() { s.AddHashes(hs) })
+					withLevel(cpu.Generic, func() { sref.AddHashes(hs) })
+				} else {
+					withLevel(l, func() { f.AddHashes(hs) })
+					withLevel(cpu.Generic, func() { ref.AddHashes(hs) })
+				}
+				for _, i := range touched {
+					if k == 0 && s.blocks[i] != sref.blocks[i] || k > 0 && all[i] != refAll[i] {
+						t.Fatalf("%v k=%d blocks=%d: AddHashes differs from generic in block %d", l, k, nb, i)
+					}
+				}
+				for _, i := range touched {
+					all[i], refAll[i] = block{}, block{}
 					if k == 0 {
-						withLevel(l, func() { s.AddHashes(hs) })
-						withLevel(cpu.Generic, func() { sref.AddHashes(hs) })
-					} else {
-						withLevel(l, func() { f.AddHashes(hs) })
-						withLevel(cpu.Generic, func() { ref.AddHashes(hs) })
+						s.blocks[i], sref.blocks[i] = splitBlock{}, splitBlock{}
 					}
-					for _, i := range touched {
-						if k == 0 && s.blocks[i] != sref.blocks[i] || k > 0 && all[i] != refAll[i] {
-							t.Fatalf("%v k=%d blocks=%d: AddHashes differs from generic in block %d", l, k, nb, i)
-						}
-					}
-					for _, i := range touched {
-						all[i], refAll[i] = block{}, block{}
-						if k == 0 {
-							s.blocks[i], sref.blocks[i] = splitBlock{}, splitBlock{}
-						}
-					}
-				})
-			}
+				}
+			})
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/simdbloom/bloom/internal/childtest"
 	"github.com/simdbloom/bloom/internal/cpu"
 )
 
@@ -435,6 +436,7 @@ func FuzzSplitBlockKernels(f *testing.F) {
 	f.Add(uint32(512), le(randomHashes(100, 1)...))
 	f.Add(uint32(1<<20), le(randomHashes(33, 2)...))
 	f.Add(uint32(3), []byte{1, 2, 3})
+	levels := childtest.NewFuzzLevels(f)
 	f.Fuzz(func(t *testing.T, nblocks uint32, data []byte) {
 		nb := int(nblocks%(1<<20)) + 1
 		hs := make([]uint64, 0, len(data)/8+1)
@@ -456,11 +458,8 @@ func FuzzSplitBlockKernels(f *testing.F) {
 		refOut := make([]bool, len(probe))
 		refN := splitHasHashesGeneric(ref, probe, refOut)
 
-		saved := cpu.Active
-		defer func() { cpu.Active = saved }()
-		out := make([]bool, len(probe))
-		for _, l := range cpu.Usable() {
-			cpu.Active = l
+		levels.Run(t, func(t *testing.T, l cpu.Level) {
+			out := make([]bool, len(probe))
 			s := mustSplit(t, nb*32)
 			s.AddHashes(add)
 			if !s.Equal(ref) {
@@ -475,7 +474,7 @@ func FuzzSplitBlockKernels(f *testing.F) {
 					t.Fatalf("level %v: HasHashes[%d] = %v, generic %v", l, i, out[i], refOut[i])
 				}
 			}
-		}
+		})
 	})
 }
 

@@ -5,13 +5,11 @@ import (
 	"errors"
 	"strings"
 	"testing"
-
-	"github.com/simdbloom/bloom/internal/childtest"
 )
 
 // The zero value of every filter and view type: lookups answer false and
-// read-only methods 0 (never a fault: each runs in a child process, at every
-// kernel level), mutations panic with a message naming the constructor, and
+// read-only methods 0 (never a fault: each kernel level runs in a child
+// process of its own), mutations panic with a message naming the constructor, and
 // decoding into a zero value works.
 
 // zeroHashes are hashes whose blocks are the first, the last and others of
@@ -90,118 +88,112 @@ func wantPanic(t *testing.T, what, want string, fn func()) {
 }
 
 func TestZeroFilter(t *testing.T) {
-	childtest.Run(t, func(t *testing.T) {
-		forEachLevel(t, func(t *testing.T) {
-			var z Filter
-			checkZeroReads(t, "Filter", &z)
-			for _, h := range zeroHashes {
-				if z.HasHashAtomic(h) {
-					t.Errorf("HasHashAtomic(%#x) is true", h)
-				}
+	forEachLevel(t, func(t *testing.T) {
+		var z Filter
+		checkZeroReads(t, "Filter", &z)
+		for _, h := range zeroHashes {
+			if z.HasHashAtomic(h) {
+				t.Errorf("HasHashAtomic(%#x) is true", h)
 			}
-			if n := z.HasHashesAtomic(zeroHashes, make([]bool, len(zeroHashes))); n != 0 {
-				t.Errorf("HasHashesAtomic found %d", n)
+		}
+		if n := z.HasHashesAtomic(zeroHashes, make([]bool, len(zeroHashes))); n != 0 {
+			t.Errorf("HasHashesAtomic found %d", n)
+		}
+		checkZeroReads(t, "FilterView", &FilterView{})
+		checkZeroReads(t, "Filter.Clone", z.Clone())
+		z.Clear()
+		f := mustBytes(t, 64*3, 8)
+		f.AddHashes(zeroHashes)
+		if !z.Equal(&Filter{}) || z.Equal(f) || f.Equal(&z) || !(&FilterView{}).Equal(&FilterView{}) {
+			t.Error("Equal: a zero Filter equals only a zero Filter")
+		}
+		for _, op := range []struct {
+			name string
+			fn   func(*Filter, *Filter) error
+		}{{"Union", (*Filter).Union}, {"Intersect", (*Filter).Intersect}} {
+			g := f.Clone()
+			if err := op.fn(g, &z); !errors.Is(err, ErrGeometry) || !g.Equal(f) {
+				t.Errorf("%s with a zero argument: %v, want ErrGeometry and no change", op.name, err)
 			}
-			checkZeroReads(t, "FilterView", &FilterView{})
-			checkZeroReads(t, "Filter.Clone", z.Clone())
-			z.Clear()
-			f := mustBytes(t, 64*3, 8)
-			f.AddHashes(zeroHashes)
-			if !z.Equal(&Filter{}) || z.Equal(f) || f.Equal(&z) || !(&FilterView{}).Equal(&FilterView{}) {
-				t.Error("Equal: a zero Filter equals only a zero Filter")
-			}
-			for _, op := range []struct {
-				name string
-				fn   func(*Filter, *Filter) error
-			}{{"Union", (*Filter).Union}, {"Intersect", (*Filter).Intersect}} {
-				g := f.Clone()
-				if err := op.fn(g, &z); !errors.Is(err, ErrGeometry) || !g.Equal(f) {
-					t.Errorf("%s with a zero argument: %v, want ErrGeometry and no change", op.name, err)
-				}
-				wantPanic(t, op.name, op.name+" on a zero Filter; use blocked.New or NewBytes", func() { op.fn(&z, f) })
-			}
-			const msg = " on a zero Filter; use blocked.New or NewBytes"
-			wantPanic(t, "AddHash", "AddHash"+msg, func() { z.AddHash(1) })
-			wantPanic(t, "AddHashes", "AddHashes"+msg, func() { z.AddHashes(zeroHashes) })
-			wantPanic(t, "AddHashes(nil)", "AddHashes"+msg, func() { z.AddHashes(nil) })
-			wantPanic(t, "AddHashAtomic", "AddHashAtomic"+msg, func() { z.AddHashAtomic(1) })
-			wantPanic(t, "AddHashesAtomic", "AddHashesAtomic"+msg, func() { z.AddHashesAtomic(zeroHashes) })
-			checkZeroReads(t, "Filter after the panics", &z)
-		})
+			wantPanic(t, op.name, op.name+" on a zero Filter; use blocked.New or NewBytes", func() { op.fn(&z, f) })
+		}
+		const msg = " on a zero Filter; use blocked.New or NewBytes"
+		wantPanic(t, "AddHash", "AddHash"+msg, func() { z.AddHash(1) })
+		wantPanic(t, "AddHashes", "AddHashes"+msg, func() { z.AddHashes(zeroHashes) })
+		wantPanic(t, "AddHashes(nil)", "AddHashes"+msg, func() { z.AddHashes(nil) })
+		wantPanic(t, "AddHashAtomic", "AddHashAtomic"+msg, func() { z.AddHashAtomic(1) })
+		wantPanic(t, "AddHashesAtomic", "AddHashesAtomic"+msg, func() { z.AddHashesAtomic(zeroHashes) })
+		checkZeroReads(t, "Filter after the panics", &z)
 	})
 }
 
 func TestZeroSplitBlock(t *testing.T) {
-	childtest.Run(t, func(t *testing.T) {
-		forEachLevel(t, func(t *testing.T) {
-			var z SplitBlock
-			checkZeroReads(t, "SplitBlock", &z)
-			for _, h := range zeroHashes {
-				if z.HasHashAtomic(h) {
-					t.Errorf("HasHashAtomic(%#x) is true", h)
-				}
+	forEachLevel(t, func(t *testing.T) {
+		var z SplitBlock
+		checkZeroReads(t, "SplitBlock", &z)
+		for _, h := range zeroHashes {
+			if z.HasHashAtomic(h) {
+				t.Errorf("HasHashAtomic(%#x) is true", h)
 			}
-			if n := z.HasHashesAtomic(zeroHashes, make([]bool, len(zeroHashes))); n != 0 {
-				t.Errorf("HasHashesAtomic found %d", n)
+		}
+		if n := z.HasHashesAtomic(zeroHashes, make([]bool, len(zeroHashes))); n != 0 {
+			t.Errorf("HasHashesAtomic found %d", n)
+		}
+		checkZeroReads(t, "SplitBlockView", &SplitBlockView{})
+		checkZeroReads(t, "SplitBlock.Clone", z.Clone())
+		if len(z.Bitset()) != 0 || len((&SplitBlockView{}).Bitset()) != 0 {
+			t.Error("Bitset of a zero SplitBlock is not empty")
+		}
+		var buf bytes.Buffer
+		if n, err := z.WriteBitset(&buf); n != 0 || err != nil {
+			t.Errorf("WriteBitset: %d, %v", n, err)
+		}
+		z.Clear()
+		s := mustSplit(t, 32*3)
+		s.AddHashes(zeroHashes)
+		if !z.Equal(&SplitBlock{}) || z.Equal(s) || s.Equal(&z) {
+			t.Error("Equal: a zero SplitBlock equals only a zero SplitBlock")
+		}
+		for _, op := range []struct {
+			name string
+			fn   func(*SplitBlock, *SplitBlock) error
+		}{{"Union", (*SplitBlock).Union}, {"Intersect", (*SplitBlock).Intersect}} {
+			g := s.Clone()
+			if err := op.fn(g, &z); !errors.Is(err, ErrGeometry) || !g.Equal(s) {
+				t.Errorf("%s with a zero argument: %v, want ErrGeometry and no change", op.name, err)
 			}
-			checkZeroReads(t, "SplitBlockView", &SplitBlockView{})
-			checkZeroReads(t, "SplitBlock.Clone", z.Clone())
-			if len(z.Bitset()) != 0 || len((&SplitBlockView{}).Bitset()) != 0 {
-				t.Error("Bitset of a zero SplitBlock is not empty")
-			}
-			var buf bytes.Buffer
-			if n, err := z.WriteBitset(&buf); n != 0 || err != nil {
-				t.Errorf("WriteBitset: %d, %v", n, err)
-			}
-			z.Clear()
-			s := mustSplit(t, 32*3)
-			s.AddHashes(zeroHashes)
-			if !z.Equal(&SplitBlock{}) || z.Equal(s) || s.Equal(&z) {
-				t.Error("Equal: a zero SplitBlock equals only a zero SplitBlock")
-			}
-			for _, op := range []struct {
-				name string
-				fn   func(*SplitBlock, *SplitBlock) error
-			}{{"Union", (*SplitBlock).Union}, {"Intersect", (*SplitBlock).Intersect}} {
-				g := s.Clone()
-				if err := op.fn(g, &z); !errors.Is(err, ErrGeometry) || !g.Equal(s) {
-					t.Errorf("%s with a zero argument: %v, want ErrGeometry and no change", op.name, err)
-				}
-				wantPanic(t, op.name, op.name+zeroSplitBlock, func() { op.fn(&z, s) })
-			}
-			const ctor = "on a zero SplitBlock; use blocked.NewSplitBlock, NewSplitBlockBytes or SplitBlockFromBitset"
-			wantPanic(t, "AddHash", "AddHash "+ctor, func() { z.AddHash(1) })
-			wantPanic(t, "AddHashes", "AddHashes "+ctor, func() { z.AddHashes(zeroHashes) })
-			wantPanic(t, "AddHashes(nil)", "AddHashes "+ctor, func() { z.AddHashes(nil) })
-			wantPanic(t, "AddHashAtomic", "AddHashAtomic "+ctor, func() { z.AddHashAtomic(1) })
-			wantPanic(t, "AddHashesAtomic", "AddHashesAtomic "+ctor, func() { z.AddHashesAtomic(zeroHashes) })
-		})
+			wantPanic(t, op.name, op.name+zeroSplitBlock, func() { op.fn(&z, s) })
+		}
+		const ctor = "on a zero SplitBlock; use blocked.NewSplitBlock, NewSplitBlockBytes or SplitBlockFromBitset"
+		wantPanic(t, "AddHash", "AddHash "+ctor, func() { z.AddHash(1) })
+		wantPanic(t, "AddHashes", "AddHashes "+ctor, func() { z.AddHashes(zeroHashes) })
+		wantPanic(t, "AddHashes(nil)", "AddHashes "+ctor, func() { z.AddHashes(nil) })
+		wantPanic(t, "AddHashAtomic", "AddHashAtomic "+ctor, func() { z.AddHashAtomic(1) })
+		wantPanic(t, "AddHashesAtomic", "AddHashesAtomic "+ctor, func() { z.AddHashesAtomic(zeroHashes) })
 	})
 }
 
 func TestZeroCounting(t *testing.T) {
-	childtest.Run(t, func(t *testing.T) {
-		forEachLevel(t, func(t *testing.T) {
-			var z Counting
-			checkZeroReads(t, "Counting", &z)
-			checkZeroReads(t, "CountingView", &CountingView{})
-			checkZeroReads(t, "Counting.Clone", z.Clone())
-			if z.Saturated() != 0 || (&CountingView{}).Saturated() != 0 {
-				t.Error("Saturated of a zero Counting")
-			}
-			z.Clear()
-			c := mustCounting(t, 64*3)
-			c.AddHashes(zeroHashes)
-			if !z.Equal(&Counting{}) || z.Equal(c) || c.Equal(&z) {
-				t.Error("Equal: a zero Counting equals only a zero Counting")
-			}
-			const ctor = "on a zero Counting; use blocked.NewCounting or NewCountingBytes"
-			wantPanic(t, "AddHash", "AddHash "+ctor, func() { z.AddHash(1) })
-			wantPanic(t, "AddHashes", "AddHashes "+ctor, func() { z.AddHashes(zeroHashes) })
-			wantPanic(t, "AddHashes(nil)", "AddHashes "+ctor, func() { z.AddHashes(nil) })
-			wantPanic(t, "RemoveHash", "RemoveHash "+ctor, func() { z.RemoveHash(1) })
-			wantPanic(t, "RemoveHashes", "RemoveHashes "+ctor, func() { z.RemoveHashes(zeroHashes) })
-		})
+	forEachLevel(t, func(t *testing.T) {
+		var z Counting
+		checkZeroReads(t, "Counting", &z)
+		checkZeroReads(t, "CountingView", &CountingView{})
+		checkZeroReads(t, "Counting.Clone", z.Clone())
+		if z.Saturated() != 0 || (&CountingView{}).Saturated() != 0 {
+			t.Error("Saturated of a zero Counting")
+		}
+		z.Clear()
+		c := mustCounting(t, 64*3)
+		c.AddHashes(zeroHashes)
+		if !z.Equal(&Counting{}) || z.Equal(c) || c.Equal(&z) {
+			t.Error("Equal: a zero Counting equals only a zero Counting")
+		}
+		const ctor = "on a zero Counting; use blocked.NewCounting or NewCountingBytes"
+		wantPanic(t, "AddHash", "AddHash "+ctor, func() { z.AddHash(1) })
+		wantPanic(t, "AddHashes", "AddHashes "+ctor, func() { z.AddHashes(zeroHashes) })
+		wantPanic(t, "AddHashes(nil)", "AddHashes "+ctor, func() { z.AddHashes(nil) })
+		wantPanic(t, "RemoveHash", "RemoveHash "+ctor, func() { z.RemoveHash(1) })
+		wantPanic(t, "RemoveHashes", "RemoveHashes "+ctor, func() { z.RemoveHashes(zeroHashes) })
 	})
 }
 

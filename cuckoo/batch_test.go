@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/simdbloom/bloom/internal/childtest"
 	"github.com/simdbloom/bloom/internal/cpu"
 )
 
@@ -116,7 +117,7 @@ func TestHasHashesLevels(t *testing.T) {
 	if testing.Short() {
 		bucketCounts = []uint64{1, 3, 17, 1000}
 	}
-	for _, l := range cpu.Usable() {
+	childtest.Levels(t, cpu.Usable(), func(t *testing.T, l cpu.Level) {
 		for fb := MinFingerprintBits; fb <= MaxFingerprintBits; fb++ {
 			for _, lay := range []Layout{SemiSorted, Plain} {
 				if testing.Short() && fb > 17 && fb%5 != 0 {
@@ -138,13 +139,13 @@ func TestHasHashesLevels(t *testing.T) {
 				}
 			}
 		}
-	}
+	})
 }
 
 // TestHasHashesDuplicates probes one key many times and a full one-bucket
 // table with all of its fingerprints and their neighbours.
 func TestHasHashesDuplicates(t *testing.T) {
-	for _, l := range cpu.Usable() {
+	childtest.Levels(t, cpu.Usable(), func(t *testing.T, l cpu.Level) {
 		for _, g := range geometries {
 			f := mustBuckets(t, 1, g.fb, g.l)
 			var probe []uint64
@@ -159,7 +160,7 @@ func TestHasHashesDuplicates(t *testing.T) {
 			}
 			checkHasHashes(t, l, f, probe, fmt.Sprintf("%v one bucket", g))
 		}
-	}
+	})
 }
 
 // FuzzHasHashes compares HasHashes at every level with the one-key lookup
@@ -168,6 +169,7 @@ func FuzzHasHashes(f *testing.F) {
 	f.Add(byte(6), byte(1), uint16(100), []byte{1, 2, 3, 4, 5, 6, 7, 8, 9})
 	f.Add(byte(12), byte(0), uint16(3), []byte{0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff})
 	f.Add(byte(0), byte(1), uint16(1), []byte{})
+	levels := childtest.NewFuzzLevels(f)
 	f.Fuzz(func(t *testing.T, fb, lay byte, nb uint16, in []byte) {
 		g := geometry{MinFingerprintBits + int(fb)%(MaxFingerprintBits-MinFingerprintBits+1), Layout(lay%2 + 1)}
 		seed := uint64(len(in))
@@ -183,8 +185,8 @@ func FuzzHasHashes(f *testing.F) {
 			}
 			probe[i] = h
 		}
-		for _, l := range cpu.Usable() {
+		levels.Run(t, func(t *testing.T, l cpu.Level) {
 			checkHasHashes(t, l, c, probe, fmt.Sprintf("%v buckets=%d", g, uint64(nb)+1))
-		}
+		})
 	})
 }

@@ -6,16 +6,20 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/simdbloom/bloom/internal/childtest"
 	"github.com/simdbloom/bloom/internal/cpu"
 )
 
 // TestHasHashesWithoutVBMI runs the batch lookups at the AVX-512 level as on
 // an AVX-512 processor without VBMI, without BMI2, and without BMI1 (where
-// only the semi-sorted kernel steps down), where the AVX2 kernels run.
+// only the semi-sorted kernel steps down), where the AVX2 kernels run. It
+// runs in a child process (childtest.Levels), and only where the AVX-512
+// level is usable (not lowered by SIMDBLOOM_CPU).
 func TestHasHashesWithoutVBMI(t *testing.T) {
-	if !cpu.Supported(cpu.AVX512) {
-		t.Skip("no AVX-512")
-	}
+	childtest.Levels(t, []cpu.Level{cpu.AVX512}, testHasHashesWithoutVBMI)
+}
+
+func testHasHashesWithoutVBMI(t *testing.T, _ cpu.Level) {
 	for _, c := range []struct {
 		name string
 		f    cpu.Feature
