@@ -95,7 +95,7 @@ func SetForTest(l Limit) (restore func()) {
 // phrase such as "100000000000 keys at fpr 0.5") needs and the limit that
 // refuses it:
 //
-//	bloom: filter would be too large: 100000000000 keys at fpr 0.5 need 32.4 GB (32370778112 bytes),
+//	bloom: filter would be too large: 100000000000 keys at fpr 0.5 need 40.4 GB (40380070272 bytes),
 //	more than this machine's memory and swap (25.3 GB)
 func Check(n uint64, what func() string) error {
 	if n < MinChecked {
