@@ -3,6 +3,7 @@ package blocked
 import (
 	"bytes"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -73,7 +74,8 @@ func TestTooLargeForMemory(t *testing.T) {
 // TestNewBeyondMemory: blocked.New(1e11, 0.5), under the format's limit
 // but (on most machines) beyond memory, is ErrTooLarge, not a fatal
 // "runtime: out of memory"; so is a 4 GiB filter under an address-space
-// limit (ulimit -v) of 2 GiB more than is mapped. In a child process, so
+// limit (ulimit -v) of 2 GiB more than is mapped (1 GiB and 512 MiB in a
+// 32-bit process). In a child process, so
 // that a fatal fault fails the test instead of ending the run.
 func TestNewBeyondMemory(t *testing.T) {
 	childtest.Run(t, func(t *testing.T) {
@@ -83,19 +85,27 @@ func TestNewBeyondMemory(t *testing.T) {
 		}
 		if l := memlimit.Current(); s.Bytes+64 > l.Bytes {
 			_, err := New(1e11, 0.5)
-			if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), l.Why) {
+			why := l.Why
+			if s.Bytes+64 > math.MaxInt {
+				why = "more than this platform can allocate" // checkAlloc's own words for what an int cannot count
+			}
+			if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), why) {
 				t.Errorf("New(1e11, 0.5), %d bytes over a limit of %d: %v, want ErrTooLarge", s.Bytes, l.Bytes, err)
 			}
 			t.Log(err)
 		} else {
 			t.Logf("New(1e11, 0.5) needs %d bytes, which fit this machine (%s): not tried", s.Bytes, l.Why)
 		}
-		if !setAddressSpace(t, 2<<30) {
+		free, big := uint64(2<<30), uint64(4<<30)
+		if ^uint(0)>>32 == 0 { // a 32-bit int counts 2 GiB
+			free, big = 512<<20, 1<<30
+		}
+		if !setAddressSpace(t, free) {
 			return
 		}
-		_, err = NewBytes(4<<30, 8)
+		_, err = NewBytes(big, 8)
 		if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "ulimit -v") {
-			t.Errorf("NewBytes(4 GiB) under ulimit -v: %v, want ErrTooLarge", err)
+			t.Errorf("NewBytes(%d) under ulimit -v at %d bytes more than mapped: %v, want ErrTooLarge", big, free, err)
 		}
 		t.Log(err)
 		if _, err := NewBytes(64<<20, 8); err != nil {

@@ -15,9 +15,10 @@ const BlockBits = 512
 // have: block choice maps the upper 32 bits of a hash onto the blocks, so at
 // most 2^32 (256 GiB). The sizing functions and the format use this limit;
 // the constructors also refuse, with ErrTooLarge, what this platform cannot
-// allocate: more than an int counts (on 32-bit platforms, about 2 GiB), and
-// on Linux more than the machine's memory and swap, the address-space and
-// data limits (ulimit -v, -d) or the cgroup's memory limit allow.
+// allocate: more than an int counts (on 32-bit platforms, about 2 GiB), more
+// than the Go memory limit (GOMEMLIMIT, debug.SetMemoryLimit), and on Linux
+// more than the machine's memory and swap, the address-space and data limits
+// (ulimit -v, -d) or the cgroup's memory limit allow.
 const MaxBlocks uint64 = 1 << 32
 
 // maxBlocks returns the most blocks of blockBytes bytes a filter may have on

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"github.com/simdbloom/bloom"
+	"github.com/simdbloom/bloom/internal/memlimit"
 )
 
 // scalableInitial is the first stage's planned keys of a Scalable filter
@@ -120,9 +121,17 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	if res.Variant == "scalable" {
 		rate = p * (1 - 0.85)
 	}
+	// Refused here, before anything is allocated, in the words of the
+	// command line (the constructors refuse it too, but name a scalable
+	// filter's first stage by its own rate): one line, exit 1.
 	if s, err := bloom.Size(planned, rate, bloom.Blocked); err == nil {
-		if err := checkMemory(s.Bytes, fmt.Sprintf("a filter of %d keys at %v", planned, p)); err != nil {
-			return err
+		if err := memlimit.Check(s.Bytes, func() string {
+			if res.Variant == "scalable" {
+				return fmt.Sprintf("%d keys at fpr %.3g (the first stage of a scalable filter for fpr %v)", planned, rate, p)
+			}
+			return fmt.Sprintf("%d keys at fpr %v", planned, p)
+		}); err != nil {
+			return exitError{1, err}
 		}
 	}
 	if res.Variant == "scalable" {

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/simdbloom/bloom"
+	"github.com/simdbloom/bloom/internal/memlimit"
 )
 
 // writeFile writes b to dir/name and returns its path.
@@ -406,33 +407,55 @@ func TestQueryFilterTruncatedWhileRunning(t *testing.T) {
 }
 
 // A filter larger than the memory bloom may use is one line and exit 1,
-// before any allocation (it was a runtime out-of-memory crash): under
-// GOMEMLIMIT, beyond this machine's memory (-n 1e11 -p 0.5 is 40 GB), and
+// before any allocation (it was a runtime out-of-memory crash), saying what
+// was asked and the limit, with "bloom" once: under GOMEMLIMIT (the same on
+// any machine), beyond this machine's memory (-n 1e11 -p 0.5 is 40 GB), and
 // beyond the format (ErrTooLarge, once a two-line usage message).
 func TestBuildTooLargeForMemory(t *testing.T) {
 	dir := t.TempDir()
 	f := filepath.Join(dir, "big.bloom")
-	oneLine := func(what string, code int, errs, want string) {
+	oneLine := func(what string, code int, errs string, want ...string) {
 		t.Helper()
-		if code != 1 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, want) {
-			t.Errorf("%s: exit %d, stderr %q; want exit 1 and one line with %q", what, code, errs, want)
+		if code != 1 || strings.Count(errs, "\n") != 1 || !strings.HasPrefix(errs, "bloom build: ") || strings.Contains(errs, "bloom: ") {
+			t.Errorf("%s: exit %d, stderr %q; want exit 1 and one line, \"bloom build: \" once", what, code, errs)
+		}
+		for _, w := range want {
+			if !strings.Contains(errs, w) {
+				t.Errorf("%s: stderr %q does not say %q", what, errs, w)
+			}
 		}
 		if _, err := os.Stat(f); err == nil {
 			t.Errorf("%s: left a file", what)
 		}
 	}
+	need := func(n uint64, p float64) uint64 {
+		t.Helper()
+		s, err := bloom.Size(n, p, bloom.Blocked)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.Bytes
+	}
 	code, _, errs := runChildEnv(t, []string{"GOMEMLIMIT=64MiB"}, "", "build", "-n", "1e8", "-o", f)
-	oneLine("-n 1e8 under GOMEMLIMIT=64MiB", code, errs, "MB, more than the 67.11 MB this process may use (GOMEMLIMIT)")
-	// A scalable filter's first stage is checked too.
+	b := need(1e8, 0.01)
+	if want := fmt.Sprintf("bloom build: filter would be too large: 100000000 keys at fpr 0.01 need %s (%d bytes), "+
+		"more than the Go memory limit GOMEMLIMIT (67.1 MB)\n", memlimit.Human(b), b); code != 1 || errs != want {
+		t.Errorf("-n 1e8 under GOMEMLIMIT=64MiB: exit %d, stderr %q; want exit 1, %q", code, errs, want)
+	}
+	code, _, errs = runChildEnv(t, []string{"GOMEMLIMIT=1GiB"}, "", "build", "-n", "1e11", "-p", "0.5", "-o", f)
+	oneLine("-n 1e11 -p 0.5 under GOMEMLIMIT=1GiB", code, errs, "100000000000 keys at fpr 0.5 need", "GOMEMLIMIT (1.07 GB)")
+	// A scalable filter's first stage is checked too (and named so): 2^17
+	// keys at 1e-17 * 0.15 are 29 MB.
 	keys := writeFile(t, dir, "keys.txt", []byte("a\n"))
-	code, _, errs = runChildEnv(t, []string{"GOMEMLIMIT=100KiB"}, "", "build", "-o", f, keys, "-")
-	oneLine("a scalable filter under GOMEMLIMIT=100KiB", code, errs, "(GOMEMLIMIT)")
+	code, _, errs = runChildEnv(t, []string{"GOMEMLIMIT=20MiB"}, "", "build", "-p", "1e-17", "-o", f, keys, "-")
+	oneLine("a scalable filter under GOMEMLIMIT=20MiB", code, errs,
+		"131072 keys at fpr 1.5e-18 (the first stage of a scalable filter for fpr 1e-17) need 29.1 MB", "GOMEMLIMIT (21 MB)")
 
-	if m, ok := tightestMemory(); ok && m.bytes < 40e9 {
+	if b, l := need(1e11, 0.5), memlimit.Current(); b > l.Bytes {
 		code, _, errs = runChild(t, "build", "-n", "1e11", "-p", "0.5", "-o", f)
-		oneLine("-n 1e11 -p 0.5", code, errs, "GB, more than the")
+		oneLine("-n 1e11 -p 0.5", code, errs, "100000000000 keys at fpr 0.5 need "+memlimit.Human(b), "more than "+l.Why)
 	} else {
-		t.Logf("this machine may use 40 GB: -n 1e11 -p 0.5 not tried")
+		t.Logf("this process may use %s (%s): -n 1e11 -p 0.5 not tried", memlimit.Human(l.Bytes), l.Why)
 	}
 	code, _, errs = runChild(t, "build", "-n", "1e19", "-o", f)
 	oneLine("-n 1e19", code, errs, "too large")

@@ -1,29 +1,39 @@
-// Package memlimit tells the constructors and decoders of this module
-// whether one allocation of a given size can succeed on this machine, so
-// that a filter too large for it is an error wrapping ErrTooLarge instead of
-// a fatal "runtime: out of memory" (which recover cannot catch).
+// Package memlimit tells the constructors and decoders of this module, and
+// the bloom command, whether one allocation of a given size can succeed in
+// this process, so that a filter too large for it is an error wrapping
+// ErrTooLarge instead of a fatal "runtime: out of memory" (which recover
+// cannot catch) or the kernel's OOM kill once the filter fills.
 //
 // The limit is the smallest of what is knowable without allocating:
 //
 //   - what an int can count (2 GiB on 32-bit platforms);
+//   - the Go memory limit (GOMEMLIMIT, or runtime/debug.SetMemoryLimit), on
+//     every platform: the garbage collector does not enforce it, but one
+//     allocation larger than the whole limit keeps the heap above it for as
+//     long as the filter lives, so it is a mistake the caller should hear
+//     of (and it makes the refusal testable the same way on any machine);
 //   - on Linux, the address-space and data-segment limits (RLIMIT_AS,
 //     RLIMIT_DATA, as ulimit -v and -d set them) less what the process has
-//     mapped already;
+//     mapped already and less the Go heap's own overhead on a large
+//     allocation (see heapOverhead in memlimit_linux.go: without it, a
+//     request just under the limit was a fatal runtime error);
 //   - on Linux, the machine's memory and swap (the kernel refuses a larger
 //     mapping under its default overcommit policy, and a filter larger than
-//     both could not be used if it were granted), and the memory and swap of
-//     the process's cgroup (a container's limit), when set.
+//     both could not be used if it were granted), and the memory limit of
+//     the process's cgroup and of each of its ancestors, cgroup v2
+//     (memory.max) or v1 (memory.limit_in_bytes), plus the swap the cgroup
+//     may use (a container's limit).
 //
-// It does not count memory other processes use, nor the soft limit of
-// runtime/debug.SetMemoryLimit, which the garbage collector aims at but
-// does not enforce: an allocation under the limit may still fail when the
-// machine is short of memory. Requests under MinChecked bytes are not
-// checked at all.
+// It does not count memory other processes use, nor what this process uses
+// already against GOMEMLIMIT or a cgroup's limit: an allocation under the
+// limit may still fail when the machine is short of memory. Requests under
+// MinChecked bytes are not checked at all.
 package memlimit
 
 import (
 	"fmt"
 	"math"
+	"runtime/debug"
 	"sync"
 
 	"github.com/simdbloom/bloom/internal/errs"
@@ -45,7 +55,7 @@ var (
 )
 
 // Current returns the limit on one allocation now (the tightest of those
-// the package comment lists).
+// the package comment lists), or the one SetForTest set.
 func Current() Limit {
 	testMu.Lock()
 	t := testLimit
@@ -54,11 +64,15 @@ func Current() Limit {
 		return *t
 	}
 	l := Limit{Bytes: math.MaxInt, Why: "what an int can count on this platform"}
-	platformLimits(func(bytes uint64, why string) {
+	report := func(bytes uint64, why string) {
 		if bytes < l.Bytes {
 			l = Limit{bytes, why}
 		}
-	})
+	}
+	if g := debug.SetMemoryLimit(-1); g >= 0 && g < math.MaxInt64 { // -1 reads it; MaxInt64 is the default, no limit
+		report(uint64(g), "the Go memory limit GOMEMLIMIT")
+	}
+	platformLimits(report)
 	return l
 }
 
@@ -81,7 +95,7 @@ func SetForTest(l Limit) (restore func()) {
 // phrase such as "100000000000 keys at fpr 0.5") needs and the limit that
 // refuses it:
 //
-//	bloom: filter would be too large: 100000000000 keys at fpr 0.5 need 32.4 GB (32370778112 bytes),
+//	bloom: filter would be too large: 100000000000 keys at fpr 0.5 need 40.4 GB (40380070272 bytes),
 //	more than this machine's memory and swap (25.3 GB)
 func Check(n uint64, what func() string) error {
 	if n < MinChecked {

@@ -3,6 +3,7 @@ package memlimit
 import (
 	"errors"
 	"math"
+	"runtime/debug"
 	"strings"
 	"testing"
 
@@ -41,5 +42,25 @@ func TestHuman(t *testing.T) {
 		if got := Human(n); got != want {
 			t.Errorf("Human(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// TestGoMemoryLimit: a Go memory limit (GOMEMLIMIT, here set with
+// debug.SetMemoryLimit) below the others is the limit, and Check names it;
+// without one, the default (math.MaxInt64) is no limit.
+func TestGoMemoryLimit(t *testing.T) {
+	old := debug.SetMemoryLimit(-1)
+	defer debug.SetMemoryLimit(old)
+	debug.SetMemoryLimit(math.MaxInt64)
+	if l := Current(); strings.Contains(l.Why, "GOMEMLIMIT") {
+		t.Errorf("without a Go memory limit: %+v", l)
+	}
+	debug.SetMemoryLimit(64 << 20)
+	if l := Current(); l != (Limit{64 << 20, "the Go memory limit GOMEMLIMIT"}) {
+		t.Errorf("under debug.SetMemoryLimit(64 MiB): %+v", l)
+	}
+	err := Check(100<<20, func() string { return "100 MiB" })
+	if !errors.Is(err, errs.ErrTooLarge) || !strings.HasSuffix(err.Error(), "more than the Go memory limit GOMEMLIMIT (67.1 MB)") {
+		t.Errorf("Check(100 MiB) under a 64 MiB Go memory limit: %v", err)
 	}
 }
