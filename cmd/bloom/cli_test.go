@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/simdbloom/bloom"
+	"github.com/simdbloom/bloom/internal/childtest"
 	"github.com/simdbloom/bloom/internal/cpu"
 )
 
@@ -33,7 +34,9 @@ func runChild(t *testing.T, args ...string) (int, string, string) {
 	return runChildStdin(t, "", args...)
 }
 
-// runChildStdin is runChild with stdin as the child's standard input.
+// runChildStdin is runChild with stdin as the child's standard input. The
+// child starts behind the prefix in $SIMDBLOOM_CHILD_EXEC (childtest.ExecEnv),
+// so that under an emulator it is emulated too.
 func runChildStdin(t *testing.T, stdin string, args ...string) (int, string, string) {
 	t.Helper()
 	return runChildEnv(t, nil, stdin, args...)
@@ -46,7 +49,7 @@ func runChildEnv(t *testing.T, env []string, stdin string, args ...string) (int,
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(exe, args...)
+	cmd := childtest.Command(exe, args...)
 	cmd.Env = append(append(os.Environ(), childEnv+"=1"), env...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errb strings.Builder
@@ -281,6 +284,11 @@ func TestVersion(t *testing.T) {
 	if v.Module != "github.com/simdbloom/bloom" || v.Version == "" || v.Go != runtime.Version() ||
 		v.Kernel != cpu.Active.String() || v.Platform != runtime.GOOS+"/"+runtime.GOARCH {
 		t.Errorf("version %+v; want the module, a version, %s, kernel %s", v, runtime.Version(), cpu.Active)
+	}
+	// The child runs on the same (possibly emulated) processor as this test.
+	if v.Detected != cpu.Detected.String() {
+		t.Errorf("the bloom child detected %s, this test %s: set %s to the emulator this test runs under",
+			v.Detected, cpu.Detected, childtest.ExecEnv)
 	}
 	code, out, _ = runChild(t, "version")
 	if code != 0 || !strings.Contains(out, v.Version) || !strings.Contains(out, runtime.Version()) ||

@@ -44,9 +44,32 @@ const cpuEnv = "SIMDBLOOM_CPU"
 // binfmt_misc, and every later child would fail the same way.
 var noExec atomic.Bool
 
+// ExecEnv names the environment variable that holds a command prefix for
+// every child process these tests start: its space-separated words (no
+// quoting) go before the child's own command line. Set it to the emulator that
+// runs the test binary, so that children are emulated too rather than run on
+// the host processor:
+//
+//	SIMDBLOOM_CHILD_EXEC="qemu-x86_64-static -cpu max" go test -exec "qemu-x86_64-static -cpu max" ./...
+//
+// Without it, a child of an amd64 test binary emulated on an amd64 host runs
+// natively, and so tests the host's kernels instead of the emulated ones.
+const ExecEnv = "SIMDBLOOM_CHILD_EXEC"
+
+// Command is exec.Command(name, arg...) with the words of $SIMDBLOOM_CHILD_EXEC
+// (see ExecEnv), if any, put before name. Use it to start the test binary
+// itself as a child.
+func Command(name string, arg ...string) *exec.Cmd {
+	prefix := strings.Fields(os.Getenv(ExecEnv))
+	if len(prefix) == 0 {
+		return exec.Command(name, arg...)
+	}
+	return exec.Command(prefix[0], append(append(prefix[1:], name), arg...)...)
+}
+
 // Run runs fn in a child process: the test binary re-run with -test.run
 // matching exactly t's name (and -test.short and -test.timeout as this
-// process has them). In the parent it waits for the child and fails t with
+// process has them), behind the prefix in $SIMDBLOOM_CHILD_EXEC. In the parent it waits for the child and fails t with
 // the child's output if the child failed, died, or did not run the test; it
 // skips t if the child skipped it. In the child it calls fn(t), so fn reports
 // failures with t as usual.
@@ -75,7 +98,8 @@ func RunEnv(t *testing.T, env []string, fn func(t *testing.T)) {
 	out, err := runChild(runPattern(t.Name()), append([]string{envName + "=" + t.Name()}, env...))
 	if errors.Is(err, syscall.ENOEXEC) {
 		// The test binary cannot start itself: it runs under an emulator
-		// (go test -exec qemu-aarch64-static) without binfmt_misc. Run fn
+		// (go test -exec qemu-aarch64-static) without binfmt_misc, and
+		// SIMDBLOOM_CHILD_EXEC does not name the emulator. Run fn
 		// here; a fatal fault then ends the whole run rather than one test.
 		noExec.Store(true)
 		t.Logf("childtest: cannot start a child process (%v); running in this process", err)
@@ -267,7 +291,7 @@ func runChild(pattern string, env []string) (string, error) {
 	if f := flag.Lookup("test.timeout"); f != nil && f.Value.String() != "0s" {
 		args = append(args, "-test.timeout="+f.Value.String())
 	}
-	cmd := exec.Command(os.Args[0], args...)
+	cmd := Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.CombinedOutput()
 	return string(out), err
