@@ -200,8 +200,12 @@ func hashWordsGo(dst, src []uint64) {
 // only where cpu.Can allows it. Elsewhere none of them runs: Active is never
 // an amd64 level.
 var (
-	// kAVX2 is the AVX2 integer and string hashing.
+	// kAVX2 is the AVX2 integer hashing.
 	kAVX2 = cpu.Kernel{Level: cpu.AVX2, Needs: cpu.FeatureAVX | cpu.FeatureAVX2 | cpu.FeatureSSE2}
+	// kStr2 is the AVX2 string hashing of one length class, and kMix2 that
+	// of mixed lengths; both prefetch the keys ahead (MMX+).
+	kStr2 = cpu.Kernel{Level: cpu.AVX2, Needs: cpu.FeatureAVX | cpu.FeatureAVX2 | cpu.FeatureSSE2 | cpu.FeatureMMXExt}
+	kMix2 = cpu.Kernel{Level: cpu.AVX2, Needs: cpu.FeatureAVX | cpu.FeatureAVX2 | cpu.FeatureMMXExt}
 	// kWords512 is the AVX-512 integer hashing.
 	kWords512 = cpu.Kernel{Level: cpu.AVX512, Needs: cpu.FeatureAVX | cpu.FeatureAVX512F | cpu.FeatureAVX512DQ}
 	// kStr512 is the AVX-512 string hashing, and kStrIFMA the classes
@@ -227,8 +231,8 @@ var kernels = map[string]cpu.Kernel{
 	"hashUint64sAVX512": kWords512, "hashUint64sAVX2": kAVX2,
 	"hashStr4AVX512": kStr512, "hashStr9AVX512": kStr512, "hashStr17AVX512": kStr512, "hashStr33AVX512": kStr512,
 	"hashStr9IFMA": kStrIFMA, "hashStr17IFMA": kStrIFMA, "hashStr33IFMA": kStrIFMA,
-	"hashStr4AVX2": kAVX2, "hashStr9AVX2": kAVX2, "hashStr17AVX2": kAVX2, "hashStr33AVX2": kAVX2,
-	"hashStr65AVX2": kAVX2, "hashStr97AVX2": kAVX2, "hashStrMixAVX2": kAVX2,
+	"hashStr4AVX2": kStr2, "hashStr9AVX2": kStr2, "hashStr17AVX2": kStr2, "hashStr33AVX2": kStr2,
+	"hashStr65AVX2": kStr2, "hashStr97AVX2": kStr2, "hashStrMixAVX2": kMix2,
 	"hasTyped": kTypedHas, "addTyped": kTypedAdd,
 }
 
@@ -377,7 +381,7 @@ func hashStrings(dst []uint64, keys *string, stride uintptr) {
 	avx512 := kStr512.Runs()
 	switch {
 	case avx512:
-	case kAVX2.Runs():
+	case kStr2.Runs() && kMix2.Runs(): // hashStrings2 runs both
 		if stride == unsafe.Sizeof("") {
 			hashStrings2(dst, unsafe.Slice(keys, len(dst)))
 			return

@@ -1362,7 +1362,7 @@ DATA strBswapAVX2<>+24(SB)/8, $0x08090a0b0c0d0e0f
 GLOBL strBswapAVX2<>(SB), RODATA|NOPTR, $32
 
 // func hashStr4AVX2(dst []uint64, keys *string) int
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2, MMX+, SSE2
 TEXT ·hashStr4AVX2(SB), NOSPLIT, $0-40
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         dst_len+8(FP), CX
@@ -1376,8 +1376,31 @@ TEXT ·hashStr4AVX2(SB), NOSPLIT, $0-40
 	XORQ         BX, BX
 
 hashStr4AVX2_loop:
-	CMPQ        BX, CX
-	JAE         hashStr4AVX2_done
+	CMPQ BX, CX
+	JAE  hashStr4AVX2_done
+
+	// Prefetch the keys of the group 8 ahead, if the batch has it.
+	LEAQ       32(BX), SI
+	CMPQ       SI, CX
+	JAE        hashStr4AVX2_check
+	MOVQ       512(DX), SI
+	MOVQ       520(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       528(DX), SI
+	MOVQ       536(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       544(DX), SI
+	MOVQ       552(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       560(DX), SI
+	MOVQ       568(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+
+hashStr4AVX2_check:
 	VMOVDQU     (DX), X2
 	VINSERTI128 $0x01, 32(DX), Y2, Y2
 	VMOVDQU     16(DX), X3
@@ -1446,7 +1469,7 @@ hashStr4AVX2_done:
 	RET
 
 // func hashStr9AVX2(dst []uint64, keys *string) int
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2, MMX+, SSE2
 TEXT ·hashStr9AVX2(SB), NOSPLIT, $0-40
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         dst_len+8(FP), CX
@@ -1460,8 +1483,31 @@ TEXT ·hashStr9AVX2(SB), NOSPLIT, $0-40
 	XORQ         BX, BX
 
 hashStr9AVX2_loop:
-	CMPQ        BX, CX
-	JAE         hashStr9AVX2_done
+	CMPQ BX, CX
+	JAE  hashStr9AVX2_done
+
+	// Prefetch the keys of the group 8 ahead, if the batch has it.
+	LEAQ       32(BX), SI
+	CMPQ       SI, CX
+	JAE        hashStr9AVX2_check
+	MOVQ       512(DX), SI
+	MOVQ       520(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       528(DX), SI
+	MOVQ       536(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       544(DX), SI
+	MOVQ       552(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       560(DX), SI
+	MOVQ       568(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+
+hashStr9AVX2_check:
 	VMOVDQU     (DX), X2
 	VINSERTI128 $0x01, 32(DX), Y2, Y2
 	VMOVDQU     16(DX), X3
@@ -1538,7 +1584,7 @@ hashStr9AVX2_done:
 	RET
 
 // func hashStr17AVX2(dst []uint64, keys *string) int
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2, MMX+, SSE2
 TEXT ·hashStr17AVX2(SB), NOSPLIT, $0-40
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         dst_len+8(FP), CX
@@ -1552,8 +1598,31 @@ TEXT ·hashStr17AVX2(SB), NOSPLIT, $0-40
 	XORQ         BX, BX
 
 hashStr17AVX2_loop:
-	CMPQ        BX, CX
-	JAE         hashStr17AVX2_done
+	CMPQ BX, CX
+	JAE  hashStr17AVX2_done
+
+	// Prefetch the keys of the group 8 ahead, if the batch has it.
+	LEAQ       32(BX), SI
+	CMPQ       SI, CX
+	JAE        hashStr17AVX2_check
+	MOVQ       512(DX), SI
+	MOVQ       520(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       528(DX), SI
+	MOVQ       536(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       544(DX), SI
+	MOVQ       552(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       560(DX), SI
+	MOVQ       568(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+
+hashStr17AVX2_check:
 	VMOVDQU     (DX), X2
 	VINSERTI128 $0x01, 32(DX), Y2, Y2
 	VMOVDQU     16(DX), X3
@@ -1654,7 +1723,7 @@ hashStr17AVX2_done:
 	RET
 
 // func hashStr33AVX2(dst []uint64, keys *string) int
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2, MMX+, SSE2
 TEXT ·hashStr33AVX2(SB), NOSPLIT, $0-40
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         dst_len+8(FP), CX
@@ -1668,8 +1737,31 @@ TEXT ·hashStr33AVX2(SB), NOSPLIT, $0-40
 	XORQ         BX, BX
 
 hashStr33AVX2_loop:
-	CMPQ        BX, CX
-	JAE         hashStr33AVX2_done
+	CMPQ BX, CX
+	JAE  hashStr33AVX2_done
+
+	// Prefetch the keys of the group 8 ahead, if the batch has it.
+	LEAQ       32(BX), SI
+	CMPQ       SI, CX
+	JAE        hashStr33AVX2_check
+	MOVQ       512(DX), SI
+	MOVQ       520(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       528(DX), SI
+	MOVQ       536(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       544(DX), SI
+	MOVQ       552(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       560(DX), SI
+	MOVQ       568(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+
+hashStr33AVX2_check:
 	VMOVDQU     (DX), X2
 	VINSERTI128 $0x01, 32(DX), Y2, Y2
 	VMOVDQU     16(DX), X3
@@ -1832,7 +1924,7 @@ hashStr33AVX2_done:
 	RET
 
 // func hashStr65AVX2(dst []uint64, keys *string) int
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2, MMX+, SSE2
 TEXT ·hashStr65AVX2(SB), NOSPLIT, $0-40
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         dst_len+8(FP), CX
@@ -1846,8 +1938,31 @@ TEXT ·hashStr65AVX2(SB), NOSPLIT, $0-40
 	XORQ         BX, BX
 
 hashStr65AVX2_loop:
-	CMPQ        BX, CX
-	JAE         hashStr65AVX2_done
+	CMPQ BX, CX
+	JAE  hashStr65AVX2_done
+
+	// Prefetch the keys of the group 8 ahead, if the batch has it.
+	LEAQ       32(BX), SI
+	CMPQ       SI, CX
+	JAE        hashStr65AVX2_check
+	MOVQ       512(DX), SI
+	MOVQ       520(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       528(DX), SI
+	MOVQ       536(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       544(DX), SI
+	MOVQ       552(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       560(DX), SI
+	MOVQ       568(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+
+hashStr65AVX2_check:
 	VMOVDQU     (DX), X2
 	VINSERTI128 $0x01, 32(DX), Y2, Y2
 	VMOVDQU     16(DX), X3
@@ -2072,7 +2187,7 @@ hashStr65AVX2_done:
 	RET
 
 // func hashStr97AVX2(dst []uint64, keys *string) int
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2, MMX+, SSE2
 TEXT ·hashStr97AVX2(SB), NOSPLIT, $0-40
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         dst_len+8(FP), CX
@@ -2086,8 +2201,31 @@ TEXT ·hashStr97AVX2(SB), NOSPLIT, $0-40
 	XORQ         BX, BX
 
 hashStr97AVX2_loop:
-	CMPQ        BX, CX
-	JAE         hashStr97AVX2_done
+	CMPQ BX, CX
+	JAE  hashStr97AVX2_done
+
+	// Prefetch the keys of the group 8 ahead, if the batch has it.
+	LEAQ       32(BX), SI
+	CMPQ       SI, CX
+	JAE        hashStr97AVX2_check
+	MOVQ       512(DX), SI
+	MOVQ       520(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       528(DX), SI
+	MOVQ       536(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       544(DX), SI
+	MOVQ       552(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       560(DX), SI
+	MOVQ       568(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+
+hashStr97AVX2_check:
 	VMOVDQU     (DX), X2
 	VINSERTI128 $0x01, 32(DX), Y2, Y2
 	VMOVDQU     16(DX), X3
@@ -2384,7 +2522,7 @@ DATA strZero<>+56(SB)/8, $0x0000000000000000
 GLOBL strZero<>(SB), RODATA|NOPTR, $64
 
 // func hashStrMixAVX2(dst []uint64, keys *string, flags *uint8)
-// Requires: AVX, AVX2
+// Requires: AVX, AVX2, MMX+
 TEXT ·hashStrMixAVX2(SB), NOSPLIT, $0-40
 	MOVQ dst_base+0(FP), AX
 	MOVQ dst_len+8(FP), CX
@@ -2398,6 +2536,28 @@ hashStrMixAVX2_loop:
 	CMPQ AX, CX
 	JAE  hashStrMixAVX2_done
 
+	// Prefetch the keys of the group 8 ahead, if the batch has it.
+	LEAQ       256(AX), DI
+	CMPQ       DI, CX
+	JAE        hashStrMixAVX2_lens
+	MOVQ       512(DX), DI
+	MOVQ       520(DX), R8
+	PREFETCHT0 (DI)
+	PREFETCHT0 -1(DI)(R8*1)
+	MOVQ       528(DX), DI
+	MOVQ       536(DX), R8
+	PREFETCHT0 (DI)
+	PREFETCHT0 -1(DI)(R8*1)
+	MOVQ       544(DX), DI
+	MOVQ       552(DX), R8
+	PREFETCHT0 (DI)
+	PREFETCHT0 -1(DI)(R8*1)
+	MOVQ       560(DX), DI
+	MOVQ       568(DX), R8
+	PREFETCHT0 (DI)
+	PREFETCHT0 -1(DI)(R8*1)
+
+hashStrMixAVX2_lens:
 	// The group's lengths.
 	VMOVDQU     (DX), X0
 	VINSERTI128 $0x01, 32(DX), Y0, Y0

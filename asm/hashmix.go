@@ -36,6 +36,10 @@ func loadX(ins func(x Op) (*ir.Instruction, error)) VecVirtual {
 	return lanes256.load(func(x VecVirtual) (*ir.Instruction, error) { return ins(x.AsX()) })
 }
 
+// mixPrefetch is how many groups ahead hashStrMixAVX2 prefetches the
+// keys' first and last bytes (keys scattered on the heap miss the caches).
+const mixPrefetch = 8
+
 func mixKernelAVX2(s *strAVX2, bswap Mem) {
 	zero := qwordTable("strZero", make([]uint64, 8)) // 64 bytes: the last round's front load reads 48-63
 
@@ -73,6 +77,15 @@ func mixKernelAVX2(s *strAVX2, bswap Mem) {
 	CMPQ(dst, cnt)
 	JAE(LabelRef(name + "_done"))
 
+	Comment(fmt.Sprintf("Prefetch the keys of the group %d ahead, if the batch has it.", mixPrefetch))
+	{
+		t := GP64()
+		LEAQ(Mem{Base: dst, Disp: 32 * mixPrefetch}, t)
+		CMPQ(t, cnt)
+		JAE(LabelRef(name + "_lens"))
+		prefetchKeys(kp, mixPrefetch)
+	}
+	Label(name + "_lens")
 	Comment("The group's lengths.")
 	a := loadX(func(x Op) (*ir.Instruction, error) { return x86.VMOVDQU(Mem{Base: kp}, x) })
 	VINSERTI128(U8(1), Mem{Base: kp, Disp: 32}, a.AsY(), a.AsY())
@@ -219,4 +232,16 @@ func safeAddr(kp, z GPVirtual, j, k int) (base, off GPVirtual) {
 	ANDQ(v, base)
 	XORQ(z, base)
 	return base, off
+}
+
+// prefetchKeys prefetches the first and last bytes of the keys of the
+// group of four whose headers are ahead groups after kp (which must exist).
+func prefetchKeys(kp GPVirtual, ahead int) {
+	for j := range 4 {
+		p, n := GP64(), GP64()
+		MOVQ(Mem{Base: kp, Disp: 64*ahead + 16*j}, p)
+		MOVQ(Mem{Base: kp, Disp: 64*ahead + 16*j + 8}, n)
+		PREFETCHT0(Mem{Base: p})
+		PREFETCHT0(Mem{Base: p, Index: n, Scale: 1, Disp: -1})
+	}
 }

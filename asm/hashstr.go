@@ -435,6 +435,15 @@ func strKernelFunc(name string, w int, doc []string, chk strCheck, lo, hi int, b
 	Label(name + "_loop")
 	CMPQ(k.i, k.n)
 	JAE(LabelRef(name + "_done"))
+	if w == 4 {
+		Comment(fmt.Sprintf("Prefetch the keys of the group %d ahead, if the batch has it.", mixPrefetch))
+		t := GP64()
+		LEAQ(Mem{Base: k.i, Disp: 4 * mixPrefetch}, t)
+		CMPQ(t, k.n)
+		JAE(LabelRef(name + "_check"))
+		prefetchKeys(k.kp, mixPrefetch)
+		Label(name + "_check")
+	}
 	k.lens = chk.check(k.kp, LabelRef(name+"_done"))
 	res := body(k)
 	if w == 8 {
