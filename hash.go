@@ -200,8 +200,12 @@ func hashWordsGo(dst, src []uint64) {
 // only where cpu.Can allows it. Elsewhere none of them runs: Active is never
 // an amd64 level.
 var (
-	// kAVX2 is the AVX2 integer and string hashing.
+	// kAVX2 is the AVX2 integer hashing.
 	kAVX2 = cpu.Kernel{Level: cpu.AVX2, Needs: cpu.FeatureAVX | cpu.FeatureAVX2 | cpu.FeatureSSE2}
+	// kStr2 is the AVX2 string hashing of one length class, and kMix2 that
+	// of mixed lengths; both prefetch the keys ahead (MMX+).
+	kStr2 = cpu.Kernel{Level: cpu.AVX2, Needs: cpu.FeatureAVX | cpu.FeatureAVX2 | cpu.FeatureSSE2 | cpu.FeatureMMXExt}
+	kMix2 = cpu.Kernel{Level: cpu.AVX2, Needs: cpu.FeatureAVX | cpu.FeatureAVX2 | cpu.FeatureMMXExt}
 	// kWords512 is the AVX-512 integer hashing.
 	kWords512 = cpu.Kernel{Level: cpu.AVX512, Needs: cpu.FeatureAVX | cpu.FeatureAVX512F | cpu.FeatureAVX512DQ}
 	// kStr512 is the AVX-512 string hashing, and kStrIFMA the classes
@@ -227,8 +231,8 @@ var kernels = map[string]cpu.Kernel{
 	"hashUint64sAVX512": kWords512, "hashUint64sAVX2": kAVX2,
 	"hashStr4AVX512": kStr512, "hashStr9AVX512": kStr512, "hashStr17AVX512": kStr512, "hashStr33AVX512": kStr512,
 	"hashStr9IFMA": kStrIFMA, "hashStr17IFMA": kStrIFMA, "hashStr33IFMA": kStrIFMA,
-	"hashStr4AVX2": kAVX2, "hashStr9AVX2": kAVX2, "hashStr17AVX2": kAVX2, "hashStr33AVX2": kAVX2,
-	"hashStr65AVX2": kAVX2, "hashStr97AVX2": kAVX2,
+	"hashStr4AVX2": kStr2, "hashStr9AVX2": kStr2, "hashStr17AVX2": kStr2, "hashStr33AVX2": kStr2,
+	"hashStr65AVX2": kStr2, "hashStr97AVX2": kStr2, "hashStrMixAVX2": kMix2,
 	"hasTyped": kTypedHas, "addTyped": kTypedAdd,
 }
 
@@ -368,18 +372,20 @@ func strTable(simd uint8) (t [130]uint8) {
 
 // hashStrings sets dst[i] to the xxh3 hash of the i-th of len(dst) strings or
 // byte slices whose headers start at keys, stride bytes apart (16 for
-// strings, 24 for slices). At the AVX-512 and AVX2 levels it hashes chunks of
-// strChunk keys with hashStringChunk, byte slices through a copy of their
-// headers as string headers; at other levels, and on every other
-// architecture, it is the Go loop.
+// strings, 24 for slices). At the AVX2 level it is hashStrings2 (byte slices
+// through copies of up to strChunk of their headers as string headers); at
+// the AVX-512 level it hashes chunks of strChunk keys with
+// hashStringChunk, byte slices through such copies too; at other levels, and
+// on every other architecture, it is the Go loop.
 func hashStrings(dst []uint64, keys *string, stride uintptr) {
-	var tbl *[130]uint8
 	avx512 := kStr512.Runs()
 	switch {
 	case avx512:
-		tbl = &strTable512
-	case kAVX2.Runs():
-		tbl = &strTable2
+	case kStr2.Runs() && kMix2.Runs(): // hashStrings2 runs both
+		if stride == unsafe.Sizeof("") {
+			hashStrings2(dst, unsafe.Slice(keys, len(dst)))
+			return
+		}
 	default:
 		hashStringsGo(dst, keys, stride)
 		return
@@ -387,9 +393,9 @@ func hashStrings(dst []uint64, keys *string, stride uintptr) {
 	for len(dst) > 0 {
 		n := min(len(dst), strChunk)
 		if stride == unsafe.Sizeof("") {
-			hashStringChunk(dst[:n], unsafe.Slice(keys, n), avx512, tbl)
+			hashStringChunk(dst[:n], unsafe.Slice(keys, n), avx512, &strTable512)
 		} else {
-			hashSliceChunk(dst[:n], keys, stride, avx512, tbl)
+			hashSliceChunk(dst[:n], keys, stride, avx512)
 		}
 		dst = dst[n:]
 		if len(dst) == 0 {
@@ -399,15 +405,57 @@ func hashStrings(dst []uint64, keys *string, stride uintptr) {
 	}
 }
 
-// hashSliceChunk is hashStringChunk for up to strChunk byte-slice headers
-// stride bytes apart, through a copy of them as string headers (in its own
-// frame, so that strings do not pay for zeroing it).
-func hashSliceChunk(dst []uint64, keys *string, stride uintptr, avx512 bool, tbl *[130]uint8) {
+// hashSliceChunk is hashStringChunk (AVX-512) or hashStrings2 (AVX2) for up
+// to strChunk byte-slice headers stride bytes apart, through a copy of them
+// as string headers (in its own frame, so that strings do not pay for
+// zeroing it).
+func hashSliceChunk(dst []uint64, keys *string, stride uintptr, avx512 bool) {
 	var tmp [strChunk]string
 	for i := range dst {
 		tmp[i] = keyAt(keys, stride, i)
 	}
-	hashStringChunk(dst, tmp[:len(dst)], avx512, tbl)
+	if avx512 {
+		hashStringChunk(dst, tmp[:len(dst)], true, &strTable512)
+	} else {
+		hashStrings2(dst, tmp[:len(dst)])
+	}
+}
+
+// mixWindow is how many keys hashStrings2 gives the mixed-length kernel at
+// a time, before it tries a one-class kernel again.
+const mixWindow = 256
+
+// hashStrings2 is hashStrings at the AVX2 level for len(dst) string headers
+// ks. Where a key of a SIMD class starts a run of groups of four keys of that
+// class, the class's kernel (strKernel) hashes the run, with no blends;
+// elsewhere the mixed-length kernel, hashStrMixAVX2, hashes the next
+// mixWindow keys (rounded down to a group of four), each lane with its own
+// length's formula, and the Go loop rehashes the few keys it flags (fewer
+// than 4 or more than 128 bytes). The Go loop hashes the last keys (fewer
+// than four).
+func hashStrings2(dst []uint64, ks []string) {
+	var flags [mixWindow / 4]uint8
+	for len(ks) >= 4 {
+		if c := strTable2[min(len(ks[0]), 129)]; c != strGo {
+			if m := strKernel(false, c, dst[:len(ks)&^3], &ks[0]); m > 0 {
+				dst, ks = dst[m:], ks[m:]
+				continue
+			}
+		}
+		n := min(len(ks), mixWindow) &^ 3
+		hashStrMixAVX2(dst[:n], &ks[0], &flags[0])
+		for g, f := range flags[:n/4] {
+			for f != 0 {
+				i := 4*g + bits.TrailingZeros8(f)
+				dst[i] = xxh3.HashString(ks[i])
+				f &= f - 1
+			}
+		}
+		dst, ks = dst[n:], ks[n:]
+	}
+	for i, k := range ks {
+		dst[i] = xxh3.HashString(k)
+	}
 }
 
 // strChunk is how many keys hashStringChunk takes at a time: indexes into

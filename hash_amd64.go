@@ -124,3 +124,12 @@ func hashStr65AVX2(dst []uint64, keys *string) int
 //
 //go:noescape
 func hashStr97AVX2(dst []uint64, keys *string) int
+
+// hashStrMixAVX2 sets dst[i] to the XXH3-64 hash of the i-th of the len(dst) keys
+// whose string headers start at keys, whatever their lengths, 4 keys per
+// register; len(dst) is a multiple of 4. Bit j of flags[g] is set if key 4g+j
+// has fewer than 4 or more than 128 bytes: its dst is not its hash, and the
+// caller hashes it. flags has len(dst)/4 bytes.
+//
+//go:noescape
+func hashStrMixAVX2(dst []uint64, keys *string, flags *uint8)

@@ -1362,7 +1362,7 @@ DATA strBswapAVX2<>+24(SB)/8, $0x08090a0b0c0d0e0f
 GLOBL strBswapAVX2<>(SB), RODATA|NOPTR, $32
 
 // func hashStr4AVX2(dst []uint64, keys *string) int
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2, MMX+, SSE2
 TEXT ·hashStr4AVX2(SB), NOSPLIT, $0-40
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         dst_len+8(FP), CX
@@ -1376,8 +1376,31 @@ TEXT ·hashStr4AVX2(SB), NOSPLIT, $0-40
 	XORQ         BX, BX
 
 hashStr4AVX2_loop:
-	CMPQ        BX, CX
-	JAE         hashStr4AVX2_done
+	CMPQ BX, CX
+	JAE  hashStr4AVX2_done
+
+	// Prefetch the keys of the group 8 ahead, if the batch has it.
+	LEAQ       32(BX), SI
+	CMPQ       SI, CX
+	JAE        hashStr4AVX2_check
+	MOVQ       512(DX), SI
+	MOVQ       520(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       528(DX), SI
+	MOVQ       536(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       544(DX), SI
+	MOVQ       552(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       560(DX), SI
+	MOVQ       568(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+
+hashStr4AVX2_check:
 	VMOVDQU     (DX), X2
 	VINSERTI128 $0x01, 32(DX), Y2, Y2
 	VMOVDQU     16(DX), X3
@@ -1446,7 +1469,7 @@ hashStr4AVX2_done:
 	RET
 
 // func hashStr9AVX2(dst []uint64, keys *string) int
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2, MMX+, SSE2
 TEXT ·hashStr9AVX2(SB), NOSPLIT, $0-40
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         dst_len+8(FP), CX
@@ -1460,8 +1483,31 @@ TEXT ·hashStr9AVX2(SB), NOSPLIT, $0-40
 	XORQ         BX, BX
 
 hashStr9AVX2_loop:
-	CMPQ        BX, CX
-	JAE         hashStr9AVX2_done
+	CMPQ BX, CX
+	JAE  hashStr9AVX2_done
+
+	// Prefetch the keys of the group 8 ahead, if the batch has it.
+	LEAQ       32(BX), SI
+	CMPQ       SI, CX
+	JAE        hashStr9AVX2_check
+	MOVQ       512(DX), SI
+	MOVQ       520(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       528(DX), SI
+	MOVQ       536(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       544(DX), SI
+	MOVQ       552(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       560(DX), SI
+	MOVQ       568(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+
+hashStr9AVX2_check:
 	VMOVDQU     (DX), X2
 	VINSERTI128 $0x01, 32(DX), Y2, Y2
 	VMOVDQU     16(DX), X3
@@ -1538,7 +1584,7 @@ hashStr9AVX2_done:
 	RET
 
 // func hashStr17AVX2(dst []uint64, keys *string) int
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2, MMX+, SSE2
 TEXT ·hashStr17AVX2(SB), NOSPLIT, $0-40
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         dst_len+8(FP), CX
@@ -1552,8 +1598,31 @@ TEXT ·hashStr17AVX2(SB), NOSPLIT, $0-40
 	XORQ         BX, BX
 
 hashStr17AVX2_loop:
-	CMPQ        BX, CX
-	JAE         hashStr17AVX2_done
+	CMPQ BX, CX
+	JAE  hashStr17AVX2_done
+
+	// Prefetch the keys of the group 8 ahead, if the batch has it.
+	LEAQ       32(BX), SI
+	CMPQ       SI, CX
+	JAE        hashStr17AVX2_check
+	MOVQ       512(DX), SI
+	MOVQ       520(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       528(DX), SI
+	MOVQ       536(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       544(DX), SI
+	MOVQ       552(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       560(DX), SI
+	MOVQ       568(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+
+hashStr17AVX2_check:
 	VMOVDQU     (DX), X2
 	VINSERTI128 $0x01, 32(DX), Y2, Y2
 	VMOVDQU     16(DX), X3
@@ -1654,7 +1723,7 @@ hashStr17AVX2_done:
 	RET
 
 // func hashStr33AVX2(dst []uint64, keys *string) int
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2, MMX+, SSE2
 TEXT ·hashStr33AVX2(SB), NOSPLIT, $0-40
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         dst_len+8(FP), CX
@@ -1668,8 +1737,31 @@ TEXT ·hashStr33AVX2(SB), NOSPLIT, $0-40
 	XORQ         BX, BX
 
 hashStr33AVX2_loop:
-	CMPQ        BX, CX
-	JAE         hashStr33AVX2_done
+	CMPQ BX, CX
+	JAE  hashStr33AVX2_done
+
+	// Prefetch the keys of the group 8 ahead, if the batch has it.
+	LEAQ       32(BX), SI
+	CMPQ       SI, CX
+	JAE        hashStr33AVX2_check
+	MOVQ       512(DX), SI
+	MOVQ       520(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       528(DX), SI
+	MOVQ       536(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       544(DX), SI
+	MOVQ       552(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       560(DX), SI
+	MOVQ       568(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+
+hashStr33AVX2_check:
 	VMOVDQU     (DX), X2
 	VINSERTI128 $0x01, 32(DX), Y2, Y2
 	VMOVDQU     16(DX), X3
@@ -1832,7 +1924,7 @@ hashStr33AVX2_done:
 	RET
 
 // func hashStr65AVX2(dst []uint64, keys *string) int
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2, MMX+, SSE2
 TEXT ·hashStr65AVX2(SB), NOSPLIT, $0-40
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         dst_len+8(FP), CX
@@ -1846,8 +1938,31 @@ TEXT ·hashStr65AVX2(SB), NOSPLIT, $0-40
 	XORQ         BX, BX
 
 hashStr65AVX2_loop:
-	CMPQ        BX, CX
-	JAE         hashStr65AVX2_done
+	CMPQ BX, CX
+	JAE  hashStr65AVX2_done
+
+	// Prefetch the keys of the group 8 ahead, if the batch has it.
+	LEAQ       32(BX), SI
+	CMPQ       SI, CX
+	JAE        hashStr65AVX2_check
+	MOVQ       512(DX), SI
+	MOVQ       520(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       528(DX), SI
+	MOVQ       536(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       544(DX), SI
+	MOVQ       552(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       560(DX), SI
+	MOVQ       568(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+
+hashStr65AVX2_check:
 	VMOVDQU     (DX), X2
 	VINSERTI128 $0x01, 32(DX), Y2, Y2
 	VMOVDQU     16(DX), X3
@@ -2072,7 +2187,7 @@ hashStr65AVX2_done:
 	RET
 
 // func hashStr97AVX2(dst []uint64, keys *string) int
-// Requires: AVX, AVX2, SSE2
+// Requires: AVX, AVX2, MMX+, SSE2
 TEXT ·hashStr97AVX2(SB), NOSPLIT, $0-40
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         dst_len+8(FP), CX
@@ -2086,8 +2201,31 @@ TEXT ·hashStr97AVX2(SB), NOSPLIT, $0-40
 	XORQ         BX, BX
 
 hashStr97AVX2_loop:
-	CMPQ        BX, CX
-	JAE         hashStr97AVX2_done
+	CMPQ BX, CX
+	JAE  hashStr97AVX2_done
+
+	// Prefetch the keys of the group 8 ahead, if the batch has it.
+	LEAQ       32(BX), SI
+	CMPQ       SI, CX
+	JAE        hashStr97AVX2_check
+	MOVQ       512(DX), SI
+	MOVQ       520(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       528(DX), SI
+	MOVQ       536(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       544(DX), SI
+	MOVQ       552(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       560(DX), SI
+	MOVQ       568(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+
+hashStr97AVX2_check:
 	VMOVDQU     (DX), X2
 	VINSERTI128 $0x01, 32(DX), Y2, Y2
 	VMOVDQU     16(DX), X3
@@ -2370,5 +2508,673 @@ hashStr97AVX2_loop:
 
 hashStr97AVX2_done:
 	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+DATA strZero<>+0(SB)/8, $0x0000000000000000
+DATA strZero<>+8(SB)/8, $0x0000000000000000
+DATA strZero<>+16(SB)/8, $0x0000000000000000
+DATA strZero<>+24(SB)/8, $0x0000000000000000
+DATA strZero<>+32(SB)/8, $0x0000000000000000
+DATA strZero<>+40(SB)/8, $0x0000000000000000
+DATA strZero<>+48(SB)/8, $0x0000000000000000
+DATA strZero<>+56(SB)/8, $0x0000000000000000
+GLOBL strZero<>(SB), RODATA|NOPTR, $64
+
+// func hashStrMixAVX2(dst []uint64, keys *string, flags *uint8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·hashStrMixAVX2(SB), NOSPLIT, $0-40
+	MOVQ dst_base+0(FP), AX
+	MOVQ dst_len+8(FP), CX
+	MOVQ keys+24(FP), DX
+	MOVQ flags+32(FP), BX
+	LEAQ strZero<>+0(SB), SI
+	SHLQ $0x03, CX
+	ADDQ AX, CX
+
+hashStrMixAVX2_loop:
+	CMPQ AX, CX
+	JAE  hashStrMixAVX2_done
+
+	// Prefetch the keys of the group 8 ahead, if the batch has it.
+	LEAQ       256(AX), DI
+	CMPQ       DI, CX
+	JAE        hashStrMixAVX2_lens
+	MOVQ       512(DX), DI
+	MOVQ       520(DX), R8
+	PREFETCHT0 (DI)
+	PREFETCHT0 -1(DI)(R8*1)
+	MOVQ       528(DX), DI
+	MOVQ       536(DX), R8
+	PREFETCHT0 (DI)
+	PREFETCHT0 -1(DI)(R8*1)
+	MOVQ       544(DX), DI
+	MOVQ       552(DX), R8
+	PREFETCHT0 (DI)
+	PREFETCHT0 -1(DI)(R8*1)
+	MOVQ       560(DX), DI
+	MOVQ       568(DX), R8
+	PREFETCHT0 (DI)
+	PREFETCHT0 -1(DI)(R8*1)
+
+hashStrMixAVX2_lens:
+	// The group's lengths.
+	VMOVDQU     (DX), X0
+	VINSERTI128 $0x01, 32(DX), Y0, Y0
+	VMOVDQU     16(DX), X1
+	VINSERTI128 $0x01, 48(DX), Y1, Y1
+	VPUNPCKHQDQ Y1, Y0, Y0
+
+	// Lanes of fewer than 4 or more than 128 bytes are the caller's.
+	VPCMPGTQ  strConstsAVX2<>+256(SB), Y0, Y1
+	VMOVMSKPD Y1, DI
+	XORL      $0x0f, DI
+	VPCMPGTQ  strConstsAVX2<>+352(SB), Y0, Y1
+	VMOVMSKPD Y1, R8
+	ORL       R8, DI
+	MOVB      DI, (BX)
+
+	// 17-128 bytes: round r if a lane is longer than 32r.
+	VPMULUDQ  strConstsAVX2<>+192(SB), Y0, Y1
+	VPMULUDQ  strConstsAVX2<>+576(SB), Y0, Y2
+	VPSLLQ    $0x20, Y2, Y2
+	VPADDQ    Y2, Y1, Y1
+	VPCMPGTQ  strConstsAVX2<>+320(SB), Y0, Y2
+	VMOVMSKPD Y2, DI
+	TESTL     DI, DI
+	JZ        hashStrMixAVX2_short
+
+	// Round 0.
+	MOVQ        8(DX), R9
+	SUBQ        $0x10, R9
+	MOVQ        R9, R10
+	NOTQ        R10
+	SARQ        $0x3f, R10
+	ANDQ        R10, R9
+	MOVQ        (DX), R8
+	XORQ        SI, R8
+	ANDQ        R10, R8
+	XORQ        SI, R8
+	VMOVDQU     (R8), X2
+	VMOVDQU     (R8)(R9*1), X3
+	MOVQ        40(DX), R9
+	SUBQ        $0x10, R9
+	MOVQ        R9, R10
+	NOTQ        R10
+	SARQ        $0x3f, R10
+	ANDQ        R10, R9
+	MOVQ        32(DX), R8
+	XORQ        SI, R8
+	ANDQ        R10, R8
+	XORQ        SI, R8
+	VINSERTI128 $0x01, (R8), Y2, Y2
+	VINSERTI128 $0x01, (R8)(R9*1), Y3, Y3
+	MOVQ        24(DX), R9
+	SUBQ        $0x10, R9
+	MOVQ        R9, R10
+	NOTQ        R10
+	SARQ        $0x3f, R10
+	ANDQ        R10, R9
+	MOVQ        16(DX), R8
+	XORQ        SI, R8
+	ANDQ        R10, R8
+	XORQ        SI, R8
+	VMOVDQU     (R8), X4
+	VMOVDQU     (R8)(R9*1), X5
+	MOVQ        56(DX), R9
+	SUBQ        $0x10, R9
+	MOVQ        R9, R10
+	NOTQ        R10
+	SARQ        $0x3f, R10
+	ANDQ        R10, R9
+	MOVQ        48(DX), R8
+	XORQ        SI, R8
+	ANDQ        R10, R8
+	XORQ        SI, R8
+	VINSERTI128 $0x01, (R8), Y4, Y4
+	VINSERTI128 $0x01, (R8)(R9*1), Y5, Y5
+	VPUNPCKLQDQ Y4, Y2, Y6
+	VPUNPCKHQDQ Y4, Y2, Y2
+	VPUNPCKLQDQ Y5, Y3, Y4
+	VPUNPCKHQDQ Y5, Y3, Y3
+	VPXOR       strSecretAVX2<>+0(SB), Y6, Y6
+	VPXOR       strSecretAVX2<>+32(SB), Y2, Y2
+	VPSRLQ      $0x20, Y6, Y5
+	VPSRLQ      $0x20, Y2, Y7
+	VPMULUDQ    Y2, Y6, Y8
+	VPMULUDQ    Y2, Y5, Y2
+	VPMULUDQ    Y7, Y6, Y6
+	VPMULUDQ    Y7, Y5, Y5
+	VPSRLQ      $0x20, Y8, Y7
+	VPAND       strConstsAVX2<>+224(SB), Y2, Y9
+	VPADDQ      Y9, Y7, Y7
+	VPADDQ      Y6, Y7, Y7
+	VPSRLQ      $0x20, Y2, Y2
+	VPADDQ      Y2, Y5, Y5
+	VPSRLQ      $0x20, Y7, Y9
+	VPADDQ      Y9, Y5, Y5
+	VPSLLQ      $0x20, Y7, Y7
+	VPAND       strConstsAVX2<>+224(SB), Y8, Y8
+	VPXOR       Y8, Y5, Y5
+	VPXOR       Y7, Y5, Y5
+	VPXOR       strSecretAVX2<>+64(SB), Y4, Y4
+	VPXOR       strSecretAVX2<>+96(SB), Y3, Y3
+	VPSRLQ      $0x20, Y4, Y2
+	VPSRLQ      $0x20, Y3, Y6
+	VPMULUDQ    Y3, Y4, Y7
+	VPMULUDQ    Y3, Y2, Y3
+	VPMULUDQ    Y6, Y4, Y4
+	VPMULUDQ    Y6, Y2, Y2
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y3, Y8
+	VPADDQ      Y8, Y6, Y6
+	VPADDQ      Y4, Y6, Y6
+	VPSRLQ      $0x20, Y3, Y3
+	VPADDQ      Y3, Y2, Y2
+	VPSRLQ      $0x20, Y6, Y8
+	VPADDQ      Y8, Y2, Y2
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y2, Y2
+	VPXOR       Y6, Y2, Y2
+	VPADDQ      Y2, Y5, Y5
+	VPADDQ      Y5, Y1, Y1
+	VPCMPGTQ    strConstsAVX2<>+384(SB), Y0, Y2
+	VMOVMSKPD   Y2, R8
+	TESTL       R8, R8
+	JZ          hashStrMixAVX2_aval
+
+	// Round 1.
+	MOVQ        8(DX), R9
+	SUBQ        $0x20, R9
+	MOVQ        R9, R10
+	NOTQ        R10
+	SARQ        $0x3f, R10
+	ANDQ        R10, R9
+	MOVQ        (DX), R8
+	XORQ        SI, R8
+	ANDQ        R10, R8
+	XORQ        SI, R8
+	VMOVDQU     16(R8), X3
+	VMOVDQU     (R8)(R9*1), X4
+	MOVQ        40(DX), R9
+	SUBQ        $0x20, R9
+	MOVQ        R9, R10
+	NOTQ        R10
+	SARQ        $0x3f, R10
+	ANDQ        R10, R9
+	MOVQ        32(DX), R8
+	XORQ        SI, R8
+	ANDQ        R10, R8
+	XORQ        SI, R8
+	VINSERTI128 $0x01, 16(R8), Y3, Y3
+	VINSERTI128 $0x01, (R8)(R9*1), Y4, Y4
+	MOVQ        24(DX), R9
+	SUBQ        $0x20, R9
+	MOVQ        R9, R10
+	NOTQ        R10
+	SARQ        $0x3f, R10
+	ANDQ        R10, R9
+	MOVQ        16(DX), R8
+	XORQ        SI, R8
+	ANDQ        R10, R8
+	XORQ        SI, R8
+	VMOVDQU     16(R8), X5
+	VMOVDQU     (R8)(R9*1), X6
+	MOVQ        56(DX), R9
+	SUBQ        $0x20, R9
+	MOVQ        R9, R10
+	NOTQ        R10
+	SARQ        $0x3f, R10
+	ANDQ        R10, R9
+	MOVQ        48(DX), R8
+	XORQ        SI, R8
+	ANDQ        R10, R8
+	XORQ        SI, R8
+	VINSERTI128 $0x01, 16(R8), Y5, Y5
+	VINSERTI128 $0x01, (R8)(R9*1), Y6, Y6
+	VPUNPCKLQDQ Y5, Y3, Y7
+	VPUNPCKHQDQ Y5, Y3, Y3
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPXOR       strSecretAVX2<>+128(SB), Y7, Y7
+	VPXOR       strSecretAVX2<>+160(SB), Y3, Y3
+	VPSRLQ      $0x20, Y7, Y6
+	VPSRLQ      $0x20, Y3, Y8
+	VPMULUDQ    Y3, Y7, Y9
+	VPMULUDQ    Y3, Y6, Y3
+	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y8, Y6, Y6
+	VPSRLQ      $0x20, Y9, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y3, Y10
+	VPADDQ      Y10, Y8, Y8
+	VPADDQ      Y7, Y8, Y8
+	VPSRLQ      $0x20, Y3, Y3
+	VPADDQ      Y3, Y6, Y6
+	VPSRLQ      $0x20, Y8, Y10
+	VPADDQ      Y10, Y6, Y6
+	VPSLLQ      $0x20, Y8, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPXOR       Y8, Y6, Y6
+	VPXOR       strSecretAVX2<>+192(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+224(SB), Y4, Y4
+	VPSRLQ      $0x20, Y5, Y3
+	VPSRLQ      $0x20, Y4, Y7
+	VPMULUDQ    Y4, Y5, Y8
+	VPMULUDQ    Y4, Y3, Y4
+	VPMULUDQ    Y7, Y5, Y5
+	VPMULUDQ    Y7, Y3, Y3
+	VPSRLQ      $0x20, Y8, Y7
+	VPAND       strConstsAVX2<>+224(SB), Y4, Y9
+	VPADDQ      Y9, Y7, Y7
+	VPADDQ      Y5, Y7, Y7
+	VPSRLQ      $0x20, Y4, Y4
+	VPADDQ      Y4, Y3, Y3
+	VPSRLQ      $0x20, Y7, Y9
+	VPADDQ      Y9, Y3, Y3
+	VPSLLQ      $0x20, Y7, Y7
+	VPAND       strConstsAVX2<>+224(SB), Y8, Y8
+	VPXOR       Y8, Y3, Y3
+	VPXOR       Y7, Y3, Y3
+	VPADDQ      Y3, Y6, Y6
+	VPAND       Y2, Y6, Y6
+	VPADDQ      Y6, Y1, Y1
+	VPCMPGTQ    strConstsAVX2<>+416(SB), Y0, Y2
+	VMOVMSKPD   Y2, R8
+	TESTL       R8, R8
+	JZ          hashStrMixAVX2_aval
+
+	// Round 2.
+	MOVQ        8(DX), R9
+	SUBQ        $0x30, R9
+	MOVQ        R9, R10
+	NOTQ        R10
+	SARQ        $0x3f, R10
+	ANDQ        R10, R9
+	MOVQ        (DX), R8
+	XORQ        SI, R8
+	ANDQ        R10, R8
+	XORQ        SI, R8
+	VMOVDQU     32(R8), X3
+	VMOVDQU     (R8)(R9*1), X4
+	MOVQ        40(DX), R9
+	SUBQ        $0x30, R9
+	MOVQ        R9, R10
+	NOTQ        R10
+	SARQ        $0x3f, R10
+	ANDQ        R10, R9
+	MOVQ        32(DX), R8
+	XORQ        SI, R8
+	ANDQ        R10, R8
+	XORQ        SI, R8
+	VINSERTI128 $0x01, 32(R8), Y3, Y3
+	VINSERTI128 $0x01, (R8)(R9*1), Y4, Y4
+	MOVQ        24(DX), R9
+	SUBQ        $0x30, R9
+	MOVQ        R9, R10
+	NOTQ        R10
+	SARQ        $0x3f, R10
+	ANDQ        R10, R9
+	MOVQ        16(DX), R8
+	XORQ        SI, R8
+	ANDQ        R10, R8
+	XORQ        SI, R8
+	VMOVDQU     32(R8), X5
+	VMOVDQU     (R8)(R9*1), X6
+	MOVQ        56(DX), R9
+	SUBQ        $0x30, R9
+	MOVQ        R9, R10
+	NOTQ        R10
+	SARQ        $0x3f, R10
+	ANDQ        R10, R9
+	MOVQ        48(DX), R8
+	XORQ        SI, R8
+	ANDQ        R10, R8
+	XORQ        SI, R8
+	VINSERTI128 $0x01, 32(R8), Y5, Y5
+	VINSERTI128 $0x01, (R8)(R9*1), Y6, Y6
+	VPUNPCKLQDQ Y5, Y3, Y7
+	VPUNPCKHQDQ Y5, Y3, Y3
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPXOR       strSecretAVX2<>+256(SB), Y7, Y7
+	VPXOR       strSecretAVX2<>+288(SB), Y3, Y3
+	VPSRLQ      $0x20, Y7, Y6
+	VPSRLQ      $0x20, Y3, Y8
+	VPMULUDQ    Y3, Y7, Y9
+	VPMULUDQ    Y3, Y6, Y3
+	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y8, Y6, Y6
+	VPSRLQ      $0x20, Y9, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y3, Y10
+	VPADDQ      Y10, Y8, Y8
+	VPADDQ      Y7, Y8, Y8
+	VPSRLQ      $0x20, Y3, Y3
+	VPADDQ      Y3, Y6, Y6
+	VPSRLQ      $0x20, Y8, Y10
+	VPADDQ      Y10, Y6, Y6
+	VPSLLQ      $0x20, Y8, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPXOR       Y8, Y6, Y6
+	VPXOR       strSecretAVX2<>+320(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+352(SB), Y4, Y4
+	VPSRLQ      $0x20, Y5, Y3
+	VPSRLQ      $0x20, Y4, Y7
+	VPMULUDQ    Y4, Y5, Y8
+	VPMULUDQ    Y4, Y3, Y4
+	VPMULUDQ    Y7, Y5, Y5
+	VPMULUDQ    Y7, Y3, Y3
+	VPSRLQ      $0x20, Y8, Y7
+	VPAND       strConstsAVX2<>+224(SB), Y4, Y9
+	VPADDQ      Y9, Y7, Y7
+	VPADDQ      Y5, Y7, Y7
+	VPSRLQ      $0x20, Y4, Y4
+	VPADDQ      Y4, Y3, Y3
+	VPSRLQ      $0x20, Y7, Y9
+	VPADDQ      Y9, Y3, Y3
+	VPSLLQ      $0x20, Y7, Y7
+	VPAND       strConstsAVX2<>+224(SB), Y8, Y8
+	VPXOR       Y8, Y3, Y3
+	VPXOR       Y7, Y3, Y3
+	VPADDQ      Y3, Y6, Y6
+	VPAND       Y2, Y6, Y6
+	VPADDQ      Y6, Y1, Y1
+	VPCMPGTQ    strConstsAVX2<>+448(SB), Y0, Y2
+	VMOVMSKPD   Y2, R8
+	TESTL       R8, R8
+	JZ          hashStrMixAVX2_aval
+
+	// Round 3.
+	MOVQ        8(DX), R9
+	SUBQ        $0x40, R9
+	MOVQ        R9, R10
+	NOTQ        R10
+	SARQ        $0x3f, R10
+	ANDQ        R10, R9
+	MOVQ        (DX), R8
+	XORQ        SI, R8
+	ANDQ        R10, R8
+	XORQ        SI, R8
+	VMOVDQU     48(R8), X3
+	VMOVDQU     (R8)(R9*1), X4
+	MOVQ        40(DX), R9
+	SUBQ        $0x40, R9
+	MOVQ        R9, R10
+	NOTQ        R10
+	SARQ        $0x3f, R10
+	ANDQ        R10, R9
+	MOVQ        32(DX), R8
+	XORQ        SI, R8
+	ANDQ        R10, R8
+	XORQ        SI, R8
+	VINSERTI128 $0x01, 48(R8), Y3, Y3
+	VINSERTI128 $0x01, (R8)(R9*1), Y4, Y4
+	MOVQ        24(DX), R9
+	SUBQ        $0x40, R9
+	MOVQ        R9, R10
+	NOTQ        R10
+	SARQ        $0x3f, R10
+	ANDQ        R10, R9
+	MOVQ        16(DX), R8
+	XORQ        SI, R8
+	ANDQ        R10, R8
+	XORQ        SI, R8
+	VMOVDQU     48(R8), X5
+	VMOVDQU     (R8)(R9*1), X6
+	MOVQ        56(DX), R9
+	SUBQ        $0x40, R9
+	MOVQ        R9, R10
+	NOTQ        R10
+	SARQ        $0x3f, R10
+	ANDQ        R10, R9
+	MOVQ        48(DX), R8
+	XORQ        SI, R8
+	ANDQ        R10, R8
+	XORQ        SI, R8
+	VINSERTI128 $0x01, 48(R8), Y5, Y5
+	VINSERTI128 $0x01, (R8)(R9*1), Y6, Y6
+	VPUNPCKLQDQ Y5, Y3, Y7
+	VPUNPCKHQDQ Y5, Y3, Y3
+	VPUNPCKLQDQ Y6, Y4, Y5
+	VPUNPCKHQDQ Y6, Y4, Y4
+	VPXOR       strSecretAVX2<>+384(SB), Y7, Y7
+	VPXOR       strSecretAVX2<>+416(SB), Y3, Y3
+	VPSRLQ      $0x20, Y7, Y6
+	VPSRLQ      $0x20, Y3, Y8
+	VPMULUDQ    Y3, Y7, Y9
+	VPMULUDQ    Y3, Y6, Y3
+	VPMULUDQ    Y8, Y7, Y7
+	VPMULUDQ    Y8, Y6, Y6
+	VPSRLQ      $0x20, Y9, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y3, Y10
+	VPADDQ      Y10, Y8, Y8
+	VPADDQ      Y7, Y8, Y8
+	VPSRLQ      $0x20, Y3, Y3
+	VPADDQ      Y3, Y6, Y6
+	VPSRLQ      $0x20, Y8, Y10
+	VPADDQ      Y10, Y6, Y6
+	VPSLLQ      $0x20, Y8, Y8
+	VPAND       strConstsAVX2<>+224(SB), Y9, Y9
+	VPXOR       Y9, Y6, Y6
+	VPXOR       Y8, Y6, Y6
+	VPXOR       strSecretAVX2<>+448(SB), Y5, Y5
+	VPXOR       strSecretAVX2<>+480(SB), Y4, Y4
+	VPSRLQ      $0x20, Y5, Y3
+	VPSRLQ      $0x20, Y4, Y7
+	VPMULUDQ    Y4, Y5, Y8
+	VPMULUDQ    Y4, Y3, Y4
+	VPMULUDQ    Y7, Y5, Y5
+	VPMULUDQ    Y7, Y3, Y3
+	VPSRLQ      $0x20, Y8, Y7
+	VPAND       strConstsAVX2<>+224(SB), Y4, Y9
+	VPADDQ      Y9, Y7, Y7
+	VPADDQ      Y5, Y7, Y7
+	VPSRLQ      $0x20, Y4, Y4
+	VPADDQ      Y4, Y3, Y3
+	VPSRLQ      $0x20, Y7, Y9
+	VPADDQ      Y9, Y3, Y3
+	VPSLLQ      $0x20, Y7, Y7
+	VPAND       strConstsAVX2<>+224(SB), Y8, Y8
+	VPXOR       Y8, Y3, Y3
+	VPXOR       Y7, Y3, Y3
+	VPADDQ      Y3, Y6, Y6
+	VPAND       Y2, Y6, Y6
+	VPADDQ      Y6, Y1, Y1
+
+hashStrMixAVX2_aval:
+	VPSRLQ   $0x25, Y1, Y2
+	VPXOR    Y2, Y1, Y1
+	VPMULUDQ strConstsAVX2<>+160(SB), Y1, Y2
+	VPMULUDQ strConstsAVX2<>+512(SB), Y1, Y3
+	VPSRLQ   $0x20, Y1, Y1
+	VPMULUDQ strConstsAVX2<>+160(SB), Y1, Y1
+	VPADDQ   Y3, Y1, Y1
+	VPSLLQ   $0x20, Y1, Y1
+	VPADDQ   Y2, Y1, Y1
+	VPSRLQ   $0x20, Y1, Y2
+	VPXOR    Y2, Y1, Y1
+
+hashStrMixAVX2_short:
+	CMPL DI, $0x0f
+	JE   hashStrMixAVX2_store
+
+	// Up to 16 bytes: the 4-8 and 9-16-byte formulas, blended in by length.
+	MOVQ        8(DX), R8
+	SUBQ        $0x08, R8
+	MOVQ        R8, R9
+	NOTQ        R9
+	SARQ        $0x3f, R9
+	ANDQ        R9, R8
+	MOVQ        (DX), DI
+	XORQ        SI, DI
+	ANDQ        R9, DI
+	XORQ        SI, DI
+	MOVQ        8(DX), R10
+	SUBQ        $0x04, R10
+	MOVQ        R10, R11
+	NOTQ        R11
+	SARQ        $0x3f, R11
+	ANDQ        R11, R10
+	MOVQ        (DX), R9
+	XORQ        SI, R9
+	ANDQ        R11, R9
+	XORQ        SI, R9
+	VMOVQ       (DI), X2
+	VMOVQ       (DI)(R8*1), X3
+	VMOVD       (R9)(R10*1), X4
+	VPINSRD     $0x01, (R9), X4, X4
+	MOVQ        24(DX), R8
+	SUBQ        $0x08, R8
+	MOVQ        R8, R9
+	NOTQ        R9
+	SARQ        $0x3f, R9
+	ANDQ        R9, R8
+	MOVQ        16(DX), DI
+	XORQ        SI, DI
+	ANDQ        R9, DI
+	XORQ        SI, DI
+	MOVQ        24(DX), R10
+	SUBQ        $0x04, R10
+	MOVQ        R10, R11
+	NOTQ        R11
+	SARQ        $0x3f, R11
+	ANDQ        R11, R10
+	MOVQ        16(DX), R9
+	XORQ        SI, R9
+	ANDQ        R11, R9
+	XORQ        SI, R9
+	VPINSRQ     $0x01, (DI), X2, X2
+	VPINSRQ     $0x01, (DI)(R8*1), X3, X3
+	VPINSRD     $0x02, (R9)(R10*1), X4, X4
+	VPINSRD     $0x03, (R9), X4, X4
+	MOVQ        40(DX), R8
+	SUBQ        $0x08, R8
+	MOVQ        R8, R9
+	NOTQ        R9
+	SARQ        $0x3f, R9
+	ANDQ        R9, R8
+	MOVQ        32(DX), DI
+	XORQ        SI, DI
+	ANDQ        R9, DI
+	XORQ        SI, DI
+	MOVQ        40(DX), R10
+	SUBQ        $0x04, R10
+	MOVQ        R10, R11
+	NOTQ        R11
+	SARQ        $0x3f, R11
+	ANDQ        R11, R10
+	MOVQ        32(DX), R9
+	XORQ        SI, R9
+	ANDQ        R11, R9
+	XORQ        SI, R9
+	VMOVQ       (DI), X5
+	VMOVQ       (DI)(R8*1), X6
+	VMOVD       (R9)(R10*1), X7
+	VPINSRD     $0x01, (R9), X7, X7
+	MOVQ        56(DX), R8
+	SUBQ        $0x08, R8
+	MOVQ        R8, R9
+	NOTQ        R9
+	SARQ        $0x3f, R9
+	ANDQ        R9, R8
+	MOVQ        48(DX), DI
+	XORQ        SI, DI
+	ANDQ        R9, DI
+	XORQ        SI, DI
+	MOVQ        56(DX), R10
+	SUBQ        $0x04, R10
+	MOVQ        R10, R11
+	NOTQ        R11
+	SARQ        $0x3f, R11
+	ANDQ        R11, R10
+	MOVQ        48(DX), R9
+	XORQ        SI, R9
+	ANDQ        R11, R9
+	XORQ        SI, R9
+	VPINSRQ     $0x01, (DI), X5, X5
+	VPINSRQ     $0x01, (DI)(R8*1), X6, X6
+	VPINSRD     $0x02, (R9)(R10*1), X7, X7
+	VPINSRD     $0x03, (R9), X7, X7
+	VINSERTI128 $0x01, X5, Y2, Y2
+	VINSERTI128 $0x01, X6, Y3, Y3
+	VINSERTI128 $0x01, X7, Y4, Y4
+	VPXOR       strConstsAVX2<>+64(SB), Y2, Y2
+	VPXOR       strConstsAVX2<>+96(SB), Y3, Y3
+	VPSRLQ      $0x20, Y2, Y5
+	VPSRLQ      $0x20, Y3, Y6
+	VPMULUDQ    Y3, Y2, Y7
+	VPMULUDQ    Y3, Y5, Y8
+	VPMULUDQ    Y6, Y2, Y9
+	VPMULUDQ    Y6, Y5, Y5
+	VPSRLQ      $0x20, Y7, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y8, Y10
+	VPADDQ      Y10, Y6, Y6
+	VPADDQ      Y9, Y6, Y6
+	VPSRLQ      $0x20, Y8, Y8
+	VPADDQ      Y8, Y5, Y5
+	VPSRLQ      $0x20, Y6, Y10
+	VPADDQ      Y10, Y5, Y5
+	VPSLLQ      $0x20, Y6, Y6
+	VPAND       strConstsAVX2<>+224(SB), Y7, Y7
+	VPXOR       Y7, Y5, Y5
+	VPXOR       Y6, Y5, Y5
+	VPSHUFB     strBswapAVX2<>+0(SB), Y2, Y2
+	VPADDQ      Y2, Y5, Y5
+	VPADDQ      Y3, Y5, Y5
+	VPADDQ      Y0, Y5, Y5
+	VPSRLQ      $0x25, Y5, Y2
+	VPXOR       Y2, Y5, Y5
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y5, Y2
+	VPMULUDQ    strConstsAVX2<>+512(SB), Y5, Y3
+	VPSRLQ      $0x20, Y5, Y5
+	VPMULUDQ    strConstsAVX2<>+160(SB), Y5, Y5
+	VPADDQ      Y3, Y5, Y5
+	VPSLLQ      $0x20, Y5, Y5
+	VPADDQ      Y2, Y5, Y5
+	VPSRLQ      $0x20, Y5, Y2
+	VPXOR       Y2, Y5, Y5
+	VPXOR       strConstsAVX2<>+32(SB), Y4, Y4
+	VPSLLQ      $0x31, Y4, Y2
+	VPSRLQ      $0x0f, Y4, Y3
+	VPXOR       Y2, Y3, Y3
+	VPSLLQ      $0x18, Y4, Y2
+	VPXOR       Y2, Y3, Y3
+	VPSRLQ      $0x28, Y4, Y2
+	VPXOR       Y2, Y3, Y3
+	VPXOR       Y3, Y4, Y4
+	VPMULUDQ    strConstsAVX2<>+128(SB), Y4, Y2
+	VPMULUDQ    strConstsAVX2<>+544(SB), Y4, Y3
+	VPSRLQ      $0x20, Y4, Y4
+	VPMULUDQ    strConstsAVX2<>+128(SB), Y4, Y4
+	VPADDQ      Y3, Y4, Y4
+	VPSLLQ      $0x20, Y4, Y4
+	VPADDQ      Y2, Y4, Y4
+	VPSRLQ      $0x23, Y4, Y2
+	VPADDQ      Y0, Y2, Y2
+	VPXOR       Y2, Y4, Y4
+	VPMULUDQ    strConstsAVX2<>+128(SB), Y4, Y2
+	VPMULUDQ    strConstsAVX2<>+544(SB), Y4, Y3
+	VPSRLQ      $0x20, Y4, Y4
+	VPMULUDQ    strConstsAVX2<>+128(SB), Y4, Y4
+	VPADDQ      Y3, Y4, Y4
+	VPSLLQ      $0x20, Y4, Y4
+	VPADDQ      Y2, Y4, Y4
+	VPSRLQ      $0x1c, Y4, Y2
+	VPXOR       Y2, Y4, Y4
+	VPCMPGTQ    strConstsAVX2<>+288(SB), Y0, Y2
+	VPBLENDVB   Y2, Y5, Y4, Y4
+	VPCMPGTQ    strConstsAVX2<>+320(SB), Y0, Y0
+	VPBLENDVB   Y0, Y1, Y4, Y1
+
+hashStrMixAVX2_store:
+	VMOVDQU Y1, (AX)
+	ADDQ    $0x20, AX
+	ADDQ    $0x40, DX
+	INCQ    BX
+	JMP     hashStrMixAVX2_loop
+
+hashStrMixAVX2_done:
 	VZEROUPPER
 	RET

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -620,6 +621,91 @@ func TestHashStringsMultiplyEdges(t *testing.T) {
 				}
 			}
 			checkStrings(t, keys)
+		}
+	})
+}
+
+// mixedOrder returns n keys cut from buf (at least 300 bytes longer than
+// the longest key) with lengths from length(i), in the order named: as
+// drawn, sorted by length, or reversed.
+func mixedOrder(buf string, r *rand.Rand, n int, order string, length func(i int) int) []string {
+	keys := make([]string, n)
+	for i := range keys {
+		l := length(i)
+		at := r.IntN(len(buf) - l + 1)
+		keys[i] = buf[at : at+l]
+	}
+	switch order {
+	case "sorted":
+		slices.SortFunc(keys, func(a, b string) int { return len(a) - len(b) })
+	case "reversed":
+		slices.SortFunc(keys, func(a, b string) int { return len(b) - len(a) })
+	}
+	return keys
+}
+
+// TestHashStringsMixedOrders: with every set of string kernels, batches of
+// every size 0..5000 (every 7th under -short) of mixed lengths hash as xxh3
+// does, their keys in random, sorted and reversed length order, in
+// alternating length classes (each group of four holding several classes,
+// and the classes a one-class kernel stops at), and all of one class but
+// one.
+func TestHashStringsMixedOrders(t *testing.T) {
+	r := rand.New(rand.NewPCG(22, 3))
+	buf := randomString(r, 1<<16)
+	step := 1
+	if testing.Short() {
+		step = 7
+	}
+	alternating := []int{5, 40, 12, 100, 2, 200, 17, 64, 0, 9, 128, 33, 8, 129, 96, 16, 97, 65, 3, 4}
+	for vi, v := range strVariants() {
+		t.Run(v.name, func(t *testing.T) {
+			v.run(func() {
+				for n := 0; n <= 5000; n += step {
+					maxLen := []int{64, 100, 140, 300}[n%4]
+					order := []string{"random", "sorted", "reversed"}[(n/4)%3]
+					checkStrings(t, mixedOrder(buf, r, n, order, func(int) int { return r.IntN(maxLen + 1) }))
+				}
+				for _, n := range []int{4, 7, 64, 257, 1000} {
+					for shift := range len(alternating) {
+						checkStrings(t, mixedOrder(buf, r, n, "random", func(i int) int { return alternating[(i+shift)%len(alternating)] }))
+					}
+					for _, c := range []int{5, 12, 40, 64, 100, 128} {
+						for _, odd := range []int{0, 3, 8, 16, 17, 65, 129, 500} {
+							at := r.IntN(n)
+							checkStrings(t, mixedOrder(buf, r, n, "random", func(i int) int {
+								if i == at {
+									return odd
+								}
+								return c - r.IntN(2)*(vi%2)
+							}))
+						}
+					}
+				}
+			})
+		})
+	}
+}
+
+// FuzzHashStringsMix: batches of keys cut from one buffer with random
+// length mixes (lengths drawn up to maxLen from the seed, some of them over
+// the SIMD range), in random or sorted order, hash as xxh3 does with every
+// set of string kernels.
+func FuzzHashStringsMix(f *testing.F) {
+	f.Add(uint64(1), uint16(100), uint8(64), false)
+	f.Add(uint64(2), uint16(4097), uint8(255), true)
+	f.Add(uint64(3), uint16(9), uint8(17), false)
+	f.Fuzz(func(t *testing.T, seed uint64, n uint16, maxLen uint8, sorted bool) {
+		r := rand.New(rand.NewPCG(seed, 22))
+		buf := randomString(r, 1<<12)
+		m := int(maxLen) + int(maxLen)/2 // up to 382 bytes
+		order := "random"
+		if sorted {
+			order = "sorted"
+		}
+		keys := mixedOrder(buf, r, int(n)%5001, order, func(int) int { return r.IntN(m + 1) })
+		for _, v := range strVariants() {
+			v.run(func() { checkStrings(t, keys) })
 		}
 	})
 }

@@ -22,3 +22,6 @@ func hashStr17AVX2(dst []uint64, keys *string) int   { panic("bloom: no hashing 
 func hashStr33AVX2(dst []uint64, keys *string) int   { panic("bloom: no hashing assembly") }
 func hashStr65AVX2(dst []uint64, keys *string) int   { panic("bloom: no hashing assembly") }
 func hashStr97AVX2(dst []uint64, keys *string) int   { panic("bloom: no hashing assembly") }
+func hashStrMixAVX2(dst []uint64, keys *string, flags *uint8) {
+	panic("bloom: no hashing assembly")
+}

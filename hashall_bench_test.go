@@ -114,3 +114,99 @@ func BenchmarkHashAllStrings(b *testing.B) {
 		}
 	}
 }
+
+// The mixed-length targets of issue 22: streams of mixedStream keys (more
+// than L2 holds) in the two layouts users have, at a 16 KiB filter:
+//
+//	go test -run '^$' -bench HasAllMixed -count 6 . | tee mixed.txt
+//	benchstat -col /op mixed.txt
+//
+// layout=buffer keys are cut from one buffer in stream order (a page of keys,
+// a file's lines); layout=alloc keys are each in their own allocation, the
+// stream visiting them in an order unrelated to the heap's (keys from a map).
+// op=HasAll is Filter[string].HasAll, op=Has a loop of Has on the same keys,
+// op=HasHashes blocked HasHashes of their hashes.
+const mixedStream = 1 << 18
+
+// mixedKeys returns mixedStream keys of min to max random bytes in layout
+// buffer or alloc, and their hashes.
+func mixedKeys(min, max int, layout string) ([]string, []uint64) {
+	r := rand.New(rand.NewPCG(uint64(min)<<8|uint64(max), 22))
+	keys := make([]string, mixedStream)
+	var buf []byte
+	ends := make([]int, mixedStream)
+	for i := range ends {
+		for range min + r.IntN(max-min+1) {
+			buf = append(buf, byte(r.Uint32()))
+		}
+		ends[i] = len(buf)
+	}
+	whole, start := string(buf), 0
+	for i, end := range ends {
+		if layout == "alloc" {
+			keys[i] = string(buf[start:end]) // its own allocation
+		} else {
+			keys[i] = whole[start:end]
+		}
+		start = end
+	}
+	if layout == "alloc" {
+		r.Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+	}
+	hashes := make([]uint64, len(keys))
+	for i, k := range keys {
+		hashes[i] = Hash(k)
+	}
+	return keys, hashes
+}
+
+// mixedBatches is hasAllBatches over a stream of mixedStream keys.
+func mixedBatches[T any](b *testing.B, stream []T, has func([]T, []bool) int) {
+	out := make([]bool, hasAllBatch)
+	n := 0
+	cputime.PerKey(b, func() {
+		for i := 0; i < b.N; i += hasAllBatch {
+			j := i & (mixedStream - 1)
+			n += has(stream[j:j+hasAllBatch], out)
+		}
+	})
+	benchSink += n
+}
+
+// BenchmarkHasAllMixed: for keys of 16, 40, 5-64 and 20-100 bytes in both
+// layouts, a 16 KiB Filter[string] holding 8 keys per 10 bytes of the
+// stream's, HasAll of the keys, a loop of Has, and HasHashes of their hashes,
+// with every set of string kernels.
+func BenchmarkHasAllMixed(b *testing.B) {
+	const size = 16 << 10
+	for _, kc := range []struct {
+		name     string
+		min, max int
+	}{{"16", 16, 16}, {"40", 40, 40}, {"5-64", 5, 64}, {"20-100", 20, 100}} {
+		for _, layout := range []string{"buffer", "alloc"} {
+			keys, hashes := mixedKeys(kc.min, kc.max, layout)
+			eng, err := blocked.NewBytes(size, 8)
+			if err != nil {
+				b.Fatal(err)
+			}
+			f := FromEngine[string](eng)
+			f.AddAll(keys[:size*8/10])
+			loop := func(ks []string, out []bool) int {
+				n := 0
+				for i, k := range ks {
+					out[i] = f.Has(k)
+					if out[i] {
+						n++
+					}
+				}
+				return n
+			}
+			for _, v := range strVariants() {
+				name := fmt.Sprintf("key=%s/layout=%s", kc.name, layout)
+				onStrVariant(b, name+"/op=HasAll", v, func(b *testing.B) { mixedBatches(b, keys, f.HasAll) })
+				onStrVariant(b, name+"/op=Has", v, func(b *testing.B) { mixedBatches(b, keys, loop) })
+				onStrVariant(b, name+"/op=HasHashes", v, func(b *testing.B) { mixedBatches(b, hashes, eng.HasHashes) })
+			}
+		}
+	}
+}

@@ -435,6 +435,15 @@ func strKernelFunc(name string, w int, doc []string, chk strCheck, lo, hi int, b
 	Label(name + "_loop")
 	CMPQ(k.i, k.n)
 	JAE(LabelRef(name + "_done"))
+	if w == 4 {
+		Comment(fmt.Sprintf("Prefetch the keys of the group %d ahead, if the batch has it.", mixPrefetch))
+		t := GP64()
+		LEAQ(Mem{Base: k.i, Disp: 4 * mixPrefetch}, t)
+		CMPQ(t, k.n)
+		JAE(LabelRef(name + "_check"))
+		prefetchKeys(k.kp, mixPrefetch)
+		Label(name + "_check")
+	}
 	k.lens = chk.check(k.kp, LabelRef(name+"_done"))
 	res := body(k)
 	if w == 8 {
@@ -626,38 +635,14 @@ func hashStrsAVX2() {
 	kernel(0, func() Register {
 		Comment("4-8 bytes.")
 		x := L.halfWords(k.kp)
-		VPXOR(s.c(scKey4), x, x)
-		a, b := YMM(), YMM()
-		VPSLLQ(U8(49), x, a)
-		VPSRLQ(U8(15), x, b)
-		VPXOR(a, b, b)
-		VPSLLQ(U8(24), x, a)
-		VPXOR(a, b, b)
-		VPSRLQ(U8(40), x, a)
-		VPXOR(a, b, b)
-		VPXOR(b, x, x)
-		s.mulConst(x, s.c(scPrime), s.c(scPrimeHi))
-		VPSRLQ(U8(35), x, a)
-		VPADDQ(lens(), a, a)
-		VPXOR(a, x, x)
-		s.mulConst(x, s.c(scPrime), s.c(scPrimeHi))
-		VPSRLQ(U8(28), x, a)
-		VPXOR(a, x, x)
+		s.hash4(x, lens())
 		return x
 	})
 
 	kernel(1, func() Register {
 		Comment("9-16 bytes.")
 		lo, hi := L.words(k.kp, front(0), back(8))
-		VPXOR(s.c(scKeyLo), lo, lo)
-		VPXOR(s.c(scKeyHi), hi, hi)
-		f := s.mulFold(lo, hi)
-		VPSHUFB(bswap, lo, lo)
-		VPADDQ(lo, f, f)
-		VPADDQ(hi, f, f)
-		VPADDQ(lens(), f, f)
-		s.avalanche(f)
-		return f
+		return s.hash9(lo, hi, lens(), bswap)
 	})
 
 	for rounds := range 4 {
@@ -681,4 +666,41 @@ func hashStrsAVX2() {
 			return acc
 		})
 	}
+	mixKernelAVX2(s, bswap)
+}
+
+// hash4 sets x, each lane's last four bytes | its first four <<32, to XXH3's
+// hash of a key of 4 to 8 bytes whose length is in lens.
+func (s *strAVX2) hash4(x, lens Register) {
+	VPXOR(s.c(scKey4), x, x)
+	a, b := YMM(), YMM()
+	VPSLLQ(U8(49), x, a)
+	VPSRLQ(U8(15), x, b)
+	VPXOR(a, b, b)
+	VPSLLQ(U8(24), x, a)
+	VPXOR(a, b, b)
+	VPSRLQ(U8(40), x, a)
+	VPXOR(a, b, b)
+	VPXOR(b, x, x)
+	s.mulConst(x, s.c(scPrime), s.c(scPrimeHi))
+	VPSRLQ(U8(35), x, a)
+	VPADDQ(lens, a, a)
+	VPXOR(a, x, x)
+	s.mulConst(x, s.c(scPrime), s.c(scPrimeHi))
+	VPSRLQ(U8(28), x, a)
+	VPXOR(a, x, x)
+}
+
+// hash9 returns XXH3's hash of keys of 9 to 16 bytes whose first and last
+// eight bytes are lo and hi (both overwritten) and whose lengths are lens.
+func (s *strAVX2) hash9(lo, hi, lens Register, bswap Mem) Register {
+	VPXOR(s.c(scKeyLo), lo, lo)
+	VPXOR(s.c(scKeyHi), hi, hi)
+	f := s.mulFold(lo, hi)
+	VPSHUFB(bswap, lo, lo)
+	VPADDQ(lo, f, f)
+	VPADDQ(hi, f, f)
+	VPADDQ(lens, f, f)
+	s.avalanche(f)
+	return f
 }
