@@ -329,23 +329,3 @@ func setBits(v vecISA, xb VecVirtual, blk Mem, salts [][]VecVirtual, ones VecVir
 		}
 	}
 }
-
-// touchLines is the benchmark floor: the same loop, prefetch and block
-// arithmetic as the lookups, but each key only loads the first word of its
-// block. A lookup cannot beat it on a filter that does not fit in cache.
-func touchLines() {
-	name := "touchLines"
-	TEXT(name, NOSPLIT, fmt.Sprintf(filterSig, "", " uint64"))
-	Pragma("noescape")
-	Doc(name+" returns the sum of the first word of the block of every hash of hs,",
-		"loading one cache line per key as a lookup does (the benchmark floor).",
-		"nblocks must be > 0.")
-	hs := Load(Param("hs").Base(), GP64())
-	sum := GP64()
-	XORQ(sum, sum)
-	batchLoop(name, hs, 6, func(i Register, j int, blk Mem) {
-		ADDQ(blk, sum)
-	})
-	Store(sum, ReturnIndex(0))
-	RET()
-}

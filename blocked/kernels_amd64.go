@@ -88,13 +88,6 @@ func filterHas16BITALG(blocks *[8]uint64, nblocks uint64, hs []uint64, out []boo
 //go:noescape
 func filterAdd16AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, npf int)
 
-// touchLines returns the sum of the first word of the block of every hash of hs,
-// loading one cache line per key as a lookup does (the benchmark floor).
-// nblocks must be > 0.
-//
-//go:noescape
-func touchLines(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, npf int) uint64
-
 // splitHasAVX2 sets out[i] to whether every bit of hs[i] is set in its split block
 // and returns how many are. len(out) must be len(hs) and nblocks > 0.
 //

@@ -285,20 +285,6 @@ func init() {
 			return withoutFeature(cpu.FeatureAVX512BITALG)
 		}})
 	}
-	floorKernels = append(floorKernels,
-		floorKernel{"asm", touchLinesAsm},
-		floorKernel{"asm-noprefetch", touchLinesAsmNoPrefetch})
-}
-
-// touchLinesAsmNoPrefetch is the assembly floor without prefetch.
-func touchLinesAsmNoPrefetch(f *Filter, hs []uint64) uint64 {
-	return touchLines((*[8]uint64)(&f.blocks[0]), uint64(len(f.blocks)), hs, 0, 0)
-}
-
-// touchLinesAsm is the assembly floor, prefetching as the lookups do.
-func touchLinesAsm(f *Filter, hs []uint64) uint64 {
-	pf, npf := prefetchPlan(f.SizeBytes(), len(hs))
-	return touchLines((*[8]uint64)(&f.blocks[0]), uint64(len(f.blocks)), hs, pf, npf)
 }
 
 // The one-key assembly (AddHash and HasHash: the AVX-512 or AVX2 bodies at
