@@ -255,7 +255,8 @@ func filterHasRing(k int, t filterTables) {
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s is filterHas%dAVX2 eight keys at a time, with the block offsets", name, k),
 		"computed ahead into a ring. len(out) must be len(hs) and 0 < nblocks < 1<<32.",
-		"It uses POPCNT besides AVX2.")
+		"It needs AVX, AVX2, POPCNT and MMX+ (PREFETCHT0): the Requires line above it in the .s,",
+		"which TestKernelFeatures checks against kAVX2Ring in dispatch_amd64.go.")
 	salts := saltRegs(avx2, k, t)
 	ones := YMM()
 	VMOVDQU(t.ones, ones)
