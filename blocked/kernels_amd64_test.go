@@ -9,6 +9,7 @@ import (
 
 	"github.com/simdbloom/bloom/internal/childtest"
 	"github.com/simdbloom/bloom/internal/cpu"
+	"github.com/simdbloom/bloom/internal/longtest"
 )
 
 // The assembly kernels against the generic ones on adversarial batches: every
@@ -450,7 +451,7 @@ func checkCountingBatch(t *testing.T, l cpu.Level, c *Counting, probe []uint64) 
 
 func TestAsmCountingEqualsGeneric(t *testing.T) {
 	sizes := []uint64{1, 2, 3, 7, 1000, 1001}
-	if !testing.Short() {
+	if longtest.Enabled() {
 		sizes = append(sizes, 3_000_001)
 	}
 	forEachAsmLevel(t, func(t *testing.T, l cpu.Level) {
