@@ -2,8 +2,9 @@
 # What a user's module gains from importing simdbloom: a throwaway consumer at
 # `go 1.24.0` imports bloom, blocked, cuckoo and parquet, runs `go mod tidy`
 # against this checkout, and fails if its go.sum holds any module beyond the
-# library's own dependencies or if its go line was raised. Benchmark peers
-# live in the nested bench/ module and must never show up here.
+# library's own dependencies, if its go line was raised, or if the module
+# holds developer tooling. Benchmark peers and tools live in the nested
+# bench/ module and must never show up here.
 # Run from anywhere: bash .ci/consumer.sh [checkout, default this one]
 set -euo pipefail
 root=$(cd "${1:-$(dirname "$0")/..}" && pwd)
@@ -70,6 +71,42 @@ if [ -n "$extra" ]; then
   printf '  %s\n' $extra
   fail=1
 fi
+# The module download holds no developer tooling: the benchmark harness
+# (benchkit, cputime) and the llvm-mca model (mca) live in the nested bench/
+# module, which a module zip leaves out like every directory with a go.mod.
+# internal/plot stays: cmd/bloom's "bloom bench -svg" draws with it.
+# Two views: the packages the consumer's go command finds in the module, and
+# the files a module zip of this checkout holds (git's files, less nested
+# modules, as the go command zips a version).
+tooling='internal/mca internal/benchkit internal/cputime'
+pkgs=$(GOTOOLCHAIN=local go list -f '{{.ImportPath}}' github.com/simdbloom/bloom/...)
+echo "the consumer sees $(printf '%s\n' $pkgs | wc -l) packages of github.com/simdbloom/bloom"
+files=
+if git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
+  nested=$(git -C "$root" ls-files '*/go.mod' | xargs -r -n1 dirname)
+  files=$(git -C "$root" ls-files | awk -v nested="$nested" '
+    BEGIN { n = split(nested, d, "\n") }
+    { for (i = 1; i <= n; i++) if (d[i] != "" && index($0, d[i] "/") == 1) next; print }')
+  echo "a module zip of $root holds $(printf '%s\n' "$files" | wc -l) files (nested modules left out: $(echo $nested))"
+else
+  echo "note: $root is not a git checkout; only the package list is checked"
+fi
+for t in $tooling; do
+  if printf '%s\n' $pkgs | grep -qx "github.com/simdbloom/bloom/$t"; then
+    echo "FAIL: the module holds the tooling package github.com/simdbloom/bloom/$t"
+    fail=1
+  fi
+  if [ -n "$files" ] && printf '%s\n' "$files" | grep -q "^$t/"; then
+    echo "FAIL: a module download holds the tooling directory $t/:"
+    printf '%s\n' "$files" | grep "^$t/" | sed 's/^/  /'
+    fail=1
+  fi
+done
+if [ -n "$files" ] && printf '%s\n' "$files" | grep -q '^bench/'; then
+  echo "FAIL: a module download holds bench/ (its go.mod is gone?)"
+  fail=1
+fi
+
 got_go=$(awk '$1 == "go" {print $2}' go.mod)
 echo "consumer go line: go $got_go"
 if [ "$got_go" != "$want_go" ]; then

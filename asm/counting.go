@@ -46,7 +46,8 @@ func countingHasAVX512(fifteens Mem) {
 	Pragma("noescape")
 	Doc(name+" sets out[i] to whether the 8 counters of hs[i] are all non-zero and returns",
 		"how many are, eight keys at a time. len(out) must be len(hs) and nblocks > 0.",
-		"It uses BMI2 (PDEPQ) and POPCNT besides AVX-512 F and DQ.")
+		"It needs AVX, AVX-512 F and DQ, BMI2 (PDEPQ), POPCNT and MMX+ (PREFETCHT0): the Requires",
+		"line above it in the .s, which TestKernelFeatures checks against kAVX512Has in dispatch_amd64.go.")
 	f := ZMM()
 	VMOVDQU64(fifteens, f)
 	groupedLookup(name, avx512, 6, func(xm, blk Mem) {
@@ -114,7 +115,8 @@ func countingHasRing(fifteens Mem) {
 	Pragma("noescape")
 	Doc(name+" is countingHasAVX2 eight keys at a time, with the block offsets computed",
 		"ahead into a ring. len(out) must be len(hs) and 0 < nblocks < 1<<32.",
-		"It uses POPCNT besides AVX2.")
+		"It needs AVX, AVX2, POPCNT and MMX+ (PREFETCHT0): the Requires line above it in the .s,",
+		"which TestKernelFeatures checks against kAVX2Ring in dispatch_amd64.go.")
 	f, zero := YMM(), YMM()
 	VMOVDQU(fifteens, f)
 	VPXOR(zero, zero, zero)

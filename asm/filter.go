@@ -255,7 +255,8 @@ func filterHasRing(k int, t filterTables) {
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s is filterHas%dAVX2 eight keys at a time, with the block offsets", name, k),
 		"computed ahead into a ring. len(out) must be len(hs) and 0 < nblocks < 1<<32.",
-		"It uses POPCNT besides AVX2.")
+		"It needs AVX, AVX2, POPCNT and MMX+ (PREFETCHT0): the Requires line above it in the .s,",
+		"which TestKernelFeatures checks against kAVX2Ring in dispatch_amd64.go.")
 	salts := saltRegs(avx2, k, t)
 	ones := YMM()
 	VMOVDQU(t.ones, ones)
@@ -328,24 +329,4 @@ func setBits(v vecISA, xb VecVirtual, blk Mem, salts [][]VecVirtual, ones VecVir
 			VMOVDQU(m, blk.Offset(32*p))
 		}
 	}
-}
-
-// touchLines is the benchmark floor: the same loop, prefetch and block
-// arithmetic as the lookups, but each key only loads the first word of its
-// block. A lookup cannot beat it on a filter that does not fit in cache.
-func touchLines() {
-	name := "touchLines"
-	TEXT(name, NOSPLIT, fmt.Sprintf(filterSig, "", " uint64"))
-	Pragma("noescape")
-	Doc(name+" returns the sum of the first word of the block of every hash of hs,",
-		"loading one cache line per key as a lookup does (the benchmark floor).",
-		"nblocks must be > 0.")
-	hs := Load(Param("hs").Base(), GP64())
-	sum := GP64()
-	XORQ(sum, sum)
-	batchLoop(name, hs, 6, func(i Register, j int, blk Mem) {
-		ADDQ(blk, sum)
-	})
-	Store(sum, ReturnIndex(0))
-	RET()
 }

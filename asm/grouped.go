@@ -23,7 +23,8 @@ func groupedHas(k int, t filterTables) {
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s sets out[i] to whether every bit of hs[i] is set (k = %d) and returns", name, k),
 		"how many are, eight keys at a time. len(out) must be len(hs) and nblocks > 0.",
-		"It uses BMI2 (PDEPQ) and POPCNT besides AVX-512 F, DQ and BW.")
+		"It needs AVX, AVX-512 F and DQ, BMI2 (PDEPQ), POPCNT and MMX+ (PREFETCHT0): the Requires",
+		"line above it in the .s, which TestKernelFeatures checks against kAVX512Has in dispatch_amd64.go.")
 	v := avx512
 	salts := saltRegs(v, k, t)
 	ones := ZMM()

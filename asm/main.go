@@ -29,7 +29,6 @@ func main() {
 	switch *set {
 	case "blocked":
 		filterKernels()
-		touchLines()
 		splitKernels()
 		singleKernels()
 		countingKernels()

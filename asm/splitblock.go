@@ -111,7 +111,8 @@ func splitHasRing(saltTable, onesTable Mem) {
 	Pragma("noescape")
 	Doc(name+" is splitHasAVX2 eight keys at a time, with the block offsets computed",
 		"ahead into a ring. len(out) must be len(hs) and 0 < nblocks < 1<<32.",
-		"It uses POPCNT besides AVX2.")
+		"It needs AVX, AVX2, POPCNT and MMX+ (PREFETCHT0): the Requires line above it in the .s,",
+		"which TestKernelFeatures checks against kAVX2Ring in dispatch_amd64.go.")
 	salts, ones := YMM(), YMM()
 	VMOVDQU(saltTable, salts)
 	VMOVDQU(onesTable, ones)

@@ -8,8 +8,9 @@ package bench
 //	cd bench && go test -run '^$' -bench . -count 6 -timeout 60m . | tee bench.txt
 //	benchstat -col /lib bench.txt
 //
-// simdbloom's rows carry the names of the root module's own benchmarks, so
-// older runs of either line up. Lookup streams hold 2^20 keys, half present
+// simdbloom's rows carry the names the root module's BenchmarkLookup,
+// BenchmarkAdd and BenchmarkLevels had before they moved here, so older runs
+// line up. Lookup streams hold 2^20 keys, half present
 // and half absent, shuffled (the branch predictor learns shorter streams).
 // Filters are filled before the timer starts (no first-touch page faults are
 // timed). Accuracy is printed by TestPeerAccuracy (go test -run PeerAccuracy
@@ -29,13 +30,13 @@ import (
 	parquetbloom "github.com/parquet-go/parquet-go/bloom"
 
 	"github.com/simdbloom/bloom"
-	"github.com/simdbloom/bloom/internal/benchkit"
-	"github.com/simdbloom/bloom/internal/cputime"
+	"github.com/simdbloom/bloom/bench/internal/benchkit"
+	"github.com/simdbloom/bloom/bench/internal/cputime"
 )
 
 // The keys, streams, simdbloom's filters and rows, the -bench.sizes flag, the
-// lookup loops and the floor are internal/benchkit's, shared with the root
-// module's benchmarks; this file adds the peers.
+// lookup loops and the floor are internal/benchkit's (shared with
+// typed_test.go); this file adds the peers.
 
 // fixture holds every peer's filter of one size, filled with the keys of
 // simdbloom's fixture of that size.
@@ -177,5 +178,8 @@ func BenchmarkAdd(b *testing.B) {
 func BenchmarkFloor(b *testing.B) { benchkit.Floor(b) }
 
 // BenchmarkLevels runs simdbloom's rows at every kernel level the machine
-// has, in one process (see the root module's BenchmarkLevels).
+// has, in one process, switching cpu.Active per row:
+//
+//	cd bench && go test -run '^$' -bench Levels -bench.sizes 16K,1M -count 6 . | tee levels.txt
+//	benchstat -col /level levels.txt
 func BenchmarkLevels(b *testing.B) { benchkit.Levels(b) }

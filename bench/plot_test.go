@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/simdbloom/bloom/internal/benchkit"
+	"github.com/simdbloom/bloom/bench/internal/benchkit"
 	"github.com/simdbloom/bloom/internal/plot"
 )
 

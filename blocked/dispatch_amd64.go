@@ -50,9 +50,6 @@ var (
 	kOneSplit = cpu.Kernel{Level: cpu.Generic, Branches: map[cpu.Level]cpu.Feature{
 		cpu.AVX2: cpu.FeatureAVX | cpu.FeatureAVX2,
 	}}
-	// kTouch is the benchmarks' floor kernel (touchLines): prefetches and
-	// loads, nothing more.
-	kTouch = cpu.Kernel{Level: cpu.Generic, Needs: cpu.FeatureMMXExt}
 )
 
 // kernels maps every assembly function of this package to its features.
@@ -69,7 +66,6 @@ var kernels = map[string]cpu.Kernel{
 	"countingHasAVX2": kAVX2, "countingHasAVX2Ring": kAVX2Ring, "countingHasAVX512": kAVX512Has,
 	"filterHasOne": kOneFilterHas, "filterAddOne": kOneFilterAdd,
 	"splitHasOne": kOneSplit, "splitAddOne": kOneSplit,
-	"touchLines": kTouch,
 }
 
 // oneKeyAsm is true where the one-key kernels exist: Filter and SplitBlock

@@ -29,7 +29,7 @@ func splitAddOne(*[3]uint64, uint64)       { panic("blocked: no one-key assembly
 // prefetchDistance is how many keys ahead the batch kernels prefetch in a
 // filter of at least prefetchAbove bytes. It is amd64's, chosen by the same
 // reasoning: amd64 measured 32 keys best (PERF.md), and the NEON kernels
-// model at about the amd64 kernels' cycles per key (internal/mca), so 32
+// model at about the amd64 kernels' cycles per key (bench/mca), so 32
 // keys cover about the same memory latency. It has not been measured on
 // arm64 hardware (only emulated arm64 was available, where timings mean
 // nothing).

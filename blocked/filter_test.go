@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/simdbloom/bloom/internal/longtest"
 )
 
 // randomHashes returns n well-mixed hashes from a seeded generator.
@@ -43,12 +45,12 @@ func TestNoFalseNegatives(t *testing.T) { forEachLevel(t, testNoFalseNegatives) 
 
 func testNoFalseNegatives(t *testing.T) {
 	n := 1_000_000
-	if testing.Short() {
-		n = 100_000 // emulated and race runs: the full size runs natively
+	if !longtest.Enabled() {
+		n = 100_000 // the full size and the 1 GiB filter run with -long
 	}
 	hs := randomHashes(n, 1)
 	sizes := []uint64{1, 2, 7, 1000, 12_345, 1 << 20, 3_000_001} // in blocks; not only powers of two
-	if !testing.Short() {
+	if longtest.Enabled() {
 		sizes = append(sizes, 1<<24) // 1 GiB
 	}
 	out := make([]bool, n)

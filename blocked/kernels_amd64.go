@@ -12,7 +12,8 @@ func filterHas8AVX2(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, 
 
 // filterHas8AVX2Ring is filterHas8AVX2 eight keys at a time, with the block offsets
 // computed ahead into a ring. len(out) must be len(hs) and 0 < nblocks < 1<<32.
-// It uses POPCNT besides AVX2.
+// It needs AVX, AVX2, POPCNT and MMX+ (PREFETCHT0): the Requires line above it in the .s,
+// which TestKernelFeatures checks against kAVX2Ring in dispatch_amd64.go.
 //
 //go:noescape
 func filterHas8AVX2Ring(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
@@ -30,7 +31,8 @@ func filterAdd8AVX2Ring(blocks *[8]uint64, nblocks uint64, hs []uint64, prefetch
 
 // filterHas8AVX512 sets out[i] to whether every bit of hs[i] is set (k = 8) and returns
 // how many are, eight keys at a time. len(out) must be len(hs) and nblocks > 0.
-// It uses BMI2 (PDEPQ) and POPCNT besides AVX-512 F, DQ and BW.
+// It needs AVX, AVX-512 F and DQ, BMI2 (PDEPQ), POPCNT and MMX+ (PREFETCHT0): the Requires
+// line above it in the .s, which TestKernelFeatures checks against kAVX512Has in dispatch_amd64.go.
 //
 //go:noescape
 func filterHas8AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
@@ -54,7 +56,8 @@ func filterHas16AVX2(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool,
 
 // filterHas16AVX2Ring is filterHas16AVX2 eight keys at a time, with the block offsets
 // computed ahead into a ring. len(out) must be len(hs) and 0 < nblocks < 1<<32.
-// It uses POPCNT besides AVX2.
+// It needs AVX, AVX2, POPCNT and MMX+ (PREFETCHT0): the Requires line above it in the .s,
+// which TestKernelFeatures checks against kAVX2Ring in dispatch_amd64.go.
 //
 //go:noescape
 func filterHas16AVX2Ring(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
@@ -72,7 +75,8 @@ func filterAdd16AVX2Ring(blocks *[8]uint64, nblocks uint64, hs []uint64, prefetc
 
 // filterHas16AVX512 sets out[i] to whether every bit of hs[i] is set (k = 16) and returns
 // how many are, eight keys at a time. len(out) must be len(hs) and nblocks > 0.
-// It uses BMI2 (PDEPQ) and POPCNT besides AVX-512 F, DQ and BW.
+// It needs AVX, AVX-512 F and DQ, BMI2 (PDEPQ), POPCNT and MMX+ (PREFETCHT0): the Requires
+// line above it in the .s, which TestKernelFeatures checks against kAVX512Has in dispatch_amd64.go.
 //
 //go:noescape
 func filterHas16AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
@@ -88,13 +92,6 @@ func filterHas16BITALG(blocks *[8]uint64, nblocks uint64, hs []uint64, out []boo
 //go:noescape
 func filterAdd16AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, npf int)
 
-// touchLines returns the sum of the first word of the block of every hash of hs,
-// loading one cache line per key as a lookup does (the benchmark floor).
-// nblocks must be > 0.
-//
-//go:noescape
-func touchLines(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, npf int) uint64
-
 // splitHasAVX2 sets out[i] to whether every bit of hs[i] is set in its split block
 // and returns how many are. len(out) must be len(hs) and nblocks > 0.
 //
@@ -109,7 +106,8 @@ func splitHasAVX512(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool, 
 
 // splitHasAVX2Ring is splitHasAVX2 eight keys at a time, with the block offsets computed
 // ahead into a ring. len(out) must be len(hs) and 0 < nblocks < 1<<32.
-// It uses POPCNT besides AVX2.
+// It needs AVX, AVX2, POPCNT and MMX+ (PREFETCHT0): the Requires line above it in the .s,
+// which TestKernelFeatures checks against kAVX2Ring in dispatch_amd64.go.
 //
 //go:noescape
 func splitHasAVX2Ring(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
@@ -147,7 +145,8 @@ func splitAddOne(s *[3]uint64, h uint64)
 
 // countingHasAVX512 sets out[i] to whether the 8 counters of hs[i] are all non-zero and returns
 // how many are, eight keys at a time. len(out) must be len(hs) and nblocks > 0.
-// It uses BMI2 (PDEPQ) and POPCNT besides AVX-512 F and DQ.
+// It needs AVX, AVX-512 F and DQ, BMI2 (PDEPQ), POPCNT and MMX+ (PREFETCHT0): the Requires
+// line above it in the .s, which TestKernelFeatures checks against kAVX512Has in dispatch_amd64.go.
 //
 //go:noescape
 func countingHasAVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
@@ -160,7 +159,8 @@ func countingHasAVX2(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool,
 
 // countingHasAVX2Ring is countingHasAVX2 eight keys at a time, with the block offsets computed
 // ahead into a ring. len(out) must be len(hs) and 0 < nblocks < 1<<32.
-// It uses POPCNT besides AVX2.
+// It needs AVX, AVX2, POPCNT and MMX+ (PREFETCHT0): the Requires line above it in the .s,
+// which TestKernelFeatures checks against kAVX2Ring in dispatch_amd64.go.
 //
 //go:noescape
 func countingHasAVX2Ring(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, prefetch bool) int

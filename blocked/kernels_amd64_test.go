@@ -9,6 +9,7 @@ import (
 
 	"github.com/simdbloom/bloom/internal/childtest"
 	"github.com/simdbloom/bloom/internal/cpu"
+	"github.com/simdbloom/bloom/internal/longtest"
 )
 
 // The assembly kernels against the generic ones on adversarial batches: every
@@ -285,20 +286,6 @@ func init() {
 			return withoutFeature(cpu.FeatureAVX512BITALG)
 		}})
 	}
-	floorKernels = append(floorKernels,
-		floorKernel{"asm", touchLinesAsm},
-		floorKernel{"asm-noprefetch", touchLinesAsmNoPrefetch})
-}
-
-// touchLinesAsmNoPrefetch is the assembly floor without prefetch.
-func touchLinesAsmNoPrefetch(f *Filter, hs []uint64) uint64 {
-	return touchLines((*[8]uint64)(&f.blocks[0]), uint64(len(f.blocks)), hs, 0, 0)
-}
-
-// touchLinesAsm is the assembly floor, prefetching as the lookups do.
-func touchLinesAsm(f *Filter, hs []uint64) uint64 {
-	pf, npf := prefetchPlan(f.SizeBytes(), len(hs))
-	return touchLines((*[8]uint64)(&f.blocks[0]), uint64(len(f.blocks)), hs, pf, npf)
 }
 
 // The one-key assembly (AddHash and HasHash: the AVX-512 or AVX2 bodies at
@@ -464,7 +451,7 @@ func checkCountingBatch(t *testing.T, l cpu.Level, c *Counting, probe []uint64) 
 
 func TestAsmCountingEqualsGeneric(t *testing.T) {
 	sizes := []uint64{1, 2, 3, 7, 1000, 1001}
-	if !testing.Short() {
+	if longtest.Enabled() {
 		sizes = append(sizes, 3_000_001)
 	}
 	forEachAsmLevel(t, func(t *testing.T, l cpu.Level) {

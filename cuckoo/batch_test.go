@@ -7,6 +7,7 @@ import (
 
 	"github.com/simdbloom/bloom/internal/childtest"
 	"github.com/simdbloom/bloom/internal/cpu"
+	"github.com/simdbloom/bloom/internal/longtest"
 )
 
 // The batch lookup (the grouped Go loop and the assembly kernels) against
@@ -114,17 +115,26 @@ func fillTo(t testing.TB, nb uint64, g geometry, load float64, seed uint64) (*Fi
 
 func TestHasHashesLevels(t *testing.T) {
 	bucketCounts := []uint64{1, 2, 3, 17, 1000, 100_003}
-	if testing.Short() {
+	switch {
+	case longtest.Enabled():
+	case testing.Short(): // emulated and race runs
 		bucketCounts = []uint64{1, 3, 17, 1000}
+	default:
+		bucketCounts = []uint64{1, 3, 17, 1000, 100_003}
 	}
 	childtest.Levels(t, cpu.Usable(), func(t *testing.T, l cpu.Level) {
 		for fb := MinFingerprintBits; fb <= MaxFingerprintBits; fb++ {
 			for _, lay := range []Layout{SemiSorted, Plain} {
-				if testing.Short() && fb > 17 && fb%5 != 0 {
+				if !longtest.Enabled() && fb > 17 && fb%5 != 0 && fb != MaxFingerprintBits {
 					continue
 				}
 				g := geometry{fb, lay}
 				for _, nb := range bucketCounts {
+					// Without -long, the large table at four widths only
+					// (the narrowest, byte, half-word and widest codes).
+					if !longtest.Enabled() && nb > 1000 && fb != MinFingerprintBits && fb != 8 && fb != 16 && fb != MaxFingerprintBits {
+						continue
+					}
 					for _, load := range []float64{0, 0.5, 1} {
 						f, added := fillTo(t, nb, g, load, uint64(fb)*131+nb)
 						desc := fmt.Sprintf("%v buckets=%d load=%.1f", g, nb, load)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/internal/longtest"
 )
 
 // tableSizes are the key counts of the memory targets.
@@ -96,8 +97,8 @@ func TestBitsPerKeyTable(t *testing.T) {
 // ExpectedFPR at that load.
 func TestPlannedKeys(t *testing.T) {
 	sizes := tableSizes
-	if testing.Short() {
-		sizes = sizes[:2]
+	if !longtest.Enabled() {
+		sizes = sizes[:2] // up to 1e5 keys; 3e6 with -long
 	}
 	for _, n := range sizes {
 		for _, p := range []float64{0.03, 0.01, 0.001, 1e-4} {

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/simdbloom/bloom/internal/longtest"
 )
 
 // randomHashes returns n well-mixed hashes from a seeded generator.
@@ -196,8 +198,8 @@ func TestBucketsSpread(t *testing.T) {
 // sizes; the full distribution over 50 seeds is TestLoads.
 func TestLoadFactorBeforeFull(t *testing.T) {
 	sizes := []uint64{16, 100, 1000, 1 << 14, 100_003}
-	if testing.Short() {
-		sizes = sizes[:4]
+	if !longtest.Enabled() {
+		sizes = sizes[:4] // 100_003 buckets with -long
 	}
 	for _, g := range shortGeometries {
 		for _, nb := range sizes {
@@ -226,8 +228,12 @@ func TestLoadFactorBeforeFull(t *testing.T) {
 // it was (table, count and the victim generator), and every added key is
 // still present.
 func TestFailedAddUnchanged(t *testing.T) {
+	sizes := []uint64{1, 2, 63, 1024}
+	if longtest.Enabled() {
+		sizes = append(sizes, 4096) // a Clone per Add: quadratic in the size
+	}
 	for _, g := range geometries {
-		for _, nb := range []uint64{1, 2, 63, 4096} {
+		for _, nb := range sizes {
 			f := mustBuckets(t, nb, g.fb, g.l)
 			r := rand.New(rand.NewPCG(uint64(g.fb), nb))
 			var added []uint64
@@ -360,8 +366,8 @@ func TestFPRMatchesFormula(t *testing.T) {
 			if fb >= 16 {
 				probes = 1 << 24
 			}
-			if testing.Short() {
-				probes /= 4
+			if !longtest.Enabled() {
+				probes /= 4 // the bound is 4 sigma of the probes made
 			}
 			r := rand.New(rand.NewPCG(uint64(fb), 77))
 			yes := 0
@@ -423,7 +429,7 @@ func TestNewSizing(t *testing.T) {
 	// New's filters take their planned keys, small ones included (a table
 	// just at 0.95 load, and every n up to 2000 with 20 seeds each).
 	top := 2000
-	if testing.Short() {
+	if !longtest.Enabled() {
 		top = 600
 	}
 	for _, fpr := range []float64{0.03, 0.002, 1e-4} {

@@ -1,7 +1,7 @@
 // Package format frames simdbloom encodings (FORMAT.md at the repository
 // root): the 64-byte header, its checks in the documented order, the payload
 // CRC-32C, and the bounded-memory stream reader. Every package that encodes a
-// filter (blocked today; cuckoo and the root's Scalable next) frames its
+// filter (blocked, cuckoo and the root's Scalable) frames its
 // payload with this package and supplies only the payload bytes and the
 // error values it returns.
 //

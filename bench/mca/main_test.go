@@ -142,7 +142,11 @@ func TestModel(t *testing.T) {
 	if err != nil {
 		t.Skip(err)
 	}
-	rs, err := run(tl, "../..", false)
+	root, err := libraryRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := run(tl, root, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,24 +1,9 @@
-package bloom_test
+package bench
 
-// The library's own benchmarks: hash-level and typed lookups and adds, single
-// and batch, against the hardware floor, in one run, at filters of 16 KiB,
-// 1 MiB, 8 MiB and 256 MiB holding about 10 bits per key. Every benchmark
-// reports ns/op per KEY (b.N counts keys), so benchstat compares them directly:
-//
-//	go test -run '^$' -bench . -count 6 -timeout 60m . | tee bench.txt
-//	benchstat -col /lib bench.txt
-//
-// SIMDBLOOM_CPU=generic|avx2|avx512|neon measures a lower kernel level on the
-// same machine. Lookup streams hold 2^20 keys, half present and half absent,
-// shuffled (the branch predictor learns shorter streams). Filters are filled
-// before the timer starts (no first-touch page faults are timed).
-//
-// The comparisons against other Go Bloom filters (same benchmark names, plus
-// the peers' rows) live in the nested module bench/, so that the peers never
-// enter this module's go.mod: cd bench && go test -run '^$' -bench .
-//
-// Set -bench.sizes=16K,1M to limit the sizes (256 MiB needs several GiB of
-// memory); -short defaults them to 16K.
+// simdbloom's own batch benchmarks beside the peer comparisons: the typed
+// batch adds and Filter[string].HasAll against HasHashes, at every level.
+// They moved here from the root module with internal/benchkit, so that the
+// benchmark fixtures are not part of the library's module download.
 
 import (
 	"fmt"
@@ -26,39 +11,10 @@ import (
 	"testing"
 
 	"github.com/simdbloom/bloom"
+	"github.com/simdbloom/bloom/bench/internal/benchkit"
 	"github.com/simdbloom/bloom/blocked"
-	"github.com/simdbloom/bloom/internal/benchkit"
 	"github.com/simdbloom/bloom/internal/cpu"
 )
-
-// The fixture (keys, streams and filters of each size), the -bench.sizes
-// flag, the lookup loops and simdbloom's rows are internal/benchkit's, shared
-// with bench/.
-
-func BenchmarkLookup(b *testing.B) {
-	for _, size := range benchkit.Sizes(b) {
-		benchkit.Run(b, size, benchkit.LookupCases(benchkit.Get(b, size), benchkit.Lookups{}))
-	}
-}
-
-func BenchmarkAdd(b *testing.B) {
-	for _, size := range benchkit.Sizes(b) {
-		benchkit.Run(b, size, benchkit.AddCases(benchkit.Get(b, size)))
-	}
-}
-
-// BenchmarkFloor is what no lookup can beat: hashing alone, and one random
-// cache-line load per key from an array of the filter's size, through a call
-// per key (line-load) and in a plain Go loop over a batch (touch=go).
-func BenchmarkFloor(b *testing.B) { benchkit.Floor(b) }
-
-// BenchmarkLevels runs the rows of BenchmarkLookup and BenchmarkAdd at every
-// kernel level the machine has (generic, avx2, avx512 on an AVX-512 host),
-// in one process, so the levels compare directly:
-//
-//	go test -run '^$' -bench Levels -bench.sizes 16K,1M -count 6 . | tee levels.txt
-//	benchstat -col /level levels.txt
-func BenchmarkLevels(b *testing.B) { benchkit.Levels(b) }
 
 // BenchmarkTypedBatchAdd compares the batch adds of Counting, Cuckoo and
 // Scalable (AddAll) with a loop of Add, per key, for a filter planned for
@@ -140,7 +96,7 @@ func BenchmarkTypedBatchAdd(b *testing.B) {
 // holding 8 keys per 10 bytes. The stream's keys lie in stream order in one
 // buffer, half of them added. Compare the rows of one run:
 //
-//	go test -run '^$' -bench TypedStrings -count 6 . | tee strings.txt
+//	cd bench && go test -run '^$' -bench TypedStrings -count 6 . | tee strings.txt
 //	benchstat -col /op strings.txt
 func BenchmarkTypedStrings(b *testing.B) {
 	const size = 16 << 10

@@ -1,8 +1,8 @@
 // Package cputime reports, beside a benchmark's wall-clock time, the CPU
 // time of the benchmark's own thread per key: on shared, busy cores the
 // wall clock also counts the time the thread waited for a core, while the
-// thread's CPU time counts only what it ran. It is imported only by
-// benchmarks (internal/benchkit and the root package's tests).
+// thread's CPU time counts only what it ran. It is imported only by the
+// bench module's benchmarks (internal/benchkit and the peer comparisons).
 package cputime
 
 import (

@@ -1,10 +1,8 @@
-// Package benchkit holds the benchmark fixtures shared by the root module's
-// benchmarks and the nested bench/ module: the -bench.sizes flag, the keys
-// and lookup streams of one filter size with simdbloom's own filters built
-// on them, the single and batched lookup loops, simdbloom's lookup and add
-// rows and the hardware floor. It is imported only by test files, so it
-// never reaches a user's build, and it imports nothing beyond the library
-// and its own dependencies (the floor times xxh3 itself).
+// Package benchkit holds the bench module's benchmark fixtures: the
+// -bench.sizes flag, the keys and lookup streams of one filter size with
+// simdbloom's own filters built on them, the single and batched lookup
+// loops, simdbloom's lookup and add rows and the hardware floor. It lives in
+// the bench module, so it is not part of the library's module download.
 //
 // Every benchmark built with it reports ns/op per KEY (b.N counts keys), and,
 // on Linux, cpu-ns/key: the CPU time of the benchmark's thread per key, which
@@ -24,9 +22,9 @@ import (
 	"github.com/zeebo/xxh3"
 
 	"github.com/simdbloom/bloom"
+	"github.com/simdbloom/bloom/bench/internal/cputime"
 	"github.com/simdbloom/bloom/blocked"
 	"github.com/simdbloom/bloom/internal/cpu"
-	"github.com/simdbloom/bloom/internal/cputime"
 )
 
 var sizesFlag = flag.String("bench.sizes", "", "filter sizes for the benchmarks (default 16K,1M,8M,256M; 16K with -short)")

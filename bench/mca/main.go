@@ -2,9 +2,10 @@
 // llvm-mca, for arm64 processors (where no hardware is at hand) and amd64
 // ones (where the model can be checked against measurements; PERF.md).
 //
-// Run it from the repository root:
+// It lives in the bench module, outside the library's module download. Run
+// it from bench/ (it finds the library through bench's replace directive):
 //
-//	go run ./internal/mca [--json]
+//	cd bench && go run ./mca [--json]
 //
 // It builds the test binaries of the kernels' packages for linux/arm64 and
 // linux/amd64 (go test -c), disassembles each kernel with llvm-objdump, cuts
@@ -27,6 +28,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // result is one kernel on one processor model.
@@ -52,7 +54,12 @@ func main() {
 		only := slices.DeleteFunc(slices.Clone(kernels), func(k kernel) bool { return k.label() != *show })
 		kernels = only
 	}
-	rs, err := run(t, ".", *show != "")
+	root, err := libraryRoot()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mca:", err)
+		os.Exit(1)
+	}
+	rs, err := run(t, root, *show != "")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mca:", err)
 		os.Exit(1)
@@ -68,6 +75,20 @@ func main() {
 	}
 	fmt.Printf("llvm-mca %s (%s)\n", t.version, t.mca)
 	printTable(os.Stdout, rs)
+}
+
+// libraryRoot returns the directory of the library module, as the bench
+// module resolves it (its replace directive points at the checkout).
+func libraryRoot() (string, error) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", module).Output()
+	if err != nil {
+		return "", fmt.Errorf("go list -m %s: %v", module, err)
+	}
+	dir := strings.TrimSpace(string(out))
+	if dir == "" {
+		return "", fmt.Errorf("go list -m %s: no directory (run mca from the bench module)", module)
+	}
+	return dir, nil
 }
 
 // run builds, disassembles and models every kernel of the table.
