@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"unsafe"
 )
@@ -36,6 +37,12 @@ func loadFile(name string) (b []byte, mapped bool, release func(), err error) {
 	return b, false, func() {}, nil
 }
 
+// shorterThan reports whether the file name now holds fewer than n bytes.
+func shorterThan(name string, n int) bool {
+	fi, err := os.Stat(name)
+	return err == nil && fi.Size() < int64(n)
+}
+
 // guardMapped calls fn, which reads the bytes b of the file name, and
 // returns its error. When b is mapped, a fault in reading it (SIGBUS: the
 // file was truncated while mapped, or its disk failed) is the error that
@@ -53,12 +60,19 @@ func guardMapped(b []byte, mapped bool, name string, fn func() error) (err error
 		if r == nil {
 			return
 		}
+		// A fault at an address inside b is the file's. Some kernels and
+		// emulators (QEMU's user mode) report no fault address, and the
+		// runtime then reports a nil dereference: that too is the file's
+		// when the file is now shorter than the mapping.
+		var addr uintptr
 		if a, ok := r.(interface{ Addr() uintptr }); ok {
-			start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-			if addr := a.Addr(); addr >= start && addr-start < uintptr(len(b)) {
-				err = badFile(fmt.Errorf("%s: the file was truncated or changed while it was read", name))
-				return
-			}
+			addr = a.Addr()
+		}
+		start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+		inside := addr >= start && addr-start < uintptr(len(b))
+		if _, rt := r.(runtime.Error); inside || (rt && addr == 0 && shorterThan(name, len(b))) {
+			err = badFile(fmt.Errorf("%s: the file was truncated or changed while it was read", name))
+			return
 		}
 		panic(r)
 	}()
