@@ -86,11 +86,12 @@ type FilterView[K Key] struct {
 
 // View returns a read-only filter over the encoding b without copying it,
 // in O(1), for example over a memory-mapped file; b must stay unchanged
-// while the view is used. The payload must start at an 8-byte boundary
-// (else ErrAlignment); an encoding placed at a 64-byte boundary (a
-// memory-mapped file is) keeps every block in one cache line, otherwise
-// each lookup may touch two. See blocked.View for the checks made and
-// blocked.Verify to check the payload's checksum too.
+// while the view is used. The payload may start at any address; an
+// encoding placed at a 64-byte boundary (a memory-mapped file is) keeps
+// every block in one cache line, otherwise each lookup may touch two. See
+// blocked.View for the checks made and blocked.Verify to check the
+// payload's checksum too. To look keys up in buffers that come and go
+// without allocating, keep a FilterView and Reset it instead.
 func View[K Key](b []byte) (*FilterView[K], error) {
 	g, err := blocked.View(b)
 	if err != nil {
@@ -100,6 +101,39 @@ func View[K Key](b []byte) (*FilterView[K], error) {
 		return nil, err
 	}
 	return &FilterView[K]{v: *g, kind: kindOf[K]()}, nil
+}
+
+// Reset makes f a view of the Filter encoded in b, without copying and
+// without allocating, with the light checks of blocked.FilterView.Reset
+// (length, magic, version, variant, flags, k, blocks against the length;
+// no checksum: see blocked.Verify) and the key hash (xxh3, else an error
+// wrapping ErrHashMismatch). On error f is the zero view, whose lookups
+// answer false. Reuse one FilterView for buffers that come and go: b must
+// stay valid and unchanged until the next Reset.
+func (f *FilterView[K]) Reset(b []byte) error {
+	if err := f.v.Reset(b); err != nil {
+		f.kind = kindInvalid
+		return err
+	}
+	if id := f.v.KeyHash(); id != blocked.HashXXH3 {
+		f.v, f.kind = blocked.FilterView{}, kindInvalid
+		return checkHash(id)
+	}
+	if f.kind == kindInvalid {
+		f.kind = kindOf[K]()
+	}
+	return nil
+}
+
+// Lookup reports whether key may have been added to the Filter encoded in
+// b: Reset on a FilterView of its own, then Has, without allocating. Its
+// error is Reset's, with false.
+func Lookup[K Key](b []byte, key K) (bool, error) {
+	var f FilterView[K]
+	if err := f.Reset(b); err != nil {
+		return false, err
+	}
+	return f.Has(key), nil
 }
 
 // Engine returns the hash-level view underneath, for HasHash/HasHashes with

@@ -69,7 +69,8 @@ var (
 	ErrTruncated = errs.ErrTruncated
 	// ErrCorrupt means the header is malformed or inconsistent.
 	ErrCorrupt = errs.ErrCorrupt
-	// ErrAlignment means View was given a payload not at an 8-byte boundary.
+	// ErrAlignment is no longer returned: views accept payloads at any
+	// address. It is kept so that code testing for it still compiles.
 	ErrAlignment = errs.ErrAlignment
 	// ErrByteOrder means View was called on a big-endian machine.
 	ErrByteOrder = errs.ErrByteOrder
@@ -143,7 +144,16 @@ type Header struct {
 	PayloadBytes uint64  // Blocks times the variant's block size
 	PayloadCRC   uint32  // CRC-32C of the payload
 	CompatFlags  uint32  // compatible flags: bits a reader may ignore (none defined; this package writes 0)
+	// IncompatFlags are the incompatible flags, all known to this package:
+	// bit 0 (AppendFilter's BuildOptions.NoPayloadCRC) says the payload
+	// has no CRC (PayloadCRC is 0 and not checked).
+	IncompatFlags uint32
 }
+
+// HasPayloadCRC reports whether the encoding carries a payload CRC: true
+// unless its writer left it out (BuildOptions.NoPayloadCRC), in which case
+// Verify and the decoders check the header only.
+func (h Header) HasPayloadCRC() bool { return h.IncompatFlags&format.IncompatNoPayloadCRC == 0 }
 
 // Size returns the length of the whole encoding: header and payload.
 func (h Header) Size() uint64 { return HeaderSize + h.PayloadBytes }
@@ -151,14 +161,15 @@ func (h Header) Size() uint64 { return HeaderSize + h.PayloadBytes }
 // fromFormat converts a framing header to a Header.
 func fromFormat(h format.Header) Header {
 	return Header{
-		Version:      h.Version,
-		Variant:      Variant(h.Variant),
-		K:            int(h.K),
-		Blocks:       h.Blocks,
-		Hash:         HashID(h.Hash),
-		PayloadBytes: h.PayloadBytes,
-		PayloadCRC:   h.PayloadCRC,
-		CompatFlags:  h.Compat,
+		Version:       h.Version,
+		Variant:       Variant(h.Variant),
+		K:             int(h.K),
+		Blocks:        h.Blocks,
+		Hash:          HashID(h.Hash),
+		PayloadBytes:  h.PayloadBytes,
+		PayloadCRC:    h.PayloadCRC,
+		CompatFlags:   h.Compat,
+		IncompatFlags: h.Incompat,
 	}
 }
 
