@@ -120,7 +120,7 @@ func (f *FilterView[K]) Reset(b []byte) error {
 		return checkHash(id)
 	}
 	if f.kind == kindInvalid {
-		f.kind = kindOf[K]()
+		f.kind = kindFast[K]()
 	}
 	return nil
 }
@@ -129,11 +129,15 @@ func (f *FilterView[K]) Reset(b []byte) error {
 // b: Reset on a FilterView of its own, then Has, without allocating. Its
 // error is Reset's, with false.
 func Lookup[K Key](b []byte, key K) (bool, error) {
-	var f FilterView[K]
-	if err := f.Reset(b); err != nil {
+	var v blocked.FilterView
+	if err := v.Reset(b); err != nil {
 		return false, err
 	}
-	return f.Has(key), nil
+	if id := v.KeyHash(); id != blocked.HashXXH3 {
+		return false, checkHash(id)
+	}
+	t := Filter[K]{f: (*blocked.Filter)(unsafe.Pointer(&v)), kind: kindFast[K]()} // as FilterView.Has
+	return t.Has(key), nil
 }
 
 // Engine returns the hash-level view underneath, for HasHash/HasHashes with
@@ -145,13 +149,38 @@ func (f *FilterView[K]) wordKey() bool { return f.kind == kindUint64 || f.kind =
 
 // Has reports whether k may have been added: false means certainly not.
 func (f *FilterView[K]) Has(k K) bool {
-	if f.wordKey() {
-		return f.v.HasHash(HashUint64(*(*uint64)(unsafe.Pointer(&k))))
+	// The fused hash-and-probe kernel of Filter[K].Has, on a Filter[K]
+	// made on the stack over the view's engine: a blocked.FilterView is
+	// its blocked.Filter (its only field, read by the one-key assembly
+	// too; viewLayout checks the size), and a read changes nothing.
+	t := Filter[K]{f: (*blocked.Filter)(unsafe.Pointer(&f.v)), kind: f.kind}
+	return t.Has(k)
+}
+
+// viewLayout fails to compile if a blocked.FilterView is no longer the size
+// of the blocked.Filter it starts with (FilterView.Has reads one as the other).
+const viewLayout = uint(unsafe.Sizeof(blocked.FilterView{})-unsafe.Sizeof(blocked.Filter{})) +
+	uint(unsafe.Sizeof(blocked.Filter{})-unsafe.Sizeof(blocked.FilterView{}))
+
+// kindFast is kindOf without reflection for the common key types, for
+// Lookup, which cannot keep it between calls.
+func kindFast[K Key]() keyKind {
+	var z K
+	switch any(z).(type) {
+	case string:
+		return kindString
+	case []byte:
+		return kindBytes
+	case uint64:
+		return kindUint64
+	case int64:
+		return kindInt64
+	case uint32:
+		return kindUint32
+	case int32:
+		return kindInt32
 	}
-	if f.kind == kindInvalid {
-		return false
-	}
-	return f.v.HasHash(hashKind(f.kind, &k))
+	return kindOf[K]()
 }
 
 // HasAll sets out[i] to Has(keys[i]) and returns how many are true. It

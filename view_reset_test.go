@@ -1,8 +1,10 @@
 package bloom
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"runtime"
 	"testing"
 
 	"github.com/simdbloom/bloom/blocked"
@@ -18,6 +20,7 @@ func unalignedAt(b []byte, off int) []byte {
 // and integer keys, and that Reset refuses another key hash leaving the
 // zero view.
 func TestFilterViewReset(t *testing.T) {
+	skipBigEndian(t)
 	keys := make([]string, 500)
 	for i := range keys {
 		keys[i] = fmt.Sprintf("key-%d", i)
@@ -91,13 +94,20 @@ func TestFilterViewReset(t *testing.T) {
 // TestFilterViewResetAllocs checks that Reset, Has, HasAll and Lookup on
 // typed views allocate nothing.
 func TestFilterViewResetAllocs(t *testing.T) {
+	skipBigEndian(t)
 	f, _ := New[[]byte](1000, 0.01)
 	keys := make([][]byte, 256)
 	for i := range keys {
 		keys[i] = fmt.Appendf(nil, "k%d", i)
 	}
 	f.AddAll(keys)
-	b := unalignedAt(func() []byte { b, _ := f.MarshalBinary(); return b }(), 3)
+	off := 3
+	switch runtime.GOARCH {
+	case "amd64", "arm64", "386", "ppc64le", "wasm":
+	default:
+		off = 0 // elsewhere an unaligned view copies its payload
+	}
+	b := unalignedAt(func() []byte { b, _ := f.MarshalBinary(); return b }(), off)
 	out := make([]bool, len(keys))
 	var v FilterView[[]byte]
 	n := testing.AllocsPerRun(100, func() {
@@ -120,5 +130,13 @@ func TestFilterViewResetAllocs(t *testing.T) {
 	var vu FilterView[uint64]
 	if n := testing.AllocsPerRun(100, func() { _ = vu.Reset(gb); _ = vu.Has(77) }); n != 0 {
 		t.Fatalf("uint64 Reset and Has allocate %v times", n)
+	}
+}
+
+// skipBigEndian skips a test of views on a big-endian machine, where
+// views return ErrByteOrder.
+func skipBigEndian(t *testing.T) {
+	if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
+		t.Skip("views need a little-endian machine")
 	}
 }

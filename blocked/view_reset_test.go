@@ -250,8 +250,8 @@ func TestAppendFilter(t *testing.T) {
 		}
 	}
 	n := testing.AllocsPerRun(20, func() { _, _ = AppendFilter(nil, 40, 8, hs, BuildOptions{}) })
-	if n != 1 {
-		t.Errorf("AppendFilter into nil: %v allocations, want 1", n)
+	if want := 1.0; n != want && (littleEndian || n > 2) { // big-endian: a native filter, then converted
+		t.Errorf("AppendFilter into nil: %v allocations, want %v", n, want)
 	}
 	buf := make([]byte, 0, HeaderSize+40*64)
 	n = testing.AllocsPerRun(20, func() { _, _ = AppendFilter(buf, 40, 8, hs, BuildOptions{NoPayloadCRC: true}) })
