@@ -16,6 +16,13 @@ import (
 //	go test -run '^$' -bench . -count 6 ./ > new.txt
 //	benchstat -col /policy new.txt
 //
+// The seeks vary more between processes than between policies; compare
+// them one policy per process, alternated:
+//
+//	for p in pebble simdbloom simdbloom pebble ...; do
+//		go test -run '^$' -bench "Seek/absent/policy=$p\$" ./
+//	done
+//
 // MayContain: ns per call on present and absent keys (hash included);
 // Build: ns per key of AddKey then Finish, with the filter's bytes per key
 // and false-positive rate as metrics; Seek: SeekPrefixGE on absent keys in
