@@ -2,7 +2,6 @@ package blocked
 
 import (
 	"fmt"
-	"slices"
 	"unsafe"
 
 	"github.com/simdbloom/bloom/internal/format"
@@ -53,10 +52,19 @@ func AppendFilter(dst []byte, nblocks uint64, k int, hs []uint64, o BuildOptions
 	}
 	n := int(nblocks * 64)
 	start := len(dst)
-	dst = slices.Grow(dst, HeaderSize+n)[:start+HeaderSize+n]
+	fresh := cap(dst)-start < HeaderSize+n
+	if fresh {
+		// One allocation (slices.Grow makes two under -race), zeroed.
+		grown := make([]byte, start, start+HeaderSize+n)
+		copy(grown, dst)
+		dst = grown
+	}
+	dst = dst[:start+HeaderSize+n]
 	p := dst[start+HeaderSize:]
 	if littleEndian && (unalignedOK || uintptr(unsafe.Pointer(unsafe.SliceData(p)))%8 == 0) {
-		clear(p) // dst's spare capacity may hold anything
+		if !fresh {
+			clear(p) // dst's spare capacity may hold anything
+		}
 		f := Filter{blocks: blocksOver[block](p), k: k}
 		if len(hs) > 0 {
 			addHashes(&f, hs)
