@@ -96,11 +96,12 @@ type FilterView[K Key] struct {
 
 // View returns a read-only filter over the encoding b without copying it,
 // in O(1), for example over a memory-mapped file; b must stay unchanged
-// while the view is used. The payload must start at an 8-byte boundary
-// (else ErrAlignment); an encoding placed at a 64-byte boundary (a
-// memory-mapped file is) keeps every block in one cache line, otherwise
-// each lookup may touch two. See blocked.View for the checks made and
-// blocked.Verify to check the payload's checksum too.
+// while the view is used. The payload may start at any address; an
+// encoding placed at a 64-byte boundary (a memory-mapped file is) keeps
+// every block in one cache line, otherwise each lookup may touch two. See
+// blocked.View for the checks made and blocked.Verify to check the
+// payload's checksum too. To look keys up in buffers that come and go
+// without allocating, keep a FilterView and Reset it instead.
 func View[K Key](b []byte) (*FilterView[K], error) {
 	g, err := blocked.View(b)
 	if err != nil {
@@ -115,6 +116,51 @@ func View[K Key](b []byte) (*FilterView[K], error) {
 	return &FilterView[K]{v: *g, kind: kindOf[K]()}, nil
 }
 
+// Reset makes f a view of the Filter encoded in b, without copying and
+// without allocating, with the light checks of blocked.FilterView.Reset
+// (length, magic, version, variant, flags, k, blocks against the length;
+// no checksum: see blocked.Verify), the key hash (xxh3, else an error
+// wrapping ErrHashMismatch) and the key family, as View. On error f is the
+// zero view, whose lookups
+// answer false. Reuse one FilterView for buffers that come and go: b must
+// stay valid and unchanged until the next Reset.
+func (f *FilterView[K]) Reset(b []byte) error {
+	if err := f.v.Reset(b); err != nil {
+		f.kind = kindInvalid
+		return err
+	}
+	if id := f.v.KeyHash(); id != blocked.HashXXH3 {
+		f.v, f.kind = blocked.FilterView{}, kindInvalid
+		return checkHash(id)
+	}
+	if keys := f.v.KeyFamily(); keys != blocked.KeysUnrecorded && keys != keyFamily[K]() {
+		f.v, f.kind = blocked.FilterView{}, kindInvalid
+		return checkFamily[K](keys, "FilterView")
+	}
+	if f.kind == kindInvalid {
+		f.kind = kindFast[K]()
+	}
+	return nil
+}
+
+// Lookup reports whether key may have been added to the Filter encoded in
+// b: Reset on a FilterView of its own, then Has, without allocating. Its
+// error is Reset's, with false.
+func Lookup[K Key](b []byte, key K) (bool, error) {
+	var v blocked.FilterView
+	if err := v.Reset(b); err != nil {
+		return false, err
+	}
+	if id := v.KeyHash(); id != blocked.HashXXH3 {
+		return false, checkHash(id)
+	}
+	if keys := v.KeyFamily(); keys != blocked.KeysUnrecorded && keys != keyFamily[K]() {
+		return false, checkFamily[K](keys, "Filter")
+	}
+	t := Filter[K]{f: (*blocked.Filter)(unsafe.Pointer(&v)), kind: kindFast[K]()} // as FilterView.Has
+	return t.Has(key), nil
+}
+
 // Engine returns the hash-level view underneath, for HasHash/HasHashes with
 // hashes computed by Hash.
 func (f *FilterView[K]) Engine() *blocked.FilterView { return &f.v }
@@ -124,13 +170,38 @@ func (f *FilterView[K]) wordKey() bool { return f.kind == kindUint64 || f.kind =
 
 // Has reports whether k may have been added: false means certainly not.
 func (f *FilterView[K]) Has(k K) bool {
-	if f.wordKey() {
-		return f.v.HasHash(HashUint64(*(*uint64)(unsafe.Pointer(&k))))
+	// The fused hash-and-probe kernel of Filter[K].Has, on a Filter[K]
+	// made on the stack over the view's engine: a blocked.FilterView is
+	// its blocked.Filter (its only field, read by the one-key assembly
+	// too; viewLayout checks the size), and a read changes nothing.
+	t := Filter[K]{f: (*blocked.Filter)(unsafe.Pointer(&f.v)), kind: f.kind}
+	return t.Has(k)
+}
+
+// viewLayout fails to compile if a blocked.FilterView is no longer the size
+// of the blocked.Filter it starts with (FilterView.Has reads one as the other).
+const viewLayout = uint(unsafe.Sizeof(blocked.FilterView{})-unsafe.Sizeof(blocked.Filter{})) +
+	uint(unsafe.Sizeof(blocked.Filter{})-unsafe.Sizeof(blocked.FilterView{}))
+
+// kindFast is kindOf without reflection for the common key types, for
+// Lookup, which cannot keep it between calls.
+func kindFast[K Key]() keyKind {
+	var z K
+	switch any(z).(type) {
+	case string:
+		return kindString
+	case []byte:
+		return kindBytes
+	case uint64:
+		return kindUint64
+	case int64:
+		return kindInt64
+	case uint32:
+		return kindUint32
+	case int32:
+		return kindInt32
 	}
-	if f.kind == kindInvalid {
-		return false
-	}
-	return f.v.HasHash(hashKind(f.kind, &k))
+	return kindOf[K]()
 }
 
 // HasAll sets out[i] to Has(keys[i]) and returns how many are true. It

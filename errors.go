@@ -43,8 +43,8 @@ var (
 	ErrTruncated = errs.ErrTruncated
 	// ErrCorrupt means the encoding's header is malformed or inconsistent.
 	ErrCorrupt = errs.ErrCorrupt
-	// ErrAlignment means View was given bytes whose payload is not aligned
-	// as it requires.
+	// ErrAlignment is no longer returned: views accept payloads at any
+	// address. It is kept so that code testing for it still compiles.
 	ErrAlignment = errs.ErrAlignment
 	// ErrByteOrder means View was called on a big-endian machine; decode a
 	// copy with UnmarshalBinary instead.

@@ -8,7 +8,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-	"unsafe"
 
 	"github.com/simdbloom/bloom"
 	"github.com/simdbloom/bloom/blocked"
@@ -198,21 +197,6 @@ func TestErrorMessages(t *testing.T) {
 		{"cuckoo.Size(1 << 62)", func() error { _, err := cuckoo.Size(1<<62, 0.01); return err }(), true},
 		{"cuckoo.NewBuckets(2^33)", func() error { _, err := cuckoo.NewBuckets(1<<33, 8, cuckoo.Plain); return err }(), true},
 		{"parquet file of 1 byte", func() error { _, err := parquet.ReadFooter(bytes.NewReader([]byte{1}), 1); return err }(), false},
-	}
-	if binary.NativeEndian.Uint16([]byte{1, 0}) == 1 { // views need a little-endian machine
-		raw := make([]byte, len(fb)+16)
-		off := 0
-		for uintptr(unsafe.Pointer(&raw[off]))%8 != 1 {
-			off++
-		}
-		misaligned := raw[off : off+len(fb)]
-		copy(misaligned, fb)
-		_, err := blocked.View(misaligned)
-		cases = append(cases, struct {
-			name   string
-			err    error
-			cuckoo bool
-		}{"View 1 byte past an 8-byte boundary", err, false})
 	}
 	for _, c := range cases {
 		if c.err == nil {

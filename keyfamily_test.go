@@ -220,3 +220,34 @@ func TestKeyFamilyFromEngine(t *testing.T) {
 		t.Errorf("Intersect of integer and byte-string engines: %v, want ErrHashMismatch", err)
 	}
 }
+
+// TestResetRefusesOtherFamily: FilterView.Reset and Lookup refuse an
+// encoding of the other key family, as View does, and accept their own.
+func TestResetRefusesOtherFamily(t *testing.T) {
+	f, err := New[string](100, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Add("7")
+	b, err := f.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v FilterView[uint64]
+	if err := v.Reset(b); !errors.Is(err, ErrHashMismatch) {
+		t.Errorf("FilterView[uint64].Reset of a Filter[string]: %v, want ErrHashMismatch", err)
+	}
+	if v.Has(7) {
+		t.Error("a refused Reset left a view that answers true")
+	}
+	if _, err := Lookup(b, uint64(7)); !errors.Is(err, ErrHashMismatch) {
+		t.Errorf("Lookup[uint64] of a Filter[string]: %v, want ErrHashMismatch", err)
+	}
+	var s FilterView[string]
+	if err := s.Reset(b); err != nil || !s.Has("7") {
+		t.Errorf("FilterView[string].Reset: %v, Has = %v", err, s.Has("7"))
+	}
+	if ok, err := Lookup(b, "7"); err != nil || !ok {
+		t.Errorf("Lookup[string]: %v, %v", ok, err)
+	}
+}

@@ -25,7 +25,10 @@
 //   - Counting (NewCounting): 4-bit counters instead of bits, so hashes can
 //     be removed (RemoveHash), at several times a Filter's memory.
 //   - View, ViewSplitBlock, ViewCounting: a filter over an encoding you hold,
-//     such as a memory-mapped file, without copying it; read-only.
+//     such as a memory-mapped file, without copying it; read-only. The
+//     views' Reset re-points a view you keep at each buffer without
+//     allocating (LookupHash in one call), for a storage engine's block
+//     cache; AppendFilter builds an encoding in the caller's buffer.
 //
 // SizeFilter, SizeSplitBlock and SizeCounting give the size each constructor
 // makes, by the layout's exact false-positive formula (FPR, SplitBlockFPR,

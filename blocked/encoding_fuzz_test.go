@@ -48,10 +48,12 @@ func fuzzSeeds(f *testing.F, add func(b []byte)) {
 				func(b []byte) { binary.LittleEndian.PutUint64(b[offBlocks:], 1<<32) },
 				func(b []byte) { binary.LittleEndian.PutUint64(b[offPayloadLen:], 1<<63) },
 				func(b []byte) { b[HeaderSize] ^= 1 },
-				func(b []byte) { b[offCompat] = 1 },   // ignored
-				func(b []byte) { b[offIncompat] = 1 }, // ErrVersion
-				func(b []byte) { b[offVariant] = 4 },  // reserved: cuckoo
-				func(b []byte) { b[offVariant] = 5 },  // reserved: scalable
+				func(b []byte) { b[offCompat] = 1 },                                              // ignored
+				func(b []byte) { b[offIncompat] = 2 },                                            // ErrVersion
+				func(b []byte) { b[offIncompat] = 1 },                                            // no payload CRC, but the field is set: ErrCorrupt
+				func(b []byte) { b[offIncompat] = 1; clear(b[offPayloadCRC : offPayloadCRC+4]) }, // no payload CRC
+				func(b []byte) { b[offVariant] = 4 },                                             // reserved: cuckoo
+				func(b []byte) { b[offVariant] = 5 },                                             // reserved: scalable
 			} {
 				b := bytes.Clone(good)
 				edit(b)
@@ -71,8 +73,9 @@ func fuzzSeeds(f *testing.F, add func(b []byte)) {
 
 // withoutCompat returns a copy of the accepted encoding b with the
 // compatible flags a writer does not keep cleared (and the header CRC
-// fixed): what a writer writes back. Filter and Counting keep the key family
-// (bits 0..1); every other bit, and a SplitBlock's key family, is cleared.
+// fixed), and the payload CRC written if b had none: what a writer writes
+// back. Filter and Counting keep the key family (bits 0..1); every other
+// bit, and a SplitBlock's key family, is cleared.
 func withoutCompat(b []byte) []byte {
 	c := bytes.Clone(b)
 	keep := uint32(0)
@@ -80,6 +83,10 @@ func withoutCompat(b []byte) []byte {
 		keep = format.CompatKeyMask
 	}
 	binary.LittleEndian.PutUint32(c[offCompat:], binary.LittleEndian.Uint32(c[offCompat:])&keep)
+	if c[offIncompat]&1 != 0 { // no payload CRC: a writer puts one back
+		c[offIncompat] &^= 1
+		return refixAll(c)
+	}
 	return refix(c)
 }
 
@@ -169,13 +176,30 @@ func FuzzView(f *testing.F) {
 		hs := randomHashes(16, uint64(len(data)))
 		out := make([]bool, len(hs))
 		for _, c := range codecs[1:] {
+			if r := resetView(c); r.Reset(b) == nil { // hostile bytes: no read outside b
+				for _, h := range hs {
+					r.HasHash(h)
+				}
+				r.HasHashes(hs, out)
+			}
 			v, err := c.view(b)
 			if err != nil {
 				checkSentinel(t, c.name, err)
 				continue
 			}
-			if off%8 != 0 || !littleEndian {
-				t.Fatalf("%s: View accepted a payload at offset %d (little-endian %v)", c.name, off%64, littleEndian)
+			if !littleEndian {
+				t.Fatalf("%s: View accepted input on a big-endian machine", c.name)
+			}
+			// Reset, the light check, accepts whatever View accepts and
+			// answers the same.
+			r := resetView(c)
+			if err := r.Reset(b); err != nil {
+				t.Fatalf("%s: View accepts what Reset refuses: %v", c.name, err)
+			}
+			for _, h := range hs {
+				if r.HasHash(h) != v.HasHash(h) {
+					t.Fatalf("%s: Reset and View answer differently", c.name)
+				}
 			}
 			for _, h := range hs {
 				v.HasHash(h)

@@ -69,7 +69,8 @@ var (
 	ErrTruncated = errs.ErrTruncated
 	// ErrCorrupt means the header is malformed or inconsistent.
 	ErrCorrupt = errs.ErrCorrupt
-	// ErrAlignment means View was given a payload not at an 8-byte boundary.
+	// ErrAlignment is no longer returned: views accept payloads at any
+	// address. It is kept so that code testing for it still compiles.
 	ErrAlignment = errs.ErrAlignment
 	// ErrByteOrder means View was called on a big-endian machine.
 	ErrByteOrder = errs.ErrByteOrder
@@ -175,7 +176,16 @@ type Header struct {
 	PayloadCRC   uint32    // CRC-32C of the payload
 	CompatFlags  uint32    // compatible flags: bits a reader may ignore; bits 0..1 are Keys, the others are written 0
 	Keys         KeyFamily // key family (bits 0..1 of CompatFlags): what the keys were before hashing
+	// IncompatFlags are the incompatible flags, all known to this package:
+	// bit 0 (AppendFilter's BuildOptions.NoPayloadCRC) says the payload
+	// has no CRC (PayloadCRC is 0 and not checked).
+	IncompatFlags uint32
 }
+
+// HasPayloadCRC reports whether the encoding carries a payload CRC: true
+// unless its writer left it out (BuildOptions.NoPayloadCRC), in which case
+// Verify and the decoders check the header only.
+func (h Header) HasPayloadCRC() bool { return h.IncompatFlags&format.IncompatNoPayloadCRC == 0 }
 
 // Size returns the length of the whole encoding: header and payload.
 func (h Header) Size() uint64 { return HeaderSize + h.PayloadBytes }
@@ -183,15 +193,16 @@ func (h Header) Size() uint64 { return HeaderSize + h.PayloadBytes }
 // fromFormat converts a framing header to a Header.
 func fromFormat(h format.Header) Header {
 	return Header{
-		Version:      h.Version,
-		Variant:      Variant(h.Variant),
-		K:            int(h.K),
-		Blocks:       h.Blocks,
-		Hash:         HashID(h.Hash),
-		PayloadBytes: h.PayloadBytes,
-		PayloadCRC:   h.PayloadCRC,
-		CompatFlags:  h.Compat,
-		Keys:         KeyFamily(h.Compat & format.CompatKeyMask),
+		Version:       h.Version,
+		Variant:       Variant(h.Variant),
+		K:             int(h.K),
+		Blocks:        h.Blocks,
+		Hash:          HashID(h.Hash),
+		PayloadBytes:  h.PayloadBytes,
+		PayloadCRC:    h.PayloadCRC,
+		CompatFlags:   h.Compat,
+		Keys:          KeyFamily(h.Compat & format.CompatKeyMask),
+		IncompatFlags: h.Incompat,
 	}
 }
 

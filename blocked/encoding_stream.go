@@ -136,8 +136,10 @@ func readEncoded(r io.Reader, v Variant) (Header, []byte, int64, error) {
 }
 
 // Verify checks a whole encoding of any variant: the header, the length and
-// both checksums. It reads every byte (O(size)); View checks only the header
-// (O(1)), so call Verify first when the bytes might be damaged.
+// both checksums (the header's alone for an encoding written without a
+// payload CRC: Header.HasPayloadCRC). It reads every byte (O(size)); View
+// checks only the header (O(1)) and Reset less, so call Verify first when
+// the bytes might be damaged.
 func Verify(b []byte) error {
 	_, _, err := format.Decode(b, 0)
 	return err

@@ -1,38 +1,50 @@
 package blocked
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"unsafe"
 
-	"github.com/simdbloom/bloom/internal/errs"
+	"github.com/simdbloom/bloom/internal/format"
 )
 
 // Zero-copy views: read-only filters whose blocks are the caller's bytes,
-// for example a memory-mapped file. View, ViewSplitBlock and ViewCounting
-// cost O(1): they check the header (magic, version, header checksum, flags,
-// variant, fields), the length and the alignment, but not the payload
-// checksum; call Verify(b) first if the bytes may be damaged (damaged
-// payload bits give wrong answers, never a crash).
+// for example a memory-mapped file or a block cache's buffer. Two ways in:
+//
+//   - View, ViewSplitBlock and ViewCounting return a new view after checking
+//     the header as the decoders do (magic, version, header checksum, flags,
+//     variant, reserved bytes, fields) and the length, in O(1);
+//   - Reset, on a view value the caller keeps (var v FilterView; err :=
+//     v.Reset(b)), makes it a view of b without allocating, checking only
+//     what reading b safely and meaningfully needs: the length, the magic,
+//     version, variant and incompatible flags, k, and the number of blocks
+//     against the payload length and the length of b. It skips the header
+//     checksum and the reserved bytes, so it costs a few loads and compares;
+//     a view can then be re-pointed at each buffer as it arrives (LookupHash
+//     is Reset and HasHash in one call).
+//
+// Neither checks the payload checksum: call Verify(b) first if the bytes
+// may be damaged. Hostile or damaged bytes give wrong answers or an error,
+// never a read outside b or a crash.
 //
 // A view has the lookups and the read-only methods of its filter but no
 // method that changes it, so code that would write into the bytes (and
 // fault on a read-only mapping) does not compile. Clone returns a filter
 // you may change. A view records the encoding's key hash (KeyHash).
 //
-// b must stay valid and unchanged while the view is in use, and its payload
-// must start at an 8-byte boundary (ErrAlignment otherwise); an encoding
-// placed at a 64-byte boundary (as a memory-mapped file is) keeps every
-// block in one cache line, otherwise each lookup may touch two. Views need a
-// little-endian machine, else ErrByteOrder: use UnmarshalBinary there.
-
-// viewAlign is the alignment a view requires of its payload: the words'.
-// Every kernel loads unaligned, so more only saves the second cache line
-// that a block straddling two costs (PERF.md).
-const viewAlign = 8
+// b must stay valid and unchanged while the view is in use. The payload may
+// start at any address: the kernels load unaligned. An encoding placed at a
+// 64-byte boundary (as a memory-mapped file is) keeps every block in one
+// cache line, otherwise a lookup may touch two (PERF.md has the cost). On
+// the few platforms that fault on unaligned words (not amd64, arm64, 386,
+// ppc64le or wasm) an unaligned payload is copied into aligned memory, so
+// that view costs an allocation. Views need a little-endian machine, else
+// ErrByteOrder: use UnmarshalBinary there.
 
 // viewMem checks that b is exactly one encoding of variant v that can be
-// used in place, and returns its header and payload.
+// used in place, with the full header checks, and returns its header and
+// payload (copied where the platform needs the words aligned: viewPayload).
 func viewMem(b []byte, v Variant) (Header, []byte, error) {
 	if !littleEndian {
 		return Header{}, nil, ErrByteOrder
@@ -41,10 +53,76 @@ func viewMem(b []byte, v Variant) (Header, []byte, error) {
 	if err != nil {
 		return Header{}, nil, err
 	}
-	if a := uintptr(unsafe.Pointer(unsafe.SliceData(p))) % viewAlign; a != 0 {
-		return Header{}, nil, fmt.Errorf("%w: the payload starts %s past an 8-byte boundary (the encoding must start at one)", ErrAlignment, errs.Count(uint64(a), "byte"))
+	return h, viewPayload(p, v), nil
+}
+
+// viewPayload returns p, or a copy of p in aligned memory on a platform
+// that needs aligned words (unalignedOK false) when p is not at a multiple
+// of the variant's word size.
+func viewPayload(p []byte, v Variant) []byte {
+	if unalignedOK || uintptr(unsafe.Pointer(unsafe.SliceData(p)))%uintptr(v.wordBytes()) == 0 {
+		return p
 	}
-	return h, p, nil
+	m := alignedMem(uint64(len(p)))
+	copy(m, p)
+	return m
+}
+
+// viewHead is the first seven bytes of an encoding of variant v, read as a
+// little-endian word: the magic, the version and the variant.
+func viewHead(v Variant) uint64 {
+	return uint64(magic[0]) | uint64(magic[1])<<8 | uint64(magic[2])<<16 | uint64(magic[3])<<24 |
+		FormatVersion<<32 | uint64(v)<<48
+}
+
+// viewLight makes the checks of Reset on b, an encoding of variant v whose
+// blocks are 1<<shift bytes: enough bytes for the header, the magic,
+// version and variant, no incompatible flag this package does not know,
+// k = 8 (or 16 for a Filter), 1 to MaxBlocks blocks, and a payload length
+// that is the blocks' and what b holds after the header. It returns the
+// number of blocks and k, or ok false. The checks are or-ed into one word
+// and tested by one branch: a lookup pays for them on every call.
+func viewLight(b []byte, v Variant, shift uint) (nb uint64, k int, ok bool) {
+	if !littleEndian || len(b) < HeaderSize {
+		return 0, 0, false
+	}
+	hdr := (*[HeaderSize]byte)(b)
+	w0 := binary.LittleEndian.Uint64(hdr[offMagic:])
+	nb = binary.LittleEndian.Uint64(hdr[offBlocks:])
+	kk := w0 >> 56
+	kOK := uint64(1 << 8)
+	if v == VariantFilter {
+		kOK |= 1 << 16
+	}
+	bad := (w0&(1<<56-1) ^ viewHead(v)) |
+		(^(kOK >> (kk & 63)) & 1) | kk>>6 |
+		(nb-1)>>32 | // 1 <= nb <= MaxBlocks (2^32), so nb<<shift cannot wrap
+		(binary.LittleEndian.Uint64(hdr[offPayloadLen:]) ^ nb<<shift) |
+		((uint64(len(b)) - HeaderSize) ^ nb<<shift) |
+		uint64(binary.LittleEndian.Uint32(hdr[offIncompat:])&^format.KnownIncompat)
+	if bad != 0 {
+		return 0, 0, false
+	}
+	return nb, int(kk), true
+}
+
+// viewErr returns the error of an encoding that viewLight refused: the
+// first failed check in FORMAT.md's order (the header checksum among them,
+// when it is what fails first).
+func viewErr(b []byte, v Variant) error {
+	if !littleEndian {
+		return ErrByteOrder
+	}
+	if _, _, err := framePayload(b, v); err != nil {
+		return err
+	}
+	return fmt.Errorf("%w: the header does not describe a %v of this length", ErrCorrupt, v) // not reached: viewLight checks a subset
+}
+
+// viewBlocks returns the nb blocks of T in the payload of b (which viewLight
+// accepted), in place or copied as viewPayload decides.
+func viewBlocks[T any](b []byte, v Variant) []T {
+	return blocksOver[T](viewPayload(b[HeaderSize:], v))
 }
 
 // FilterView is a read-only Filter over an encoding in memory the caller
@@ -58,19 +136,72 @@ type FilterView struct {
 
 // View returns a read-only view of the Filter encoded in b, without copying
 // and in O(1), for example over a memory-mapped file. It checks the header
-// and the length but not the payload's checksum: call Verify(b) first if the
-// bytes may be damaged (damaged bits give wrong answers, never a crash).
-// b must stay valid and unchanged while the view is in use. The payload must
-// start at an 8-byte boundary, else ErrAlignment; an encoding placed at a
+// (its checksum included) and the length but not the payload's checksum:
+// call Verify(b) first if the bytes may be damaged (damaged bits give wrong
+// answers, never a crash). b must stay valid and unchanged while the view
+// is in use. The payload may start at any address; an encoding placed at a
 // 64-byte boundary (a memory-mapped file is) keeps every block in one cache
 // line, otherwise each lookup may touch two. On a big-endian machine View
-// returns ErrByteOrder: use UnmarshalBinary there.
+// returns ErrByteOrder: use UnmarshalBinary there. To look up keys in
+// buffers that come and go without allocating, keep a FilterView and Reset
+// it instead.
 func View(b []byte) (*FilterView, error) {
 	h, p, err := viewMem(b, VariantFilter)
 	if err != nil {
 		return nil, err
 	}
 	return &FilterView{Filter{blocks: blocksOver[block](p), k: h.K, hash: h.Hash, keys: h.Keys}}, nil
+}
+
+// Reset makes v a view of the Filter encoded in b, without copying and
+// without allocating, checking only what reading b safely needs (see the
+// package's notes on views): the length, magic, version, variant,
+// incompatible flags, k and the number of blocks against the payload length
+// and len(b), but neither checksum (call Verify for those). On error v is
+// the zero view, whose lookups answer false, and the error is the one View
+// would return. Reuse one FilterView for buffers that come and go (a block
+// cache's): b must stay valid and unchanged until the next Reset.
+func (v *FilterView) Reset(b []byte) error {
+	nb, k, ok := viewLight(b, VariantFilter, 6)
+	if !ok {
+		v.f = Filter{}
+		return viewErr(b, VariantFilter)
+	}
+	// Field by field: a struct literal is built on the stack and copied
+	// with 16-byte moves, which cannot forward from its 8-byte stores and
+	// measured three times the cost of the checks.
+	v.f.blocks = viewBlocks[block](b, VariantFilter)[:nb]
+	v.f.k = k
+	v.f.hash = HashID(b[offHash])
+	v.f.keys = KeyFamily(b[offCompat] & uint8(format.CompatKeyMask))
+	return nil
+}
+
+// LookupHash reports whether h may have been added to the Filter encoded in
+// b: Reset on a FilterView of its own, then HasHash, without allocating.
+// Its error is Reset's, with false.
+func LookupHash(b []byte, h uint64) (bool, error) {
+	// viewLight's checks for a Filter, written out: the call they save is
+	// a fair part of a lookup in a filter that is in cache.
+	if littleEndian && len(b) >= HeaderSize {
+		hdr := (*[HeaderSize]byte)(b)
+		w0 := binary.LittleEndian.Uint64(hdr[offMagic:])
+		nb := binary.LittleEndian.Uint64(hdr[offBlocks:])
+		kk := w0 >> 56
+		bad := (w0&(1<<56-1) ^ viewHead(VariantFilter)) |
+			(^((1<<8 | 1<<16) >> (kk & 63)) & 1) | kk>>6 |
+			(nb-1)>>32 |
+			(binary.LittleEndian.Uint64(hdr[offPayloadLen:]) ^ nb<<6) |
+			((uint64(len(b)) - HeaderSize) ^ nb<<6) |
+			uint64(binary.LittleEndian.Uint32(hdr[offIncompat:])&^format.KnownIncompat)
+		if bad == 0 {
+			var f Filter // on the stack, built in place (see Reset)
+			f.blocks = viewBlocks[block](b, VariantFilter)[:nb]
+			f.k = int(kk)
+			return f.HasHash(h), nil
+		}
+	}
+	return false, viewErr(b, VariantFilter)
 }
 
 // HasHash reports whether h may have been added, as Filter.HasHash does.
@@ -137,13 +268,28 @@ type SplitBlockView struct {
 }
 
 // ViewSplitBlock returns a read-only SplitBlock over the encoding b, without
-// copying and in O(1); the rules of View apply.
+// copying and in O(1); the rules of View apply. SplitBlockView.Reset is
+// the allocation-free alternative.
 func ViewSplitBlock(b []byte) (*SplitBlockView, error) {
 	h, p, err := viewMem(b, VariantSplitBlock)
 	if err != nil {
 		return nil, err
 	}
 	return &SplitBlockView{SplitBlock{blocks: blocksOver[splitBlock](p), hash: h.Hash}}, nil
+}
+
+// Reset makes v a view of the SplitBlock encoded in b, without copying and
+// without allocating, with the checks of FilterView.Reset; on error v is
+// the zero view.
+func (v *SplitBlockView) Reset(b []byte) error {
+	nb, _, ok := viewLight(b, VariantSplitBlock, 5)
+	if !ok {
+		v.s = SplitBlock{}
+		return viewErr(b, VariantSplitBlock)
+	}
+	v.s.blocks = viewBlocks[splitBlock](b, VariantSplitBlock)[:nb] // field by field, as in FilterView.Reset
+	v.s.hash = HashID(b[offHash])
+	return nil
 }
 
 // HasHash reports whether h may have been added, as SplitBlock.HasHash does.
@@ -208,13 +354,28 @@ type CountingView struct {
 }
 
 // ViewCounting returns a read-only Counting filter over the encoding b,
-// without copying and in O(1); the rules of View apply.
+// without copying and in O(1); the rules of View apply. CountingView.Reset
+// is the allocation-free alternative.
 func ViewCounting(b []byte) (*CountingView, error) {
 	h, p, err := viewMem(b, VariantCounting)
 	if err != nil {
 		return nil, err
 	}
 	return &CountingView{Counting{blocks: blocksOver[block](p), hash: h.Hash, keys: h.Keys}}, nil
+}
+
+// Reset makes v a view of the Counting filter encoded in b, without copying
+// and without allocating, with the checks of FilterView.Reset; on error v
+// is the zero view.
+func (v *CountingView) Reset(b []byte) error {
+	nb, _, ok := viewLight(b, VariantCounting, 6)
+	if !ok {
+		v.c = Counting{}
+		return viewErr(b, VariantCounting)
+	}
+	v.c.blocks = viewBlocks[block](b, VariantCounting)[:nb] // field by field, as in FilterView.Reset
+	v.c.hash = HashID(b[offHash])
+	return nil
 }
 
 // HasHash reports whether h may have been added, as Counting.HasHash does.

@@ -70,9 +70,18 @@ const (
 	// 3 is reserved: a typed reader refuses it as another family.
 )
 
+// Incompatible flags (offset 40).
+//
+// IncompatNoPayloadCRC (bit 0) says the writer left the payload CRC out
+// (for a container that checksums its blocks itself): the payload CRC
+// field is zero and no reader checks it. It is an incompatible flag because
+// a reader that did not know it would check the zero field and report a
+// damaged payload; such a reader refuses the encoding (ErrVersion) instead.
+const IncompatNoPayloadCRC uint32 = 1 << 0
+
 // KnownIncompat is the set of incompatible flag bits this version
-// understands: none. A header with any other bit is ErrVersion.
-const KnownIncompat uint32 = 0
+// understands. A header with any other bit is ErrVersion.
+const KnownIncompat uint32 = IncompatNoPayloadCRC
 
 // Variant is the variant id at offset 6.
 type Variant uint8
@@ -143,6 +152,10 @@ type Header struct {
 // Size returns the length of the whole encoding.
 func (h Header) Size() uint64 { return HeaderSize + h.PayloadBytes }
 
+// HasPayloadCRC reports whether the payload CRC field holds a checksum: it
+// does unless the writer set IncompatNoPayloadCRC.
+func (h Header) HasPayloadCRC() bool { return h.Incompat&IncompatNoPayloadCRC == 0 }
+
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
 // CRC returns the CRC-32C (Castagnoli) of b.
@@ -208,6 +221,9 @@ func Parse(b []byte, want Variant) (Header, error) {
 		if c != 0 {
 			return Header{}, fmt.Errorf("%w: reserved header bytes are not zero", errs.ErrCorrupt)
 		}
+	}
+	if !h.HasPayloadCRC() && h.PayloadCRC != 0 {
+		return Header{}, fmt.Errorf("%w: payload CRC field is %#08x with the no-payload-CRC flag set (must be 0)", errs.ErrCorrupt, h.PayloadCRC)
 	}
 	if err := Check(h); err != nil {
 		return Header{}, err
@@ -292,11 +308,15 @@ func Frame(b []byte, want Variant) (Header, []byte, error) {
 	return h, b[HeaderSize:], nil
 }
 
-// Decode is Frame that also checks the payload CRC.
+// Decode is Frame that also checks the payload CRC (unless the encoding
+// has none: IncompatNoPayloadCRC).
 func Decode(b []byte, want Variant) (Header, []byte, error) {
 	h, p, err := Frame(b, want)
 	if err != nil {
 		return Header{}, nil, err
+	}
+	if !h.HasPayloadCRC() {
+		return h, p, nil
 	}
 	if got := CRC(p); got != h.PayloadCRC {
 		return Header{}, nil, fmt.Errorf("%w: payload CRC-32C is %#08x, header says %#08x", errs.ErrChecksum, got, h.PayloadCRC)
@@ -306,14 +326,18 @@ func Decode(b []byte, want Variant) (Header, []byte, error) {
 
 // Append appends an encoding with header h and an n-byte payload to dst:
 // fill writes the payload into the slice it is given, then the payload CRC
-// and PayloadBytes are set and the header written.
+// and PayloadBytes are set and the header written. With
+// IncompatNoPayloadCRC in h.Incompat the payload CRC is left zero.
 func Append(dst []byte, h Header, n int, fill func(p []byte)) []byte {
 	start := len(dst)
 	dst = slices.Grow(dst, HeaderSize+n)[:start+HeaderSize+n]
 	p := dst[start+HeaderSize:]
 	fill(p)
 	h.PayloadBytes = uint64(n)
-	h.PayloadCRC = CRC(p)
+	h.PayloadCRC = 0
+	if h.HasPayloadCRC() {
+		h.PayloadCRC = CRC(p)
+	}
 	h.Put(dst[start:])
 	return dst
 }
@@ -326,6 +350,9 @@ func Append(dst []byte, h Header, n int, fill func(p []byte)) []byte {
 func Write(w io.Writer, h Header, payload iter.Seq[[]byte]) (int64, error) {
 	h.PayloadCRC = 0
 	for c := range payload {
+		if !h.HasPayloadCRC() {
+			break
+		}
 		h.PayloadCRC = UpdateCRC(h.PayloadCRC, c)
 	}
 	var hb [HeaderSize]byte
@@ -433,7 +460,7 @@ func Read(r io.Reader, want Variant) (Header, []byte, int64, error) {
 			return Header{}, nil, total, truncated(err, "payload", int64(got), int64(size))
 		}
 	}
-	if crc != h.PayloadCRC {
+	if h.HasPayloadCRC() && crc != h.PayloadCRC {
 		return Header{}, nil, total, fmt.Errorf("%w: payload CRC-32C is %#08x, header says %#08x", errs.ErrChecksum, crc, h.PayloadCRC)
 	}
 	return h, mem, total, nil
