@@ -37,7 +37,13 @@ func decodersOf[K Key](name string) []typedDecoder {
 		return []error{u.UnmarshalBinary(b), err}
 	}
 	return []typedDecoder{
-		{"Filter[" + name + "]", keyFamily[K](), func(b []byte) []error { return append(both(new(Filter[K]), b), view(b)) }},
+		{"Filter[" + name + "]", keyFamily[K](), func(b []byte) []error {
+			errs := both(new(Filter[K]), b)
+			if littleEndian { // views need a little-endian machine
+				errs = append(errs, view(b))
+			}
+			return errs
+		}},
 		{"Counting[" + name + "]", keyFamily[K](), func(b []byte) []error { return both(new(Counting[K]), b) }},
 		{"Cuckoo[" + name + "]", keyFamily[K](), func(b []byte) []error { return both(new(Cuckoo[K]), b) }},
 		{"Scalable[" + name + "]", keyFamily[K](), func(b []byte) []error { return both(new(Scalable[K]), b) }},
@@ -224,6 +230,9 @@ func TestKeyFamilyFromEngine(t *testing.T) {
 // TestResetRefusesOtherFamily: FilterView.Reset and Lookup refuse an
 // encoding of the other key family, as View does, and accept their own.
 func TestResetRefusesOtherFamily(t *testing.T) {
+	if !littleEndian {
+		t.Skip("views need a little-endian machine")
+	}
 	f, err := New[string](100, 0.01)
 	if err != nil {
 		t.Fatal(err)

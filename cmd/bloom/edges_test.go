@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -340,6 +341,9 @@ func TestLookupOfTruncatedMappedFile(t *testing.T) {
 	defer l.release()
 	if !l.mapped {
 		t.Skip("files are not memory-mapped on this platform")
+	}
+	if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
+		t.Skip("a big-endian machine decodes the filter into memory: lookups do not read the mapping")
 	}
 	out := make([]bool, len(keys))
 	if err := l.hasAllGuarded(keys, out); err != nil {
