@@ -12,6 +12,10 @@ import (
 // above what it maps now, and reports whether it could; call it in a child
 // process only (childtest.Run), since it is never undone.
 func setAddressSpace(t *testing.T, extra uint64) bool {
+	if raceEnabled {
+		t.Log("the race detector's shadow memory does not fit under an address-space limit: not tried")
+		return false
+	}
 	b, err := os.ReadFile("/proc/self/statm")
 	if err != nil {
 		t.Log(err)

@@ -81,6 +81,9 @@ func TestLimitIsAllocatable(t *testing.T) {
 // it could; only in a child process (childtest.Run).
 func setLimit(t *testing.T, res int, extra uint64) bool {
 	t.Helper()
+	if raceEnabled {
+		t.Skip("the race detector's shadow memory does not fit under an address-space or data limit")
+	}
 	var lim syscall.Rlimit
 	if err := syscall.Getrlimit(res, &lim); err != nil {
 		t.Skip(err)
