@@ -87,3 +87,28 @@ func mustMarshalB(t *testing.T, e interface{ MarshalBinary() ([]byte, error) }) 
 	}
 	return b
 }
+
+// TestResetKeepsKeyFamily: a view made by Reset reports the family its
+// encoding records, as one made by View does (CountingView.Reset once
+// dropped it, so its typed view could not check it).
+func TestResetKeepsKeyFamily(t *testing.T) {
+	if !littleEndian {
+		t.Skip("views need a little-endian machine")
+	}
+	f, _ := New(100, 0.01)
+	c, _ := NewCounting(100, 0.01)
+	for _, k := range []KeyFamily{KeysBytes, KeysIntegers} {
+		f.SetKeyFamily(k)
+		c.SetKeyFamily(k)
+		fb, _ := f.MarshalBinary()
+		cb, _ := c.MarshalBinary()
+		var fv FilterView
+		var cv CountingView
+		if err := fv.Reset(fb); err != nil || fv.KeyFamily() != k {
+			t.Errorf("FilterView.Reset: family %v, want %v (%v)", fv.KeyFamily(), k, err)
+		}
+		if err := cv.Reset(cb); err != nil || cv.KeyFamily() != k {
+			t.Errorf("CountingView.Reset: family %v, want %v (%v)", cv.KeyFamily(), k, err)
+		}
+	}
+}

@@ -375,6 +375,7 @@ func (v *CountingView) Reset(b []byte) error {
 	}
 	v.c.blocks = viewBlocks[block](b, VariantCounting)[:nb] // field by field, as in FilterView.Reset
 	v.c.hash = HashID(b[offHash])
+	v.c.keys = KeyFamily(b[offCompat] & uint8(format.CompatKeyMask))
 	return nil
 }
 
@@ -399,6 +400,10 @@ func (v *CountingView) FillRatio() float64 { return v.c.FillRatio() }
 
 // EstimatedFPR returns the false-positive rate of the filter as it is now.
 func (v *CountingView) EstimatedFPR() float64 { return v.c.EstimatedFPR() }
+
+// EstimatedCount returns the number of keys added and not removed, as
+// Counting.EstimatedCount.
+func (v *CountingView) EstimatedCount() float64 { return v.c.EstimatedCount() }
 
 // Saturated returns how many counters are stuck at 15, as
 // Counting.Saturated does.
