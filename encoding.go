@@ -214,7 +214,12 @@ func (f *FilterView[K]) HasAll(keys []K, out []bool) int {
 		clear(out[:len(keys)])
 		return 0
 	}
-	return hasAllChunked(f.kind, keys, out, &f.v)
+	found := 0
+	c := keyChunks[K]{kind: f.kind, keys: keys}
+	for hs, at := c.next(); len(hs) > 0; hs, at = c.next() {
+		found += f.v.HasHashes(hs, out[at:])
+	}
+	return found
 }
 
 // NumBits returns the size of the filter in bits.
@@ -256,3 +261,24 @@ func (f *FilterView[K]) AppendBinary(b []byte) ([]byte, error) { return f.v.Appe
 
 // WriteTo writes the encoding of the view's filter to w.
 func (f *FilterView[K]) WriteTo(w io.Writer) (int64, error) { return f.v.WriteTo(w) }
+
+// Counting[K] encodes as a blocked.Counting (FORMAT.md variant 3) and
+// Cuckoo[K] as a cuckoo.Filter (variant 4), each with the key-hash
+// identifier blocked.HashXXH3. Their decoders refuse any other identifier
+// with an error wrapping ErrHashMismatch, after every other check, and an
+// encoding of the other key family (see keyfamily.go) the same way, and
+// leave the receiver unchanged on any error.
+
+// requireXXH3 refuses an encoding whose keys were not hashed with Hash.
+func requireXXH3(id blocked.HashID, typ, engine string) error {
+	if id != blocked.HashXXH3 {
+		return fmt.Errorf("%w: the encoding's key hash is %v, bloom.%s reads only %v (for other hashes use %s)",
+			ErrHashMismatch, id, typ, blocked.HashXXH3, engine)
+	}
+	return nil
+}
+
+// zeroEncode is the error of encoding a zero value.
+func zeroEncode(typ, ctor string) error {
+	return fmt.Errorf("%w: cannot encode a zero %s; use bloom.%s", ErrGeometry, typ, ctor)
+}

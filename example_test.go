@@ -126,9 +126,9 @@ func ExampleNewCuckoo() {
 		panic(err)
 	}
 	c.Add("bob")
-	fmt.Println(c.Has("alice"), c.Len())
+	fmt.Println(c.Has("alice"), c.EstimatedCount())
 	c.Remove("alice")
-	fmt.Println(c.Has("alice"), c.Len())
+	fmt.Println(c.Has("alice"), c.EstimatedCount())
 	// Output:
 	// true 2
 	// false 1

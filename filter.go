@@ -5,10 +5,6 @@ import (
 	"unsafe"
 )
 
-// chunk is how many keys the batch methods hash before calling a kernel:
-// small enough to stay in L1 on the stack, large enough to amortize the call.
-const chunk = 256
-
 // Filter is a Bloom filter of keys of type K. Create one with New, or
 // decode one with UnmarshalBinary or ReadFrom.
 //
@@ -82,12 +78,9 @@ func (f *Filter[K]) AddAll(keys []K) {
 	if f.zero() {
 		panic("bloom: AddAll" + zeroFilter)
 	}
-	var buf [chunk]uint64
-	for len(keys) > 0 {
-		n := min(len(keys), chunk)
-		hashKeys(f.kind, buf[:n], keys[:n])
-		f.f.AddHashes(buf[:n])
-		keys = keys[n:]
+	c := keyChunks[K]{kind: f.kind, keys: keys}
+	for hs, _ := c.next(); len(hs) > 0; hs, _ = c.next() {
+		f.f.AddHashes(hs)
 	}
 }
 
@@ -101,7 +94,12 @@ func (f *Filter[K]) HasAll(keys []K, out []bool) int {
 		clear(out[:len(keys)])
 		return 0
 	}
-	return hasAllChunked(f.kind, keys, out, f.f)
+	found := 0
+	c := keyChunks[K]{kind: f.kind, keys: keys}
+	for hs, at := c.next(); len(hs) > 0; hs, at = c.next() {
+		found += f.f.HasHashes(hs, out[at:])
+	}
+	return found
 }
 
 // engine returns the hash-level filter of f, or a zero one for the zero

@@ -185,6 +185,22 @@ func TestTypedZeroAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cs, err := NewCounting[string](1000, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks, err := NewCuckoo[string](1000, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewScalable[string](1000, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	si, err := NewScalable[uint64](1000, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
 	enc, err := g.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
@@ -198,6 +214,18 @@ func TestTypedZeroAllocs(t *testing.T) {
 		"AddAll": func() { f.AddAll(keys) }, "HasAll": func() { f.HasAll(keys, out) },
 		"AddAll ints": func() { g.AddAll(ints) }, "HasAll ints": func() { g.HasAll(ints, out) },
 		"Counting HasAll": func() { c.HasAll(ints, out) }, "Cuckoo HasAll": func() { k.HasAll(ints, out) },
+		"Counting AddAll+RemoveAll strings": func() { cs.AddAll(keys); cs.RemoveAll(keys) },
+		"Counting HasAll strings":           func() { cs.HasAll(keys, out) },
+		"Cuckoo AddAll strings": func() {
+			ks.AddAll(keys)
+			for _, key := range keys {
+				ks.Remove(key)
+			}
+		},
+		"Cuckoo HasAll strings":   func() { ks.HasAll(keys, out) },
+		"Scalable AddAll strings": func() { s.AddAll(keys) },
+		"Scalable HasAll strings": func() { s.HasAll(keys, out) },
+		"Scalable HasAll ints":    func() { si.HasAll(ints, out) },
 	}
 	if verr == nil { // views need a little-endian machine
 		cases["View HasAll"] = func() { v.HasAll(ints, out) }

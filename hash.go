@@ -176,6 +176,42 @@ func hashKeys[K Key](kind keyKind, dst []uint64, keys []K) {
 	hashWords(dst, dst)
 }
 
+// chunk is how many keys the batch methods hash before calling a kernel:
+// small enough to stay in L1 on the stack, large enough to amortize the call.
+const chunk = 256
+
+// keyChunks is the typed batch path: it hashes a batch of keys a chunk at a
+// time, into a buffer on its caller's stack, for every batch method (AddAll,
+// HasAll and RemoveAll of Filter, FilterView, Counting, Cuckoo and
+// Scalable), each a loop over next:
+//
+//	c := keyChunks[K]{kind: f.kind, keys: keys}
+//	for hs, at := c.next(); len(hs) > 0; hs, at = c.next() {
+//		found += f.f.HasHashes(hs, out[at:])
+//	}
+//
+// It is a struct rather than an interface over the engines or a callback:
+// then each engine's batch call is static, and the buffer does not escape
+// to the heap (an interface, method value or type-parameter method call
+// would move it there on every call).
+type keyChunks[K Key] struct {
+	kind keyKind // of K, not kindInvalid
+	keys []K
+	at   int // index in keys of the next chunk
+	buf  [chunk]uint64
+}
+
+// next hashes the next chunk of keys and returns the hashes and the index in
+// keys of the first one: hs[i] = Hash(keys[at+i]). hs is empty when every
+// key is done.
+func (c *keyChunks[K]) next() (hs []uint64, at int) {
+	at = c.at
+	hs = c.buf[:min(len(c.keys)-at, chunk)]
+	hashKeys(c.kind, hs, c.keys[at:at+len(hs)])
+	c.at += len(hs)
+	return hs, at
+}
+
 // widen sets dst[i] to src[i] widened to 64 bits (signed types
 // sign-extended), as intBits does; len(dst) >= len(src).
 func widen[T int8 | int16 | int32 | uint8 | uint16 | uint32](dst []uint64, src []T) {

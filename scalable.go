@@ -164,7 +164,7 @@ func (s *Scalable[K]) grow() {
 // Filter blocked.New would make, or an error if it cannot be made or takes
 // more than maxStageBitsPerKey bits per key.
 func stageSize(planned uint64, p float64) (blocked.Sizing, error) {
-	sz, err := blocked.SizeFilter(planned, p)
+	sz, err := blocked.Size(planned, p)
 	if err != nil {
 		return sz, err
 	}
@@ -259,11 +259,9 @@ func (s *Scalable[K]) Has(k K) bool {
 // using the batch kernels.
 func (s *Scalable[K]) AddAll(keys []K) {
 	s.mustStages("AddAll")
-	var hs [chunk]uint64
-	for i := 0; i < len(keys); i += chunk {
-		n := min(len(keys)-i, chunk)
-		hashKeys(s.kind, hs[:n], keys[i:i+n])
-		s.addHashes(hs[:n])
+	c := keyChunks[K]{kind: s.kind, keys: keys}
+	for hs, _ := c.next(); len(hs) > 0; hs, _ = c.next() {
+		s.addHashes(hs)
 	}
 }
 
@@ -340,16 +338,14 @@ func (s *Scalable[K]) HasAll(keys []K, out []bool) int {
 		clear(out[:len(keys)])
 		return 0
 	}
-	var hs [chunk]uint64
 	var tmp [chunk]bool
 	found := 0
-	for i := 0; i < len(keys); i += chunk {
-		n := min(len(keys)-i, chunk)
-		hashKeys(s.kind, hs[:n], keys[i:i+n])
-		o := out[i : i+n]
-		s.stages[0].HasHashes(hs[:n], o)
+	c := keyChunks[K]{kind: s.kind, keys: keys}
+	for hs, at := c.next(); len(hs) > 0; hs, at = c.next() {
+		o := out[at : at+len(hs)]
+		s.stages[0].HasHashes(hs, o)
 		for _, f := range s.stages[1:] {
-			f.HasHashes(hs[:n], tmp[:n])
+			f.HasHashes(hs, tmp[:len(hs)])
 			for j := range o {
 				o[j] = o[j] || tmp[j]
 			}
@@ -409,4 +405,57 @@ func (s *Scalable[K]) EstimatedCount() float64 {
 		c += f.EstimatedCount()
 	}
 	return c
+}
+
+// Clear removes every key and returns s to the state NewScalable made: the
+// first stage, cleared, alone (the others are dropped and their memory
+// freed), the same options, and Err nil. On the zero Scalable it does
+// nothing.
+func (s *Scalable[K]) Clear() {
+	if len(s.stages) == 0 {
+		return
+	}
+	first := s.stages[0]
+	first.Clear()
+	clear(s.stages[1:])
+	s.stages = s.stages[:0]
+	s.err = nil
+	s.push(first, s.initial)
+}
+
+// Clone returns an independent copy, which grows as s would (a zero
+// Scalable for the zero Scalable).
+func (s *Scalable[K]) Clone() *Scalable[K] {
+	c := *s
+	c.stages = make([]*blocked.Filter, len(s.stages))
+	for i, f := range s.stages {
+		c.stages[i] = f.Clone()
+	}
+	if len(s.stages) == 0 {
+		c.stages = nil
+	}
+	return &c
+}
+
+// Equal reports whether s and o hold the same bits in the same stages and
+// will grow alike: the same options, rate and initial keys, and the same
+// count in the newest stage (what the encoding records). Two zero
+// Scalables are equal.
+func (s *Scalable[K]) Equal(o *Scalable[K]) bool {
+	if o == nil || len(s.stages) != len(o.stages) {
+		return false
+	}
+	if len(s.stages) == 0 {
+		return true
+	}
+	if s.fpr != o.fpr || s.growth != o.growth || s.tightening != o.tightening || s.initial != o.initial ||
+		s.planned != o.planned || s.count != o.count || s.nextCheck != o.nextCheck {
+		return false
+	}
+	for i, f := range s.stages {
+		if !f.Equal(o.stages[i]) {
+			return false
+		}
+	}
+	return true
 }

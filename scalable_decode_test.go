@@ -127,7 +127,7 @@ func TestScalableGrowthStopsAtItsBound(t *testing.T) {
 		var third blocked.Sizing
 		for range 100 {
 			mid := (lo + hi) / 2
-			sz, err := blocked.SizeFilter(plannedChain(initial, growth, 2), rate(math.Pow(10, mid), 2))
+			sz, err := blocked.Size(plannedChain(initial, growth, 2), rate(math.Pow(10, mid), 2))
 			if err == nil && sz.Blocks >= 1<<31 {
 				third = sz
 				break

@@ -145,11 +145,11 @@ func Size(n uint64, fpr float64, v Variant) (Sizing, error) {
 	case Classic:
 		return classicSize(n, fpr)
 	case Blocked:
-		return blocked.SizeFilter(n, fpr)
+		return blocked.Size(n, fpr)
 	case Blocked8:
-		return blocked.SizeFilterK(n, fpr, 8)
+		return blocked.SizeK(n, fpr, 8)
 	case Blocked16:
-		return blocked.SizeFilterK(n, fpr, 16)
+		return blocked.SizeK(n, fpr, 16)
 	case SplitBlock:
 		return blocked.SizeSplitBlock(n, fpr)
 	}

@@ -50,7 +50,7 @@ func main() {
 	b, _ := blocked.New(1000, 0.01)
 	b.AddHash(bloom.Hash("b"))
 	c, _ := cuckoo.New(1000, 0.01)
-	s, _ := parquet.NewFilter(1000, 0.01)
+	s, _ := parquet.New(1000, 0.01)
 	s.AddHash(parquet.HashString("d"))
 	fmt.Println(f.Has("a"), b.HasHash(bloom.Hash("b")), c != nil, s.HasHash(parquet.HashString("d")))
 }

@@ -271,6 +271,24 @@ func (c *Counting) Saturated() uint64 {
 	return n
 }
 
+// EstimatedCount returns the number of keys added and not removed: the sum
+// of the counters over the 8 each key increments, exact while no counter is
+// saturated (Saturated returns 0), a lower bound after.
+func (c *Counting) EstimatedCount() float64 {
+	var sum uint64
+	for _, w := range c.words() {
+		sum += nibbleSum(w)
+	}
+	return float64(sum) / 8
+}
+
+// nibbleSum returns the sum of the 16 four-bit counters of w.
+func nibbleSum(w uint64) uint64 {
+	const low = 0x0f0f0f0f0f0f0f0f
+	b := w&low + w>>4&low               // 8 bytes of at most 30
+	return b * 0x0101010101010101 >> 56 // their sum, at most 240
+}
+
 // FillRatio returns the fraction of counters that are non-zero (the
 // counterpart of a Bloom filter's fraction of set bits).
 func (c *Counting) FillRatio() float64 {

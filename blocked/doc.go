@@ -30,7 +30,7 @@
 //     allocating (LookupHash in one call), for a storage engine's block
 //     cache; AppendFilter builds an encoding in the caller's buffer.
 //
-// SizeFilter, SizeSplitBlock and SizeCounting give the size each constructor
+// Size, SizeSplitBlock and SizeCounting give the size each constructor
 // makes, by the layout's exact false-positive formula (FPR, SplitBlockFPR,
 // CountingFPR), without allocating.
 //

@@ -25,8 +25,8 @@ func ExampleNew() {
 	// k=8, 1262464 bytes
 }
 
-func ExampleSizeFilter() {
-	s, err := blocked.SizeFilter(1_000_000, 0.001)
+func ExampleSize() {
+	s, err := blocked.Size(1_000_000, 0.001)
 	if err != nil {
 		panic(err)
 	}

@@ -34,10 +34,10 @@ type Filter struct {
 
 // New returns the smallest Filter whose exact false-positive rate for n keys
 // is at most fpr, with k = 8 or k = 16, whichever needs less memory.
-// It is the filter SizeFilter(n, fpr) describes, and returns its errors; it
+// It is the filter Size(n, fpr) describes, and returns its errors; it
 // also returns ErrTooLarge for a filter this platform cannot allocate.
 func New(n uint64, fpr float64) (*Filter, error) {
-	s, err := SizeFilter(n, fpr)
+	s, err := Size(n, fpr)
 	if err != nil {
 		return nil, err
 	}

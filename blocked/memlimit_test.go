@@ -79,7 +79,7 @@ func TestTooLargeForMemory(t *testing.T) {
 // that a fatal fault fails the test instead of ending the run.
 func TestNewBeyondMemory(t *testing.T) {
 	childtest.Run(t, func(t *testing.T) {
-		s, err := SizeFilter(1e11, 0.5)
+		s, err := Size(1e11, 0.5)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -206,7 +206,7 @@ func blocksFor(n uint64, fpr float64, max uint64, f func(n, nblocks uint64) floa
 }
 
 // Sizing is the size of a filter chosen for a number of keys and a target
-// false-positive rate, as SizeFilter, SizeFilterK, SizeSplitBlock and
+// false-positive rate, as Size, SizeK, SizeSplitBlock and
 // SizeCounting return it (and bloom.Size, cuckoo.Size and parquet.Size, whose
 // Sizing is this type). Every field is set by the function that returns it;
 // fields that do not apply to a kind of filter are zero.
@@ -240,17 +240,17 @@ func blockSizing(n, nblocks, blockBytes uint64, k int, fpr float64) Sizing {
 	return s
 }
 
-// SizeFilter returns the smallest Filter geometry whose exact FPR for n keys
+// Size returns the smallest Filter geometry whose exact FPR for n keys
 // is at most fpr, choosing k = 8 or k = 16, whichever needs fewer blocks
 // (k = 8 on a tie: it is faster to probe). New(n, fpr) makes this filter.
 // It returns ErrKeys for n = 0, ErrFPR for fpr outside (0, 1), and
 // ErrTooLarge if more than MaxBlocks blocks would be needed. It is only
 // arithmetic: it answers sizes this platform cannot allocate.
-func SizeFilter(n uint64, fpr float64) (Sizing, error) {
+func Size(n uint64, fpr float64) (Sizing, error) {
 	var best Sizing
 	var firstErr error
 	for _, k := range []int{8, 16} {
-		s, err := SizeFilterK(n, fpr, k)
+		s, err := SizeK(n, fpr, k)
 		if err != nil {
 			if firstErr == nil {
 				firstErr = err
@@ -267,8 +267,8 @@ func SizeFilter(n uint64, fpr float64) (Sizing, error) {
 	return best, nil
 }
 
-// SizeFilterK is SizeFilter with k fixed; k other than 8 or 16 is ErrGeometry.
-func SizeFilterK(n uint64, fpr float64, k int) (Sizing, error) {
+// SizeK is Size with k fixed; k other than 8 or 16 is ErrGeometry.
+func SizeK(n uint64, fpr float64, k int) (Sizing, error) {
 	if k != 8 && k != 16 {
 		return Sizing{}, fmt.Errorf("%w: k must be 8 or 16, got %d", ErrGeometry, k)
 	}
@@ -282,7 +282,7 @@ func SizeFilterK(n uint64, fpr float64, k int) (Sizing, error) {
 // SizeSplitBlock returns the smallest SplitBlock geometry (any number of
 // 32-byte blocks, up to MaxSplitBlocks) whose exact FPR for n keys is at most
 // fpr; NewSplitBlock(n, fpr) makes this filter. Errors are as for
-// SizeFilter. For Parquet files, use parquet.Size and parquet.NewFilter,
+// Size. For Parquet files, use parquet.Size and parquet.New,
 // which round to the power-of-two sizes that Parquet readers accept.
 func SizeSplitBlock(n uint64, fpr float64) (Sizing, error) {
 	b, err := blocksFor(n, fpr, MaxSplitBlocks, SplitBlockFPR)
@@ -294,7 +294,7 @@ func SizeSplitBlock(n uint64, fpr float64) (Sizing, error) {
 
 // SizeCounting returns the smallest Counting geometry whose exact FPR for n
 // keys (CountingFPR) is at most fpr; NewCounting(n, fpr) makes this filter.
-// Errors are as for SizeFilter.
+// Errors are as for Size.
 func SizeCounting(n uint64, fpr float64) (Sizing, error) {
 	b, err := blocksFor(n, fpr, MaxBlocks, CountingFPR)
 	if err != nil {

@@ -11,12 +11,12 @@ import (
 func TestSizingMatchesConstructors(t *testing.T) {
 	for _, n := range []uint64{1, 1000, 123_457} {
 		for _, p := range []float64{0.1, 0.01, 1e-4} {
-			s, err := SizeFilter(n, p)
+			s, err := Size(n, p)
 			f, err2 := New(n, p)
 			if err != nil || err2 != nil || f.NumBlocks() != s.Blocks || f.K() != s.K {
-				t.Fatalf("SizeFilter(%d, %v) = %+v, %v; New: %v", n, p, s, err, err2)
+				t.Fatalf("Size(%d, %v) = %+v, %v; New: %v", n, p, s, err, err2)
 			}
-			check(t, "SizeFilter", s, n, p, 64)
+			check(t, "Size", s, n, p, 64)
 			sp, err := SizeSplitBlock(n, p)
 			g, err2 := NewSplitBlock(n, p)
 			if err != nil || err2 != nil || g.NumBlocks() != sp.Blocks || sp.K != 8 {
@@ -34,8 +34,8 @@ func TestSizingMatchesConstructors(t *testing.T) {
 			}
 		}
 	}
-	if _, err := SizeFilterK(100, 0.01, 12); !errors.Is(err, ErrGeometry) {
-		t.Errorf("SizeFilterK k=12: %v, want ErrGeometry", err)
+	if _, err := SizeK(100, 0.01, 12); !errors.Is(err, ErrGeometry) {
+		t.Errorf("SizeK k=12: %v, want ErrGeometry", err)
 	}
 	if _, err := SizeCounting(0, 0.01); !errors.Is(err, ErrKeys) {
 		t.Errorf("SizeCounting n=0: %v, want ErrKeys", err)

@@ -30,7 +30,7 @@ type BuildOptions struct {
 // bytes New-then-AddHashes-then-AppendBinary would give, but built in place
 // in dst, so it allocates at most once, when dst lacks the HeaderSize +
 // 64*nblocks bytes of room (the payload is never copied; with a payload CRC
-// it is read once more for the checksum). SizeFilter gives nblocks and k
+// it is read once more for the checksum). Size gives nblocks and k
 // for a number of keys and a false-positive rate.
 //
 // The payload lands wherever dst puts it; the views read it at any

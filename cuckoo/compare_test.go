@@ -15,9 +15,9 @@ import (
 var tableSizes = []uint64{3_000, 100_000, 1_000_000, 1_500_000, 3_000_000}
 
 // blockedBitsPerKey returns the bits per key of blocked.New(n, p), from
-// the size it makes (blocked.SizeFilter).
+// the size it makes (blocked.Size).
 func blockedBitsPerKey(t testing.TB, n uint64, p float64) float64 {
-	b, err := blocked.SizeFilter(n, p)
+	b, err := blocked.Size(n, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestBitsPerKeyTable(t *testing.T) {
 
 // TestPlannedKeys: New's filter takes all n planned keys without ErrFull
 // at each target size and FPR, and its measured FPR is within 4 sigma of
-// ExpectedFPR at that load.
+// FPR at that load.
 func TestPlannedKeys(t *testing.T) {
 	sizes := tableSizes
 	if !longtest.Enabled() {

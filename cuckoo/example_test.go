@@ -22,11 +22,11 @@ func ExampleNew() {
 		return
 	}
 	f.AddHash(bob)
-	fmt.Println(f.HasHash(alice), f.Len())
+	fmt.Println(f.HasHash(alice), f.EstimatedCount())
 
 	// Remove only hashes that were added.
 	fmt.Println(f.RemoveHash(alice))
-	fmt.Println(f.HasHash(alice), f.HasHash(bob), f.Len())
+	fmt.Println(f.HasHash(alice), f.HasHash(bob), f.EstimatedCount())
 	// Output:
 	// true 2
 	// true

@@ -158,9 +158,11 @@ func (f *Filter) BitsPerKey() float64 {
 	return float64(f.NumBits()) / float64(f.planned)
 }
 
-// Len returns the number of fingerprints stored: successful adds minus
-// successful removes.
-func (f *Filter) Len() uint64 { return f.count }
+// EstimatedCount returns the number of keys stored: successful adds minus
+// successful removes, exactly (each stores one fingerprint), so a key added
+// twice counts twice. The name is every filter's of this module; a Bloom
+// filter can only estimate it.
+func (f *Filter) EstimatedCount() float64 { return float64(f.count) }
 
 // LoadFactor returns the fraction of slots in use.
 func (f *Filter) LoadFactor() float64 {
@@ -171,12 +173,12 @@ func (f *Filter) LoadFactor() float64 {
 }
 
 // EstimatedFPR returns the expected false-positive rate at the current load
-// (ExpectedFPR).
+// (FPR).
 func (f *Filter) EstimatedFPR() float64 {
 	if f.zero() {
 		return 0
 	}
-	return ExpectedFPR(int(f.fpBits), f.LoadFactor())
+	return FPR(int(f.fpBits), f.LoadFactor())
 }
 
 // altMix multiplies a fingerprint into the 32 bits that choose the offset

@@ -139,8 +139,8 @@ func TestLookupMatchesSlots(t *testing.T) {
 					t.Fatalf("%v: bucket %d is not sorted: %v", g, k/BucketSize, slots[k-k%BucketSize:k+1])
 				}
 			}
-			if n != f.Len() {
-				t.Fatalf("%v: %d occupied slots, Len %d", g, n, f.Len())
+			if n != uint64(f.EstimatedCount()) {
+				t.Fatalf("%v: %d occupied slots, Len %d", g, n, uint64(f.EstimatedCount()))
 			}
 			probe := append(randomHashes(3000, 99), hs...)
 			for _, h := range probe {
@@ -259,8 +259,8 @@ func TestFailedAddUnchanged(t *testing.T) {
 					t.Fatalf("%v buckets=%d: false negative after failed Adds", g, nb)
 				}
 			}
-			if f.Len() != uint64(len(added)) {
-				t.Fatalf("Len %d, added %d", f.Len(), len(added))
+			if uint64(f.EstimatedCount()) != uint64(len(added)) {
+				t.Fatalf("Len %d, added %d", uint64(f.EstimatedCount()), len(added))
 			}
 		}
 	}
@@ -299,14 +299,14 @@ func TestRemoveKeepsOthers(t *testing.T) {
 				t.Fatalf("f=%d: removing other keys lost a key", fb)
 			}
 		}
-		if f.Len() != uint64(len(kept)) {
-			t.Fatalf("Len %d after removals, want %d", f.Len(), len(kept))
+		if uint64(f.EstimatedCount()) != uint64(len(kept)) {
+			t.Fatalf("Len %d after removals, want %d", uint64(f.EstimatedCount()), len(kept))
 		}
 		yes := 0
 		for _, h := range removed {
 			yes += int(b2u(f.HasHash(h)))
 		}
-		want := ExpectedFPR(fb, f.LoadFactor())
+		want := FPR(fb, f.LoadFactor())
 		if got := float64(yes) / float64(len(removed)); got > want+4*sigma(want, len(removed)) {
 			t.Errorf("f=%d: removed keys still present at %.5f, want about %.5f", fb, got, want)
 		}
@@ -314,8 +314,8 @@ func TestRemoveKeepsOthers(t *testing.T) {
 		for _, h := range kept {
 			f.RemoveHash(h)
 		}
-		if f.Len() != 0 || f.LoadFactor() != 0 {
-			t.Fatalf("f=%d: Len %d after removing every key", fb, f.Len())
+		if uint64(f.EstimatedCount()) != 0 || f.LoadFactor() != 0 {
+			t.Fatalf("f=%d: Len %d after removing every key", fb, uint64(f.EstimatedCount()))
 		}
 		for _, s := range f.refSlots() {
 			if s != 0 {
@@ -341,7 +341,7 @@ func TestDuplicates(t *testing.T) {
 			t.Fatalf("remove %d of 8 copies failed", i+1)
 		}
 	}
-	if f.HasHash(h) || f.RemoveHash(h) || f.Len() != 0 {
+	if f.HasHash(h) || f.RemoveHash(h) || uint64(f.EstimatedCount()) != 0 {
 		t.Fatal("a key removed as often as added is still there")
 	}
 }
@@ -350,7 +350,7 @@ func TestDuplicates(t *testing.T) {
 func sigma(p float64, n int) float64 { return math.Sqrt(p * (1 - p) / float64(n)) }
 
 // TestFPRMatchesFormula measures the FPR of full tables against
-// ExpectedFPR(f, load) = 1 - (1 - (2^f+2)/4^f)^(8*load), within 4 sigma.
+// FPR(f, load) = 1 - (1 - (2^f+2)/4^f)^(8*load), within 4 sigma.
 func TestFPRMatchesFormula(t *testing.T) {
 	for _, g := range geometries {
 		fb := g.fb
@@ -375,7 +375,7 @@ func TestFPRMatchesFormula(t *testing.T) {
 				yes += int(b2u(f.HasHash(r.Uint64())))
 			}
 			got := float64(yes) / float64(probes)
-			want := ExpectedFPR(fb, f.LoadFactor())
+			want := FPR(fb, f.LoadFactor())
 			s := sigma(want, probes)
 			t.Logf("%v load %.3f: measured FPR %.6f, formula %.6f (sigma %.6f), 2b/2^f = %.6f",
 				g, f.LoadFactor(), got, want, s, 8/math.Ldexp(1, fb))
@@ -405,13 +405,13 @@ func TestNewSizing(t *testing.T) {
 				}
 				fb, nb := f.FingerprintBits(), f.NumBuckets()
 				load := float64(n) / float64(nb*BucketSize)
-				if load > smallLoad(nb) || ExpectedFPR(fb, load) > p || f.Layout() != l {
-					t.Fatalf("New(%d, %v, %v): load %.3f, expected FPR %v", n, p, l, load, ExpectedFPR(fb, load))
+				if load > smallLoad(nb) || FPR(fb, load) > p || f.Layout() != l {
+					t.Fatalf("New(%d, %v, %v): load %.3f, expected FPR %v", n, p, l, load, FPR(fb, load))
 				}
 				if got, want := f.BitsPerKey(), float64(f.NumBits())/float64(n); got != want {
 					t.Fatalf("BitsPerKey %v, want %v", got, want)
 				}
-				if l := float64(n) / float64((nb-1)*BucketSize); nb > 1 && l <= smallLoad(nb-1) && ExpectedFPR(fb, l) <= p {
+				if l := float64(n) / float64((nb-1)*BucketSize); nb > 1 && l <= smallLoad(nb-1) && FPR(fb, l) <= p {
 					t.Fatalf("New(%d, %v): %d buckets is not the smallest", n, p, nb)
 				}
 				for w := MinFingerprintBits; w <= MaxFingerprintBits; w++ {
@@ -546,7 +546,7 @@ func TestCloneClearEqualBatch(t *testing.T) {
 		f.HasHashes(hs, make([]bool, 3))
 	}()
 	f.Clear()
-	if f.Len() != 0 || f.HasHash(hs[1]) {
+	if uint64(f.EstimatedCount()) != 0 || f.HasHash(hs[1]) {
 		t.Fatal("Clear left keys")
 	}
 }
@@ -581,7 +581,7 @@ func TestSizingFields(t *testing.T) {
 			}
 			if s.Keys != n || s.Blocks != f.NumBuckets() || s.FingerprintBits != f.FingerprintBits() ||
 				s.Bits != f.NumBits() || s.Bytes != (s.Bits+7)/8 || s.BitsPerKey != float64(s.Bits)/float64(n) ||
-				s.Load != float64(n)/float64(s.Blocks*BucketSize) || s.FPR != ExpectedFPR(s.FingerprintBits, s.Load) ||
+				s.Load != float64(n)/float64(s.Blocks*BucketSize) || s.FPR != FPR(s.FingerprintBits, s.Load) ||
 				s.FPR > p || s.K != 0 {
 				t.Errorf("Size(%d, %v) = %+v; filter has %d buckets of %d bits", n, p, s, f.NumBuckets(), f.FingerprintBits())
 			}

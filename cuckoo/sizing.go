@@ -138,13 +138,13 @@ func slotMatch(fpBits int) float64 {
 	return (m + 2) / (m * m)
 }
 
-// ExpectedFPR returns the false-positive rate of a filter with fpBits-bit
+// FPR returns the false-positive rate of a filter with fpBits-bit
 // fingerprints at load factor load (the fraction of occupied slots): a
 // lookup compares the query's fingerprint with the 2*4*load fingerprints
 // its two buckets hold on average, so FPR = 1 - (1-q)^(8*load), where q is
 // the probability two fingerprints are equal, (2^f+2)/4^f (about 2^-f).
 // At full load this is about 8/2^f. The layout does not change it.
-func ExpectedFPR(fpBits int, load float64) float64 {
+func FPR(fpBits int, load float64) float64 {
 	return -math.Expm1(2 * BucketSize * load * math.Log1p(-slotMatch(fpBits)))
 }
 
@@ -203,7 +203,7 @@ func sizing(n, nb uint64, fpBits int, l Layout) Sizing {
 	s := Sizing{Keys: n, Blocks: nb, FingerprintBits: fpBits, Load: float64(n) / float64(nb*BucketSize)}
 	s.Bits = nb * bucketBits(fpBits, l)
 	s.Bytes = (s.Bits + 7) / 8
-	s.FPR = ExpectedFPR(fpBits, s.Load)
+	s.FPR = FPR(fpBits, s.Load)
 	if n > 0 {
 		s.BitsPerKey = float64(s.Bits) / float64(n)
 	}
@@ -218,7 +218,7 @@ func Size(n uint64, fpr float64) (Sizing, error) { return SizeLayout(n, fpr, Sem
 // SizeLayout returns the smallest table of layout l that holds n keys at a
 // load of at most MaxLoad with an expected FPR at most fpr: for each
 // fingerprint width from MinFingerprintBits to MaxFingerprintBits the load
-// is capped so that ExpectedFPR(f, load) <= fpr, the buckets are the fewest
+// is capped so that FPR(f, load) <= fpr, the buckets are the fewest
 // that hold n keys at that load (any number), and the fewest bits win (the
 // longer fingerprint on a tie). Tables under 512 buckets (about 1900 keys)
 // are planned for a lower load, since they fill less reliably. A width that
@@ -259,7 +259,7 @@ func SizeLayout(n uint64, fpr float64, l Layout) (Sizing, error) {
 			return Sizing{}, tooLarge
 		}
 		return Sizing{}, fmt.Errorf("%w: %v is below %.2g, the lowest %d-bit fingerprints reach at load %v; use a Bloom filter",
-			ErrFPR, fpr, ExpectedFPR(MaxFingerprintBits, minLoad), MaxFingerprintBits, minLoad)
+			ErrFPR, fpr, FPR(MaxFingerprintBits, minLoad), MaxFingerprintBits, minLoad)
 	}
 	return best, nil
 }

@@ -24,7 +24,7 @@
 // prefix). The Hash...s forms hash a whole column into a slice, ready for
 // the batch methods AddHashes and HasHashes.
 //
-//	f, err := sbparquet.NewFilter(ndv, 0.01) // ndv distinct values at 1%
+//	f, err := sbparquet.New(ndv, 0.01) // ndv distinct values at 1%
 //	hs := make([]uint64, len(values))
 //	f.AddHashes(sbparquet.HashInt64s(hs, values))
 //	err = sbparquet.WriteFilter(w, f)
@@ -37,7 +37,7 @@
 // the Bloom filter is; ColumnChunk.ReadFilter reads that filter, so a program
 // can tell which row groups may hold a value without a Parquet engine.
 //
-// NewFilter and Size choose power-of-two sizes from 32 bytes to 128 MiB, the
+// New and Size choose power-of-two sizes from 32 bytes to 128 MiB, the
 // sizes every Parquet reader accepts, by the filter's exact false-positive
 // formula. For split block filters outside Parquet files (any size, saved in
 // this module's own format) use blocked.NewSplitBlock.

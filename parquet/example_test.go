@@ -13,7 +13,7 @@ import (
 func Example() {
 	// A filter for one column chunk of INT64 values, built in batches.
 	values := []int64{3, 1, 4, 1, 5, 9, 2, 6}
-	f, err := sbparquet.NewFilter(uint64(len(values)), 0.01)
+	f, err := sbparquet.New(uint64(len(values)), 0.01)
 	if err != nil {
 		panic(err)
 	}
@@ -28,10 +28,10 @@ func Example() {
 	// Output: [true false true]
 }
 
-func ExampleNewFilter() {
+func ExampleNew() {
 	// A filter for a column chunk of a million distinct INT64 values at 1%:
 	// the smallest power-of-two size whose exact false-positive rate is <= 1%.
-	f, err := sbparquet.NewFilter(1_000_000, 0.01)
+	f, err := sbparquet.New(1_000_000, 0.01)
 	if err != nil {
 		panic(err)
 	}
@@ -46,7 +46,7 @@ func ExampleNewFilter() {
 }
 
 func ExampleWriteFilter() {
-	f, _ := sbparquet.NewFilter(10, 0.01)
+	f, _ := sbparquet.New(10, 0.01)
 	f.AddHash(sbparquet.HashString("apple"))
 	f.AddHash(sbparquet.HashString("pear"))
 

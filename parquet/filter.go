@@ -15,7 +15,7 @@ const (
 	MaxFilterBytes = 128 << 20
 )
 
-// NewFilter returns an empty split block filter for ndv distinct values whose
+// New returns an empty split block filter for ndv distinct values whose
 // exact false-positive rate (blocked.SplitBlockFPR, a Poisson mixture over
 // block loads) is at most fpr: the smallest power-of-two size from 32 bytes
 // to 128 MiB that meets it. The common formula -8/ln(1-p^(1/8)) bits per
@@ -24,14 +24,14 @@ const (
 // that its keys are hashed with this package's Hash functions.
 //
 // ndv = 0 is ErrKeys, as for every constructor of this module: a column
-// chunk with no distinct values (all nulls) needs no filter. If even 128 MiB cannot meet fpr for ndv values, NewFilter returns
+// chunk with no distinct values (all nulls) needs no filter. If even 128 MiB cannot meet fpr for ndv values, New returns
 // an error wrapping ErrTooLarge and no filter, rather than a filter that
 // silently misses its rate; a caller that prefers a capped filter (as some
 // Parquet writers do) can use blocked.NewSplitBlockBytes(MaxFilterBytes) and
 // check EstimatedFPR. fpr outside (0, 1) is ErrFPR.
 //
 // It is the filter Size(ndv, fpr) describes.
-func NewFilter(ndv uint64, fpr float64) (*blocked.SplitBlock, error) {
+func New(ndv uint64, fpr float64) (*blocked.SplitBlock, error) {
 	sz, err := Size(ndv, fpr)
 	if err != nil {
 		return nil, err
@@ -48,8 +48,8 @@ func NewFilter(ndv uint64, fpr float64) (*blocked.SplitBlock, error) {
 // blocks (Bytes a power of two) with K = 8; see blocked.Sizing.
 type Sizing = blocked.Sizing
 
-// Size returns the size NewFilter(ndv, fpr) makes, with its exact
-// false-positive rate, or NewFilter's error.
+// Size returns the size New(ndv, fpr) makes, with its exact
+// false-positive rate, or New's error.
 func Size(ndv uint64, fpr float64) (Sizing, error) {
 	if ndv == 0 {
 		return Sizing{}, fmt.Errorf("%w: 0 distinct values (a column chunk without values needs no filter)", ErrKeys)

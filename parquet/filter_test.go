@@ -8,27 +8,27 @@ import (
 	"github.com/simdbloom/bloom/blocked"
 )
 
-func TestNewFilterSizing(t *testing.T) {
+func TestNewSizing(t *testing.T) {
 	for _, p := range []float64{0.5, 0.05, 0.01, 0.001, 1e-4, 1e-6} {
 		for _, n := range []uint64{1, 100, 10_000, 1_000_000, 10_000_000} {
-			f, err := NewFilter(n, p)
+			f, err := New(n, p)
 			if err != nil {
-				t.Fatalf("NewFilter(%d, %v): %v", n, p, err)
+				t.Fatalf("New(%d, %v): %v", n, p, err)
 			}
 			size := f.SizeBytes()
 			if size < MinFilterBytes || size > MaxFilterBytes || size&(size-1) != 0 {
-				t.Fatalf("NewFilter(%d, %v): %d bytes is not a power of two in range", n, p, size)
+				t.Fatalf("New(%d, %v): %d bytes is not a power of two in range", n, p, size)
 			}
 			if got := blocked.SplitBlockFPR(n, f.NumBlocks()); got > p {
-				t.Fatalf("NewFilter(%d, %v): exact FPR %v above the target", n, p, got)
+				t.Fatalf("New(%d, %v): exact FPR %v above the target", n, p, got)
 			}
 			if size > MinFilterBytes && blocked.SplitBlockFPR(n, f.NumBlocks()/2) <= p {
-				t.Fatalf("NewFilter(%d, %v): %d bytes is not the smallest power of two", n, p, size)
+				t.Fatalf("New(%d, %v): %d bytes is not the smallest power of two", n, p, size)
 			}
 		}
 	}
 	// The naive -8/ln(1-p^(1/8)) formula, rounded up to a power of two, gives
-	// 2 MiB for 1.6M values at 1%; its exact FPR is above 1%, so NewFilter
+	// 2 MiB for 1.6M values at 1%; its exact FPR is above 1%, so New
 	// must pick 4 MiB.
 	const n = 1_600_000
 	naive := -8 / math.Log(1-math.Pow(0.01, 1.0/8)) * n / 8
@@ -48,27 +48,27 @@ func TestNewFilterSizing(t *testing.T) {
 	}
 }
 
-func TestNewFilterErrors(t *testing.T) {
+func TestNewErrors(t *testing.T) {
 	for _, p := range []float64{0, 1, -0.5, 2, math.NaN()} {
-		if f, err := NewFilter(10, p); !errors.Is(err, blocked.ErrFPR) || f != nil {
-			t.Errorf("NewFilter(10, %v) = %v, %v; want ErrFPR", p, f, err)
+		if f, err := New(10, p); !errors.Is(err, blocked.ErrFPR) || f != nil {
+			t.Errorf("New(10, %v) = %v, %v; want ErrFPR", p, f, err)
 		}
 	}
 	// 128 MiB holds about 100M values at 1%; a billion cannot fit.
-	if f, err := NewFilter(1_000_000_000, 0.01); !errors.Is(err, blocked.ErrTooLarge) || f != nil {
-		t.Errorf("NewFilter(1e9, 1%%) = %v, %v; want ErrTooLarge", f, err)
+	if f, err := New(1_000_000_000, 0.01); !errors.Is(err, blocked.ErrTooLarge) || f != nil {
+		t.Errorf("New(1e9, 1%%) = %v, %v; want ErrTooLarge", f, err)
 	}
 }
 
-// TestNewFilterRecordsXXH64 checks that a Parquet filter's encoding says
+// TestNewRecordsXXH64 checks that a Parquet filter's encoding says
 // how its keys are hashed.
-func TestNewFilterRecordsXXH64(t *testing.T) {
-	f, err := NewFilter(100, 0.01)
+func TestNewRecordsXXH64(t *testing.T) {
+	f, err := New(100, 0.01)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b, _ := f.MarshalBinary()
 	if h, err := blocked.ParseHeader(b); err != nil || h.Hash != blocked.HashXXH64 {
-		t.Fatalf("encoding of NewFilter: key hash %v (%v), want %v", h.Hash, err, blocked.HashXXH64)
+		t.Fatalf("encoding of New: key hash %v (%v), want %v", h.Hash, err, blocked.HashXXH64)
 	}
 }

@@ -167,7 +167,7 @@ func TestReadFooter(t *testing.T) {
 		for g := range filters {
 			filters[g] = make([]*blocked.SplitBlock, 3)
 			for c := range 2 { // column x has no filter
-				f, err := NewFilter(100*uint64(g+c+1), 0.01)
+				f, err := New(100*uint64(g+c+1), 0.01)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -270,7 +270,7 @@ func TestReadFooterErrors(t *testing.T) {
 // ReadFilter of a chunk checks bloom_filter_length against the filter read,
 // and refuses a filter cut off by the file's end.
 func TestColumnChunkReadFilterErrors(t *testing.T) {
-	f, _ := NewFilter(100, 0.01)
+	f, _ := New(100, 0.01)
 	var buf bytes.Buffer
 	if err := WriteFilter(&buf, f); err != nil {
 		t.Fatal(err)

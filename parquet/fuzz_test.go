@@ -54,7 +54,7 @@ func FuzzReadFooter(f *testing.F) {
 	if real, err := os.ReadFile("testdata/cities.parquet"); err == nil {
 		f.Add(real)
 	}
-	filter, _ := NewFilter(10, 0.01)
+	filter, _ := New(10, 0.01)
 	filter.AddHash(HashString("x"))
 	groups := [][]testChunk{{{path: []string{"a"}, typ: Int64, extraFields: true}, {path: []string{"b", "c"}, typ: ByteArray}}}
 	f.Add(testFile(f, groups, [][]*blocked.SplitBlock{{filter, nil}}, true))

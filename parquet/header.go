@@ -77,7 +77,7 @@ func AppendHeader(b []byte, numBytes int32) []byte {
 
 // WriteFilter writes f as Parquet stores it at a column chunk's
 // bloom_filter_offset: the BloomFilterHeader, then the bitset. The bitset
-// size must be a power of two from 32 bytes to 128 MiB (NewFilter's sizes),
+// size must be a power of two from 32 bytes to 128 MiB (New's sizes),
 // the sizes every Parquet reader accepts; otherwise nothing is written and
 // the error wraps ErrGeometry.
 func WriteFilter(w io.Writer, f *blocked.SplitBlock) error {
@@ -101,7 +101,7 @@ func WriteFilter(w io.Writer, f *blocked.SplitBlock) error {
 // for the header unless r is an io.ByteReader, so wrap slow readers in a
 // bufio.Reader).
 //
-// The filter records blocked.HashXXH64 as its key hash, as NewFilter's do.
+// The filter records blocked.HashXXH64 as its key hash, as New's do.
 // Unknown header fields are skipped. Other algorithms or compressions fail
 // with ErrVariant, other hashes with ErrHashMismatch; a numBytes that is not
 // a positive multiple of 32 up to 128 MiB with ErrCorrupt and ErrGeometry;

@@ -19,7 +19,7 @@ func mustFilter(t testing.TB, numBytes int, keys int) *blocked.SplitBlock {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f.SetKeyHash(blocked.HashXXH64) // as NewFilter and ReadFilter record
+	f.SetKeyHash(blocked.HashXXH64) // as New and ReadFilter record
 	r := rand.New(rand.NewPCG(uint64(numBytes), 3))
 	for range keys {
 		f.AddHash(HashInt64(r.Int64()))

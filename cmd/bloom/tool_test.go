@@ -268,7 +268,7 @@ func TestToolBadFiles(t *testing.T) {
 	for i := range junk {
 		junk[i] = byte(r.Uint32())
 	}
-	split, _ := parquet.NewFilter(10, 0.01)
+	split, _ := parquet.New(10, 0.01)
 	sb, _ := split.MarshalBinary()
 	files := map[string]string{
 		"missing":   filepath.Join(dir, "nope.bloom"),
