@@ -61,4 +61,30 @@
 // in FORMAT.md at the root of the repository. Decoding never panics on
 // damaged or hostile input; every error matches one of the Err values below
 // with errors.Is, whichever package of this module returned it.
+//
+// # Names
+//
+// Every package of this module spells one meaning one way. For a filter
+// type T of a package (the package's main type is its plain names: New,
+// Size, FPR, View; a second type adds its name, as NewCounting, SizeCounting,
+// CountingFPR, ViewCounting):
+//
+//	meaning                      spelling                      examples
+//	make one for n keys at fpr   New, NewT(n, fpr)             bloom.New, blocked.NewSplitBlock, cuckoo.New, parquet.New
+//	make one of a given size     NewTBytes, NewBuckets         blocked.NewBytes, blocked.NewCountingBytes, cuckoo.NewBuckets
+//	its size without making it   Size, SizeT(n, fpr)           blocked.Size, blocked.SizeCounting, cuckoo.Size, parquet.Size
+//	the exact rate formula       FPR, TFPR(n, geometry)        blocked.FPR, blocked.SplitBlockFPR, cuckoo.FPR
+//	read-only, over a buffer     View, ViewT, and Reset        bloom.View, bloom.ViewCounting, blocked.ViewSplitBlock
+//	how many keys it holds       EstimatedCount()              exact for Cuckoo and (unsaturated) Counting
+//	the rate as it is now        EstimatedFPR()
+//	fraction of bits in use      FillRatio()                   LoadFactor() for cuckoo slots
+//	one key by hash / by key     HasHash, AddHash / Has, Add   RemoveHash / Remove where keys can go
+//	a batch                      HasHashes, AddHashes / HasAll, AddAll, RemoveAll
+//	copy, compare, empty         Clone, Equal, Clear           on every filter and engine
+//	the engine under a typed one Engine(), and back: FromEngine, CountingFromEngine, CuckooFromEngine
+//	saving                       MarshalBinary, AppendBinary, WriteTo / UnmarshalBinary, ReadFrom
+//
+// Typed filters (this package) take keys; engines (packages blocked, cuckoo
+// and parquet) take 64-bit hashes, and their method names end in Hash or
+// Hashes.
 package bloom
