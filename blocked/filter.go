@@ -300,36 +300,19 @@ func (f *Filter) compatible(o *Filter) error {
 // the result records the other's hash), and key families that agree in the
 // same way (KeysUnrecorded agrees with any); otherwise f is unchanged. A zero
 // or nil o is ErrGeometry; a zero f panics.
-func (f *Filter) Union(o *Filter) error {
-	if len(f.blocks) == 0 {
-		panic("blocked: Union" + zeroFilter)
-	}
-	if err := f.compatible(o); err != nil {
-		return err
-	}
-	id, err := combinedHash(f.hash, o.hash)
-	if err != nil {
-		return err
-	}
-	keys, err := combinedKeys(f.keys, o.keys)
-	if err != nil {
-		return err
-	}
-	a, b := f.words(), o.words()
-	for i := range a {
-		a[i] |= b[i]
-	}
-	f.hash, f.keys = id, keys
-	return nil
-}
+func (f *Filter) Union(o *Filter) error { return f.combine(o, "Union", false) }
 
 // Intersect keeps in f only the bits also set in o (bitwise AND): every key
 // added to both still answers true. Both must have the same geometry and
 // key hashes that agree, as for Union; otherwise f is unchanged. A zero or
 // nil o is ErrGeometry; a zero f panics.
-func (f *Filter) Intersect(o *Filter) error {
+func (f *Filter) Intersect(o *Filter) error { return f.combine(o, "Intersect", true) }
+
+// combine is Union (and false) or Intersect (and true), named op in the
+// panic of a zero f.
+func (f *Filter) combine(o *Filter, op string, and bool) error {
 	if len(f.blocks) == 0 {
-		panic("blocked: Intersect" + zeroFilter)
+		panic("blocked: " + op + zeroFilter)
 	}
 	if err := f.compatible(o); err != nil {
 		return err
@@ -342,12 +325,24 @@ func (f *Filter) Intersect(o *Filter) error {
 	if err != nil {
 		return err
 	}
-	a, b := f.words(), o.words()
-	for i := range a {
-		a[i] &= b[i]
-	}
+	combineWords(f.words(), o.words(), and)
 	f.hash, f.keys = id, keys
 	return nil
+}
+
+// combineWords sets a[i] to a[i] AND b[i] (and true) or a[i] OR b[i], for
+// len(b) >= len(a).
+func combineWords[W uint32 | uint64](a, b []W, and bool) {
+	b = b[:len(a)]
+	if and {
+		for i := range a {
+			a[i] &= b[i]
+		}
+		return
+	}
+	for i := range a {
+		a[i] |= b[i]
+	}
 }
 
 // Clear removes every key, keeping the size. On a zero Filter, which holds

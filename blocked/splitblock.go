@@ -372,32 +372,21 @@ func (s *SplitBlock) compatible(o *SplitBlock) error {
 // of blocks (else ErrGeometry) and key hashes that agree (else
 // ErrHashMismatch, as for Filter.Union); otherwise s is unchanged. A zero
 // or nil o is ErrGeometry; a zero s panics.
-func (s *SplitBlock) Union(o *SplitBlock) error {
-	if len(s.blocks) == 0 {
-		panic("blocked: SplitBlock.Union" + zeroSplitBlock)
-	}
-	if err := s.compatible(o); err != nil {
-		return err
-	}
-	id, err := combinedHash(s.hash, o.hash)
-	if err != nil {
-		return err
-	}
-	a, b := s.words(), o.words()
-	for i := range a {
-		a[i] |= b[i]
-	}
-	s.hash = id
-	return nil
-}
+func (s *SplitBlock) Union(o *SplitBlock) error { return s.combine(o, "SplitBlock.Union", false) }
 
 // Intersect keeps in s only the bits also set in o (bitwise AND): every key
 // added to both still answers true. Both must have the same number of
 // blocks and key hashes that agree, as for Union; otherwise s is unchanged.
 // A zero or nil o is ErrGeometry; a zero s panics.
 func (s *SplitBlock) Intersect(o *SplitBlock) error {
+	return s.combine(o, "SplitBlock.Intersect", true)
+}
+
+// combine is Union (and false) or Intersect (and true), named op in the
+// panic of a zero s.
+func (s *SplitBlock) combine(o *SplitBlock, op string, and bool) error {
 	if len(s.blocks) == 0 {
-		panic("blocked: SplitBlock.Intersect" + zeroSplitBlock)
+		panic("blocked: " + op + zeroSplitBlock)
 	}
 	if err := s.compatible(o); err != nil {
 		return err
@@ -406,10 +395,7 @@ func (s *SplitBlock) Intersect(o *SplitBlock) error {
 	if err != nil {
 		return err
 	}
-	a, b := s.words(), o.words()
-	for i := range a {
-		a[i] &= b[i]
-	}
+	combineWords(s.words(), o.words(), and)
 	s.hash = id
 	return nil
 }
