@@ -149,20 +149,20 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	prog := newKeyProgress(stderr)
 	var readBytes int64
 	err = eachInput(inputs, os.Stdin, func(name string, r io.Reader) error {
-		lr := newLineReader(r, sep)
-		defer func() { readBytes += lr.bytes }()
-		for {
-			lines, err := lr.next()
-			if err == io.EOF {
-				return nil
-			}
-			if err != nil {
-				return badFile(readError(name, err))
-			}
+		var read int64
+		defer func() { readBytes += read }()
+		err := readAhead(r, sep, func(lines [][]byte, n int64) error {
 			b.AddAll(lines)
 			res.Keys += uint64(len(lines))
-			prog.update(res.Keys, readBytes+lr.bytes)
+			read = n
+			prog.update(res.Keys, readBytes+read)
+			return nil
+		})
+		var rf readFailure
+		if errors.As(err, &rf) {
+			return badFile(readError(name, rf.err))
 		}
+		return err
 	})
 	prog.done(res.Keys, readBytes)
 	if err != nil {

@@ -229,15 +229,7 @@ func runQuery(args []string, stdout, stderr io.Writer) error {
 				return nil
 			})
 		}
-		lr := newLineReader(r, sep)
-		for {
-			lines, err := lr.next()
-			if err == io.EOF {
-				return nil
-			}
-			if err != nil {
-				return inputError{readError(name, err)}
-			}
+		err := readAhead(r, sep, func(lines [][]byte, _ int64) error {
 			if cap(out) < len(lines) {
 				out = make([]bool, len(lines))
 			}
@@ -252,7 +244,7 @@ func runQuery(args []string, stdout, stderr io.Writer) error {
 			}
 			s.selected += uint64(found)
 			if *count || found == 0 {
-				continue
+				return nil
 			}
 			for i, line := range lines {
 				if out[i] != *invert {
@@ -264,7 +256,13 @@ func runQuery(args []string, stdout, stderr io.Writer) error {
 			if err := w.Flush(); err != nil {
 				return writeErr(err)
 			}
+			return nil
+		})
+		var rf readFailure
+		if errors.As(err, &rf) {
+			return inputError{readError(name, rf.err)}
 		}
+		return err
 	})
 	selected, total := s.selected, s.total
 	if *count {
