@@ -151,6 +151,16 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	err = eachInput(inputs, os.Stdin, func(name string, r io.Reader) error {
 		var read int64
 		defer func() { readBytes += read }()
+		if data, done, ok := mappedInput(r); ok {
+			defer done()
+			return splitAhead(name, data, sep, func(lines [][]byte, end int) error {
+				b.AddAll(lines)
+				res.Keys += uint64(len(lines))
+				read = int64(end)
+				prog.update(res.Keys, readBytes+read)
+				return nil
+			})
+		}
 		err := readAhead(r, sep, func(lines [][]byte, n int64) error {
 			b.AddAll(lines)
 			res.Keys += uint64(len(lines))

@@ -21,6 +21,8 @@ const (
 	// scanBatch is the most lines hashed and probed in one HasAll: their
 	// slice headers and results stay in the L2 cache with their bytes.
 	scanBatch = 4096
+	// splitBatchLines is the most lines a batch of splitAhead holds.
+	splitBatchLines = 8192
 )
 
 // pieceLines returns the lines of the piece data[lo:end] as the range
@@ -258,4 +260,61 @@ func mappedInput(r any) (data []byte, done func(), ok bool) {
 		unmap()
 		f.Seek(st.Size(), 0)
 	}, true
+}
+
+// splitAhead calls fn with the lines of data, the mapped bytes of the
+// input name, in input order, in batches of at most splitBatchLines; a
+// second goroutine cuts the next batches while fn works on one. fn's lines
+// are valid until it returns; end is where the bytes of its last line end.
+// It returns fn's first error, or the error that the input was truncated
+// or changed while read (a fault in reading data, in either goroutine),
+// and cuts no further after either.
+func splitAhead(name string, data []byte, sep byte, fn func(lines [][]byte, end int) error) error {
+	type batch struct {
+		lines [][]byte
+		end   int
+	}
+	const batches = 3 // one with fn, one waiting for it, one being cut
+	free := make(chan *batch, batches)
+	for range batches {
+		free <- &batch{lines: make([][]byte, 0, splitBatchLines)}
+	}
+	full := make(chan *batch, batches-2)
+	stop := make(chan struct{})
+	var cutErr error
+	go func() {
+		defer close(full)
+		cutErr = guardMapped(data, true, name, func() error {
+			for p := 0; p < len(data); {
+				var b *batch
+				select {
+				case b = <-free:
+				case <-stop:
+					return nil
+				}
+				b.lines, p = splitBatch(b.lines[:0], data, p, sep, splitBatchLines)
+				b.end = p
+				select {
+				case full <- b:
+				case <-stop:
+					return nil
+				}
+			}
+			return nil
+		})
+	}()
+	var err error
+	for b := range full {
+		if err == nil {
+			err = guardMapped(data, true, name, func() error { return fn(b.lines, b.end) })
+			if err != nil {
+				close(stop) // and drain what was cut
+			}
+		}
+		free <- b
+	}
+	if err != nil {
+		return err
+	}
+	return cutErr
 }

@@ -292,3 +292,67 @@ func TestQueryMappedAndPipedAgree(t *testing.T) {
 		}
 	}
 }
+
+// splitAhead yields the reference's lines of every input, with end at the
+// end of each batch's last line and, at the last batch, of the input.
+func TestSplitAheadMatchesReference(t *testing.T) {
+	inputs := scanInputs('\n')
+	inputs["many lines"] = bytes.Repeat([]byte("ab\n\n"), 3*splitBatchLines)
+	for name, data := range inputs {
+		var got [][]byte
+		last := 0
+		err := splitAhead("in", data, '\n', func(lines [][]byte, end int) error {
+			if len(lines) == 0 || len(lines) > splitBatchLines || end <= last {
+				t.Errorf("%s: batch of %d lines ending at %d after %d", name, len(lines), end, last)
+			}
+			last = end
+			got = append(got, lines...) // valid: data is not reused
+			return nil
+		})
+		want := refLines(data, '\n')
+		if err != nil || last != len(data) || len(got) != len(want) {
+			t.Fatalf("%s: %v, %d lines ending at %d; want %d lines ending at %d", name, err, len(got), last, len(want), len(data))
+		}
+		for i := range got {
+			if !bytes.Equal(got[i], want[i]) {
+				t.Fatalf("%s: line %d is %q, want %q", name, i, trim(got[i]), trim(want[i]))
+			}
+		}
+	}
+	stop := errors.New("stop")
+	calls := 0
+	err := splitAhead("in", inputs["many lines"], '\n', func([][]byte, int) error {
+		calls++
+		return stop
+	})
+	if err != stop || calls != 1 {
+		t.Errorf("fn error: %v after %d calls; want it after 1", err, calls)
+	}
+}
+
+// bloom build of a mapped input truncated while it is read: exit 2 and
+// the error that the file changed, not a crash.
+func TestSplitAheadInputTruncated(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "in.txt")
+	if err := os.WriteFile(p, bytes.Repeat([]byte("0123456789abcdef\n"), 100_000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	data, done, ok := mappedInput(in)
+	if !ok {
+		t.Skip("files are not memory-mapped on this platform")
+	}
+	defer done()
+	if err := os.Truncate(p, 0); err != nil {
+		t.Fatal(err)
+	}
+	err = splitAhead(p, data, '\n', func([][]byte, int) error { return nil })
+	var e exitError
+	if !errors.As(err, &e) || e.code != 2 || !strings.Contains(err.Error(), "truncated or changed while it was read") {
+		t.Errorf("split of a truncated mapped input: %v; want exit 2 and the error that the file changed", err)
+	}
+}
