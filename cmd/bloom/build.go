@@ -196,13 +196,25 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 }
 
 // countLines counts the lines of the file name: its separators, plus one
-// for a last line without one.
+// for a last line without one. A regular file is mapped, not read.
 func countLines(name string, sep byte) (uint64, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return 0, badFile(fileError(err))
 	}
 	defer f.Close()
+	if data, done, ok := mappedInput(f); ok {
+		defer done()
+		var n uint64
+		err := guardMapped(data, true, name, func() error {
+			n = uint64(bytes.Count(data, []byte{sep}))
+			if data[len(data)-1] != sep {
+				n++
+			}
+			return nil
+		})
+		return n, err
+	}
 	buf := make([]byte, 1<<20)
 	var n uint64
 	last := sep

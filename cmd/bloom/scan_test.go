@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -354,5 +355,36 @@ func TestSplitAheadInputTruncated(t *testing.T) {
 	var e exitError
 	if !errors.As(err, &e) || e.code != 2 || !strings.Contains(err.Error(), "truncated or changed while it was read") {
 		t.Errorf("split of a truncated mapped input: %v; want exit 2 and the error that the file changed", err)
+	}
+}
+
+// A filter truncated while a mapped input is looked up in it, on one
+// goroutine and several: the filter's error (exit 2, the file changed),
+// not an input error to go on after, and not a crash.
+func TestScanMappedFilterTruncated(t *testing.T) {
+	p, keys := mappedFilterFile(t, 100_000)
+	l, err := openLookup(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.release()
+	if !l.mapped {
+		t.Skip("files are not memory-mapped on this platform")
+	}
+	if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
+		t.Skip("a big-endian machine decodes the filter into memory: lookups do not read the mapping")
+	}
+	data := bytes.Join(keys, []byte("\n"))
+	if err := os.Truncate(p, 0); err != nil {
+		t.Fatal(err)
+	}
+	for _, workers := range []int{1, 2} {
+		s := &scanner{l: l, sep: '\n', count: true, workers: workers, pieceSize: 4096}
+		err := s.scanMapped("in", data, func([]byte) error { return nil })
+		var ie inputError
+		var e exitError
+		if errors.As(err, &ie) || !errors.As(err, &e) || e.code != 2 || !strings.Contains(err.Error(), p+": the file was truncated or changed while it was read") {
+			t.Errorf("%d workers: lookups in a truncated filter: %v; want the filter's error, exit 2", workers, err)
+		}
 	}
 }
