@@ -161,7 +161,7 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 				return nil
 			})
 		}
-		err := readAhead(r, sep, func(lines [][]byte, n int64) error {
+		err := readLines(r, sep, func(lines [][]byte, n int64) error {
 			b.AddAll(lines)
 			res.Keys += uint64(len(lines))
 			read = n

@@ -8,7 +8,7 @@ import (
 	"os"
 )
 
-// lineBuffer is the size of readAhead's buffers; a longer line doubles one.
+// lineBuffer is the size of readLines' buffer; a longer line doubles it.
 const lineBuffer = 1 << 20
 
 // eachInput calls fn for each input in turn, opening each file as it comes
@@ -91,102 +91,96 @@ type lineBatch struct {
 	read  int64
 }
 
-// readFailure is a read error of the input of readAhead, as against an
+// readFailure is a read error of the input of readLines, as against an
 // error of its fn.
 type readFailure struct{ err error }
 
 func (e readFailure) Error() string { return e.err.Error() }
 
-// readAhead calls fn with the lines of r, without their separators, in
+// readLines calls fn with the lines of r, without their separators, in
 // input order, in batches: what each read brought (it reads again only
 // for a line not yet whole), so that lines from a pipe reach fn as they
-// arrive. A second goroutine reads and cuts the next batch while fn works
-// on one; a pipe is asked for a larger buffer (growPipe). fn's
-// lines are valid until it returns; read is the bytes of r read so far. It
-// returns fn's first error, or a read error as a readFailure, and reads no
-// further after either (a read then in progress is left to end, on its
-// own goroutine, when r does or is closed).
-func readAhead(r io.Reader, sep byte, fn func(lines [][]byte, read int64) error) error {
-	const batches = 3 // one with fn, one waiting for it, one being read
+// arrive. A pipe is asked for a larger buffer (growPipe), so that a fast
+// writer's lines come in few large reads. fn's lines are valid until it
+// returns; read is the bytes of r read so far. It returns fn's first
+// error, or a read error as a readFailure, and reads no further after
+// either.
+//
+// Reading on a second goroutine, ahead of fn, was tried: on a loaded
+// machine its hand-offs cost more than the overlap gained.
+func readLines(r io.Reader, sep byte, fn func(lines [][]byte, read int64) error) error {
 	growPipe(r)
-	free := make(chan *lineBatch, batches)
-	for range batches {
-		free <- &lineBatch{buf: make([]byte, lineBuffer)}
-	}
-	full := make(chan *lineBatch, batches-2)
-	stop := make(chan struct{})
-	var readErr error
-	go func() {
-		defer close(full)
-		var left []byte // the unfinished last line, in the last batch's buffer
-		var total int64
-		for eof := false; !eof; {
-			var b *lineBatch
-			select {
-			case b = <-free:
-			case <-stop:
-				return
-			}
-			if len(b.buf) < 2*len(left) {
-				b.buf = make([]byte, 2*len(left))
-			}
-			end := copy(b.buf, left) // may overlap when b held left: copy moves it down
-			b.lines = b.lines[:0]
-			p, scanned := 0, end // the next line starts at p; b.buf[p:scanned] (left) has no sep
-			for {
-				if end == len(b.buf) {
-					grown := make([]byte, 2*len(b.buf))
-					copy(grown, b.buf[:end])
-					b.buf = grown
-				}
-				n, err := r.Read(b.buf[end:])
-				end += n
-				total += int64(n)
-				if err == io.EOF {
-					eof = true
-				} else if err != nil {
-					readErr = err
-					return
-				}
-				for {
-					i := bytes.IndexByte(b.buf[scanned:end], sep)
-					if i < 0 {
-						break
-					}
-					b.lines = append(b.lines, b.buf[p:scanned+i:scanned+i])
-					p = scanned + i + 1
-					scanned = p
-				}
-				// A long line is scanned once, not again at each read.
-				scanned = end
-				if eof && p < end { // a last line without its separator
-					b.lines = append(b.lines, b.buf[p:end:end])
-					p = end
-				}
-				if len(b.lines) > 0 || eof {
-					break
-				}
-			}
-			left, b.read = b.buf[p:end], total
-			if len(b.lines) == 0 {
-				return // the end, and no line since the last batch
-			}
-			select {
-			case full <- b:
-			case <-stop:
-				return
-			}
+	c := &lineCutter{r: r, sep: sep}
+	b := &lineBatch{buf: make([]byte, lineBuffer)}
+	for {
+		ok, err := c.fill(b)
+		if err != nil {
+			return readFailure{err}
 		}
-	}()
-	for b := range full {
+		if !ok {
+			return nil
+		}
 		if err := fn(b.lines, b.read); err != nil {
-			close(stop)
 			return err
 		}
-		free <- b
 	}
-	if readErr != nil {
-		return readFailure{readErr}
+}
+
+// lineCutter cuts the lines of its input into batches.
+type lineCutter struct {
+	r     io.Reader
+	sep   byte
+	left  []byte // the unfinished last line, in the last batch's buffer
+	total int64  // bytes read
+	eof   bool
+}
+
+// fill reads into b the next lines of the input: what one read brings,
+// or more reads while no line is whole. It returns false at the end of
+// the input, when no line is left. b may be the batch that holds c.left.
+func (c *lineCutter) fill(b *lineBatch) (bool, error) {
+	if c.eof {
+		return false, nil
 	}
-	return nil
+	if len(b.buf) < 2*len(c.left) {
+		b.buf = make([]byte, 2*len(c.left))
+	}
+	end := copy(b.buf, c.left) // may overlap when b holds left: copy moves it down
+	b.lines = b.lines[:0]
+	p, scanned := 0, end // the next line starts at p; b.buf[p:scanned] (left) has no sep
+	for {
+		if end == len(b.buf) {
+			grown := make([]byte, 2*len(b.buf))
+			copy(grown, b.buf[:end])
+			b.buf = grown
+		}
+		n, err := c.r.Read(b.buf[end:])
+		end += n
+		c.total += int64(n)
+		if err == io.EOF {
+			c.eof = true
+		} else if err != nil {
+			return false, err
+		}
+		for {
+			i := bytes.IndexByte(b.buf[scanned:end], c.sep)
+			if i < 0 {
+				break
+			}
+			b.lines = append(b.lines, b.buf[p:scanned+i:scanned+i])
+			p = scanned + i + 1
+			scanned = p
+		}
+		// A long line is scanned once, not again at each read.
+		scanned = end
+		if c.eof && p < end { // a last line without its separator
+			b.lines = append(b.lines, b.buf[p:end:end])
+			p = end
+		}
+		if len(b.lines) > 0 || c.eof {
+			break
+		}
+	}
+	c.left, b.read = b.buf[p:end], c.total
+	return len(b.lines) > 0, nil
 }

@@ -28,13 +28,13 @@ func (c *chunkReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// readAheadLines is every line readAhead passes to fn, copied, and the
+// readLinesLines is every line readLines passes to fn, copied, and the
 // last read count.
-func readAheadLines(t *testing.T, r io.Reader, sep byte) ([][]byte, int64) {
+func readLinesLines(t *testing.T, r io.Reader, sep byte) ([][]byte, int64) {
 	t.Helper()
 	var got [][]byte
 	var last int64
-	err := readAhead(r, sep, func(lines [][]byte, read int64) error {
+	err := readLines(r, sep, func(lines [][]byte, read int64) error {
 		if len(lines) == 0 {
 			t.Error("fn called with no line")
 		}
@@ -53,10 +53,10 @@ func readAheadLines(t *testing.T, r io.Reader, sep byte) ([][]byte, int64) {
 	return got, last
 }
 
-// readAhead yields the reference's lines, whatever the reads' sizes, with
+// readLines yields the reference's lines, whatever the reads' sizes, with
 // lines across reads and batches, longer than a buffer (several MiB),
 // empty, CRLF-ended, and a last one without its separator.
-func TestReadAheadMatchesReference(t *testing.T) {
+func TestReadLinesMatchesReference(t *testing.T) {
 	inputs := scanInputs('\n')
 	huge := bytes.Repeat([]byte("h"), 3*lineBuffer+17)
 	inputs["huge lines"] = append(append(append([]byte("a\n"), huge...), "\nb\n"...), huge...)
@@ -70,7 +70,7 @@ func TestReadAheadMatchesReference(t *testing.T) {
 			func() io.Reader { return iotest.HalfReader(bytes.NewReader(data)) },
 			func() io.Reader { return iotest.DataErrReader(bytes.NewReader(data)) },
 		} {
-			got, read := readAheadLines(t, mk(), '\n')
+			got, read := readLinesLines(t, mk(), '\n')
 			want := refLines(data, '\n')
 			if len(got) != len(want) || read != int64(len(data)) {
 				t.Fatalf("%s: %d lines, %d bytes read; want %d lines, %d bytes", name, len(got), read, len(want), len(data))
@@ -84,14 +84,14 @@ func TestReadAheadMatchesReference(t *testing.T) {
 	}
 }
 
-// A read error ends readAhead with it, as a readFailure, after the lines
+// A read error ends readLines with it, as a readFailure, after the lines
 // read before it; an error of fn ends it with fn's error, fn not called
 // again.
-func TestReadAheadErrors(t *testing.T) {
+func TestReadLinesErrors(t *testing.T) {
 	bad := errors.New("disk on fire")
 	r := io.MultiReader(strings.NewReader("a\nb\n"), iotest.ErrReader(bad))
 	var got []string
-	err := readAhead(r, '\n', func(lines [][]byte, _ int64) error {
+	err := readLines(r, '\n', func(lines [][]byte, _ int64) error {
 		for _, l := range lines {
 			got = append(got, string(l))
 		}
@@ -103,7 +103,7 @@ func TestReadAheadErrors(t *testing.T) {
 	}
 	stop := errors.New("stop")
 	calls := 0
-	err = readAhead(&chunkReader{bytes.Repeat([]byte("x\n"), 100_000), rand.New(rand.NewPCG(1, 1)), 10}, '\n',
+	err = readLines(&chunkReader{bytes.Repeat([]byte("x\n"), 100_000), rand.New(rand.NewPCG(1, 1)), 10}, '\n',
 		func([][]byte, int64) error {
 			calls++
 			return stop
@@ -115,7 +115,7 @@ func TestReadAheadErrors(t *testing.T) {
 
 // Lines from a pipe reach fn as they arrive: the first line is passed on
 // before the writer writes the second.
-func TestReadAheadStreams(t *testing.T) {
+func TestReadLinesStreams(t *testing.T) {
 	pr, pw := io.Pipe()
 	seen := make(chan string, 10)
 	go func() {
@@ -128,7 +128,7 @@ func TestReadAheadStreams(t *testing.T) {
 		pw.Close()
 	}()
 	var got []string
-	err := readAhead(pr, '\n', func(lines [][]byte, _ int64) error {
+	err := readLines(pr, '\n', func(lines [][]byte, _ int64) error {
 		for _, l := range lines {
 			got = append(got, string(l))
 			seen <- string(l)

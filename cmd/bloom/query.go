@@ -229,7 +229,7 @@ func runQuery(args []string, stdout, stderr io.Writer) error {
 				return nil
 			})
 		}
-		err := readAhead(r, sep, func(lines [][]byte, _ int64) error {
+		err := readLines(r, sep, func(lines [][]byte, _ int64) error {
 			if cap(out) < len(lines) {
 				out = make([]bool, len(lines))
 			}
