@@ -222,12 +222,19 @@ func runQuery(args []string, stdout, stderr io.Writer) error {
 	failed, err := eachInputOf(fs.Args()[1:], os.Stdin, report, func(name string, r io.Reader) error {
 		if data, done, ok := mappedInput(r); ok {
 			defer done()
-			return s.scanMapped(name, data, func(b []byte) error {
+			err := s.scanMapped(name, data, func(b []byte) error {
 				if _, err := w.Write(b); err != nil {
 					return writeErr(err)
 				}
 				return nil
 			})
+			if err == nil {
+				// Printed before a pipe that comes next is waited for.
+				if ferr := w.Flush(); ferr != nil {
+					err = writeErr(ferr)
+				}
+			}
+			return err
 		}
 		err := readLines(r, sep, func(lines [][]byte, _ int64) error {
 			if cap(out) < len(lines) {

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/simdbloom/bloom"
 	"github.com/simdbloom/bloom/internal/childtest"
@@ -387,4 +389,50 @@ func TestScanMappedFilterTruncated(t *testing.T) {
 			t.Errorf("%d workers: lookups in a truncated filter: %v; want the filter's error, exit 2", workers, err)
 		}
 	}
+}
+
+// The lines printed from a mapped file reach stdout before a pipe given
+// after it is read: bloom query f file - shows the file's lines while
+// standard input is still open.
+func TestQueryMappedPrintedBeforePipe(t *testing.T) {
+	dir := t.TempDir()
+	fb := buildFile(t, dir, "f.bloom", "a\nb\n")
+	in := writeFile(t, dir, "in.txt", []byte("a\nzz\nb\n"))
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := childtest.Command(exe, "query", fb, in, "-")
+	cmd.Env = append(os.Environ(), childEnv+"=1")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	outp, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); errors.Is(err, syscall.ENOEXEC) {
+		t.Skipf("the test binary cannot start itself here: %v", err)
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan string, 1)
+	go func() {
+		b := make([]byte, 4)
+		n, _ := io.ReadFull(outp, b)
+		got <- string(b[:n])
+	}()
+	select {
+	case s := <-got:
+		if s != "a\nb\n" {
+			t.Errorf("printed %q, want the file's lines a, b", s)
+		}
+	case <-time.After(30 * time.Second):
+		t.Error("the file's lines were not printed while standard input was open")
+	}
+	stdin.Close()
+	io.Copy(io.Discard, outp)
+	cmd.Wait()
 }
