@@ -149,20 +149,30 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	prog := newKeyProgress(stderr)
 	var readBytes int64
 	err = eachInput(inputs, os.Stdin, func(name string, r io.Reader) error {
-		lr := newLineReader(r, sep)
-		defer func() { readBytes += lr.bytes }()
-		for {
-			lines, err := lr.next()
-			if err == io.EOF {
+		var read int64
+		defer func() { readBytes += read }()
+		if data, done, ok := mappedInput(r); ok {
+			defer done()
+			return splitAhead(name, data, sep, func(lines [][]byte, end int) error {
+				b.AddAll(lines)
+				res.Keys += uint64(len(lines))
+				read = int64(end)
+				prog.update(res.Keys, readBytes+read)
 				return nil
-			}
-			if err != nil {
-				return badFile(readError(name, err))
-			}
+			})
+		}
+		err := readLines(r, sep, func(lines [][]byte, n int64) error {
 			b.AddAll(lines)
 			res.Keys += uint64(len(lines))
-			prog.update(res.Keys, readBytes+lr.bytes)
+			read = n
+			prog.update(res.Keys, readBytes+read)
+			return nil
+		})
+		var rf readFailure
+		if errors.As(err, &rf) {
+			return badFile(readError(name, rf.err))
 		}
+		return err
 	})
 	prog.done(res.Keys, readBytes)
 	if err != nil {
@@ -186,13 +196,25 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 }
 
 // countLines counts the lines of the file name: its separators, plus one
-// for a last line without one.
+// for a last line without one. A regular file is mapped, not read.
 func countLines(name string, sep byte) (uint64, error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return 0, badFile(fileError(err))
 	}
 	defer f.Close()
+	if data, done, ok := mappedInput(f); ok {
+		defer done()
+		var n uint64
+		err := guardMapped(data, true, name, func() error {
+			n = uint64(bytes.Count(data, []byte{sep}))
+			if data[len(data)-1] != sep {
+				n++
+			}
+			return nil
+		})
+		return n, err
+	}
 	buf := make([]byte, 1<<20)
 	var n uint64
 	last := sep

@@ -8,74 +8,8 @@ import (
 	"os"
 )
 
-// lineReader splits its input into lines (records ending in sep, the last
-// one possibly without it) and returns them in batches of slices of its own
-// buffer, so that keys go to AddAll and HasAll without a copy each.
-type lineReader struct {
-	r          io.Reader
-	sep        byte
-	buf        []byte
-	start, end int // unconsumed bytes: buf[start:end]
-	eof        bool
-	lines      [][]byte
-	bytes      int64 // bytes read so far
-}
-
-// lineBuffer is the first buffer size; a longer line doubles it.
+// lineBuffer is the size of readLines' buffer; a longer line doubles it.
 const lineBuffer = 1 << 20
-
-func newLineReader(r io.Reader, sep byte) *lineReader {
-	return &lineReader{r: r, sep: sep, buf: make([]byte, lineBuffer)}
-}
-
-// next returns the next batch of lines, without their separators, valid
-// until the next call; at the end of the input it returns nil and io.EOF.
-// It reads once per call when the buffer holds a whole line, so lines from
-// a pipe come out as they arrive.
-func (l *lineReader) next() ([][]byte, error) {
-	for {
-		if l.start > 0 {
-			l.end = copy(l.buf, l.buf[l.start:l.end])
-			l.start = 0
-		}
-		if l.end == len(l.buf) {
-			grown := make([]byte, 2*len(l.buf))
-			copy(grown, l.buf[:l.end])
-			l.buf = grown
-		}
-		if !l.eof {
-			n, err := l.r.Read(l.buf[l.end:])
-			l.end += n
-			l.bytes += int64(n)
-			if err == io.EOF {
-				l.eof = true
-			} else if err != nil {
-				return nil, err
-			}
-		}
-		l.lines = l.lines[:0]
-		p := 0
-		for {
-			i := bytes.IndexByte(l.buf[p:l.end], l.sep)
-			if i < 0 {
-				break
-			}
-			l.lines = append(l.lines, l.buf[p:p+i:p+i])
-			p += i + 1
-		}
-		if l.eof && p < l.end { // a last line without its separator
-			l.lines = append(l.lines, l.buf[p:l.end:l.end])
-			p = l.end
-		}
-		l.start = p
-		if len(l.lines) > 0 {
-			return l.lines, nil
-		}
-		if l.eof {
-			return nil, io.EOF
-		}
-	}
-}
 
 // eachInput calls fn for each input in turn, opening each file as it comes
 // and closing it after: names are file names, "-" is stdin, and no name at
@@ -147,4 +81,106 @@ func readError(name string, err error) error {
 		err = pe.Err
 	}
 	return fmt.Errorf("reading %s: %w", name, err)
+}
+
+// lineBatch is a batch of lines cut from its own buffer, and how many
+// bytes of the input had been read when it was cut.
+type lineBatch struct {
+	buf   []byte
+	lines [][]byte
+	read  int64
+}
+
+// readFailure is a read error of the input of readLines, as against an
+// error of its fn.
+type readFailure struct{ err error }
+
+func (e readFailure) Error() string { return e.err.Error() }
+
+// readLines calls fn with the lines of r, without their separators, in
+// input order, in batches: what each read brought (it reads again only
+// for a line not yet whole), so that lines from a pipe reach fn as they
+// arrive. A pipe is asked for a larger buffer (growPipe), so that a fast
+// writer's lines come in few large reads. fn's lines are valid until it
+// returns; read is the bytes of r read so far. It returns fn's first
+// error, or a read error as a readFailure, and reads no further after
+// either.
+//
+// Reading on a second goroutine, ahead of fn, was tried: on a loaded
+// machine its hand-offs cost more than the overlap gained.
+func readLines(r io.Reader, sep byte, fn func(lines [][]byte, read int64) error) error {
+	growPipe(r)
+	c := &lineCutter{r: r, sep: sep}
+	b := &lineBatch{buf: make([]byte, lineBuffer)}
+	for {
+		ok, err := c.fill(b)
+		if err != nil {
+			return readFailure{err}
+		}
+		if !ok {
+			return nil
+		}
+		if err := fn(b.lines, b.read); err != nil {
+			return err
+		}
+	}
+}
+
+// lineCutter cuts the lines of its input into batches.
+type lineCutter struct {
+	r     io.Reader
+	sep   byte
+	left  []byte // the unfinished last line, in the last batch's buffer
+	total int64  // bytes read
+	eof   bool
+}
+
+// fill reads into b the next lines of the input: what one read brings,
+// or more reads while no line is whole. It returns false at the end of
+// the input, when no line is left. b may be the batch that holds c.left.
+func (c *lineCutter) fill(b *lineBatch) (bool, error) {
+	if c.eof {
+		return false, nil
+	}
+	if len(b.buf) < 2*len(c.left) {
+		b.buf = make([]byte, 2*len(c.left))
+	}
+	end := copy(b.buf, c.left) // may overlap when b holds left: copy moves it down
+	b.lines = b.lines[:0]
+	p, scanned := 0, end // the next line starts at p; b.buf[p:scanned] (left) has no sep
+	for {
+		if end == len(b.buf) {
+			grown := make([]byte, 2*len(b.buf))
+			copy(grown, b.buf[:end])
+			b.buf = grown
+		}
+		n, err := c.r.Read(b.buf[end:])
+		end += n
+		c.total += int64(n)
+		if err == io.EOF {
+			c.eof = true
+		} else if err != nil {
+			return false, err
+		}
+		for {
+			i := bytes.IndexByte(b.buf[scanned:end], c.sep)
+			if i < 0 {
+				break
+			}
+			b.lines = append(b.lines, b.buf[p:scanned+i:scanned+i])
+			p = scanned + i + 1
+			scanned = p
+		}
+		// A long line is scanned once, not again at each read.
+		scanned = end
+		if c.eof && p < end { // a last line without its separator
+			b.lines = append(b.lines, b.buf[p:end:end])
+			p = end
+		}
+		if len(b.lines) > 0 || c.eof {
+			break
+		}
+	}
+	c.left, b.read = b.buf[p:end], c.total
+	return len(b.lines) > 0, nil
 }

@@ -24,13 +24,14 @@ type lookup struct {
 	mapped  bool   // mem is memory-mapped: reads may fault (guardMapped)
 }
 
-// hasAllGuarded is hasAll, with a fault in reading a mapped file (truncated
-// while it is read) returned as an error rather than a crash.
-func (l *lookup) hasAllGuarded(keys [][]byte, out []bool) error {
-	return guardMapped(l.mem, l.mapped, l.name, func() error {
-		l.hasAll(keys, out)
+// hasAllGuarded is hasAllCount, with a fault in reading a mapped file
+// (truncated while it is read) returned as an error rather than a crash.
+func (l *lookup) hasAllGuarded(keys [][]byte, out []bool) (found int, err error) {
+	err = guardMapped(l.mem, l.mapped, l.name, func() error {
+		found = l.hasAllCount(keys, out, &l.tmp)
 		return nil
 	})
+	return found, err
 }
 
 // hasAller is a filter's batch lookup.
@@ -38,19 +39,31 @@ type hasAller interface {
 	HasAll(keys [][]byte, out []bool) int
 }
 
-// hasAll sets out[i] to whether any stage may hold keys[i].
-func (l *lookup) hasAll(keys [][]byte, out []bool) {
-	l.stages[0].HasAll(keys, out)
+// hasAllCount sets out[i] to whether any stage may hold keys[i], and
+// returns how many may. tmp is a buffer for the stages after the first,
+// grown as needed: one per goroutine, as the lookup itself is read-only.
+func (l *lookup) hasAllCount(keys [][]byte, out []bool, tmp *[]bool) int {
+	found := l.stages[0].HasAll(keys, out)
+	if len(l.stages) == 1 {
+		return found
+	}
+	if cap(*tmp) < len(keys) {
+		*tmp = make([]bool, len(keys))
+	}
+	t := (*tmp)[:len(keys)]
 	for _, s := range l.stages[1:] {
-		if cap(l.tmp) < len(keys) {
-			l.tmp = make([]bool, len(keys))
-		}
-		tmp := l.tmp[:len(keys)]
-		s.HasAll(keys, tmp)
-		for i, t := range tmp {
-			out[i] = out[i] || t
+		s.HasAll(keys, t)
+		for i, v := range t {
+			out[i] = out[i] || v
 		}
 	}
+	found = 0
+	for _, v := range out[:len(keys)] {
+		if v {
+			found++
+		}
+	}
+	return found
 }
 
 // openLookup opens the filter file name for queries. It tells the two
@@ -202,42 +215,63 @@ func runQuery(args []string, stdout, stderr io.Writer) error {
 		sep = 0
 	}
 	w := bufio.NewWriterSize(stdout, 1<<16)
-	var selected, total uint64
+	s := &scanner{l: l, sep: sep, invert: *invert, count: *count}
 	var out []bool
 	report := func(err error) { fmt.Fprintf(stderr, "bloom query: %s\n", toolWords(err)) }
+	writeErr := func(err error) error { return exitError{2, fmt.Errorf("writing: %w", err)} }
 	failed, err := eachInputOf(fs.Args()[1:], os.Stdin, report, func(name string, r io.Reader) error {
-		lr := newLineReader(r, sep)
-		for {
-			lines, err := lr.next()
-			if err == io.EOF {
+		if data, done, ok := mappedInput(r); ok {
+			defer done()
+			err := s.scanMapped(name, data, func(b []byte) error {
+				if _, err := w.Write(b); err != nil {
+					return writeErr(err)
+				}
 				return nil
+			})
+			if err == nil {
+				// Printed before a pipe that comes next is waited for.
+				if ferr := w.Flush(); ferr != nil {
+					err = writeErr(ferr)
+				}
 			}
-			if err != nil {
-				return inputError{readError(name, err)}
-			}
+			return err
+		}
+		err := readLines(r, sep, func(lines [][]byte, _ int64) error {
 			if cap(out) < len(lines) {
 				out = make([]bool, len(lines))
 			}
 			out = out[:len(lines)]
-			if err := l.hasAllGuarded(lines, out); err != nil {
+			found, err := l.hasAllGuarded(lines, out)
+			if err != nil {
 				return err // not an inputError: the filter is gone, not this input
 			}
-			total += uint64(len(lines))
+			s.total += uint64(len(lines))
+			if *invert {
+				found = len(lines) - found
+			}
+			s.selected += uint64(found)
+			if *count || found == 0 {
+				return nil
+			}
 			for i, line := range lines {
-				if out[i] == *invert {
-					continue
-				}
-				selected++
-				if !*count {
+				if out[i] != *invert {
 					w.Write(line)
 					w.WriteByte(sep)
 				}
 			}
+			// A pipe's lines are printed as they come.
 			if err := w.Flush(); err != nil {
-				return exitError{2, fmt.Errorf("writing: %w", err)}
+				return writeErr(err)
 			}
+			return nil
+		})
+		var rf readFailure
+		if errors.As(err, &rf) {
+			return inputError{readError(name, rf.err)}
 		}
+		return err
 	})
+	selected, total := s.selected, s.total
 	if *count {
 		if *asJSON {
 			writeJSON(w, map[string]uint64{"count": selected, "lines": total})
