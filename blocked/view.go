@@ -178,30 +178,60 @@ func (v *FilterView) Reset(b []byte) error {
 }
 
 // LookupHash reports whether h may have been added to the Filter encoded in
-// b: Reset on a FilterView of its own, then HasHash, without allocating.
-// Its error is Reset's, with false.
+// b, as Reset on a FilterView of its own then HasHash would, without
+// allocating: the checks are Reset's (neither checksum, see Verify), and a
+// b that fails them gives false and Reset's error.
 func LookupHash(b []byte, h uint64) (bool, error) {
-	// viewLight's checks for a Filter, written out: the call they save is
-	// a fair part of a lookup in a filter that is in cache.
-	if littleEndian && len(b) >= HeaderSize {
-		hdr := (*[HeaderSize]byte)(b)
-		w0 := binary.LittleEndian.Uint64(hdr[offMagic:])
-		nb := binary.LittleEndian.Uint64(hdr[offBlocks:])
-		kk := w0 >> 56
-		bad := (w0&(1<<56-1) ^ viewHead(VariantFilter)) |
-			(^((1<<8 | 1<<16) >> (kk & 63)) & 1) | kk>>6 |
-			(nb-1)>>32 |
-			(binary.LittleEndian.Uint64(hdr[offPayloadLen:]) ^ nb<<6) |
-			((uint64(len(b)) - HeaderSize) ^ nb<<6) |
-			uint64(binary.LittleEndian.Uint32(hdr[offIncompat:])&^format.KnownIncompat)
+	// Reset's checks written out on the header's words, or-ed into one
+	// word and tested once, then the one-key kernel on a Filter-shaped
+	// value made on the stack: no FilterView to zero, no slice to make.
+	// Go does not inline this (too large), so a lookup is this call and
+	// the kernel's; anything else (an error, a platform without the
+	// kernel) goes to lookupHashSlow.
+	if oneKeyAsm && len(b) >= HeaderSize+64 {
+		p := unsafe.Pointer(unsafe.SliceData(b))
+		w0 := *(*uint64)(p) // magic, version, variant, k
+		nb := *(*uint64)(unsafe.Add(p, offBlocks))
+		n := uint64(len(b)) - HeaderSize
+		// w0 less the head and k = 8: zero but for k-8 (0 or 8) in the top byte.
+		bad := (w0-(viewHead(VariantFilter)|8<<56))&^(8<<56) |
+			(nb-1)>>32 | // 1 <= nb <= MaxBlocks, so nb<<6 cannot wrap
+			(nb<<6 ^ n) |
+			(*(*uint64)(unsafe.Add(p, offPayloadLen)) ^ n) |
+			uint64(*(*uint32)(unsafe.Add(p, offIncompat))&^format.KnownIncompat)
 		if bad == 0 {
-			var f Filter // on the stack, built in place (see Reset)
-			f.blocks = viewBlocks[block](b, VariantFilter)[:nb]
-			f.k = int(kk)
-			return f.HasHash(h), nil
+			f := oneFilter{p: unsafe.Add(p, HeaderSize), nb: nb, k: w0 >> 56}
+			return filterHasOne((*[4]uint64)(unsafe.Pointer(&f)), h), nil
 		}
 	}
-	return false, viewErr(b, VariantFilter)
+	return lookupHashSlow(b, h)
+}
+
+// oneFilter has the layout of a Filter's first four words, as the one-key
+// kernel reads them (the blocks' data pointer at 0, their number at 8, k
+// at 24), its pointer one the garbage collector sees.
+type oneFilter struct {
+	p     unsafe.Pointer
+	nb, _ uint64
+	k     uint64
+}
+
+// These fail to compile if oneFilter no longer matches a Filter's layout.
+const (
+	_ = uint(unsafe.Offsetof(Filter{}.k) - unsafe.Offsetof(oneFilter{}.k))
+	_ = uint(unsafe.Offsetof(oneFilter{}.k) - unsafe.Offsetof(Filter{}.k))
+)
+
+// lookupHashSlow is LookupHash without the one-key kernel, or for a b that
+// fails the checks (whose error it returns).
+//
+//go:noinline
+func lookupHashSlow(b []byte, h uint64) (bool, error) {
+	var v FilterView
+	if err := v.Reset(b); err != nil {
+		return false, err
+	}
+	return v.HasHash(h), nil
 }
 
 // HasHash reports whether h may have been added, as Filter.HasHash does.

@@ -7,7 +7,7 @@ import (
 
 // BenchmarkViewLookup measures one-key lookups on encoded bytes, k = 8:
 // through a view held across calls (op=held), a FilterView Reset before
-// every lookup (op=reset), LookupHash (op=lookup) and a new View per
+// every lookup (op=reset), LookupHash (op=lookup), LookupHash as it was (op=old) and a new View per
 // lookup (op=view), with the payload at a 64-byte boundary or 1 byte past
 // one (align=1):
 //
@@ -53,6 +53,14 @@ func BenchmarkViewLookup(b *testing.B) {
 				c := 0
 				for i := 0; i < b.N; i++ {
 					ok, _ := LookupHash(buf, st[i&(streamLen-1)])
+					c += int(b2u(ok))
+				}
+				sink += c
+			})
+			b.Run(fmt.Sprintf(name, "old"), func(b *testing.B) {
+				c := 0
+				for i := 0; i < b.N; i++ {
+					ok, _ := lookupHashOld(buf, st[i&(streamLen-1)])
 					c += int(b2u(ok))
 				}
 				sink += c
