@@ -33,47 +33,57 @@ func BenchmarkViewLookup(b *testing.B) {
 			}
 			b.Run(fmt.Sprintf(name, "held"), func(b *testing.B) {
 				c := 0
-				for i := 0; i < b.N; i++ {
-					c += int(b2u(held.HasHash(st[i&(streamLen-1)])))
-				}
+				cpuTimed(b, func() {
+					for i := 0; i < b.N; i++ {
+						c += int(b2u(held.HasHash(st[i&(streamLen-1)])))
+					}
+				})
 				sink += c
 			})
 			b.Run(fmt.Sprintf(name, "reset"), func(b *testing.B) {
 				c := 0
 				var v FilterView
-				for i := 0; i < b.N; i++ {
-					if v.Reset(buf) != nil {
-						b.Fatal("Reset")
+				cpuTimed(b, func() {
+					for i := 0; i < b.N; i++ {
+						if v.Reset(buf) != nil {
+							b.Fatal("Reset")
+						}
+						c += int(b2u(v.HasHash(st[i&(streamLen-1)])))
 					}
-					c += int(b2u(v.HasHash(st[i&(streamLen-1)])))
-				}
+				})
 				sink += c
 			})
 			b.Run(fmt.Sprintf(name, "lookup"), func(b *testing.B) {
 				c := 0
-				for i := 0; i < b.N; i++ {
-					ok, _ := LookupHash(buf, st[i&(streamLen-1)])
-					c += int(b2u(ok))
-				}
+				cpuTimed(b, func() {
+					for i := 0; i < b.N; i++ {
+						ok, _ := LookupHash(buf, st[i&(streamLen-1)])
+						c += int(b2u(ok))
+					}
+				})
 				sink += c
 			})
 			b.Run(fmt.Sprintf(name, "old"), func(b *testing.B) {
 				c := 0
-				for i := 0; i < b.N; i++ {
-					ok, _ := lookupHashOld(buf, st[i&(streamLen-1)])
-					c += int(b2u(ok))
-				}
+				cpuTimed(b, func() {
+					for i := 0; i < b.N; i++ {
+						ok, _ := lookupHashOld(buf, st[i&(streamLen-1)])
+						c += int(b2u(ok))
+					}
+				})
 				sink += c
 			})
 			b.Run(fmt.Sprintf(name, "view"), func(b *testing.B) {
 				c := 0
-				for i := 0; i < b.N; i++ {
-					v, err := View(buf)
-					if err != nil {
-						b.Fatal(err)
+				cpuTimed(b, func() {
+					for i := 0; i < b.N; i++ {
+						v, err := View(buf)
+						if err != nil {
+							b.Fatal(err)
+						}
+						c += int(b2u(v.HasHash(st[i&(streamLen-1)])))
 					}
-					c += int(b2u(v.HasHash(st[i&(streamLen-1)])))
-				}
+				})
 				sink += c
 			})
 		}
