@@ -3,6 +3,7 @@ package bloom
 import (
 	"fmt"
 	"testing"
+	"time"
 )
 
 var lookupSink int
@@ -10,7 +11,9 @@ var lookupSink int
 // BenchmarkLookup measures one-key lookups of 13-byte []byte keys on
 // encoded bytes (10k and 800k keys at 1%, 12 KiB and 960 KiB): through a
 // FilterView[[]byte] held across calls (op=held), Lookup (op=lookup), and
-// Lookup as it was, a FilterView Reset per call (op=old), in one process:
+// Lookup as it was, a FilterView Reset per call (op=old), in one process;
+// op=paired runs the three in turn, 4096 keys each, inside one benchmark
+// and reports each one's ns per key and its ratio to held's:
 //
 //	go test -run '^$' -bench BenchmarkLookup -count 6 . | benchstat -col /op -
 func BenchmarkLookup(b *testing.B) {
@@ -39,6 +42,14 @@ func BenchmarkLookup(b *testing.B) {
 			b.Fatal(err)
 		}
 		name := fmt.Sprintf("keys=%d/op=%%s", n)
+		b.Run(fmt.Sprintf("keys=%d/op=paired", n), func(b *testing.B) {
+			ops := []func(k []byte) bool{
+				func(k []byte) bool { return held.Has(k) },
+				func(k []byte) bool { ok, _ := Lookup(enc, k); return ok },
+				func(k []byte) bool { ok, _ := lookupSlow(enc, k); return ok },
+			}
+			pairedLookups(b, keys, ops, []string{"held", "lookup", "old"})
+		})
 		b.Run(fmt.Sprintf(name, "held"), func(b *testing.B) {
 			c := 0
 			cpuTimed(b, func() {
@@ -72,5 +83,43 @@ func BenchmarkLookup(b *testing.B) {
 			})
 			lookupSink += c
 		})
+	}
+}
+
+// pairedLookups runs ops in turn over keys, 4096 calls each, until b.N
+// calls in all, and reports each one's ns per call and its ratio to the
+// first's.
+func pairedLookups(b *testing.B, keys [][]byte, ops []func([]byte) bool, names []string) {
+	spent := make([]time.Duration, len(ops))
+	calls := make([]int, len(ops))
+	c := 0
+	for i := 0; i < b.N; {
+		for j, op := range ops {
+			n := min(4096, b.N-i)
+			if n <= 0 {
+				break
+			}
+			t0 := time.Now()
+			for x := i; x < i+n; x++ {
+				if op(keys[x&(len(keys)-1)]) {
+					c++
+				}
+			}
+			spent[j] += time.Since(t0)
+			calls[j] += n
+			i += n
+		}
+	}
+	lookupSink += c
+	if calls[len(ops)-1] == 0 {
+		return
+	}
+	base := float64(spent[0]) / float64(calls[0])
+	for j := range ops {
+		per := float64(spent[j]) / float64(calls[j])
+		b.ReportMetric(per, names[j]+"-ns/op")
+		if j > 0 {
+			b.ReportMetric(per/base, names[j]+"/held")
+		}
 	}
 }

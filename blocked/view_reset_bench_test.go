@@ -3,6 +3,7 @@ package blocked
 import (
 	"fmt"
 	"testing"
+	"time"
 )
 
 // BenchmarkViewLookup measures one-key lookups on encoded bytes, k = 8:
@@ -85,6 +86,89 @@ func BenchmarkViewLookup(b *testing.B) {
 					}
 				})
 				sink += c
+			})
+		}
+	}
+}
+
+// BenchmarkViewLookupPaired runs op=held, lookup and old of
+// BenchmarkViewLookup in turn, 4096 lookups each, inside one benchmark, and
+// reports each one's ns per lookup and the ratio of lookup and old to
+// held, so that the three share the machine's load as it changes:
+//
+//	go test -run '^$' -bench ViewLookupPaired -count 6 ./blocked/ | benchstat -
+func BenchmarkViewLookupPaired(b *testing.B) {
+	for _, s := range benchSizes[:2] {
+		bf := filled(b, s.bytes, 8)
+		enc, err := bf.f.MarshalBinary()
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, off := range []int{0, 1} {
+			buf := alignedCopy(enc, off)
+			st := bf.stream
+			var held FilterView
+			if err := held.Reset(buf); err != nil {
+				b.Fatal(err)
+			}
+			ops := []struct {
+				name string
+				run  func(from, to int) int
+			}{
+				{"held", func(from, to int) (c int) {
+					for i := from; i < to; i++ {
+						c += int(b2u(held.HasHash(st[i&(streamLen-1)])))
+					}
+					return c
+				}},
+				{"lookup", func(from, to int) (c int) {
+					for i := from; i < to; i++ {
+						ok, _ := LookupHash(buf, st[i&(streamLen-1)])
+						c += int(b2u(ok))
+					}
+					return c
+				}},
+				{"old", func(from, to int) (c int) {
+					for i := from; i < to; i++ {
+						ok, _ := lookupHashOld(buf, st[i&(streamLen-1)])
+						c += int(b2u(ok))
+					}
+					return c
+				}},
+			}
+			align := 64
+			if off != 0 {
+				align = off
+			}
+			b.Run(fmt.Sprintf("size=%s/align=%d", s.name, align), func(b *testing.B) {
+				spent := make([]time.Duration, len(ops))
+				calls := make([]int, len(ops))
+				c := 0
+				for i := 0; i < b.N; {
+					for j, op := range ops {
+						n := min(4096, b.N-i)
+						if n <= 0 {
+							break
+						}
+						t0 := time.Now()
+						c += op.run(i, i+n)
+						spent[j] += time.Since(t0)
+						calls[j] += n
+						i += n
+					}
+				}
+				sink += c
+				if calls[len(ops)-1] == 0 {
+					return
+				}
+				base := float64(spent[0]) / float64(calls[0])
+				for j, op := range ops {
+					per := float64(spent[j]) / float64(calls[j])
+					b.ReportMetric(per, op.name+"-ns/op")
+					if j > 0 {
+						b.ReportMetric(per/base, op.name+"/held")
+					}
+				}
 			})
 		}
 	}
