@@ -91,10 +91,11 @@ func BenchmarkViewLookup(b *testing.B) {
 	}
 }
 
-// BenchmarkViewLookupPaired runs op=held, lookup and old of
-// BenchmarkViewLookup in turn, 4096 lookups each, inside one benchmark, and
-// reports each one's ns per lookup and the ratio of lookup and old to
-// held, so that the three share the machine's load as it changes:
+// BenchmarkViewLookupPaired runs op=held, lookup, old and reset of
+// BenchmarkViewLookup, and Reset as it was (resetold), in turn, 4096
+// lookups each, inside one benchmark, and reports each one's ns per lookup
+// and its ratio to held's, so that they share the machine's load as it
+// changes:
 //
 //	go test -run '^$' -bench ViewLookupPaired -count 6 ./blocked/ | benchstat -
 func BenchmarkViewLookupPaired(b *testing.B) {
@@ -132,6 +133,22 @@ func BenchmarkViewLookupPaired(b *testing.B) {
 					for i := from; i < to; i++ {
 						ok, _ := lookupHashOld(buf, st[i&(streamLen-1)])
 						c += int(b2u(ok))
+					}
+					return c
+				}},
+				{"reset", func(from, to int) (c int) {
+					var v FilterView
+					for i := from; i < to; i++ {
+						_ = v.Reset(buf)
+						c += int(b2u(v.HasHash(st[i&(streamLen-1)])))
+					}
+					return c
+				}},
+				{"resetold", func(from, to int) (c int) {
+					var v FilterView
+					for i := from; i < to; i++ {
+						_ = v.resetOld(buf)
+						c += int(b2u(v.HasHash(st[i&(streamLen-1)])))
 					}
 					return c
 				}},
