@@ -183,7 +183,7 @@ func Lookup[K Key](b []byte, key K) (bool, error) {
 			uint64(*(*uint8)(unsafe.Add(p, hdrHash))^uint8(blocked.HashXXH3)) |
 			fam&(fam^uint64(familyOf(kind)))
 		if bad == 0 {
-			e := engineWords{p: unsafe.Add(p, blocked.HeaderSize), nb: nb, c: nb, k: w0 >> 56, tail: 0}
+			e := engineWords{p: unsafe.Add(p, blocked.HeaderSize), nb: uint(nb), c: uint(nb), k: int(w0 >> 56), tail: 0}
 			t := Filter[K]{f: (*blocked.Filter)(unsafe.Pointer(&e)), kind: kind}
 			return hasTyped((*[2]uint64)(unsafe.Pointer(&t)), (*uint64)(unsafe.Pointer(&key))), nil
 		}
@@ -213,9 +213,10 @@ const filterHead = 'S' | 'B'<<8 | 'L'<<16 | 'M'<<24 | uint64(blocked.FormatVersi
 // that nothing is zeroed first; the kernels and blocked.Filter's Go
 // lookups read no more than that.
 type engineWords struct {
-	p        unsafe.Pointer
-	nb, c, k uint64
-	tail     uint64 // key hash and family (unread by lookups), padding
+	p     unsafe.Pointer
+	nb, c uint // the blocks' slice's length and capacity
+	k     int
+	tail  uint // key hash and family (unread by lookups), padding
 }
 
 // This fails to compile if engineWords is no longer a blocked.Filter's size.

@@ -203,18 +203,18 @@ func (v *FilterView) Reset(b []byte) error {
 // allocating: the checks are Reset's (neither checksum, see Verify), and a
 // b that fails them gives false and Reset's error.
 func LookupHash(b []byte, h uint64) (bool, error) {
-	// Reset's checks written out on the header's words, or-ed into one
-	// word and tested once, then the one-key kernel on a Filter-shaped
-	// value made on the stack: no FilterView to zero, no slice to make.
-	// Go does not inline this (too large), so a lookup is this call and
-	// the kernel's; anything else (an error, a platform without the
-	// kernel) goes to lookupHashSlow.
+	// Reset's checks (lightSize, lightHead, inlined) tested with one
+	// branch, then the one-key kernel on a Filter-shaped value made on the
+	// stack: no FilterView to zero, no slice to make. Go does not inline
+	// this (too large), so a lookup is this call and the kernel's;
+	// anything else (an error, a platform without the kernel) goes to
+	// lookupHashSlow.
 	if oneKeyAsm && len(b) >= HeaderSize+64 {
 		p := unsafe.Pointer(unsafe.SliceData(b))
 		w0 := *(*uint64)(p)
 		nb, bad := lightSize(p, uint64(len(b))-HeaderSize, 6)
 		if bad|lightHead(w0, VariantFilter) == 0 {
-			f := oneFilter{p: unsafe.Add(p, HeaderSize), nb: nb, k: w0 >> 56}
+			f := oneFilter{p: unsafe.Add(p, HeaderSize), nb: uint(nb), k: int(w0 >> 56)}
 			return filterHasOne((*[4]uint64)(unsafe.Pointer(&f)), h), nil
 		}
 	}
@@ -226,8 +226,8 @@ func LookupHash(b []byte, h uint64) (bool, error) {
 // at 24), its pointer one the garbage collector sees.
 type oneFilter struct {
 	p     unsafe.Pointer
-	nb, _ uint64
-	k     uint64
+	nb, _ uint // a slice's length and capacity
+	k     int
 }
 
 // These fail to compile if oneFilter no longer matches a Filter's layout.
