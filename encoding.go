@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"unsafe"
 
+	"github.com/zeebo/xxh3"
+
 	"github.com/simdbloom/bloom/blocked"
 	"github.com/simdbloom/bloom/internal/format"
 )
@@ -151,21 +153,22 @@ func (f *FilterView[K]) Reset(b []byte) error {
 // blocked.Verify), and a b that fails them gives false and Reset's error.
 func Lookup[K Key](b []byte, key K) (bool, error) {
 	// blocked.LookupHash's checks on the header's words, with the key hash
-	// and family, then the fused hash-and-probe kernel of Filter[K].Has on
-	// an engine made on the stack: one call for the hash and the probe.
-	// Anything else (an error, a platform that needs aligned words) goes
-	// to lookupSlow.
+	// and family, then the one-key kernel on an engine made on the stack.
+	// Byte strings and 64-bit integers are hashed here and probed with
+	// blocked.Filter.HasHash (xxh3.Hash then the kernel measured faster
+	// than the fused hash-and-probe kernel of Filter[K].Has on 13-byte
+	// keys); smaller integers take the fused kernel. Anything else (an
+	// error, a platform that needs aligned words) goes to lookupSlow.
+	//
+	// The size of K tells the kinds apart, and Go folds it for each key
+	// shape, so the tests cost nothing: on the 64-bit platforms of
+	// lookupDirect, 24 bytes is a ~[]byte, 16 a ~string, 8 a 64-bit
+	// integer (hashed as Hash widens it), less a smaller integer.
 	if lookupDirect && len(b) >= blocked.HeaderSize+blocked.BlockBits/8 {
-		var kind keyKind
-		switch any((*K)(nil)).(type) { // a pointer: no allocation, no call
-		case *[]byte:
-			kind = kindBytes
-		case *string:
-			kind = kindString
-		case *uint64:
-			kind = kindUint64
-		default:
-			kind = kindFast[K]()
+		size := unsafe.Sizeof(key)
+		want := uint64(blocked.KeysIntegers)
+		if size == unsafe.Sizeof([]byte(nil)) || size == unsafe.Sizeof("") {
+			want = uint64(blocked.KeysBytes)
 		}
 		p := unsafe.Pointer(unsafe.SliceData(b))
 		w0 := *(*uint64)(p) // magic, version, variant, k
@@ -181,10 +184,19 @@ func Lookup[K Key](b []byte, key K) (bool, error) {
 			(*(*uint64)(unsafe.Add(p, hdrPayloadLen)) ^ n) |
 			uint64(*(*uint32)(unsafe.Add(p, hdrIncompat))&^format.KnownIncompat) |
 			uint64(*(*uint8)(unsafe.Add(p, hdrHash))^uint8(blocked.HashXXH3)) |
-			fam&(fam^uint64(familyOf(kind)))
+			fam&(fam^want)
 		if bad == 0 {
 			e := engineWords{p: unsafe.Add(p, blocked.HeaderSize), nb: uint(nb), c: uint(nb), k: int(w0 >> 56), tail: 0}
-			t := Filter[K]{f: (*blocked.Filter)(unsafe.Pointer(&e)), kind: kind}
+			eng := (*blocked.Filter)(unsafe.Pointer(&e))
+			switch {
+			case size == unsafe.Sizeof([]byte(nil)):
+				return eng.HasHash(xxh3.Hash(*(*[]byte)(unsafe.Pointer(&key)))), nil
+			case size == unsafe.Sizeof(""):
+				return eng.HasHash(xxh3.HashString(*(*string)(unsafe.Pointer(&key)))), nil
+			case size == 8:
+				return eng.HasHash(HashUint64(*(*uint64)(unsafe.Pointer(&key)))), nil
+			}
+			t := Filter[K]{f: eng, kind: kindFast[K]()}
 			return hasTyped((*[2]uint64)(unsafe.Pointer(&t)), (*uint64)(unsafe.Pointer(&key))), nil
 		}
 	}
@@ -192,8 +204,9 @@ func Lookup[K Key](b []byte, key K) (bool, error) {
 }
 
 // lookupDirect is true where Lookup may use an encoding's payload in
-// place at any address: little-endian machines that load unaligned words.
-const lookupDirect = runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64"
+// place at any address (little-endian machines that load unaligned words)
+// and tell its key kinds apart by their size (64-bit words).
+const lookupDirect = (runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64") && unsafe.Sizeof(uintptr(0)) == 8
 
 // The header's fields Lookup reads (FORMAT.md).
 const (

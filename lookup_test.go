@@ -52,6 +52,28 @@ func TestLookupAgreesWithView(t *testing.T) {
 				}
 			}
 		}
+		// Every integer kind and a named string type: Lookup hashes
+		// strings, byte slices and 64-bit integers itself and hands the
+		// smaller integers to the fused kernel.
+		fi, _ := New[int64](uint64(n), 0.05)
+		for i := range n {
+			fi.Add(int64(i-n/2) * 31)
+		}
+		ei, _ := fi.MarshalBinary()
+		bi := unalignedAt(ei, trial)
+		for i := range 2 * n {
+			x := int64(i-n) * 31
+			checkLookup(t, bi, x)
+			checkLookup(t, bi, int(x))
+			checkLookup(t, bi, uint64(x))
+			checkLookup(t, bi, int32(x))
+			checkLookup(t, bi, int16(x))
+			checkLookup(t, bi, uint8(x))
+		}
+		type name string
+		for _, k := range keys[:200] {
+			checkLookup(t, unalignedAt(es, trial), name(k))
+		}
 		kb := []byte(keys[0])
 		if a := testing.AllocsPerRun(50, func() {
 			_, _ = Lookup(es, keys[0])
@@ -133,4 +155,18 @@ func TestLookupHostile(t *testing.T) {
 // in the header is what a check finds, not the checksum.
 func refixHeader(b []byte) {
 	binary.LittleEndian.PutUint32(b[60:], crc32.Checksum(b[:60], crc32.MakeTable(crc32.Castagnoli)))
+}
+
+// checkLookup fails t if Lookup of key in b differs from a FilterView[K]
+// of b (Reset) or errs.
+func checkLookup[K Key](t *testing.T, b []byte, key K) {
+	t.Helper()
+	var v FilterView[K]
+	if err := v.Reset(b); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Lookup(b, key)
+	if err != nil || got != v.Has(key) {
+		t.Fatalf("Lookup(%T %v) = %v, %v; the view says %v", key, key, got, err, v.Has(key))
+	}
 }
