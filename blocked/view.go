@@ -1,7 +1,6 @@
 package blocked
 
 import (
-	"encoding/binary"
 	"fmt"
 	"io"
 	"unsafe"
@@ -75,38 +74,56 @@ func viewHead(v Variant) uint64 {
 		FormatVersion<<32 | uint64(v)<<48
 }
 
-// viewLight makes the checks of Reset on b, an encoding of variant v whose
-// blocks are 1<<shift bytes: enough bytes for the header, the magic,
-// version and variant, no incompatible flag this package does not know,
-// k = 8 (or 16 for a Filter), 1 to MaxBlocks blocks, and a payload length
-// that is the blocks' and what b holds after the header. It returns the
-// number of blocks and k, or ok false. The checks are or-ed into one word
-// and tested by one branch: a lookup pays for them on every call.
-func viewLight(b []byte, v Variant, shift uint) (nb uint64, k int, ok bool) {
-	if !littleEndian || len(b) < HeaderSize {
-		return 0, 0, false
-	}
-	hdr := (*[HeaderSize]byte)(b)
-	w0 := binary.LittleEndian.Uint64(hdr[offMagic:])
-	nb = binary.LittleEndian.Uint64(hdr[offBlocks:])
-	kk := w0 >> 56
-	kOK := uint64(1 << 8)
+// Reset's checks on b, an encoding of variant v whose blocks are
+// 1<<shift bytes and whose first word is w0 (the magic, version, variant
+// and k): enough bytes for the header and one block, the magic, version
+// and variant, no incompatible flag this package does not know, k = 8 (or
+// 16 for a Filter), 1 to MaxBlocks blocks, and a payload length that is
+// the blocks' and what b holds after the header. lightHead and lightSize
+// each give a word that is zero if their checks pass; they are small
+// enough to inline, so a Reset or a lookup tests all of them with one
+// branch and no call.
+
+// lightHead checks w0: the head of variant v and k = 8, or 16 for a
+// Filter. w0 less the head with k = 8 is zero but for k-8 (0 or 8) in the
+// top byte.
+func lightHead(w0 uint64, v Variant) uint64 {
+	var k16 uint64
 	if v == VariantFilter {
-		kOK |= 1 << 16
+		k16 = 8 << 56
 	}
-	bad := (w0&(1<<56-1) ^ viewHead(v)) |
-		(^(kOK >> (kk & 63)) & 1) | kk>>6 |
-		(nb-1)>>32 | // 1 <= nb <= MaxBlocks (2^32), so nb<<shift cannot wrap
-		(binary.LittleEndian.Uint64(hdr[offPayloadLen:]) ^ nb<<shift) |
-		((uint64(len(b)) - HeaderSize) ^ nb<<shift) |
-		uint64(binary.LittleEndian.Uint32(hdr[offIncompat:])&^format.KnownIncompat)
-	if bad != 0 {
-		return 0, 0, false
-	}
-	return nb, int(kk), true
+	return (w0 - (viewHead(v) | 8<<56)) &^ k16
 }
 
-// viewErr returns the error of an encoding that viewLight refused: the
+// lightSize reads the number of blocks of the header at p, whose encoding
+// has n bytes after the header, and checks it, the payload length and the
+// incompatible flags.
+func lightSize(p unsafe.Pointer, n uint64, shift uint) (nb, bad uint64) {
+	nb = *(*uint64)(unsafe.Add(p, offBlocks))
+	return nb, (nb-1)>>32 | // 1 <= nb <= MaxBlocks, so nb<<shift cannot wrap
+		(nb<<shift ^ n) |
+		(*(*uint64)(unsafe.Add(p, offPayloadLen)) ^ n) |
+		uint64(*(*uint32)(unsafe.Add(p, offIncompat))&^format.KnownIncompat)
+}
+
+// sliceHeader is the layout of a slice, for viewSlice.
+type sliceHeader struct {
+	p    unsafe.Pointer
+	n, c uint64
+}
+
+// viewSlice returns the nb blocks of T in the payload of b, an encoding of
+// variant v that passed Reset's checks: in place, without unsafe.Slice's
+// checks (Reset's imply them), or copied where viewPayload needs to.
+func viewSlice[T any](b []byte, v Variant, nb uint64) (s []T) {
+	if !unalignedOK {
+		return viewBlocks[T](b, v)[:nb]
+	}
+	*(*sliceHeader)(unsafe.Pointer(&s)) = sliceHeader{unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), HeaderSize), nb, nb}
+	return s
+}
+
+// viewErr returns the error of an encoding that failed Reset's checks: the
 // first failed check in FORMAT.md's order (the header checksum among them,
 // when it is what fails first).
 func viewErr(b []byte, v Variant) error {
@@ -116,11 +133,11 @@ func viewErr(b []byte, v Variant) error {
 	if _, _, err := framePayload(b, v); err != nil {
 		return err
 	}
-	return fmt.Errorf("%w: the header does not describe a %v of this length", ErrCorrupt, v) // not reached: viewLight checks a subset
+	return fmt.Errorf("%w: the header does not describe a %v of this length", ErrCorrupt, v) // not reached: Reset checks a subset
 }
 
-// viewBlocks returns the nb blocks of T in the payload of b (which viewLight
-// accepted), in place or copied as viewPayload decides.
+// viewBlocks returns the blocks of T in the payload of b (which passed
+// Reset's checks), in place or copied as viewPayload decides.
 func viewBlocks[T any](b []byte, v Variant) []T {
 	return blocksOver[T](viewPayload(b[HeaderSize:], v))
 }
@@ -162,46 +179,73 @@ func View(b []byte) (*FilterView, error) {
 // would return. Reuse one FilterView for buffers that come and go (a block
 // cache's): b must stay valid and unchanged until the next Reset.
 func (v *FilterView) Reset(b []byte) error {
-	nb, k, ok := viewLight(b, VariantFilter, 6)
-	if !ok {
-		v.f = Filter{}
-		return viewErr(b, VariantFilter)
+	if littleEndian && len(b) >= HeaderSize+64 {
+		p := unsafe.Pointer(unsafe.SliceData(b))
+		w0 := *(*uint64)(p)
+		nb, bad := lightSize(p, uint64(len(b))-HeaderSize, 6)
+		if bad|lightHead(w0, VariantFilter) == 0 {
+			// Field by field: a struct literal is built on the stack and
+			// copied with 16-byte moves, which cannot forward from its
+			// 8-byte stores.
+			v.f.blocks = viewSlice[block](b, VariantFilter, nb)
+			v.f.k = int(w0 >> 56)
+			v.f.hash = HashID(b[offHash])
+			v.f.keys = KeyFamily(b[offCompat] & uint8(format.CompatKeyMask))
+			return nil
+		}
 	}
-	// Field by field: a struct literal is built on the stack and copied
-	// with 16-byte moves, which cannot forward from its 8-byte stores and
-	// measured three times the cost of the checks.
-	v.f.blocks = viewBlocks[block](b, VariantFilter)[:nb]
-	v.f.k = k
-	v.f.hash = HashID(b[offHash])
-	v.f.keys = KeyFamily(b[offCompat] & uint8(format.CompatKeyMask))
-	return nil
+	v.f = Filter{}
+	return viewErr(b, VariantFilter)
 }
 
 // LookupHash reports whether h may have been added to the Filter encoded in
-// b: Reset on a FilterView of its own, then HasHash, without allocating.
-// Its error is Reset's, with false.
+// b, as Reset on a FilterView of its own then HasHash would, without
+// allocating: the checks are Reset's (neither checksum, see Verify), and a
+// b that fails them gives false and Reset's error.
 func LookupHash(b []byte, h uint64) (bool, error) {
-	// viewLight's checks for a Filter, written out: the call they save is
-	// a fair part of a lookup in a filter that is in cache.
-	if littleEndian && len(b) >= HeaderSize {
-		hdr := (*[HeaderSize]byte)(b)
-		w0 := binary.LittleEndian.Uint64(hdr[offMagic:])
-		nb := binary.LittleEndian.Uint64(hdr[offBlocks:])
-		kk := w0 >> 56
-		bad := (w0&(1<<56-1) ^ viewHead(VariantFilter)) |
-			(^((1<<8 | 1<<16) >> (kk & 63)) & 1) | kk>>6 |
-			(nb-1)>>32 |
-			(binary.LittleEndian.Uint64(hdr[offPayloadLen:]) ^ nb<<6) |
-			((uint64(len(b)) - HeaderSize) ^ nb<<6) |
-			uint64(binary.LittleEndian.Uint32(hdr[offIncompat:])&^format.KnownIncompat)
-		if bad == 0 {
-			var f Filter // on the stack, built in place (see Reset)
-			f.blocks = viewBlocks[block](b, VariantFilter)[:nb]
-			f.k = int(kk)
-			return f.HasHash(h), nil
+	// Reset's checks (lightSize, lightHead, inlined) tested with one
+	// branch, then the one-key kernel on a Filter-shaped value made on the
+	// stack: no FilterView to zero, no slice to make. Go does not inline
+	// this (too large), so a lookup is this call and the kernel's;
+	// anything else (an error, a platform without the kernel) goes to
+	// lookupHashSlow.
+	if oneKeyAsm && len(b) >= HeaderSize+64 {
+		p := unsafe.Pointer(unsafe.SliceData(b))
+		w0 := *(*uint64)(p)
+		nb, bad := lightSize(p, uint64(len(b))-HeaderSize, 6)
+		if bad|lightHead(w0, VariantFilter) == 0 {
+			f := oneFilter{p: unsafe.Add(p, HeaderSize), nb: uint(nb), k: int(w0 >> 56)}
+			return filterHasOne((*[4]uint64)(unsafe.Pointer(&f)), h), nil
 		}
 	}
-	return false, viewErr(b, VariantFilter)
+	return lookupHashSlow(b, h)
+}
+
+// oneFilter has the layout of a Filter's first four words, as the one-key
+// kernel reads them (the blocks' data pointer at 0, their number at 8, k
+// at 24), its pointer one the garbage collector sees.
+type oneFilter struct {
+	p     unsafe.Pointer
+	nb, _ uint // a slice's length and capacity
+	k     int
+}
+
+// These fail to compile if oneFilter no longer matches a Filter's layout.
+const (
+	_ = uint(unsafe.Offsetof(Filter{}.k) - unsafe.Offsetof(oneFilter{}.k))
+	_ = uint(unsafe.Offsetof(oneFilter{}.k) - unsafe.Offsetof(Filter{}.k))
+)
+
+// lookupHashSlow is LookupHash without the one-key kernel, or for a b that
+// fails the checks (whose error it returns).
+//
+//go:noinline
+func lookupHashSlow(b []byte, h uint64) (bool, error) {
+	var v FilterView
+	if err := v.Reset(b); err != nil {
+		return false, err
+	}
+	return v.HasHash(h), nil
 }
 
 // HasHash reports whether h may have been added, as Filter.HasHash does.
@@ -282,14 +326,17 @@ func ViewSplitBlock(b []byte) (*SplitBlockView, error) {
 // without allocating, with the checks of FilterView.Reset; on error v is
 // the zero view.
 func (v *SplitBlockView) Reset(b []byte) error {
-	nb, _, ok := viewLight(b, VariantSplitBlock, 5)
-	if !ok {
-		v.s = SplitBlock{}
-		return viewErr(b, VariantSplitBlock)
+	if littleEndian && len(b) >= HeaderSize+SplitBlockBytes {
+		p := unsafe.Pointer(unsafe.SliceData(b))
+		nb, bad := lightSize(p, uint64(len(b))-HeaderSize, 5)
+		if bad|lightHead(*(*uint64)(p), VariantSplitBlock) == 0 {
+			v.s.blocks = viewSlice[splitBlock](b, VariantSplitBlock, nb) // field by field, as in FilterView.Reset
+			v.s.hash = HashID(b[offHash])
+			return nil
+		}
 	}
-	v.s.blocks = viewBlocks[splitBlock](b, VariantSplitBlock)[:nb] // field by field, as in FilterView.Reset
-	v.s.hash = HashID(b[offHash])
-	return nil
+	v.s = SplitBlock{}
+	return viewErr(b, VariantSplitBlock)
 }
 
 // HasHash reports whether h may have been added, as SplitBlock.HasHash does.
@@ -368,15 +415,18 @@ func ViewCounting(b []byte) (*CountingView, error) {
 // and without allocating, with the checks of FilterView.Reset; on error v
 // is the zero view.
 func (v *CountingView) Reset(b []byte) error {
-	nb, _, ok := viewLight(b, VariantCounting, 6)
-	if !ok {
-		v.c = Counting{}
-		return viewErr(b, VariantCounting)
+	if littleEndian && len(b) >= HeaderSize+64 {
+		p := unsafe.Pointer(unsafe.SliceData(b))
+		nb, bad := lightSize(p, uint64(len(b))-HeaderSize, 6)
+		if bad|lightHead(*(*uint64)(p), VariantCounting) == 0 {
+			v.c.blocks = viewSlice[block](b, VariantCounting, nb) // field by field, as in FilterView.Reset
+			v.c.hash = HashID(b[offHash])
+			v.c.keys = KeyFamily(b[offCompat] & uint8(format.CompatKeyMask))
+			return nil
+		}
 	}
-	v.c.blocks = viewBlocks[block](b, VariantCounting)[:nb] // field by field, as in FilterView.Reset
-	v.c.hash = HashID(b[offHash])
-	v.c.keys = KeyFamily(b[offCompat] & uint8(format.CompatKeyMask))
-	return nil
+	v.c = Counting{}
+	return viewErr(b, VariantCounting)
 }
 
 // HasHash reports whether h may have been added, as Counting.HasHash does.

@@ -8,6 +8,9 @@ import (
 
 	"github.com/cockroachdb/pebble/v2"
 	pbloom "github.com/cockroachdb/pebble/v2/bloom"
+	"github.com/simdbloom/bloom"
+	"github.com/simdbloom/bloom/blocked"
+	"github.com/zeebo/xxh3"
 )
 
 // The comparisons with Pebble's own bloom.FilterPolicy(10), in one process
@@ -36,6 +39,16 @@ var policies = []struct {
 	{"pebble", pbloom.FilterPolicy(10)},
 	{"simdbloom", FilterPolicy(10)},
 }
+
+// lookupPolicies adds, for MayContain only, bloom.Lookup on the same
+// filters (typedLookup) and the MayContain of before (xxh3ThenLookup).
+var lookupPolicies = append(policies[:len(policies):len(policies)], struct {
+	name string
+	p    pebble.FilterPolicy
+}{"simdbloom-typed", typedLookup{FilterPolicy(10)}}, struct {
+	name string
+	p    pebble.FilterPolicy
+}{"simdbloom-xxh3", xxh3ThenLookup{FilterPolicy(10)}})
 
 var sizes = []struct {
 	name string
@@ -83,7 +96,7 @@ func filterOf(p pebble.FilterPolicy, n int) []byte {
 func BenchmarkMayContain(b *testing.B) {
 	for _, s := range sizes {
 		for ki, kind := range []string{"present", "absent"} {
-			for _, pol := range policies {
+			for _, pol := range lookupPolicies {
 				b.Run(fmt.Sprintf("keys=%s/probe=%s/policy=%s", s.name, kind, pol.name), func(b *testing.B) {
 					f := filterOf(pol.p, s.n)
 					var ks [][]byte
@@ -97,12 +110,13 @@ func BenchmarkMayContain(b *testing.B) {
 						mask >>= 1 // a power of two less one
 					}
 					c := 0
-					b.ResetTimer()
-					for i := 0; i < b.N; i++ {
-						if pol.p.MayContain(pebble.TableFilter, f, ks[i&mask]) {
-							c++
+					cpuTimed(b, func() {
+						for i := 0; i < b.N; i++ {
+							if pol.p.MayContain(pebble.TableFilter, f, ks[i&mask]) {
+								c++
+							}
 						}
-					}
+					})
 					if ki == 0 && c != b.N {
 						b.Fatalf("%d false negatives", b.N-c)
 					}
@@ -196,4 +210,147 @@ func BenchmarkSeek(b *testing.B) {
 			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "seeks/s")
 		})
 	}
+}
+
+// typedLookup is FilterPolicy with MayContain by bloom.Lookup, the typed
+// lookup that hashes the key and probes in one kernel call
+// (BenchmarkMayContain's policy=simdbloom-typed).
+type typedLookup struct{ FilterPolicy }
+
+func (p typedLookup) MayContain(ftype pebble.FilterType, filter, key []byte) bool {
+	if ftype != pebble.TableFilter {
+		return true
+	}
+	ok, err := bloom.Lookup(filter, key)
+	return ok || err != nil
+}
+
+// xxh3ThenLookup is FilterPolicy with the MayContain of before it hashed
+// short keys itself: xxh3.Hash, then blocked.LookupHash
+// (BenchmarkMayContain's policy=simdbloom-xxh3).
+type xxh3ThenLookup struct{ FilterPolicy }
+
+func (p xxh3ThenLookup) MayContain(ftype pebble.FilterType, filter, key []byte) bool {
+	if ftype != pebble.TableFilter {
+		return true
+	}
+	ok, err := blocked.LookupHash(filter, xxh3.Hash(key))
+	return ok || err != nil
+}
+
+// BenchmarkMayContainPaired runs the policies of BenchmarkMayContain in
+// turn, 4096 calls each, within one benchmark, and reports each one's ns
+// per call and each one's ratio to Pebble's: the policies then share the
+// machine's load as it changes, which the alternated sub-benchmarks of
+// BenchmarkMayContain do only at the scale of a whole run.
+//
+//	go test -run '^$' -bench MayContainPaired -count 6 . | benchstat -
+func BenchmarkMayContainPaired(b *testing.B) {
+	for _, s := range sizes {
+		for ki, kind := range []string{"present", "absent"} {
+			b.Run(fmt.Sprintf("keys=%s/probe=%s", s.name, kind), func(b *testing.B) {
+				var ks [][]byte
+				for _, k := range probeKeys[ki] {
+					if ki == 1 || string(k) < string(key(s.n)) {
+						ks = append(ks, k)
+					}
+				}
+				mask := len(ks) - 1
+				for mask&(mask+1) != 0 {
+					mask >>= 1
+				}
+				fs := make([][]byte, len(lookupPolicies))
+				for j, pol := range lookupPolicies {
+					fs[j] = filterOf(pol.p, s.n)
+				}
+				const chunk = 4096
+				spent := make([]time.Duration, len(lookupPolicies))
+				calls := make([]int, len(lookupPolicies))
+				c := 0
+				b.ResetTimer()
+				for i := 0; i < b.N; {
+					for j, pol := range lookupPolicies {
+						n := min(chunk, b.N-i)
+						if n <= 0 {
+							break
+						}
+						p, f := pol.p, fs[j]
+						t0 := time.Now()
+						for x := i; x < i+n; x++ {
+							if p.MayContain(pebble.TableFilter, f, ks[x&mask]) {
+								c++
+							}
+						}
+						spent[j] += time.Since(t0)
+						calls[j] += n
+						i += n
+					}
+				}
+				b.StopTimer()
+				sinkCount += c
+				if calls[len(calls)-1] == 0 {
+					return // b.N too small to reach every policy
+				}
+				base := float64(spent[0]) / float64(calls[0])
+				for j, pol := range lookupPolicies {
+					per := float64(spent[j]) / float64(calls[j])
+					b.ReportMetric(per, pol.name+"-ns/call")
+					if j > 0 {
+						b.ReportMetric(per/base, pol.name+"/pebble")
+					}
+				}
+			})
+		}
+	}
+}
+
+var sinkCount int
+
+// BenchmarkSeekPaired runs BenchmarkSeek's seeks on both databases in
+// turn, 1024 seeks each, inside one benchmark, and reports each policy's
+// seeks per second and this policy's time per seek over Pebble's: the
+// seeks vary between processes more than between policies, and here both
+// share the process and the machine's load as it changes.
+//
+//	go test -run '^$' -bench SeekPaired -count 6 . | benchstat -
+func BenchmarkSeekPaired(b *testing.B) {
+	its := make([]*pebble.Iterator, len(policies))
+	for j, pol := range policies {
+		db := seekDB(b, pol.name, pol.p)
+		it, err := db.NewIter(&pebble.IterOptions{UseL6Filters: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer it.Close()
+		its[j] = it
+	}
+	ks := probeKeys[1]
+	spent := make([]time.Duration, len(its))
+	calls := make([]int, len(its))
+	b.ResetTimer()
+	for i := 0; i < b.N; {
+		for j, it := range its {
+			n := min(1024, b.N-i)
+			if n <= 0 {
+				break
+			}
+			t0 := time.Now()
+			for x := i; x < i+n; x++ {
+				if it.SeekPrefixGE(ks[x&(len(ks)-1)]) {
+					b.Fatal("found an absent key")
+				}
+			}
+			spent[j] += time.Since(t0)
+			calls[j] += n
+			i += n
+		}
+	}
+	b.StopTimer()
+	if calls[len(calls)-1] == 0 {
+		return
+	}
+	for j, pol := range policies {
+		b.ReportMetric(float64(calls[j])/spent[j].Seconds(), pol.name+"-seeks/s")
+	}
+	b.ReportMetric((float64(spent[1])/float64(calls[1]))/(float64(spent[0])/float64(calls[0])), "simdbloom/pebble")
 }

@@ -1,0 +1,73 @@
+package blocked
+
+import (
+	"encoding/binary"
+
+	"github.com/simdbloom/bloom/internal/format"
+)
+
+// lookupHashOld is LookupHash as it was before it built its Filter-shaped
+// value directly (a zeroed Filter on the stack and a checked unsafe.Slice),
+// kept for BenchmarkViewLookup's op=old.
+func lookupHashOld(b []byte, h uint64) (bool, error) {
+	if littleEndian && len(b) >= HeaderSize {
+		hdr := (*[HeaderSize]byte)(b)
+		w0 := binary.LittleEndian.Uint64(hdr[offMagic:])
+		nb := binary.LittleEndian.Uint64(hdr[offBlocks:])
+		kk := w0 >> 56
+		bad := (w0&(1<<56-1) ^ viewHead(VariantFilter)) |
+			(^((1<<8 | 1<<16) >> (kk & 63)) & 1) | kk>>6 |
+			(nb-1)>>32 |
+			(binary.LittleEndian.Uint64(hdr[offPayloadLen:]) ^ nb<<6) |
+			((uint64(len(b)) - HeaderSize) ^ nb<<6) |
+			uint64(binary.LittleEndian.Uint32(hdr[offIncompat:])&^format.KnownIncompat)
+		if bad == 0 {
+			var f Filter
+			f.blocks = viewBlocks[block](b, VariantFilter)[:nb]
+			f.k = int(kk)
+			return f.HasHash(h), nil
+		}
+	}
+	return false, viewErr(b, VariantFilter)
+}
+
+// viewLightOld is Reset's checks as they were before lightHead and
+// lightSize: the oracle TestResetHostile compares Reset with.
+func viewLightOld(b []byte, v Variant, shift uint) (nb uint64, k int, ok bool) {
+	if !littleEndian || len(b) < HeaderSize {
+		return 0, 0, false
+	}
+	hdr := (*[HeaderSize]byte)(b)
+	w0 := binary.LittleEndian.Uint64(hdr[offMagic:])
+	nb = binary.LittleEndian.Uint64(hdr[offBlocks:])
+	kk := w0 >> 56
+	kOK := uint64(1 << 8)
+	if v == VariantFilter {
+		kOK |= 1 << 16
+	}
+	bad := (w0&(1<<56-1) ^ viewHead(v)) |
+		(^(kOK >> (kk & 63)) & 1) | kk>>6 |
+		(nb-1)>>32 |
+		(binary.LittleEndian.Uint64(hdr[offPayloadLen:]) ^ nb<<shift) |
+		((uint64(len(b)) - HeaderSize) ^ nb<<shift) |
+		uint64(binary.LittleEndian.Uint32(hdr[offIncompat:])&^format.KnownIncompat)
+	if bad != 0 {
+		return 0, 0, false
+	}
+	return nb, int(kk), true
+}
+
+// resetOld is FilterView.Reset as it was (viewLightOld, then the blocks
+// made by unsafe.Slice), for BenchmarkViewLookupPaired's op=resetold.
+func (v *FilterView) resetOld(b []byte) error {
+	nb, k, ok := viewLightOld(b, VariantFilter, 6)
+	if !ok {
+		v.f = Filter{}
+		return viewErr(b, VariantFilter)
+	}
+	v.f.blocks = viewBlocks[block](b, VariantFilter)[:nb]
+	v.f.k = k
+	v.f.hash = HashID(b[offHash])
+	v.f.keys = KeyFamily(b[offCompat] & uint8(format.CompatKeyMask))
+	return nil
+}
