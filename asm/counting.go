@@ -22,11 +22,9 @@ import (
 // (countingHasAVX2) or eight, in the grouped loop (countingHasAVX2Ring).
 // Both are kept: each is several times faster than pure Go (PERF.md).
 
-func countingKernels() {
-	fifteens := qwordTable("qwordFifteens", []uint64{15, 15, 15, 15, 15, 15, 15, 15})
-	countingHasAVX512(fifteens)
-	countingHasAVX2(fifteens)
-	countingHasRing(fifteens)
+// fifteensTable emits eight 64-bit 15s into the file being generated.
+func fifteensTable() Mem {
+	return qwordTable("qwordFifteens", []uint64{15, 15, 15, 15, 15, 15, 15, 15})
 }
 
 // counterShifts returns the bit offsets of the counters of the hash whose

@@ -38,14 +38,6 @@ import (
 //   - the bucket becomes the four 16-bit lanes of its qword as in the Go code
 //     (cuckoo.Filter.lanes16), compared with fp in every lane.
 
-// cuckooKernels emits the AVX-512 and AVX2 kernels of both layouts.
-func cuckooKernels() {
-	cuckooHas(true)
-	cuckooHas(false)
-	cuckooHas2(true)
-	cuckooHas2(false)
-}
-
 // delay is a chain of registers that carries a value from the iteration
 // that computes it to a later one: in is written, out read, and shift
 // moves each register to the next at the end of an iteration (vector

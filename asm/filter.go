@@ -40,23 +40,10 @@ var (
 
 func (v vecISA) parts() int { return 8 / v.lanes }
 
-func filterKernels() {
-	tables = newFilterTables(true)
-	for _, k := range []int{8, 16} {
-		filterHas(k, tables)
-		filterHasRing(k, tables)
-		filterAdd(avx2, k, tables)
-		filterAddRing(k, tables)
-		groupedHas(k, tables)
-		groupedHasBitalg(k, tables)
-		filterAdd(avx512, k, tables)
-	}
-}
-
 // tables holds the Filter's salt and ones tables of the file being
-// generated, once filterKernels (package blocked) or typedKernels (package
-// bloom) has emitted them; the one-key kernels (single.go, typed.go) share
-// them.
+// generated, once its generator has emitted them (each file has its own:
+// the tables are file-local symbols); the one-key kernels (single.go,
+// typed.go) share them.
 var tables filterTables
 
 // newFilterTables emits the Filter's salts and ones tables into the file

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"log"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -99,15 +100,22 @@ func groupedHasBitalg(k int, t filterTables) {
 // stack: each key's offset is then one load instead of four instructions.
 // Iteration g stores the offsets of group g+aheadGroups+1 and, when the
 // kernel prefetches, prefetches the blocks of group g+aheadGroups (32 keys
-// ahead, the distance of the other kernels) from offsets stored an iteration
-// earlier: a load right after the 64-byte store would wait for it to
-// commit, as forwarding from a 512-bit store to a 64-bit load fails.
-// VPMULLQ rather than VPMULUDQ: nblocks may be 1<<32. PERF.md compares the
-// ring with one key at a time.
-const (
-	aheadGroups = 4
-	ringGroups  = 8 // a power of two, more than aheadGroups
-)
+// ahead: blocked's prefetchDistance, that of the other kernels) from offsets
+// stored an iteration earlier: a load right after the 64-byte store would
+// wait for it to commit, as forwarding from a 512-bit store to a 64-bit load
+// fails. VPMULLQ rather than VPMULUDQ: nblocks may be 1<<32. PERF.md
+// compares the ring with one key at a time.
+const ringGroups = 8 // a power of two, more than aheadGroups
+
+// aheadGroups returns how many groups ahead the grouped kernels prefetch:
+// blocked's prefetchDistance in groups.
+func aheadGroups() int {
+	d := constInt(blockedPath, "prefetchDistance")
+	if d%group != 0 || d/group < 1 || d/group >= ringGroups {
+		log.Fatalf("asm: blocked.prefetchDistance = %d is not 1 to %d groups of %d keys", d, ringGroups-1, group)
+	}
+	return d / group
+}
 
 // groupedSig is the signature of the grouped lookups over blocks of type
 // blockType.
@@ -249,13 +257,13 @@ func groupedLoop(name string, v vecISA, shift uint8, test func(xm, blk Mem), loo
 		Label(label + "_end")
 	}
 	body := func(label string, pf bool) {
-		Commentf("Offsets of the first %d groups (%s).", aheadGroups+1, label)
-		while(name+"_"+label+"_first", a, group*(aheadGroups+1), offsets)
+		Commentf("Offsets of the first %d groups (%s).", aheadGroups()+1, label)
+		while(name+"_"+label+"_first", a, group*(aheadGroups()+1), offsets)
 		if pf {
-			Commentf("Prefetch the first %d groups.", aheadGroups)
-			while(name+"_"+label+"_pf", p, group*aheadGroups, prefetch)
+			Commentf("Prefetch the first %d groups.", aheadGroups())
+			while(name+"_"+label+"_pf", p, group*aheadGroups(), prefetch)
 		}
-		Commentf("Groups of %d keys (%s): the offsets of group g+%d, the prefetch of group g+%d.", group, label, aheadGroups+1, aheadGroups)
+		Commentf("Groups of %d keys (%s): the offsets of group g+%d, the prefetch of group g+%d.", group, label, aheadGroups()+1, aheadGroups())
 		Label(name + "_" + label)
 		CMPQ(g, full)
 		JAE(LabelRef(name + "_tail"))

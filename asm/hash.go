@@ -31,12 +31,6 @@ const hashUnroll = 2
 // xxhFolded is the constant of the folded first step.
 var xxhFolded = uint64(xxhSecret) ^ bits.RotateLeft64(xxhSecret, 49) ^ bits.RotateLeft64(xxhSecret, 24)
 
-func hashKernels() {
-	hashAVX512()
-	hashAVX2()
-	stringKernels()
-}
-
 func hashAVX512() {
 	consts := qwordTable("hashConsts", []uint64{xxhFolded, xxhPrime, 8})
 	masks := GLOBL("hashTailMasks", RODATA|NOPTR)

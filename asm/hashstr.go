@@ -85,11 +85,6 @@ func bswapIndexes(n int) []uint64 {
 	return ws
 }
 
-func stringKernels() {
-	hashStrsAVX512()
-	hashStrsAVX2()
-}
-
 // strAVX512 holds the AVX-512 kernel's registers and tables.
 type strAVX512 struct {
 	consts, keys Mem

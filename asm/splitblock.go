@@ -27,25 +27,24 @@ var splitSalts = [8]uint32{
 // which have fast BMI2. The AVX2 level looks up with splitHasAVX2Ring, the
 // same grouping with byte-wise answers instead of PDEP, or splitHasAVX2.
 
-// splitTables holds the split-block salts and dword ones once splitKernels
-// has emitted them; the one-key kernels (single.go) share them.
+// splitTables holds the split-block salts and dword ones of the file being
+// generated once newSplitTables has emitted them; the one-key kernels
+// (single.go) share them.
 var splitTables [2]Mem
 
 const splitSig = "func(blocks *[8]uint32, nblocks uint64, hs []uint64, %spf int, npf int)%s"
 
-func splitKernels() {
+// newSplitTables emits the split-block salts and dword ones into the file
+// being generated and sets splitTables.
+func newSplitTables() (salts, ones Mem) {
 	var w [8]uint64
 	for i := 0; i < 8; i += 2 {
 		w[i/2] = uint64(splitSalts[i]) | uint64(splitSalts[i+1])<<32
 	}
-	salts := qwordTable("splitSalts", w[:4])
-	ones := qwordTable("dwordOnes", []uint64{1 | 1<<32, 1 | 1<<32, 1 | 1<<32, 1 | 1<<32})
+	salts = qwordTable("splitSalts", w[:4])
+	ones = qwordTable("dwordOnes", []uint64{1 | 1<<32, 1 | 1<<32, 1 | 1<<32, 1 | 1<<32})
 	splitTables = [2]Mem{salts, ones}
-	splitHas(salts, ones)
-	splitHasGrouped(salts, ones)
-	splitHasRing(salts, ones)
-	splitAdd(salts, ones)
-	splitAddRing(salts, ones)
+	return salts, ones
 }
 
 // splitBitIndexes returns the eight bit indexes, one per dword, of the hash
