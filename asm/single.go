@@ -178,18 +178,6 @@ func filterOneVec(v vecISA, name, result, does string, vec func(v vecISA, k int,
 	filterOneBody(lookup, f, func(k int) { vec(v, k, blk, x) })
 }
 
-// filterOneEntry emits the one-key Filter entry point name: the jumps to
-// the versions of the AVX-512 and AVX2 levels, then the scalar version.
-func filterOneEntry(name, result, does string, scalar func(k int, blk Mem, x GPVirtual)) {
-	TEXT(name, NOSPLIT, fmt.Sprintf(filterOneSig, result))
-	Pragma("noescape")
-	lookup := result != ""
-	filterOneDoc(name, does, ": it jumps to "+name+"AVX512 or "+name+"AVX2 as cpu.Active allows, else runs scalar code", lookup)
-	levelJumps(name, oneAVX512, oneAVX2)
-	blk, x, f := oneKeyArgs("f", 6, filterFields())
-	filterOneBody(lookup, f, func(k int) { scalar(k, blk, x) })
-}
-
 // filterOneBody emits the probe of a one-key Filter kernel, body(k) for the
 // k of the *Filter at f; a lookup stores its answer as the function's
 // result.
@@ -305,80 +293,6 @@ func filterAddScalarBody(k int, blk Mem, x GPVirtual) {
 // splitOneDoc documents the one-key SplitBlock kernel name.
 func splitOneDoc(name, does, how string) {
 	Doc(name + " " + does + " in its split block of the *SplitBlock s" + how + ". len(s.blocks) must be > 0.")
-}
-
-// splitHasOneAVX2 emits the AVX2 version of splitHasOne.
-func splitHasOneAVX2() {
-	name := "splitHasOneAVX2"
-	TEXT(name, NOSPLIT, fmt.Sprintf(splitOneSig, " bool"))
-	Pragma("noescape")
-	splitOneDoc(name, "reports whether every bit of h is set", ", with AVX2 (cpu.Active AVX2 or above: splitHasOne jumps here)")
-	blk, x, _ := oneKeyArgs("s", 5, splitFields())
-	idx := splitIndexesReg(x)
-	b := YMM()
-	VMOVDQU(blk, b)
-	VPSRLVD(idx, b, b)
-	VPTEST(splitTables[1], b) // CF = every dword has bit 0 set
-	SETCS(retAddr())
-	VZEROUPPER()
-	RET()
-}
-
-// splitHasOneEntry emits splitHasOne: the jump to splitHasOneAVX2, then the
-// scalar version.
-func splitHasOneEntry() {
-	name := "splitHasOne"
-	TEXT(name, NOSPLIT, fmt.Sprintf(splitOneSig, " bool"))
-	Pragma("noescape")
-	splitOneDoc(name, "reports whether every bit of h is set", ": it jumps to splitHasOneAVX2 when cpu.Active allows, else runs scalar code")
-	levelJumps(name, oneAVX2)
-	blk, x, _ := oneKeyArgs("s", 5, splitFields())
-	n := GP32()
-	XORL(n, n)
-	for j := 0; j < 8; j++ {
-		w := GP32()
-		MOVL(blk.Offset(4*j), w)
-		BTL(scalarIndex(x, splitSalts[j], 27), w) // index mod 32
-		ADCL(U8(0), n)
-	}
-	CMPL(n, U8(8))
-	SETEQ(retAddr())
-	RET()
-}
-
-// splitAddOneAVX2 emits the AVX2 version of splitAddOne.
-func splitAddOneAVX2() {
-	name := "splitAddOneAVX2"
-	TEXT(name, NOSPLIT, fmt.Sprintf(splitOneSig, ""))
-	Pragma("noescape")
-	splitOneDoc(name, "sets the bits of h", ", with AVX2 (cpu.Active AVX2 or above: splitAddOne jumps here)")
-	blk, x, _ := oneKeyArgs("s", 5, splitFields())
-	m := splitIndexesReg(x)
-	ones := YMM()
-	VMOVDQU(splitTables[1], ones)
-	VPSLLVD(m, ones, m)
-	VPOR(blk, m, m)
-	VMOVDQU(m, blk)
-	VZEROUPPER()
-	RET()
-}
-
-// splitAddOneEntry emits splitAddOne: the jump to splitAddOneAVX2, then the
-// scalar version.
-func splitAddOneEntry() {
-	name := "splitAddOne"
-	TEXT(name, NOSPLIT, fmt.Sprintf(splitOneSig, ""))
-	Pragma("noescape")
-	splitOneDoc(name, "sets the bits of h", ": it jumps to splitAddOneAVX2 when cpu.Active allows, else runs scalar code")
-	levelJumps(name, oneAVX2)
-	blk, x, _ := oneKeyArgs("s", 5, splitFields())
-	for j := 0; j < 8; j++ {
-		w := GP32()
-		MOVL(blk.Offset(4*j), w)
-		BTSL(scalarIndex(x, splitSalts[j], 27), w)
-		MOVL(w, blk.Offset(4*j))
-	}
-	RET()
 }
 
 // splitIndexesReg is splitBitIndexes of the hash in register x, with the

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
@@ -55,109 +53,4 @@ func splitBitIndexes(xm Mem, salts VecVirtual) VecVirtual {
 	VPMULLD(salts, r, r)
 	VPSRLD(U8(27), r, r)
 	return r
-}
-
-func splitHas(saltTable, onesTable Mem) {
-	name := "splitHasAVX2"
-	TEXT(name, NOSPLIT, fmt.Sprintf(splitSig, "out []bool, ", " int"))
-	Pragma("noescape")
-	Doc(name+" sets out[i] to whether every bit of hs[i] is set in its split block",
-		"and returns how many are. len(out) must be len(hs) and nblocks > 0.")
-	salts, ones := YMM(), YMM()
-	VMOVDQU(saltTable, salts)
-	VMOVDQU(onesTable, ones)
-	out := Load(Param("out").Base(), GP64())
-	count := GP64()
-	XORQ(count, count)
-	hs := Load(Param("hs").Base(), GP64())
-	batchLoop(name, hs, 5, func(i Register, j int, blk Mem) {
-		idx := splitBitIndexes(Mem{Base: hs, Index: i, Scale: 8, Disp: 8 * j}, salts)
-		b := YMM()
-		VMOVDQU(blk, b)
-		VPSRLVD(idx, b, b)
-		VPTEST(ones, b) // CF = every dword has bit 0 set
-		r := GP8()
-		SETCS(r)
-		MOVB(r, Mem{Base: out, Index: i, Scale: 1, Disp: j})
-		ADCQ(Imm(0), count)
-	})
-	VZEROUPPER()
-	Store(count, ReturnIndex(0))
-	RET()
-}
-
-func splitHasGrouped(saltTable, onesTable Mem) {
-	name := "splitHasAVX512"
-	TEXT(name, NOSPLIT, fmt.Sprintf(groupedSig, "*[8]uint32"))
-	Pragma("noescape")
-	Doc(name+" is splitHasAVX2 eight keys at a time; it also uses BMI2 (PDEPQ) and POPCNT.",
-		"len(out) must be len(hs) and nblocks > 0.")
-	salts, ones := YMM(), YMM()
-	VMOVDQU(saltTable, salts)
-	VMOVDQU(onesTable, ones)
-	groupedLookup(name, avx512, 5, func(xm, blk Mem) {
-		idx := splitBitIndexes(xm, salts)
-		b := YMM()
-		VMOVDQU(blk, b)
-		VPSRLVD(idx, b, b)
-		VPTEST(ones, b) // CF = every dword has bit 0 set
-	})
-}
-
-func splitHasRing(saltTable, onesTable Mem) {
-	name := "splitHasAVX2Ring"
-	TEXT(name, NOSPLIT, fmt.Sprintf(groupedSig, "*[8]uint32"))
-	Pragma("noescape")
-	Doc(name+" is splitHasAVX2 eight keys at a time, with the block offsets computed",
-		"ahead into a ring. len(out) must be len(hs) and 0 < nblocks < 1<<32.",
-		"It needs AVX, AVX2, POPCNT and MMX+ (PREFETCHT0): the Requires line above it in the .s,",
-		"which TestKernelFeatures checks against kAVX2Ring in dispatch_amd64.go.")
-	salts, ones := YMM(), YMM()
-	VMOVDQU(saltTable, salts)
-	VMOVDQU(onesTable, ones)
-	groupedLookup(name, avx2, 5, func(xm, blk Mem) {
-		idx := splitBitIndexes(xm, salts)
-		b := YMM()
-		VMOVDQU(blk, b)
-		VPSRLVD(idx, b, b)
-		VPTEST(ones, b) // CF = every dword has bit 0 set
-	})
-}
-
-func splitAdd(saltTable, onesTable Mem) {
-	name := "splitAddAVX2"
-	TEXT(name, NOSPLIT, fmt.Sprintf(splitSig, "", ""))
-	Pragma("noescape")
-	Doc(name + " sets the bits of every hash of hs in its split block, in order. nblocks must be > 0.")
-	salts, ones := YMM(), YMM()
-	VMOVDQU(saltTable, salts)
-	VMOVDQU(onesTable, ones)
-	hs := Load(Param("hs").Base(), GP64())
-	batchLoop(name, hs, 5, func(i Register, j int, blk Mem) {
-		m := splitBitIndexes(Mem{Base: hs, Index: i, Scale: 8, Disp: 8 * j}, salts)
-		VPSLLVD(m, ones, m)
-		// Read, OR and write back per key: keys sharing a block all land.
-		VPOR(blk, m, m)
-		VMOVDQU(m, blk)
-	})
-	VZEROUPPER()
-	RET()
-}
-
-func splitAddRing(saltTable, onesTable Mem) {
-	name := "splitAddAVX2Ring"
-	TEXT(name, NOSPLIT, fmt.Sprintf(groupedAddSig, "*[8]uint32"))
-	Pragma("noescape")
-	Doc(name+" is splitAddAVX2 eight keys at a time, with the block offsets computed",
-		"ahead into a ring. The keys are added in order; 0 < nblocks < 1<<32.")
-	salts, ones := YMM(), YMM()
-	VMOVDQU(saltTable, salts)
-	VMOVDQU(onesTable, ones)
-	groupedAdd(name, 5, func(xm, blk Mem) {
-		m := splitBitIndexes(xm, salts)
-		VPSLLVD(m, ones, m)
-		// Read, OR and write back per key: keys sharing a block all land.
-		VPOR(blk, m, m)
-		VMOVDQU(m, blk)
-	})
 }
