@@ -240,9 +240,10 @@ var kernels = map[string]cpu.Kernel{
 
 // hashWords sets dst[i] = HashUint64(src[i]); len(dst) >= len(src), and dst
 // may be src. At the AVX-512 and AVX2 levels it runs the kernels generated
-// by asm/hash.go into kernels_avx512_amd64.s and kernels_avx2_amd64.s; AVX2 hashes
-// four keys at a time and leaves the rest to the Go loop. At other levels,
-// and on every other architecture, it is the Go loop.
+// by asm/bloom_avx512.go and bloom_avx2.go into kernels_avx512_amd64.s and
+// kernels_avx2_amd64.s; AVX2 hashes four keys at a time and leaves the rest
+// to the Go loop. At other levels, and on every other architecture, it is
+// the Go loop.
 func hashWords(dst, src []uint64) {
 	switch {
 	case kWords512.Runs():

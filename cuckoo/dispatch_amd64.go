@@ -11,7 +11,7 @@ import "github.com/simdbloom/bloom/internal/cpu"
 // grouped Go loop. Every fact about the processor comes from internal/cpu.
 
 // cuckooParams returns the parameter block the AVX-512 kernels read (see
-// ../asm/cuckoo.go for the order): the geometry of f and the masks, the
+// ../asm/cuckoo_avx512.go for the order): the geometry of f and the masks, the
 // VPMULTISHIFTQB control and the nibble multiplier that build a bucket's
 // 16-bit lanes for its layout.
 func (f *Filter) cuckooParams() [12]uint64 {
@@ -35,7 +35,7 @@ func (f *Filter) cuckooParams() [12]uint64 {
 }
 
 // cuckooParams2 returns the AVX2 kernels' parameter block (see
-// ../asm/cuckoo.go for the order): rows of 4 qwords, most of them one
+// ../asm/cuckoo_avx2.go for the order): rows of 4 qwords, most of them one
 // value broadcast. The kernels shift each bucket word so that the bucket
 // starts at bit P, the least that leaves both of the right shifts that
 // place slots 0 and 1 (shiftA) and slots 2 and 3 (shiftB) non-negative and,
