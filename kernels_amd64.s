@@ -65,16 +65,15 @@ GLOBL typedSecret<>(SB), RODATA|NOPTR, $136
 
 // func hasTyped(f *[2]uint64, p *uint64) bool
 TEXT ·hasTyped(SB), NOSPLIT, $0-17
-	CMPQ github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x03
-	JB   belowAVX512
-	JMP  ·hasTypedAVX512(SB)
-
-belowAVX512:
 	CMPQ github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x02
-	JB   belowAVX2
+	JB   scalar
+	JA   avx512
 	JMP  ·hasTypedAVX2(SB)
 
-belowAVX2:
+avx512:
+	JMP ·hasTypedAVX512(SB)
+
+scalar:
 	MOVQ    f+0(FP), CX
 	MOVQ    p+8(FP), AX
 	MOVBLZX 8(CX), DX
@@ -557,16 +556,15 @@ long:
 
 // func addTyped(f *[2]uint64, p *uint64)
 TEXT ·addTyped(SB), NOSPLIT, $0-16
-	CMPQ github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x03
-	JB   belowAVX512
-	JMP  ·addTypedAVX512(SB)
-
-belowAVX512:
 	CMPQ github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x02
-	JB   belowAVX2
+	JB   scalar
+	JA   avx512
 	JMP  ·addTypedAVX2(SB)
 
-belowAVX2:
+avx512:
+	JMP ·addTypedAVX512(SB)
+
+scalar:
 	MOVQ    f+0(FP), CX
 	MOVQ    p+8(FP), AX
 	MOVBLZX 8(CX), DX

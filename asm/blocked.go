@@ -26,7 +26,7 @@ func filterOneEntry(name, result, does string, scalar func(k int, blk Mem, x GPV
 	Pragma("noescape")
 	lookup := result != ""
 	filterOneDoc(name, does, ": it jumps to "+name+"AVX512 or "+name+"AVX2 as cpu.Active allows, else runs scalar code", lookup)
-	levelJumps(name, oneAVX512, oneAVX2)
+	levelJumps(name, true)
 	blk, x, f := oneKeyArgs("f", 6, filterFields())
 	filterOneBody(lookup, f, func(k int) { scalar(k, blk, x) })
 }
@@ -38,7 +38,7 @@ func splitHasOneEntry() {
 	TEXT(name, NOSPLIT, fmt.Sprintf(splitOneSig, " bool"))
 	Pragma("noescape")
 	splitOneDoc(name, "reports whether every bit of h is set", ": it jumps to splitHasOneAVX2 when cpu.Active allows, else runs scalar code")
-	levelJumps(name, oneAVX2)
+	levelJumps(name, false)
 	blk, x, _ := oneKeyArgs("s", 5, splitFields())
 	n := GP32()
 	XORL(n, n)
@@ -60,7 +60,7 @@ func splitAddOneEntry() {
 	TEXT(name, NOSPLIT, fmt.Sprintf(splitOneSig, ""))
 	Pragma("noescape")
 	splitOneDoc(name, "sets the bits of h", ": it jumps to splitAddOneAVX2 when cpu.Active allows, else runs scalar code")
-	levelJumps(name, oneAVX2)
+	levelJumps(name, false)
 	blk, x, _ := oneKeyArgs("s", 5, splitFields())
 	for j := 0; j < 8; j++ {
 		w := GP32()

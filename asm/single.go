@@ -2,10 +2,13 @@ package main
 
 import (
 	"fmt"
+	"log"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
+
+	"github.com/simdbloom/bloom/internal/cpu"
 )
 
 // One-key kernels: Filter.HasHash/AddHash and SplitBlock.HasHash/AddHash are
@@ -61,31 +64,27 @@ const (
 	splitOneSig  = "func(s *SplitBlock, h uint64)%s"
 )
 
-// oneLevel is a level of the one-key kernels: the suffix of its version's
-// name and its cpu.Level.
-type oneLevel struct {
-	suffix string
-	level  uint8
-}
-
-// levelJumps emits the start of the entry point name: for each level
-// (highest first), a jump without a call to name+suffix, the version of that
-// level, when cpu.Active is at least the level. The code after it is the
-// scalar version.
-func levelJumps(name string, levels ...oneLevel) {
-	for _, l := range levels {
-		below := "below" + l.suffix
-		CMPQ(activeLevel(), U8(l.level))
-		JB(LabelRef(below))
-		tailCall("·" + name + l.suffix + "(SB)")
-		Label(below)
+// levelJumps emits the start of the entry point name: one compare of
+// cpu.Active with the AVX2 level, then a jump without a call to nameAVX2 at
+// that level and, if withAVX512, to nameAVX512 above it (AVX-512, the
+// highest amd64 level). Below AVX2 it falls through to the code after it,
+// the scalar version. The AVX2 path takes one branch, the scalar path one.
+func levelJumps(name string, withAVX512 bool) {
+	if withAVX512 && (levelAVX512 != levelAVX2+1 || int(levelAVX512) != int(cpu.All[len(cpu.All)-1])) {
+		log.Fatalf("asm: cpu.AVX512 (%d) is not the level after cpu.AVX2 (%d) and the highest: the one-key entry points compare once", levelAVX512, levelAVX2)
 	}
+	CMPQ(activeLevel(), U8(levelAVX2))
+	JB(LabelRef("scalar"))
+	if withAVX512 {
+		JA(LabelRef("avx512"))
+	}
+	tailCall("·" + name + "AVX2(SB)")
+	if withAVX512 {
+		Label("avx512")
+		tailCall("·" + name + "AVX512(SB)")
+	}
+	Label("scalar")
 }
-
-var (
-	oneAVX512 = oneLevel{"AVX512", levelAVX512}
-	oneAVX2   = oneLevel{"AVX2", levelAVX2}
-)
 
 // oneKeyArgs loads the block of h (blocks of 1<<shift bytes) of the filter
 // in argument fname and returns it, a register holding h, and the filter

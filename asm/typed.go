@@ -101,7 +101,7 @@ func (g typedGen) kernel(v *vecISA, name, result, str, slow string, vec func(v v
 		"or byte slices of up to 240 bytes itself, and tail-calls "+str+" for longer",
 		"keys and "+slow+" for the zero Filter. "+how)
 	if v == nil {
-		levelJumps(entry, oneAVX512, oneAVX2)
+		levelJumps(entry, true)
 	}
 	f, p := GP64(), GP64()
 	Load(Param("f"), f)

@@ -6,16 +6,15 @@
 
 // func filterHasOne(f *Filter, h uint64) bool
 TEXT ·filterHasOne(SB), NOSPLIT, $0-17
-	CMPQ github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x03
-	JB   belowAVX512
-	JMP  ·filterHasOneAVX512(SB)
-
-belowAVX512:
 	CMPQ github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x02
-	JB   belowAVX2
+	JB   scalar
+	JA   avx512
 	JMP  ·filterHasOneAVX2(SB)
 
-belowAVX2:
+avx512:
+	JMP ·filterHasOneAVX512(SB)
+
+scalar:
 	MOVQ   f+0(FP), AX
 	MOVQ   h+8(FP), CX
 	MOVQ   CX, DX
@@ -157,16 +156,15 @@ zero:
 
 // func filterAddOne(f *Filter, h uint64)
 TEXT ·filterAddOne(SB), NOSPLIT, $0-16
-	CMPQ github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x03
-	JB   belowAVX512
-	JMP  ·filterAddOneAVX512(SB)
-
-belowAVX512:
 	CMPQ github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x02
-	JB   belowAVX2
+	JB   scalar
+	JA   avx512
 	JMP  ·filterAddOneAVX2(SB)
 
-belowAVX2:
+avx512:
+	JMP ·filterAddOneAVX512(SB)
+
+scalar:
 	MOVQ   f+0(FP), AX
 	MOVQ   h+8(FP), CX
 	MOVQ   CX, DX
@@ -289,10 +287,10 @@ k16:
 // func splitHasOne(s *SplitBlock, h uint64) bool
 TEXT ·splitHasOne(SB), NOSPLIT, $0-17
 	CMPQ github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x02
-	JB   belowAVX2
+	JB   scalar
 	JMP  ·splitHasOneAVX2(SB)
 
-belowAVX2:
+scalar:
 	MOVQ   s+0(FP), AX
 	MOVQ   h+8(FP), CX
 	MOVQ   CX, DX
@@ -349,10 +347,10 @@ belowAVX2:
 // func splitAddOne(s *SplitBlock, h uint64)
 TEXT ·splitAddOne(SB), NOSPLIT, $0-16
 	CMPQ github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x02
-	JB   belowAVX2
+	JB   scalar
 	JMP  ·splitAddOneAVX2(SB)
 
-belowAVX2:
+scalar:
 	MOVQ   s+0(FP), AX
 	MOVQ   h+8(FP), CX
 	MOVQ   CX, DX
