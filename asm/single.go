@@ -17,8 +17,8 @@ import (
 // Each takes two arguments, the filter and h, and reads the filter's blocks
 // and k from the struct. The entry point (in kernels_amd64.s, see
 // blocked.go) compares cpu.Active (a global, since tests and SIMDBLOOM_CPU
-// change it) with each level and jumps, without a call, to that level's
-// version in its own file: at the AVX-512 level the Filter kernels probe the
+// change it) once with the AVX2 level and jumps, without a call, to the
+// version of Active's level, in that level's file: at the AVX-512 level the Filter kernels probe the
 // line as one zmm register (one VPMULLD per salt set, VPSRLVQ, VPTESTNMQ);
 // at AVX2 (and AVX-512 for SplitBlock, whose block is one ymm) the AVX2
 // vector probe (one broadcast, one or two VPMULLD, VPSRLVQ over the line,
