@@ -40,12 +40,13 @@ func splitHasOneEntry() {
 	splitOneDoc(name, "reports whether every bit of h is set", ": it jumps to splitHasOneAVX2 when cpu.Active allows, else runs scalar code")
 	levelJumps(name, false)
 	blk, x, _ := oneKeyArgs("s", 5, splitFields())
+	salts := splitSalts()
 	n := GP32()
 	XORL(n, n)
 	for j := 0; j < 8; j++ {
 		w := GP32()
 		MOVL(blk.Offset(4*j), w)
-		BTL(scalarIndex(x, splitSalts[j], 27), w) // index mod 32
+		BTL(scalarIndex(x, salts[j], 27), w) // index mod 32
 		ADCL(U8(0), n)
 	}
 	CMPL(n, U8(8))
@@ -62,10 +63,11 @@ func splitAddOneEntry() {
 	splitOneDoc(name, "sets the bits of h", ": it jumps to splitAddOneAVX2 when cpu.Active allows, else runs scalar code")
 	levelJumps(name, false)
 	blk, x, _ := oneKeyArgs("s", 5, splitFields())
+	salts := splitSalts()
 	for j := 0; j < 8; j++ {
 		w := GP32()
 		MOVL(blk.Offset(4*j), w)
-		BTSL(scalarIndex(x, splitSalts[j], 27), w)
+		BTSL(scalarIndex(x, salts[j], 27), w)
 		MOVL(w, blk.Offset(4*j))
 	}
 	RET()

@@ -8,12 +8,14 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// The salts of blocked.Filter: word j of a block uses salt j for k = 8, and
-// salts j and j+8 for k = 16. A copy of blocked/salts.go, which
-// blocked/salts_test.go checks.
-var filterSalts = [16]uint32{
-	0x6a09e667, 0xbb67ae85, 0x3c6ef373, 0xa54ff53b, 0x510e527f, 0x9b05688d, 0x1f83d9ab, 0x5be0cd19,
-	0xcbbb9d5d, 0x629a292b, 0x9159015b, 0x152fecd9, 0x67332667, 0x8eb44a87, 0xdb0c2e0d, 0x47b5481d,
+// filterSalts returns the salts of blocked.Filter, the constants salt0 to
+// salt15 of blocked/salts.go: word j of a block uses salt j for k = 8, and
+// salts j and j+8 for k = 16.
+func filterSalts() (s [16]uint32) {
+	for j := range s {
+		s[j] = uint32(constInt(blockedPath, fmt.Sprintf("salt%d", j)))
+	}
+	return s
 }
 
 // The bit of hash x in word j is (uint32(x)*salt[j])>>26. The kernels
@@ -49,12 +51,13 @@ var tables filterTables
 // newFilterTables emits the Filter's salts and ones tables into the file
 // being generated, and with byte4 the byte-4 salts of the grouped lookups.
 func newFilterTables(byte4 bool) filterTables {
+	salts := filterSalts()
 	var hi8, hi16, b8, b16 [8]uint64
 	for j := range hi8 {
-		hi8[j] = uint64(filterSalts[j]) << 32
-		hi16[j] = uint64(filterSalts[j+8]) << 32
-		b8[j] = uint64(filterSalts[j]) << 6
-		b16[j] = uint64(filterSalts[j+8]) << 6
+		hi8[j] = uint64(salts[j]) << 32
+		hi16[j] = uint64(salts[j+8]) << 32
+		b8[j] = uint64(salts[j]) << 6
+		b16[j] = uint64(salts[j+8]) << 6
 	}
 	t := filterTables{
 		salts: [2]Mem{qwordTable("filterSalts", hi8[:]), qwordTable("filterSalts16", hi16[:])},

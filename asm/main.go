@@ -68,11 +68,13 @@ var generators = map[[2]string]func(){
 var preloads = map[string]func(){
 	"blocked": func() {
 		Package(blockedPath)
+		filterSalts()
 		layouts()
 		aheadGroups()
 		activeLevel()
 	},
 	"bloom": func() {
+		filterSalts()
 		layouts()
 		typedFields()
 		kindOf("kindUint64")

@@ -236,13 +236,14 @@ func filterHasVecBody(v vecISA, k int, blk Mem, x GPVirtual) {
 // filterHasScalarBody counts the set bits with BT (CF = the bit) and ADC,
 // without branches, like hasHashGo.
 func filterHasScalarBody(k int, blk Mem, x GPVirtual) {
+	salts := filterSalts()
 	n := GP32()
 	XORL(n, n)
 	for j := 0; j < 8; j++ {
 		w := GP64()
 		MOVQ(blk.Offset(8*j), w)
 		for s := 0; s < k/8; s++ {
-			i := scalarIndex(x, filterSalts[j+8*s], 26)
+			i := scalarIndex(x, salts[j+8*s], 26)
 			BTQ(i.As64(), w) // the register form takes the index mod 64
 			ADCL(U8(0), n)
 		}
@@ -278,11 +279,12 @@ func filterAddVecBody(v vecISA, k int, blk Mem, x GPVirtual) {
 
 // filterAddScalarBody sets each word's bits with BTS, like addHashGo.
 func filterAddScalarBody(k int, blk Mem, x GPVirtual) {
+	salts := filterSalts()
 	for j := 0; j < 8; j++ {
 		w := GP64()
 		MOVQ(blk.Offset(8*j), w)
 		for s := 0; s < k/8; s++ {
-			BTSQ(scalarIndex(x, filterSalts[j+8*s], 26).As64(), w)
+			BTSQ(scalarIndex(x, salts[j+8*s], 26).As64(), w)
 		}
 		MOVQ(w, blk.Offset(8*j))
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"go/constant"
 	"go/types"
@@ -61,6 +62,11 @@ var loaded = map[string]*types.Package{}
 func pkgTypes(path string) *types.Package {
 	if p, ok := loaded[path]; ok {
 		return p
+	}
+	if flag.Parsed() {
+		// avo's output flags have truncated the files being generated, so
+		// the package would not type-check.
+		log.Fatalf("asm: %s loaded after the flags were parsed: read what the kernels need in main's preloads", path)
 	}
 	// Loaded from the root module's directory (go generate runs this
 	// command in asm/), so that the library's own go.mod resolves its

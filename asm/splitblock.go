@@ -1,15 +1,20 @@
 package main
 
 import (
+	"fmt"
+
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// The Parquet salts of blocked.SplitBlock: a copy of blocked/salts.go,
-// which blocked/salts_test.go checks.
-var splitSalts = [8]uint32{
-	0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d, 0x705495c7, 0x2df1424b, 0x9efc4947, 0x5c6bfb31,
+// splitSalts returns the Parquet salts of blocked.SplitBlock, the constants
+// splitSalt0 to splitSalt7 of blocked/salts.go.
+func splitSalts() (s [8]uint32) {
+	for j := range s {
+		s[j] = uint32(constInt(blockedPath, fmt.Sprintf("splitSalt%d", j)))
+	}
+	return s
 }
 
 // A split block is 32 bytes of eight uint32 words: exactly one ymm register.
@@ -35,9 +40,10 @@ const splitSig = "func(blocks *[8]uint32, nblocks uint64, hs []uint64, %spf int,
 // newSplitTables emits the split-block salts and dword ones into the file
 // being generated and sets splitTables.
 func newSplitTables() (salts, ones Mem) {
+	ss := splitSalts()
 	var w [8]uint64
 	for i := 0; i < 8; i += 2 {
-		w[i/2] = uint64(splitSalts[i]) | uint64(splitSalts[i+1])<<32
+		w[i/2] = uint64(ss[i]) | uint64(ss[i+1])<<32
 	}
 	salts = qwordTable("splitSalts", w[:4])
 	ones = qwordTable("dwordOnes", []uint64{1 | 1<<32, 1 | 1<<32, 1 | 1<<32, 1 | 1<<32})
