@@ -15,33 +15,12 @@ func cuckooAVX2() {
 	cuckooHas2(false)
 }
 
-// The AVX2 kernels' signature and the rows of their parameter block
-// (cuckoo/dispatch_amd64.go, cuckooParams2): each a value broadcast to 32
-// bytes (c2FPShuf excepted), read as a memory operand or, for shift counts,
-// its low qword.
-const cuckooSig2 = "func(data *byte, params *[19][4]uint64, tab *[4096]uint16, hs []uint64, out []bool) int"
-
-const (
-	c2NB         = iota
-	c2BucketBits // bits per bucket
-	c2FPMask
-	c2One
-	c2AltMix   // altMix (VPMULUDQ reads its low half)
-	c2AltHi    // altMix >> 32
-	c2Four     // 4
-	c2Seven    // 7
-	c2Q        // P - 4: a bucket word's left shift is Q + 4 - (bit offset & 4)
-	c2P        // P: the bucket's first bit in the shifted word (a shift count)
-	c2CodeMask // 2^12 - 1
-	c2ShiftA   // right shift that puts slots 0 and 1 in lanes 0 and 1
-	c2ShiftB   // right shift that puts slots 2 and 3 in lanes 2 and 3
-	c2LowMask  // the low bits' place in each lane: top of lanes 0, 2, bottom of 1, 3
-	c2NibMask  // the nibble's place: bottom of lanes 0, 2, above the low bits in 1, 3
-	c2Spread   // VPMULLD multiplier: nibbles a, b of a dword's low byte to its halves
-	c2FPShuf   // VPSHUFB control: the low 16 bits of each qword to its four lanes
-	c2RotL     // 16 - low bits (a shift count)
-	c2RotR     // low bits (a shift count)
-)
+// cuckooSig2 returns the AVX2 kernels' signature: their parameter block
+// (cuckoo/dispatch_amd64.go, cuckooParams2) has c2Rows rows of 32 bytes,
+// each at the index of its c2 constant there (ck).
+func cuckooSig2() string {
+	return fmt.Sprintf("func(data *byte, params *[%d][4]uint64, tab *[4096]uint16, hs []uint64, out []bool) int", ck("c2Rows"))
+}
 
 // cuckooHas2 emits cuckooHasSemiAVX2 or cuckooHasPlainAVX2: the pipeline of
 // the AVX-512 kernels for four keys a group in the 64-bit lanes of a ymm
@@ -76,7 +55,7 @@ const (
 //     sums the bools into the top byte for the count. No BMI2 or POPCNT.
 func cuckooHas2(semi bool) {
 	name, layout := cuckooName(semi, "AVX2")
-	TEXT(name, NOSPLIT, cuckooSig2)
+	TEXT(name, NOSPLIT, cuckooSig2())
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s sets out[i] to whether either bucket of hs[i] holds its", name),
 		fmt.Sprintf("fingerprint, in a %s table of fingerprints of at most 16 bits, and", layout),
@@ -89,10 +68,10 @@ func cuckooHas2(semi bool) {
 		VMOVDQU(p(i), y)
 		return y
 	}
-	nbV, lowV, shA, shB := reg(c2NB), reg(c2LowMask), reg(c2ShiftA), reg(c2ShiftB)
+	nbV, lowV, shA, shB := reg(ck("c2NB")), reg(ck("c2LowMask")), reg(ck("c2ShiftA")), reg(ck("c2ShiftB"))
 	var nibV, mulV VecVirtual
 	if semi {
-		nibV, mulV = reg(c2NibMask), reg(c2Spread)
+		nibV, mulV = reg(ck("c2NibMask")), reg(ck("c2Spread"))
 	}
 	count := GP64()
 	XORQ(count, count)
@@ -115,15 +94,15 @@ func cuckooHas2(semi bool) {
 		h := YMM()
 		VMOVDQU(at, h)
 		fp := YMM()
-		VPAND(p(c2FPMask), h, fp)
-		VPMAXUD(p(c2One), fp, fp) // a fingerprint of 0 is stored as 1
+		VPAND(p(ck("c2FPMask")), h, fp)
+		VPMAXUD(p(ck("c2One")), fp, fp) // a fingerprint of 0 is stored as 1
 		i1 := YMM()
 		VPSRLQ(U8(32), h, i1)
 		VPMULUDQ(nbV, i1, i1)
 		VPSRLQ(U8(32), i1, i1)
 		lo, hf := YMM(), YMM()
-		VPMULUDQ(p(c2AltMix), fp, lo)
-		VPMULUDQ(p(c2AltHi), fp, hf)
+		VPMULUDQ(p(ck("c2AltMix")), fp, lo)
+		VPMULUDQ(p(ck("c2AltHi")), fp, hf)
 		VPSRLQ(U8(32), lo, lo)
 		VPADDQ(lo, hf, hf)
 		VPMULUDQ(nbV, hf, hf)
@@ -133,20 +112,20 @@ func cuckooHas2(semi bool) {
 		VPADDQ(nbV, d, e)
 		VPMINUD(e, d, i2)
 		fpb, rot, t := YMM(), YMM(), YMM()
-		VPSHUFB(p(c2FPShuf), fp, fpb) // fp in each 16-bit lane
-		VPSLLW(p(c2RotL), fpb, rot)
-		VPSRLW(p(c2RotR), fpb, t)
+		VPSHUFB(p(ck("c2FPShuf")), fp, fpb) // fp in each 16-bit lane
+		VPSLLW(p(ck("c2RotL")), fpb, rot)
+		VPSRLW(p(ck("c2RotR")), fpb, t)
 		VPOR(t, rot, rot)
 		VPBLENDW(U8(0x55), rot, fpb, fpb) // lanes 0 and 2 rotated
 		VMOVDQU(fpb, fpbs.Idx(sl, 1))
 		for b, i := range [2]VecVirtual{i1, i2} {
 			bo := YMM()
-			VPMULUDQ(p(c2BucketBits), i, bo)
+			VPMULUDQ(p(ck("c2BucketBits")), i, bo)
 			off := YMM()
 			VPSRLQ(U8(3), bo, off)
 			VMOVDQU(off, offs.Idx(sl, 4).Offset(32*b))
-			VPANDN(p(c2Four), bo, bo) // 4 - the bucket's first bit in its word
-			VPADDQ(p(c2Q), bo, bo)
+			VPANDN(p(ck("c2Four")), bo, bo) // 4 - the bucket's first bit in its word
+			VPADDQ(p(ck("c2Q")), bo, bo)
 			VMOVDQU(bo, offs.Idx(sl, 4).Offset(64+32*b))
 		}
 	}
@@ -157,8 +136,8 @@ func cuckooHas2(semi bool) {
 			VPSLLVQ(offs.Idx(sl, 4).Offset(64+32*b), w, words[b].in()) // the bucket at bit P
 			if semi {
 				c[b] = YMM()
-				VPSRLQ(p(c2P), words[b].in(), c[b])
-				VPAND(p(c2CodeMask), c[b], c[b])
+				VPSRLQ(p(ck("c2P")), words[b].in(), c[b])
+				VPAND(p(ck("c2CodeMask")), c[b], c[b])
 			}
 		}
 		if semi {

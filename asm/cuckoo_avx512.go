@@ -15,24 +15,12 @@ func cuckooAVX512() {
 	cuckooHas(false)
 }
 
-// The AVX-512 kernels' signature and the indexes of the words of their
-// parameter block (cuckoo/dispatch_amd64.go, cuckooParams).
-const cuckooSig = "func(data *byte, params *[12]uint64, tab *[4096]uint16, hs []uint64, out []bool) int"
-
-const (
-	cpNB         = iota
-	cpBucketBits // bits per bucket
-	cpFPMask
-	cpLowMask   // a slot's bits below its nibble (plain: all its bits) in each 16-bit lane
-	cpNibMask   // the nibble's bits above them in each lane (semi-sorted)
-	cpCtrl      // VPMULTISHIFTQB control: lane j takes the 16 bits at slot j's low bits
-	cpSpread    // VPMULLD multiplier: nibbles a, b of a dword's low byte to its 16-bit halves
-	cpAltMix    // the multiplier of H(fp)
-	cpLanes16Lo // 1 in each 16-bit lane
-	cpCodeMask  // 2^12 - 1
-	cpSeven
-	cpOne
-)
+// cuckooSig returns the AVX-512 kernels' signature: their parameter block
+// (cuckoo/dispatch_amd64.go, cuckooParams) has cpWords words, each at the
+// index of its cp constant there (ck).
+func cuckooSig() string {
+	return fmt.Sprintf("func(data *byte, params *[%d]uint64, tab *[4096]uint16, hs []uint64, out []bool) int", ck("cpWords"))
+}
 
 // cuckooHas emits cuckooHasSemiAVX512 or cuckooHasPlainAVX512: eight keys a
 // group in the lanes of a zmm register.
@@ -58,7 +46,7 @@ const (
 //     (PDEPQ) stored with one MOVQ and counted with POPCNTQ.
 func cuckooHas(semi bool) {
 	name, layout := cuckooName(semi, "AVX512")
-	TEXT(name, NOSPLIT, cuckooSig)
+	TEXT(name, NOSPLIT, cuckooSig())
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s sets out[i] to whether either bucket of hs[i] holds its", name),
 		fmt.Sprintf("fingerprint, in a %s table of fingerprints of at most 16 bits, and", layout),
@@ -72,12 +60,12 @@ func cuckooHas(semi bool) {
 		VPBROADCASTQ(Mem{Base: g, Disp: 8 * i}, z)
 		return z
 	}
-	nbV, bbV, fmV, lowV := bc(cpNB), bc(cpBucketBits), bc(cpFPMask), bc(cpLowMask)
-	ctlV, altV, loV, sevenV, oneV := bc(cpCtrl), bc(cpAltMix), bc(cpLanes16Lo), bc(cpSeven), bc(cpOne)
+	nbV, bbV, fmV, lowV := bc(ck("cpNB")), bc(ck("cpBucketBits")), bc(ck("cpFPMask")), bc(ck("cpLowMask"))
+	ctlV, altV, loV, sevenV, oneV := bc(ck("cpCtrl")), bc(ck("cpAltMix")), bc(ck("cpLanes16Lo")), bc(ck("cpSeven")), bc(ck("cpOne"))
 	var nibV, mulV, codeV VecVirtual
 	var bx [4]Register // BEXTRQ controls: 16 bits from bit 16j
 	if semi {
-		nibV, mulV, codeV = bc(cpNibMask), bc(cpSpread), bc(cpCodeMask)
+		nibV, mulV, codeV = bc(ck("cpNibMask")), bc(ck("cpSpread")), bc(ck("cpCodeMask"))
 		for j := 1; j < 4; j++ {
 			r := GP64()
 			MOVL(U32(16<<8|16*j), r.As32())

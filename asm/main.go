@@ -80,7 +80,7 @@ var preloads = map[string]func(){
 		kindOf("kindUint64")
 		activeLevel()
 	},
-	"cuckoo": func() {},
+	"cuckoo": func() { ck("cpWords") },
 }
 
 func main() {

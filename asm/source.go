@@ -28,6 +28,7 @@ const (
 	modulePath  = "github.com/simdbloom/bloom"
 	blockedPath = modulePath + "/blocked"
 	cpuPath     = modulePath + "/internal/cpu"
+	cuckooPath  = modulePath + "/cuckoo"
 )
 
 // The levels that the one-key kernels' entry points compare cpu.Active with.
@@ -105,6 +106,10 @@ func constInt(path, name string) int {
 	}
 	return int(v)
 }
+
+// ck returns the index of the word or row name (cpNB, c2NB, ...) of the
+// cuckoo kernels' parameter blocks, from cuckoo/dispatch_amd64.go.
+func ck(name string) int { return constInt(cuckooPath, name) }
 
 // offsetOf returns the byte offset of field in the struct type typ of the
 // package at path, and the field's size.

@@ -10,11 +10,30 @@ import "github.com/simdbloom/bloom/internal/cpu"
 // Go code here checks every length, and the rest of a batch runs the
 // grouped Go loop. Every fact about the processor comes from internal/cpu.
 
-// cuckooParams returns the parameter block the AVX-512 kernels read (see
-// ../asm/cuckoo_avx512.go for the order): the geometry of f and the masks, the
-// VPMULTISHIFTQB control and the nibble multiplier that build a bucket's
-// 16-bit lanes for its layout.
-func (f *Filter) cuckooParams() [12]uint64 {
+// The indexes of the words of the AVX-512 kernels' parameter block
+// (cuckooParams). ../asm reads them from here, so the kernels find each word
+// where cuckooParams puts it.
+const (
+	cpNB         = iota
+	cpBucketBits // bits per bucket
+	cpFPMask
+	cpLowMask   // a slot's bits below its nibble (plain: all its bits) in each 16-bit lane
+	cpNibMask   // the nibble's bits above them in each lane (semi-sorted)
+	cpCtrl      // VPMULTISHIFTQB control: lane j takes the 16 bits at slot j's low bits
+	cpSpread    // VPMULLD multiplier: nibbles a, b of a dword's low byte to its 16-bit halves
+	cpAltMix    // the multiplier of H(fp)
+	cpLanes16Lo // 1 in each 16-bit lane
+	cpCodeMask  // 2^12 - 1
+	cpSeven
+	cpOne
+	cpWords // the block's length
+)
+
+// cuckooParams returns the parameter block the AVX-512 kernels read (word
+// cpX at index cpX): the geometry of f and the masks, the VPMULTISHIFTQB
+// control and the nibble multiplier that build a bucket's 16-bit lanes for
+// its layout.
+func (f *Filter) cuckooParams() [cpWords]uint64 {
 	lw, first := uint64(f.fpBits), uint64(0) // width and offset of slot 0's low bits
 	var nibMask, spread uint64
 	if f.layout == SemiSorted {
@@ -28,20 +47,57 @@ func (f *Filter) cuckooParams() [12]uint64 {
 		o := first + j*lw
 		ctrl |= (o&63 | (o+8)&63<<8) << (16 * j)
 	}
-	return [12]uint64{
-		f.nb, f.bBits, f.fpMask, f.lanesMsk * lanes16Lo, nibMask, ctrl, spread,
-		altMix, lanes16Lo, 1<<codeBits - 1, 7, 1,
-	}
+	var p [cpWords]uint64
+	p[cpNB] = f.nb
+	p[cpBucketBits] = f.bBits
+	p[cpFPMask] = f.fpMask
+	p[cpLowMask] = f.lanesMsk * lanes16Lo
+	p[cpNibMask] = nibMask
+	p[cpCtrl] = ctrl
+	p[cpSpread] = spread
+	p[cpAltMix] = altMix
+	p[cpLanes16Lo] = lanes16Lo
+	p[cpCodeMask] = 1<<codeBits - 1
+	p[cpSeven] = 7
+	p[cpOne] = 1
+	return p
 }
 
+// The indexes of the rows of the AVX2 kernels' parameter block
+// (cuckooParams2), which ../asm reads from here: each row a value broadcast
+// to 4 qwords (c2FPShuf excepted), read as a memory operand or, for shift
+// counts, its low qword.
+const (
+	c2NB         = iota
+	c2BucketBits // bits per bucket
+	c2FPMask
+	c2One
+	c2AltMix   // altMix (VPMULUDQ reads its low half)
+	c2AltHi    // altMix >> 32
+	c2Four     // 4
+	c2Seven    // 7
+	c2Q        // P - 4: a bucket word's left shift is Q + 4 - (bit offset & 4)
+	c2P        // P: the bucket's first bit in the shifted word (a shift count)
+	c2CodeMask // 2^12 - 1
+	c2ShiftA   // right shift that puts slots 0 and 1 in lanes 0 and 1
+	c2ShiftB   // right shift that puts slots 2 and 3 in lanes 2 and 3
+	c2LowMask  // the low bits' place in each lane: top of lanes 0, 2, bottom of 1, 3
+	c2NibMask  // the nibble's place: bottom of lanes 0, 2, above the low bits in 1, 3
+	c2Spread   // VPMULLD multiplier: nibbles a, b of a dword's low byte to its halves
+	c2FPShuf   // VPSHUFB control: the low 16 bits of each qword to its four lanes
+	c2RotL     // 16 - low bits (a shift count)
+	c2RotR     // low bits (a shift count)
+	c2Rows     // the block's length
+)
+
 // cuckooParams2 returns the AVX2 kernels' parameter block (see
-// ../asm/cuckoo_avx2.go for the order): rows of 4 qwords, most of them one
+// the c2 constants above for the order): rows of 4 qwords, most of them one
 // value broadcast. The kernels shift each bucket word so that the bucket
 // starts at bit P, the least that leaves both of the right shifts that
 // place slots 0 and 1 (shiftA) and slots 2 and 3 (shiftB) non-negative and,
 // when a bucket can start at bit 4 of its word, at least 4; P plus the
 // bucket's bits never exceeds 64.
-func (f *Filter) cuckooParams2() [19][4]uint64 {
+func (f *Filter) cuckooParams2() [c2Rows][4]uint64 {
 	first, lw := 0, int(f.fpBits) // offset and width of slot 0's low bits
 	var nibMask, spread uint64
 	if f.layout == SemiSorted {
@@ -59,18 +115,32 @@ func (f *Filter) cuckooParams2() [19][4]uint64 {
 	low := uint64(1)<<lw - 1
 	lowMask := low<<(16-lw) | low<<16
 	lowMask |= lowMask << 32
-	var b [19][4]uint64
-	for i, w := range []uint64{
-		f.nb, f.bBits, f.fpMask, 1, altMix, altMix >> 32, 4, 7, uint64(p - 4), uint64(p),
-		1<<codeBits - 1, uint64(sA + p), uint64(sB + p), lowMask, nibMask, spread, 0,
-		uint64(16 - lw), uint64(lw),
-	} {
-		b[i] = [4]uint64{w, w, w, w}
-	}
+	var b [c2Rows][4]uint64
+	b[c2NB] = broadcast4(f.nb)
+	b[c2BucketBits] = broadcast4(f.bBits)
+	b[c2FPMask] = broadcast4(f.fpMask)
+	b[c2One] = broadcast4(1)
+	b[c2AltMix] = broadcast4(altMix)
+	b[c2AltHi] = broadcast4(altMix >> 32)
+	b[c2Four] = broadcast4(4)
+	b[c2Seven] = broadcast4(7)
+	b[c2Q] = broadcast4(uint64(p - 4))
+	b[c2P] = broadcast4(uint64(p))
+	b[c2CodeMask] = broadcast4(1<<codeBits - 1)
+	b[c2ShiftA] = broadcast4(uint64(sA + p))
+	b[c2ShiftB] = broadcast4(uint64(sB + p))
+	b[c2LowMask] = broadcast4(lowMask)
+	b[c2NibMask] = broadcast4(nibMask)
+	b[c2Spread] = broadcast4(spread)
+	b[c2RotL] = broadcast4(uint64(16 - lw))
+	b[c2RotR] = broadcast4(uint64(lw))
 	// VPSHUFB: the low 16 bits of each qword to its four 16-bit lanes.
-	b[16] = [4]uint64{0x0100010001000100, 0x0908090809080908, 0x0100010001000100, 0x0908090809080908}
+	b[c2FPShuf] = [4]uint64{0x0100010001000100, 0x0908090809080908, 0x0100010001000100, 0x0908090809080908}
 	return b
 }
+
+// broadcast4 returns a row of the AVX2 parameter block: w in every qword.
+func broadcast4(w uint64) [4]uint64 { return [4]uint64{w, w, w, w} }
 
 // The CPU features of the kernels: every one lists what its instructions
 // need (the Requires line avo writes above it in its .s file;
