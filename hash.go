@@ -230,11 +230,13 @@ func hashWordsGo(dst, src []uint64) {
 	}
 }
 
-// The CPU features of the amd64 kernels (hash_amd64.s and typed_amd64.s):
+// The CPU features of the amd64 kernels (kernels_avx2_amd64.s,
+// kernels_avx512_amd64.s and kernels_amd64.s, one file per instruction set):
 // every one lists what its instructions need (the Requires line avo writes
 // above it; TestKernelFeatures checks each against this table), and runs
-// only where cpu.Can allows it. Elsewhere none of them runs: Active is never
-// an amd64 level.
+// only where cpu.Can allows it, or, for the typed kernels' versions, where
+// cpu.Active is at their level (ByLevel). Elsewhere none of them runs:
+// Active is never an amd64 level.
 var (
 	// kAVX2 is the AVX2 integer hashing.
 	kAVX2 = cpu.Kernel{Level: cpu.AVX2, Needs: cpu.FeatureAVX | cpu.FeatureAVX2 | cpu.FeatureSSE2}
@@ -249,17 +251,15 @@ var (
 	kStr512 = cpu.Kernel{Level: cpu.AVX512, Needs: cpu.FeatureAVX | cpu.FeatureAVX512F | cpu.FeatureAVX512DQ |
 		cpu.FeatureAVX512VL | cpu.FeatureAVX512BW}
 	kStrIFMA = cpu.Kernel{Level: cpu.AVX512, Needs: kStr512.Needs | cpu.FeatureAVX512IFMA}
-	// kTypedHas and kTypedAdd are Filter[K].Has and Add: they hash with
-	// scalar code that every amd64 processor has and branch on cpu.Active
-	// inside to each level's probe.
-	kTypedHas = cpu.Kernel{Level: cpu.Generic, Branches: map[cpu.Level]cpu.Feature{
-		cpu.AVX2:   cpu.FeatureAVX | cpu.FeatureAVX2,
-		cpu.AVX512: cpu.FeatureAVX | cpu.FeatureAVX2 | cpu.FeatureAVX512F | cpu.FeatureAVX512DQ,
-	}}
-	kTypedAdd = cpu.Kernel{Level: cpu.Generic, Branches: map[cpu.Level]cpu.Feature{
-		cpu.AVX2:   cpu.FeatureAVX | cpu.FeatureAVX2,
-		cpu.AVX512: cpu.FeatureAVX | cpu.FeatureAVX2 | cpu.FeatureAVX512F,
-	}}
+	// kTypedEntry is Filter[K].Has and Add's entry points, hasTyped and
+	// addTyped: they jump to the version of cpu.Active's level, or hash and
+	// probe with scalar code that every amd64 processor has. kTypedAVX2 is
+	// their AVX2 versions, kTypedAVX512Has and kTypedAVX512Add the AVX-512
+	// ones, which need only what their level guarantees (ByLevel).
+	kTypedEntry     = cpu.Kernel{Level: cpu.Generic}
+	kTypedAVX2      = cpu.Kernel{Level: cpu.AVX2, Needs: cpu.FeatureAVX | cpu.FeatureAVX2, ByLevel: true}
+	kTypedAVX512Has = cpu.Kernel{Level: cpu.AVX512, Needs: cpu.FeatureAVX | cpu.FeatureAVX512F | cpu.FeatureAVX512DQ, ByLevel: true}
+	kTypedAVX512Add = cpu.Kernel{Level: cpu.AVX512, Needs: cpu.FeatureAVX | cpu.FeatureAVX512F, ByLevel: true}
 )
 
 // kernels maps every assembly function of this package to its features.
@@ -269,14 +269,17 @@ var kernels = map[string]cpu.Kernel{
 	"hashStr9IFMA": kStrIFMA, "hashStr17IFMA": kStrIFMA, "hashStr33IFMA": kStrIFMA,
 	"hashStr4AVX2": kStr2, "hashStr9AVX2": kStr2, "hashStr17AVX2": kStr2, "hashStr33AVX2": kStr2,
 	"hashStr65AVX2": kStr2, "hashStr97AVX2": kStr2, "hashStrMixAVX2": kMix2,
-	"hasTyped": kTypedHas, "addTyped": kTypedAdd,
+	"hasTyped": kTypedEntry, "addTyped": kTypedEntry,
+	"hasTypedAVX2": kTypedAVX2, "addTypedAVX2": kTypedAVX2,
+	"hasTypedAVX512": kTypedAVX512Has, "addTypedAVX512": kTypedAVX512Add,
 }
 
 // hashWords sets dst[i] = HashUint64(src[i]); len(dst) >= len(src), and dst
 // may be src. At the AVX-512 and AVX2 levels it runs the kernels generated
-// by asm/hash.go into hash_amd64.s (declared in hash_amd64.go); AVX2 hashes
-// four keys at a time and leaves the rest to the Go loop. At other levels,
-// and on every other architecture, it is the Go loop.
+// by asm/bloom_avx512.go and bloom_avx2.go into kernels_avx512_amd64.s and
+// kernels_avx2_amd64.s; AVX2 hashes four keys at a time and leaves the rest
+// to the Go loop. At other levels, and on every other architecture, it is
+// the Go loop.
 func hashWords(dst, src []uint64) {
 	switch {
 	case kWords512.Runs():

@@ -9,7 +9,7 @@ import (
 )
 
 // Filter[K].Has and Add are each one call to hasTyped or addTyped (generated
-// by ../asm/typed.go on amd64, typed_other.go elsewhere), which take the
+// by ../asm/typed.go on amd64, dispatch_other.go elsewhere), which take the
 // filter as a *[2]uint64 and the key by address, so that Go inlines the
 // generic method into its caller for every K. On amd64 they hash the key
 // (integers, and strings and byte slices of up to 240 bytes) and probe the

@@ -8,12 +8,14 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// The salts of blocked.Filter: word j of a block uses salt j for k = 8, and
-// salts j and j+8 for k = 16. A copy of blocked/salts.go, which
-// blocked/salts_test.go checks.
-var filterSalts = [16]uint32{
-	0x6a09e667, 0xbb67ae85, 0x3c6ef373, 0xa54ff53b, 0x510e527f, 0x9b05688d, 0x1f83d9ab, 0x5be0cd19,
-	0xcbbb9d5d, 0x629a292b, 0x9159015b, 0x152fecd9, 0x67332667, 0x8eb44a87, 0xdb0c2e0d, 0x47b5481d,
+// filterSalts returns the salts of blocked.Filter, the constants salt0 to
+// salt15 of blocked/salts.go: word j of a block uses salt j for k = 8, and
+// salts j and j+8 for k = 16.
+func filterSalts() (s [16]uint32) {
+	for j := range s {
+		s[j] = uint32(constInt(blockedPath, fmt.Sprintf("salt%d", j)))
+	}
+	return s
 }
 
 // The bit of hash x in word j is (uint32(x)*salt[j])>>26. The kernels
@@ -40,34 +42,22 @@ var (
 
 func (v vecISA) parts() int { return 8 / v.lanes }
 
-func filterKernels() {
-	tables = newFilterTables(true)
-	for _, k := range []int{8, 16} {
-		filterHas(k, tables)
-		filterHasRing(k, tables)
-		filterAdd(avx2, k, tables)
-		filterAddRing(k, tables)
-		groupedHas(k, tables)
-		groupedHasBitalg(k, tables)
-		filterAdd(avx512, k, tables)
-	}
-}
-
 // tables holds the Filter's salt and ones tables of the file being
-// generated, once filterKernels (package blocked) or typedKernels (package
-// bloom) has emitted them; the one-key kernels (single.go, typed.go) share
-// them.
+// generated, once its generator has emitted them (each file has its own:
+// the tables are file-local symbols); the one-key kernels (single.go,
+// typed.go) share them.
 var tables filterTables
 
 // newFilterTables emits the Filter's salts and ones tables into the file
 // being generated, and with byte4 the byte-4 salts of the grouped lookups.
 func newFilterTables(byte4 bool) filterTables {
+	salts := filterSalts()
 	var hi8, hi16, b8, b16 [8]uint64
 	for j := range hi8 {
-		hi8[j] = uint64(filterSalts[j]) << 32
-		hi16[j] = uint64(filterSalts[j+8]) << 32
-		b8[j] = uint64(filterSalts[j]) << 6
-		b16[j] = uint64(filterSalts[j+8]) << 6
+		hi8[j] = uint64(salts[j]) << 32
+		hi16[j] = uint64(salts[j+8]) << 32
+		b8[j] = uint64(salts[j]) << 6
+		b16[j] = uint64(salts[j+8]) << 6
 	}
 	t := filterTables{
 		salts: [2]Mem{qwordTable("filterSalts", hi8[:]), qwordTable("filterSalts16", hi16[:])},
@@ -195,78 +185,6 @@ func batchLoop(name string, hs Register, shift uint8, body func(i Register, j in
 	loop("rest", n, false)
 }
 
-// filterHas emits the AVX2 lookup, one key at a time (the AVX-512 lookups
-// are in grouped.go).
-func filterHas(k int, t filterTables) {
-	v := avx2
-	name := fmt.Sprintf("filterHas%d%s", k, v.name)
-	TEXT(name, NOSPLIT, fmt.Sprintf(filterSig, "out []bool, ", " int"))
-	Pragma("noescape")
-	Doc(fmt.Sprintf("%s sets out[i] to whether every bit of hs[i] is set (k = %d) and returns", name, k),
-		"how many are. len(out) must be len(hs) and nblocks > 0.")
-	salts := saltRegs(v, k, t)
-	ones := v.reg()
-	vmovdqu(v, t.ones, ones)
-	out := Load(Param("out").Base(), GP64())
-	count := GP64()
-	XORQ(count, count)
-	hs := Load(Param("hs").Base(), GP64())
-
-	batchLoop(name, hs, 6, func(i Register, j int, blk Mem) {
-		testBitsAVX2(broadcastX(v, hs, i, j), blk, salts, ones)
-		r := GP8()
-		SETCS(r)
-		MOVB(r, Mem{Base: out, Index: i, Scale: 1, Disp: j})
-		ADCQ(Imm(0), count)
-	})
-	VZEROUPPER()
-	Store(count, ReturnIndex(0))
-	RET()
-}
-
-// testBitsAVX2 sets CF when every bit of the hash whose low half is
-// broadcast in xb is set in the block at blk.
-func testBitsAVX2(xb VecVirtual, blk Mem, salts [][]VecVirtual, ones VecVirtual) {
-	v := avx2
-	idx := bitIndexes(v, xb, salts)
-	// all: per 64-bit lane, bit 0 is set iff the lane's bits are all set.
-	var all VecVirtual
-	for p := 0; p < v.parts(); p++ {
-		b := v.reg()
-		vmovdqu(v, blk.Offset(32*p), b)
-		for s := range idx {
-			r := v.reg()
-			VPSRLVQ(idx[s][p], b, r)
-			if all == nil {
-				all = r
-			} else {
-				VPAND(r, all, all)
-			}
-		}
-	}
-	VPTEST(ones, all) // CF = every lane has bit 0 set
-}
-
-// filterHasRing emits the AVX2 lookup eight keys at a time, with the block
-// offsets in a ring (see groupedLookup): nblocks must be < 1<<32.
-func filterHasRing(k int, t filterTables) {
-	name := fmt.Sprintf("filterHas%dAVX2Ring", k)
-	TEXT(name, NOSPLIT, fmt.Sprintf(groupedSig, "*[8]uint64"))
-	Pragma("noescape")
-	Doc(fmt.Sprintf("%s is filterHas%dAVX2 eight keys at a time, with the block offsets", name, k),
-		"computed ahead into a ring. len(out) must be len(hs) and 0 < nblocks < 1<<32.",
-		"It needs AVX, AVX2, POPCNT and MMX+ (PREFETCHT0): the Requires line above it in the .s,",
-		"which TestKernelFeatures checks against kAVX2Ring in dispatch_amd64.go.")
-	salts := saltRegs(avx2, k, t)
-	ones := YMM()
-	VMOVDQU(t.ones, ones)
-	groupedLookup(name, avx2, 6, func(xm, blk Mem) {
-		xb := YMM()
-		VPBROADCASTD(xm, xb)
-		testBitsAVX2(xb, blk, salts, ones)
-	})
-}
-
 func filterAdd(v vecISA, k int, t filterTables) {
 	name := fmt.Sprintf("filterAdd%d%s", k, v.name)
 	TEXT(name, NOSPLIT, fmt.Sprintf(filterSig, "", ""))
@@ -282,24 +200,6 @@ func filterAdd(v vecISA, k int, t filterTables) {
 	})
 	VZEROUPPER()
 	RET()
-}
-
-// filterAddRing emits the AVX2 add eight keys at a time, with the block
-// offsets in a ring (see groupedAdd): nblocks must be < 1<<32.
-func filterAddRing(k int, t filterTables) {
-	name := fmt.Sprintf("filterAdd%dAVX2Ring", k)
-	TEXT(name, NOSPLIT, fmt.Sprintf(groupedAddSig, "*[8]uint64"))
-	Pragma("noescape")
-	Doc(fmt.Sprintf("%s is filterAdd%dAVX2 eight keys at a time, with the block offsets", name, k),
-		"computed ahead into a ring. The keys are added in order; 0 < nblocks < 1<<32.")
-	salts := saltRegs(avx2, k, t)
-	ones := YMM()
-	VMOVDQU(t.ones, ones)
-	groupedAdd(name, 6, func(xm, blk Mem) {
-		xb := YMM()
-		VPBROADCASTD(xm, xb)
-		setBits(avx2, xb, blk, salts, ones)
-	})
 }
 
 // setBits sets, in the block at blk, the bits of the hash whose low half is

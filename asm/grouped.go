@@ -1,7 +1,7 @@
 package main
 
 import (
-	"fmt"
+	"log"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -17,97 +17,27 @@ import (
 
 const group = 8
 
-func groupedHas(k int, t filterTables) {
-	name := fmt.Sprintf("filterHas%dAVX512", k)
-	TEXT(name, NOSPLIT, fmt.Sprintf(groupedSig, "*[8]uint64"))
-	Pragma("noescape")
-	Doc(fmt.Sprintf("%s sets out[i] to whether every bit of hs[i] is set (k = %d) and returns", name, k),
-		"how many are, eight keys at a time. len(out) must be len(hs) and nblocks > 0.",
-		"It needs AVX, AVX-512 F and DQ, BMI2 (PDEPQ), POPCNT and MMX+ (PREFETCHT0): the Requires",
-		"line above it in the .s, which TestKernelFeatures checks against kAVX512Has in dispatch_amd64.go.")
-	v := avx512
-	salts := saltRegs(v, k, t)
-	ones := ZMM()
-	VMOVDQU64(t.ones, ones)
-	// CF = every bit of the hash at xm is set in the block at blk.
-	groupedLookup(name, avx512, 6, func(xm, blk Mem) {
-		xb := ZMM()
-		VPBROADCASTD(xm, xb)
-		idx := bitIndexes(v, xb, salts)
-		b := ZMM()
-		VMOVDQU64(blk, b)
-		all := ZMM()
-		VPSRLVQ(idx[0][0], b, all)
-		for s := 1; s < len(idx); s++ {
-			r := ZMM()
-			VPSRLVQ(idx[s][0], b, r)
-			VPANDQ(r, all, all)
-		}
-		m := K()
-		VPTESTMQ(ones, all, m)
-		KORTESTB(m, m)
-	})
-}
-
-// groupedHasBitalg is groupedHas with the bit test of AVX-512 BITALG: one
-// VPMULLQ of the whole hash by the salts shifted left by 6 leaves each
-// word's bit index in the low six bits of byte 4 of its lane
-// (filterTables.saltsByte4), and one VPSHUFBITQMB reads the indexed bit of
-// each word into bit 4 of that lane's byte group of a mask, which KTESTQ
-// checks against 0x1010101010101010. No shifts: the VPSRLVQ kernel spends
-// two of the vector shift unit's slots per key (VPSRLQ and VPSRLVQ), and on
-// Zen 4, which splits each 512-bit operation in two, that unit is what
-// bounds it (PERF.md). Processors with AVX-512 but not BITALG (Intel
-// Skylake-SP, Cascade Lake) run the VPSRLVQ kernel (cpu.BITALG false).
-func groupedHasBitalg(k int, t filterTables) {
-	name := fmt.Sprintf("filterHas%dBITALG", k)
-	TEXT(name, NOSPLIT, fmt.Sprintf(groupedSig, "*[8]uint64"))
-	Pragma("noescape")
-	Doc(fmt.Sprintf("%s is filterHas%dAVX512 with the bit test of AVX-512 BITALG (VPSHUFBITQMB).", name, k),
-		"len(out) must be len(hs) and nblocks > 0.")
-	var salts [2]VecVirtual
-	for s := 0; s < k/8; s++ {
-		salts[s] = ZMM()
-		VMOVDQU64(t.saltsByte4[s], salts[s])
-	}
-	bit4 := GP64()
-	MOVQ(U64(0x1010101010101010), bit4)
-	sel := K()
-	KMOVQ(bit4, sel)
-	groupedLookup(name, avx512, 6, func(xm, blk Mem) {
-		xb := ZMM()
-		VPBROADCASTQ(xm, xb)
-		b := ZMM()
-		VMOVDQU64(blk, b)
-		var m Op
-		for s := 0; s < k/8; s++ {
-			idx := ZMM()
-			VPMULLQ(salts[s], xb, idx)
-			ms := K()
-			VPSHUFBITQMB(idx, b, ms)
-			if m != nil {
-				KANDQ(m, ms, ms)
-			}
-			m = ms
-		}
-		KTESTQ(sel, m) // CF = every selected bit of m is set
-	})
-}
-
 // The grouped lookups compute the block offsets of eight keys at once (one
 // VPMULLQ of the upper halves by nblocks) and keep them in a ring on the
 // stack: each key's offset is then one load instead of four instructions.
 // Iteration g stores the offsets of group g+aheadGroups+1 and, when the
 // kernel prefetches, prefetches the blocks of group g+aheadGroups (32 keys
-// ahead, the distance of the other kernels) from offsets stored an iteration
-// earlier: a load right after the 64-byte store would wait for it to
-// commit, as forwarding from a 512-bit store to a 64-bit load fails.
-// VPMULLQ rather than VPMULUDQ: nblocks may be 1<<32. PERF.md compares the
-// ring with one key at a time.
-const (
-	aheadGroups = 4
-	ringGroups  = 8 // a power of two, more than aheadGroups
-)
+// ahead: blocked's prefetchDistance, that of the other kernels) from offsets
+// stored an iteration earlier: a load right after the 64-byte store would
+// wait for it to commit, as forwarding from a 512-bit store to a 64-bit load
+// fails. VPMULLQ rather than VPMULUDQ: nblocks may be 1<<32. PERF.md
+// compares the ring with one key at a time.
+const ringGroups = 8 // a power of two, more than aheadGroups
+
+// aheadGroups returns how many groups ahead the grouped kernels prefetch:
+// blocked's prefetchDistance in groups.
+func aheadGroups() int {
+	d := constInt(blockedPath, "prefetchDistance")
+	if d%group != 0 || d/group < 1 || d/group >= ringGroups {
+		log.Fatalf("asm: blocked.prefetchDistance = %d is not 1 to %d groups of %d keys", d, ringGroups-1, group)
+	}
+	return d / group
+}
 
 // groupedSig is the signature of the grouped lookups over blocks of type
 // blockType.
@@ -249,13 +179,13 @@ func groupedLoop(name string, v vecISA, shift uint8, test func(xm, blk Mem), loo
 		Label(label + "_end")
 	}
 	body := func(label string, pf bool) {
-		Commentf("Offsets of the first %d groups (%s).", aheadGroups+1, label)
-		while(name+"_"+label+"_first", a, group*(aheadGroups+1), offsets)
+		Commentf("Offsets of the first %d groups (%s).", aheadGroups()+1, label)
+		while(name+"_"+label+"_first", a, group*(aheadGroups()+1), offsets)
 		if pf {
-			Commentf("Prefetch the first %d groups.", aheadGroups)
-			while(name+"_"+label+"_pf", p, group*aheadGroups, prefetch)
+			Commentf("Prefetch the first %d groups.", aheadGroups())
+			while(name+"_"+label+"_pf", p, group*aheadGroups(), prefetch)
 		}
-		Commentf("Groups of %d keys (%s): the offsets of group g+%d, the prefetch of group g+%d.", group, label, aheadGroups+1, aheadGroups)
+		Commentf("Groups of %d keys (%s): the offsets of group g+%d, the prefetch of group g+%d.", group, label, aheadGroups()+1, aheadGroups())
 		Label(name + "_" + label)
 		CMPQ(g, full)
 		JAE(LabelRef(name + "_tail"))

@@ -1,11 +1,33 @@
-// Command asm generates simdbloom's amd64 kernels with avo: with -set
-// blocked (the default), blocked/kernels_amd64.s and its Go declarations;
-// with -set hash, the root package's key-hashing kernels; with -set cuckoo,
-// cuckoo/kernels_amd64.s.
+// Command asm generates simdbloom's amd64 kernels with avo, one assembly
+// file (and its Go declarations) per package and instruction set. -set names
+// the package (blocked, bloom for the root package, or cuckoo) and -isa the
+// level:
 //
-// Run it through go generate (see blocked/gen.go and the root gen.go):
+//	-isa base    kernels_amd64.s: code every amd64 processor runs (the
+//	             one-key kernels' entry points, which jump to the version of
+//	             cpu.Active's level, and their scalar versions);
+//	-isa avx2    kernels_avx2_amd64.s: kernels of the AVX2 level only;
+//	-isa avx512  kernels_avx512_amd64.s: kernels of the AVX-512 level only.
 //
-//	go run -C ../asm . -out ../blocked/kernels_amd64.s -stubs ../blocked/kernels_amd64.go -pkg blocked
+// So an AVX-512 instruction in an AVX2 file stands out in review (and
+// internal/kernelcheck fails on it). Each (set, isa) pair has its own
+// generator file here, <set>_<isa>.go (<set>.go for base), which lists the
+// kernels of that file; the emitters they share stay in the other files.
+//
+// The per-architecture files of the root, blocked and cuckoo follow one
+// naming scheme:
+//
+//	dispatch_amd64.go, dispatch_arm64.go  which kernel runs, by cpu.Active
+//	dispatch_other.go                     the same for purego and other GOARCHes
+//	kernels_amd64.{s,go}                  generated: the amd64 baseline
+//	kernels_<isa>_amd64.{s,go}            generated: one per instruction set
+//	kernels_arm64.{s,go}                  hand-written NEON
+//	*_generic.go                          pure Go only (the reference loops)
+//
+// Run it through go generate (see blocked/gen.go, cuckoo/gen.go and the
+// root gen.go), for example:
+//
+//	go run -C ../asm . -set blocked -isa avx2 -out ../blocked/kernels_avx2_amd64.s -stubs ../blocked/kernels_avx2_amd64.go -pkg blocked
 //
 // The kernels loop over a whole batch inside the assembly. The Go callers
 // check every length first: the assembly trusts that out has len(hs)
@@ -16,32 +38,85 @@ package main
 import (
 	"flag"
 	"log"
+	"os"
+	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 )
 
-var set = flag.String("set", "blocked", "which kernels to generate: blocked (package blocked), hash or typed (package bloom), or cuckoo (package cuckoo)")
+var (
+	set = flag.String("set", "blocked", "the package whose kernels to generate: blocked, bloom (the root package) or cuckoo")
+	isa = flag.String("isa", "avx2", "the instruction set of the file: base, avx2 or avx512")
+)
+
+// generators are the files' generators, by set and isa.
+var generators = map[[2]string]func(){
+	{"blocked", "base"}:   blockedBase,
+	{"blocked", "avx2"}:   blockedAVX2,
+	{"blocked", "avx512"}: blockedAVX512,
+	{"bloom", "base"}:     bloomBase,
+	{"bloom", "avx2"}:     bloomAVX2,
+	{"bloom", "avx512"}:   bloomAVX512,
+	{"cuckoo", "avx2"}:    cuckooAVX2,
+	{"cuckoo", "avx512"}:  cuckooAVX512,
+}
+
+// preloads read, for each set, the Go declarations its kernels take
+// values from (source.go), and set avo's package for signatures that name
+// the package's types.
+var preloads = map[string]func(){
+	"blocked": func() {
+		Package(blockedPath)
+		filterSalts()
+		layouts()
+		aheadGroups()
+		activeLevel()
+	},
+	"bloom": func() {
+		filterSalts()
+		layouts()
+		typedFields()
+		kindOf("kindUint64")
+		activeLevel()
+	},
+	"cuckoo": func() { ck("cpWords") },
+}
 
 func main() {
-	flag.Parse() // avo's -out, -stubs and -pkg are on the same flag set
-	ConstraintExpr("!purego")
-	switch *set {
-	case "blocked":
-		filterKernels()
-		splitKernels()
-		singleKernels()
-		countingKernels()
-	case "hash":
-		hashKernels()
-	case "typed":
-		typedKernels()
-	case "cuckoo":
-		cuckooKernels()
-	default:
-		log.Fatalf("asm: unknown -set %q (want blocked, hash, typed or cuckoo)", *set)
+	// avo's -out and -stubs flags create (truncate) their files as they
+	// are parsed, and the packages whose declarations the kernels read
+	// include those files: read them first, while the files are whole.
+	preload, ok := preloads[argValue("set", *set)]
+	if !ok {
+		log.Fatalf("asm: no kernels for -set %q", argValue("set", *set))
 	}
+	preload()
+	flag.Parse() // avo's -out, -stubs and -pkg are on the same flag set
+	gen, ok := generators[[2]string{*set, *isa}]
+	if !ok {
+		log.Fatalf("asm: no kernels for -set %q -isa %q", *set, *isa)
+	}
+	ConstraintExpr("!purego")
+	gen()
 	Generate()
+}
+
+// argValue returns the value of flag -name in the command line, or def,
+// before flag.Parse.
+func argValue(name, def string) string {
+	args := os.Args[1:]
+	for i, a := range args {
+		a = strings.TrimPrefix(a, "-")
+		a = strings.TrimPrefix(a, "-")
+		if v, ok := strings.CutPrefix(a, name+"="); ok {
+			return v
+		}
+		if a == name && i+1 < len(args) {
+			return args[i+1]
+		}
+	}
+	return def
 }
 
 // qwordTable emits a read-only table of 64-bit words and returns it.

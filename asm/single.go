@@ -2,100 +2,119 @@ package main
 
 import (
 	"fmt"
+	"log"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
+
+	"github.com/simdbloom/bloom/internal/cpu"
 )
 
 // One-key kernels: Filter.HasHash/AddHash and SplitBlock.HasHash/AddHash are
-// each one call to one of these four functions, small enough for Go to
-// inline into the caller. Each takes two arguments, the filter and h, reads
-// the filter's blocks and k from the struct and the level from cpu.Active (a
-// global, since tests and SIMDBLOOM_CPU change it), and branches inside: at
-// the AVX-512 level the Filter kernels probe the line as one zmm register
-// (one VPMULLD per salt set, VPSRLVQ, VPTESTNMQ); at AVX2 (and AVX-512 for
-// SplitBlock, whose block is one ymm) the AVX2 vector probe (one broadcast,
-// one or two VPMULLD, VPSRLVQ over the line, one VPTEST); below it a scalar
-// probe (IMUL, SHR and BT/BTS, no AVX, so it runs on every amd64 processor)
-// that computes exactly what the pure-Go addHashGo and hasHashGo do.
-// PERF.md gives the measurements behind the two arguments and the global.
+// each one call to one of four entry points (filterHasOne, filterAddOne,
+// splitHasOne, splitAddOne), small enough for Go to inline into the caller.
+// Each takes two arguments, the filter and h, and reads the filter's blocks
+// and k from the struct. The entry point (in kernels_amd64.s, see
+// blocked.go) compares cpu.Active (a global, since tests and SIMDBLOOM_CPU
+// change it) once with the AVX2 level and jumps, without a call, to the
+// version of Active's level, in that level's file: at the AVX-512 level the Filter kernels probe the
+// line as one zmm register (one VPMULLD per salt set, VPSRLVQ, VPTESTNMQ);
+// at AVX2 (and AVX-512 for SplitBlock, whose block is one ymm) the AVX2
+// vector probe (one broadcast, one or two VPMULLD, VPSRLVQ over the line,
+// one VPTEST); below it the entry point runs a scalar probe itself (IMUL,
+// SHR and BT/BTS, no AVX, so it runs on every amd64 processor) that
+// computes exactly what the pure-Go addHashGo and hasHashGo do. PERF.md
+// gives the measurements behind the two arguments and the global. (The
+// level is chosen in the assembly: Go inlines a function with one call at
+// most, and a call through a function value goes through an ABI wrapper.)
 
-// levelAVX2 and levelAVX512 are cpu.AVX2 and cpu.AVX512
-// (blocked/dispatch_amd64.go checks them at compile time).
-const (
-	levelAVX2   = 2
-	levelAVX512 = 3
-)
-
-// activeLevel is cpu.Active, a Level (an int): the assembler spells
-// "github.com/simdbloom/bloom/internal/cpu.Active" with a middle dot for each
-// dot and a division slash for each slash.
-var activeLevel = Mem{
-	Symbol: Symbol{Name: "github·com∕simdbloom∕bloom∕internal∕cpu·Active"},
-	Base:   StaticBase,
+// filterLayout is where the kernels find the fields of a blocked.Filter or
+// SplitBlock: the blocks slice's data pointer and length, and Filter.k.
+type filterLayout struct {
+	blocks, nblocks, k int
 }
 
-// The one-key kernels take the filter itself (a *Filter as a *[4]uint64, a
-// *SplitBlock as a *[3]uint64: avo parses signatures without package
-// context, so neither the filter types nor unsafe.Pointer can be named) and
-// read its fields, so that the inlined call stores two arguments.
-// The offsets are those of
-// Filter{blocks []block; k int} and SplitBlock{blocks []splitBlock}:
-// blocked/dispatch_amd64.go checks them (and the sizes) at compile time.
-const (
-	offBlocks  = 0  // the blocks slice's data pointer
-	offNblocks = 8  // its length
-	offK       = 24 // Filter.k
-)
+// filterFields and splitFields return the layouts of blocked.Filter and
+// blocked.SplitBlock, from their declarations.
+func filterFields() filterLayout { f, _ := layouts(); return f }
+func splitFields() filterLayout  { _, s := layouts(); return s }
+
+var layoutsCache *[2]filterLayout
+
+func layouts() (f, s filterLayout) {
+	if c := layoutsCache; c != nil {
+		return c[0], c[1]
+	}
+	defer func() { layoutsCache = &[2]filterLayout{f, s} }()
+	off, size := offsetOf(blockedPath, "Filter", "blocks")
+	mustSize("blocked.Filter.blocks", size, 24)
+	f.blocks, f.nblocks = off, off+8
+	off, size = offsetOf(blockedPath, "Filter", "k")
+	mustSize("blocked.Filter.k", size, 8)
+	f.k = off
+	off, size = offsetOf(blockedPath, "SplitBlock", "blocks")
+	mustSize("blocked.SplitBlock.blocks", size, 24)
+	s.blocks, s.nblocks = off, off+8
+	return f, s
+}
 
 const (
-	filterOneSig = "func(f *[4]uint64, h uint64)%s"
-	splitOneSig  = "func(s *[3]uint64, h uint64)%s"
+	filterOneSig = "func(f *Filter, h uint64)%s"
+	splitOneSig  = "func(s *SplitBlock, h uint64)%s"
 )
 
-func singleKernels() {
-	filterHasOne()
-	filterAddOne()
-	splitHasOne()
-	splitAddOne()
+// levelJumps emits the start of the entry point name: one compare of
+// cpu.Active with the AVX2 level, then a jump without a call to nameAVX2 at
+// that level and, if withAVX512, to nameAVX512 above it (AVX-512, the
+// highest amd64 level). Below AVX2 it falls through to the code after it,
+// the scalar version. The AVX2 path takes one branch, the scalar path one.
+func levelJumps(name string, withAVX512 bool) {
+	if withAVX512 && (levelAVX512 != levelAVX2+1 || int(levelAVX512) != int(cpu.All[len(cpu.All)-1])) {
+		log.Fatalf("asm: cpu.AVX512 (%d) is not the level after cpu.AVX2 (%d) and the highest: the one-key entry points compare once", levelAVX512, levelAVX2)
+	}
+	CMPQ(activeLevel(), U8(levelAVX2))
+	JB(LabelRef("scalar"))
+	if withAVX512 {
+		JA(LabelRef("avx512"))
+	}
+	tailCall("·" + name + "AVX2(SB)")
+	if withAVX512 {
+		Label("avx512")
+		tailCall("·" + name + "AVX512(SB)")
+	}
+	Label("scalar")
 }
 
 // oneKeyArgs loads the block of h (blocks of 1<<shift bytes) of the filter
 // in argument fname and returns it, a register holding h, and the filter
 // pointer.
-func oneKeyArgs(fname string, shift uint8) (blk Mem, x, f GPVirtual) {
+func oneKeyArgs(fname string, shift uint8, l filterLayout) (blk Mem, x, f GPVirtual) {
 	f = GP64()
 	Load(Param(fname), f)
 	x = GP64()
 	Load(Param("h"), x)
-	return blockOf(f, x, shift), x, f
+	return blockOf(f, x, shift, l), x, f
 }
 
 // blockOf returns the block of the hash in x (blocks of 1<<shift bytes) of
-// the filter at f.
-func blockOf(f, x GPVirtual, shift uint8) Mem {
+// the filter at f, whose fields are at l.
+func blockOf(f, x GPVirtual, shift uint8, l filterLayout) Mem {
 	// blockOffset's 32-bit load of the upper half at h+12(FP) would fail
 	// go vet's asmdecl check, so copy h and shift.
 	t := GP64()
 	MOVQ(x, t)
 	SHRQ(U8(32), t)
-	IMULQ(Mem{Base: f, Disp: offNblocks}, t)
+	IMULQ(Mem{Base: f, Disp: l.nblocks}, t)
 	SHRQ(U8(32), t)
 	SHLQ(U8(shift), t)
-	ADDQ(Mem{Base: f, Disp: offBlocks}, t)
+	ADDQ(Mem{Base: f, Disp: l.blocks}, t)
 	return Mem{Base: t}
-}
-
-// branchLevel jumps to label lower when cpu.Active is below level.
-func branchLevel(level uint8, lower string) {
-	CMPQ(activeLevel, U8(level))
-	JB(LabelRef(lower))
 }
 
 // branchK jumps to label k16 when the k of the Filter at f is not 8.
 func branchK(f GPVirtual, k16 string) {
-	CMPQ(Mem{Base: f, Disp: offK}, U8(8))
+	CMPQ(Mem{Base: f, Disp: filterFields().k}, U8(8))
 	JNE(LabelRef(k16))
 }
 
@@ -137,55 +156,42 @@ func scalarIndex(x GPVirtual, salt uint32, shift uint8) GPVirtual {
 	return r
 }
 
-func filterHasOne() {
-	filterOne("filterHasOne", " bool", "reports whether every bit of h is set in", filterHasVecBody, filterHasScalarBody)
+// filterOneDoc documents the one-key Filter kernel name, which does what
+// does says and has a result if lookup.
+func filterOneDoc(name, does, how string, lookup bool) {
+	if lookup {
+		Doc(name + " " + does + " the *Filter f" + how + ". It returns false when f.k is neither 8 nor 16 (a zero Filter), without reading the blocks; otherwise len(f.blocks) must be > 0.")
+	} else {
+		Doc(name + " " + does + " the *Filter f" + how + ". f.k must be 8 or 16, len(f.blocks) > 0.")
+	}
 }
 
-// filterOne emits a one-key Filter kernel: the block of h, then the body
-// for cpu.Active's level (AVX-512, AVX2, else scalar) and the filter's k.
-func filterOne(name, result, does string, vec func(v vecISA, k int, blk Mem, x GPVirtual), scalar func(k int, blk Mem, x GPVirtual)) {
-	TEXT(name, NOSPLIT, fmt.Sprintf(filterOneSig, result))
+// filterOneVec emits the one-key Filter kernel name+v.name: the block of h,
+// then vec's body for v and the filter's k.
+func filterOneVec(v vecISA, name, result, does string, vec func(v vecISA, k int, blk Mem, x GPVirtual)) {
+	TEXT(name+v.name, NOSPLIT, fmt.Sprintf(filterOneSig, result))
 	Pragma("noescape")
 	lookup := result != ""
-	if lookup {
-		Doc(name + " " + does + " the *Filter f: with AVX-512 or AVX2 as cpu.Active allows, else scalar. It returns false when f.k is neither 8 nor 16 (a zero Filter), without reading the blocks; otherwise len(f.blocks) must be > 0.")
-	} else {
-		Doc(name + " " + does + " the *Filter f: with AVX-512 or AVX2 as cpu.Active allows, else scalar. f.k must be 8 or 16, len(f.blocks) > 0.")
-	}
-	blk, x, f := oneKeyArgs("f", 6)
-	filterOneBody(lookup, blk, x, f, vec, scalar)
+	filterOneDoc(name+v.name, does, ", with "+v.name+" (cpu.Active at that level: "+name+" jumps here)", lookup)
+	blk, x, f := oneKeyArgs("f", 6, filterFields())
+	filterOneBody(lookup, f, func(k int) { vec(v, k, blk, x) })
 }
 
-// filterOneBody emits the probe of a one-key Filter kernel, from the block
-// blk of the hash in x of the *Filter at f, for cpu.Active's level and the
-// filter's k; a lookup stores its answer as the function's result.
-func filterOneBody(lookup bool, blk Mem, x, f GPVirtual, vec func(v vecISA, k int, blk Mem, x GPVirtual), scalar func(k int, blk Mem, x GPVirtual)) {
-	// The lookup's k = 16 paths first check that k is 16: a zero Filter
+// filterOneBody emits the probe of a one-key Filter kernel, body(k) for the
+// k of the *Filter at f; a lookup stores its answer as the function's
+// result.
+func filterOneBody(lookup bool, f GPVirtual, body func(k int)) {
+	// The lookup's k = 16 path first checks that k is 16: a zero Filter
 	// (k = 0, no blocks) then answers false at no cost to the k = 8 path.
 	// The add needs no check: its Go wrapper panics on a zero Filter.
-	k16 := func(label string) {
-		Label(label)
-		if lookup {
-			CMPQ(Mem{Base: f, Disp: offK}, U8(16))
-			JNE(LabelRef("zero"))
-		}
+	branchK(f, "k16")
+	body(8)
+	Label("k16")
+	if lookup {
+		CMPQ(Mem{Base: f, Disp: filterFields().k}, U8(16))
+		JNE(LabelRef("zero"))
 	}
-	branchLevel(levelAVX512, "lower")
-	branchK(f, "avx512k16")
-	vec(avx512, 8, blk, x)
-	k16("avx512k16")
-	vec(avx512, 16, blk, x)
-	Label("lower")
-	branchLevel(levelAVX2, "scalar")
-	branchK(f, "avx2k16")
-	vec(avx2, 8, blk, x)
-	k16("avx2k16")
-	vec(avx2, 16, blk, x)
-	Label("scalar")
-	branchK(f, "scalark16")
-	scalar(8, blk, x)
-	k16("scalark16")
-	scalar(16, blk, x)
+	body(16)
 	if lookup {
 		Label("zero")
 		MOVB(U8(0), retAddr())
@@ -230,13 +236,14 @@ func filterHasVecBody(v vecISA, k int, blk Mem, x GPVirtual) {
 // filterHasScalarBody counts the set bits with BT (CF = the bit) and ADC,
 // without branches, like hasHashGo.
 func filterHasScalarBody(k int, blk Mem, x GPVirtual) {
+	salts := filterSalts()
 	n := GP32()
 	XORL(n, n)
 	for j := 0; j < 8; j++ {
 		w := GP64()
 		MOVQ(blk.Offset(8*j), w)
 		for s := 0; s < k/8; s++ {
-			i := scalarIndex(x, filterSalts[j+8*s], 26)
+			i := scalarIndex(x, salts[j+8*s], 26)
 			BTQ(i.As64(), w) // the register form takes the index mod 64
 			ADCL(U8(0), n)
 		}
@@ -244,10 +251,6 @@ func filterHasScalarBody(k int, blk Mem, x GPVirtual) {
 	CMPL(n, U8(k))
 	SETEQ(retAddr())
 	RET()
-}
-
-func filterAddOne() {
-	filterOne("filterAddOne", "", "sets the bits of h in", filterAddVecBody, filterAddScalarBody)
 }
 
 // filterAddVecBody ORs ones shifted left by the bit indexes into the line.
@@ -276,69 +279,21 @@ func filterAddVecBody(v vecISA, k int, blk Mem, x GPVirtual) {
 
 // filterAddScalarBody sets each word's bits with BTS, like addHashGo.
 func filterAddScalarBody(k int, blk Mem, x GPVirtual) {
+	salts := filterSalts()
 	for j := 0; j < 8; j++ {
 		w := GP64()
 		MOVQ(blk.Offset(8*j), w)
 		for s := 0; s < k/8; s++ {
-			BTSQ(scalarIndex(x, filterSalts[j+8*s], 26).As64(), w)
+			BTSQ(scalarIndex(x, salts[j+8*s], 26).As64(), w)
 		}
 		MOVQ(w, blk.Offset(8*j))
 	}
 	RET()
 }
 
-func splitHasOne() {
-	name := "splitHasOne"
-	TEXT(name, NOSPLIT, fmt.Sprintf(splitOneSig, " bool"))
-	Pragma("noescape")
-	Doc(name + " reports whether every bit of h is set in its split block of the *SplitBlock s: with AVX2 when cpu.Active allows, else scalar. len(s.blocks) must be > 0.")
-	blk, x, _ := oneKeyArgs("s", 5)
-	branchLevel(levelAVX2, "scalar")
-	idx := splitIndexesReg(x)
-	b := YMM()
-	VMOVDQU(blk, b)
-	VPSRLVD(idx, b, b)
-	VPTEST(splitTables[1], b) // CF = every dword has bit 0 set
-	SETCS(retAddr())
-	VZEROUPPER()
-	RET()
-	Label("scalar")
-	n := GP32()
-	XORL(n, n)
-	for j := 0; j < 8; j++ {
-		w := GP32()
-		MOVL(blk.Offset(4*j), w)
-		BTL(scalarIndex(x, splitSalts[j], 27), w) // index mod 32
-		ADCL(U8(0), n)
-	}
-	CMPL(n, U8(8))
-	SETEQ(retAddr())
-	RET()
-}
-
-func splitAddOne() {
-	name := "splitAddOne"
-	TEXT(name, NOSPLIT, fmt.Sprintf(splitOneSig, ""))
-	Pragma("noescape")
-	Doc(name + " sets the bits of h in its split block of the *SplitBlock s: with AVX2 when cpu.Active allows, else scalar. len(s.blocks) must be > 0.")
-	blk, x, _ := oneKeyArgs("s", 5)
-	branchLevel(levelAVX2, "scalar")
-	m := splitIndexesReg(x)
-	ones := YMM()
-	VMOVDQU(splitTables[1], ones)
-	VPSLLVD(m, ones, m)
-	VPOR(blk, m, m)
-	VMOVDQU(m, blk)
-	VZEROUPPER()
-	RET()
-	Label("scalar")
-	for j := 0; j < 8; j++ {
-		w := GP32()
-		MOVL(blk.Offset(4*j), w)
-		BTSL(scalarIndex(x, splitSalts[j], 27), w)
-		MOVL(w, blk.Offset(4*j))
-	}
-	RET()
+// splitOneDoc documents the one-key SplitBlock kernel name.
+func splitOneDoc(name, does, how string) {
+	Doc(name + " " + does + " in its split block of the *SplitBlock s" + how + ". len(s.blocks) must be > 0.")
 }
 
 // splitIndexesReg is splitBitIndexes of the hash in register x, with the

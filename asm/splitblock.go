@@ -8,10 +8,13 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// The Parquet salts of blocked.SplitBlock: a copy of blocked/salts.go,
-// which blocked/salts_test.go checks.
-var splitSalts = [8]uint32{
-	0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d, 0x705495c7, 0x2df1424b, 0x9efc4947, 0x5c6bfb31,
+// splitSalts returns the Parquet salts of blocked.SplitBlock, the constants
+// splitSalt0 to splitSalt7 of blocked/salts.go.
+func splitSalts() (s [8]uint32) {
+	for j := range s {
+		s[j] = uint32(constInt(blockedPath, fmt.Sprintf("splitSalt%d", j)))
+	}
+	return s
 }
 
 // A split block is 32 bytes of eight uint32 words: exactly one ymm register.
@@ -27,25 +30,25 @@ var splitSalts = [8]uint32{
 // which have fast BMI2. The AVX2 level looks up with splitHasAVX2Ring, the
 // same grouping with byte-wise answers instead of PDEP, or splitHasAVX2.
 
-// splitTables holds the split-block salts and dword ones once splitKernels
-// has emitted them; the one-key kernels (single.go) share them.
+// splitTables holds the split-block salts and dword ones of the file being
+// generated once newSplitTables has emitted them; the one-key kernels
+// (single.go) share them.
 var splitTables [2]Mem
 
 const splitSig = "func(blocks *[8]uint32, nblocks uint64, hs []uint64, %spf int, npf int)%s"
 
-func splitKernels() {
+// newSplitTables emits the split-block salts and dword ones into the file
+// being generated and sets splitTables.
+func newSplitTables() (salts, ones Mem) {
+	ss := splitSalts()
 	var w [8]uint64
 	for i := 0; i < 8; i += 2 {
-		w[i/2] = uint64(splitSalts[i]) | uint64(splitSalts[i+1])<<32
+		w[i/2] = uint64(ss[i]) | uint64(ss[i+1])<<32
 	}
-	salts := qwordTable("splitSalts", w[:4])
-	ones := qwordTable("dwordOnes", []uint64{1 | 1<<32, 1 | 1<<32, 1 | 1<<32, 1 | 1<<32})
+	salts = qwordTable("splitSalts", w[:4])
+	ones = qwordTable("dwordOnes", []uint64{1 | 1<<32, 1 | 1<<32, 1 | 1<<32, 1 | 1<<32})
 	splitTables = [2]Mem{salts, ones}
-	splitHas(salts, ones)
-	splitHasGrouped(salts, ones)
-	splitHasRing(salts, ones)
-	splitAdd(salts, ones)
-	splitAddRing(salts, ones)
+	return salts, ones
 }
 
 // splitBitIndexes returns the eight bit indexes, one per dword, of the hash
@@ -56,109 +59,4 @@ func splitBitIndexes(xm Mem, salts VecVirtual) VecVirtual {
 	VPMULLD(salts, r, r)
 	VPSRLD(U8(27), r, r)
 	return r
-}
-
-func splitHas(saltTable, onesTable Mem) {
-	name := "splitHasAVX2"
-	TEXT(name, NOSPLIT, fmt.Sprintf(splitSig, "out []bool, ", " int"))
-	Pragma("noescape")
-	Doc(name+" sets out[i] to whether every bit of hs[i] is set in its split block",
-		"and returns how many are. len(out) must be len(hs) and nblocks > 0.")
-	salts, ones := YMM(), YMM()
-	VMOVDQU(saltTable, salts)
-	VMOVDQU(onesTable, ones)
-	out := Load(Param("out").Base(), GP64())
-	count := GP64()
-	XORQ(count, count)
-	hs := Load(Param("hs").Base(), GP64())
-	batchLoop(name, hs, 5, func(i Register, j int, blk Mem) {
-		idx := splitBitIndexes(Mem{Base: hs, Index: i, Scale: 8, Disp: 8 * j}, salts)
-		b := YMM()
-		VMOVDQU(blk, b)
-		VPSRLVD(idx, b, b)
-		VPTEST(ones, b) // CF = every dword has bit 0 set
-		r := GP8()
-		SETCS(r)
-		MOVB(r, Mem{Base: out, Index: i, Scale: 1, Disp: j})
-		ADCQ(Imm(0), count)
-	})
-	VZEROUPPER()
-	Store(count, ReturnIndex(0))
-	RET()
-}
-
-func splitHasGrouped(saltTable, onesTable Mem) {
-	name := "splitHasAVX512"
-	TEXT(name, NOSPLIT, fmt.Sprintf(groupedSig, "*[8]uint32"))
-	Pragma("noescape")
-	Doc(name+" is splitHasAVX2 eight keys at a time; it also uses BMI2 (PDEPQ) and POPCNT.",
-		"len(out) must be len(hs) and nblocks > 0.")
-	salts, ones := YMM(), YMM()
-	VMOVDQU(saltTable, salts)
-	VMOVDQU(onesTable, ones)
-	groupedLookup(name, avx512, 5, func(xm, blk Mem) {
-		idx := splitBitIndexes(xm, salts)
-		b := YMM()
-		VMOVDQU(blk, b)
-		VPSRLVD(idx, b, b)
-		VPTEST(ones, b) // CF = every dword has bit 0 set
-	})
-}
-
-func splitHasRing(saltTable, onesTable Mem) {
-	name := "splitHasAVX2Ring"
-	TEXT(name, NOSPLIT, fmt.Sprintf(groupedSig, "*[8]uint32"))
-	Pragma("noescape")
-	Doc(name+" is splitHasAVX2 eight keys at a time, with the block offsets computed",
-		"ahead into a ring. len(out) must be len(hs) and 0 < nblocks < 1<<32.",
-		"It needs AVX, AVX2, POPCNT and MMX+ (PREFETCHT0): the Requires line above it in the .s,",
-		"which TestKernelFeatures checks against kAVX2Ring in dispatch_amd64.go.")
-	salts, ones := YMM(), YMM()
-	VMOVDQU(saltTable, salts)
-	VMOVDQU(onesTable, ones)
-	groupedLookup(name, avx2, 5, func(xm, blk Mem) {
-		idx := splitBitIndexes(xm, salts)
-		b := YMM()
-		VMOVDQU(blk, b)
-		VPSRLVD(idx, b, b)
-		VPTEST(ones, b) // CF = every dword has bit 0 set
-	})
-}
-
-func splitAdd(saltTable, onesTable Mem) {
-	name := "splitAddAVX2"
-	TEXT(name, NOSPLIT, fmt.Sprintf(splitSig, "", ""))
-	Pragma("noescape")
-	Doc(name + " sets the bits of every hash of hs in its split block, in order. nblocks must be > 0.")
-	salts, ones := YMM(), YMM()
-	VMOVDQU(saltTable, salts)
-	VMOVDQU(onesTable, ones)
-	hs := Load(Param("hs").Base(), GP64())
-	batchLoop(name, hs, 5, func(i Register, j int, blk Mem) {
-		m := splitBitIndexes(Mem{Base: hs, Index: i, Scale: 8, Disp: 8 * j}, salts)
-		VPSLLVD(m, ones, m)
-		// Read, OR and write back per key: keys sharing a block all land.
-		VPOR(blk, m, m)
-		VMOVDQU(m, blk)
-	})
-	VZEROUPPER()
-	RET()
-}
-
-func splitAddRing(saltTable, onesTable Mem) {
-	name := "splitAddAVX2Ring"
-	TEXT(name, NOSPLIT, fmt.Sprintf(groupedAddSig, "*[8]uint32"))
-	Pragma("noescape")
-	Doc(name+" is splitAddAVX2 eight keys at a time, with the block offsets computed",
-		"ahead into a ring. The keys are added in order; 0 < nblocks < 1<<32.")
-	salts, ones := YMM(), YMM()
-	VMOVDQU(saltTable, salts)
-	VMOVDQU(onesTable, ones)
-	groupedAdd(name, 5, func(xm, blk Mem) {
-		m := splitBitIndexes(xm, salts)
-		VPSLLVD(m, ones, m)
-		// Read, OR and write back per key: keys sharing a block all land.
-		VPOR(blk, m, m)
-		VMOVDQU(m, blk)
-	})
 }

@@ -14,37 +14,41 @@ import (
 // does (integers widened to 64 bits, then HashUint64; strings and byte
 // slices with the scalar XXH3 of typedstr.go, up to 240 bytes) and probes
 // the engine's block itself, with the body of blocked's one-key kernels
-// (single.go), so that the hash stays in a register. Longer keys jump to
+// (single.go), so that the hash stays in a register. As there, the entry
+// point (kernels_amd64.s) jumps to the version of cpu.Active's level
+// (hasTypedAVX512 in kernels_avx512_amd64.s, hasTypedAVX2 in
+// kernels_avx2_amd64.s) or runs the scalar one itself. Longer keys jump to
 // hasString/addString and the zero Filter to hasSlow/addSlow, Go functions
 // with the same signature; the jumps are tail calls, so the caller sees one
-// call. PERF.md has the measurements. bloom's typed_layout_amd64.go checks
-// the layout of Filter[K] and the kind values; blocked/dispatch_amd64.go
-// checks the offsets of blocked.Filter that the probe reads.
+// call. PERF.md has the measurements. The layout of Filter[K] and
+// blocked.Filter and the kind values come from their declarations
+// (source.go).
 
-// Filter[K]{f *blocked.Filter; kind keyKind} and the keyKind values.
-const (
-	offEngine  = 0
-	offKind    = 8
-	kindString = 1
-	kindBytes  = 2
-	kindInt8   = 3
-	kindInt16  = 4
-	kindInt32  = 5
-	kindInt64  = 6
-	kindUint8  = 7
-	kindUint16 = 8
-	kindUint32 = 9
-	kindUint64 = 10
-)
+// typedFields returns where the kernels find the fields of a bloom.Filter[K]:
+// the engine (a *blocked.Filter) and the key's kind (a byte).
+func typedFields() (l struct{ engine, kind int }) {
+	off, size := offsetOf(modulePath, "Filter", "f")
+	mustSize("bloom.Filter[K].f", size, 8)
+	l.engine = off
+	off, size = offsetOf(modulePath, "Filter", "kind")
+	mustSize("bloom.Filter[K].kind", size, 1)
+	l.kind = off
+	return l
+}
 
-func typedKernels() {
+// kindOf returns the value of the root package's keyKind constant name.
+func kindOf(name string) uint8 { return uint8(constInt(modulePath, name)) }
+
+// typedKernels emits the typed kernels of level v, or with v nil the entry
+// points and their scalar versions.
+func typedKernels(v *vecISA) {
 	tables = newFilterTables(false)
 	g := typedGen{
 		consts: qwordTable("typedConsts", typedConstWords[:]),
 		secret: qwordTable("typedSecret", append(xxhKey[:], xxhKey128)),
 	}
-	g.kernel("hasTyped", " bool", "hasString", "hasSlow", filterHasVecBody, filterHasScalarBody)
-	g.kernel("addTyped", "", "addString", "addSlow", filterAddVecBody, filterAddScalarBody)
+	g.kernel(v, "hasTyped", " bool", "hasString", "hasSlow", filterHasVecBody, filterHasScalarBody)
+	g.kernel(v, "addTyped", "", "addString", "addSlow", filterAddVecBody, filterAddScalarBody)
 }
 
 // typedGen holds the typed kernels' tables.
@@ -58,43 +62,56 @@ func (g typedGen) c(i int) Mem { return g.consts.Offset(8 * i) }
 // narrowKinds are the integer kinds narrower than 64 bits, each with the
 // load that widens it as bloom's intBits does (signed kinds sign-extended).
 var narrowKinds = []struct {
-	kind  int
+	kind  string
 	label string
 	load  func(m Mem, h GPVirtual)
 }{
-	{kindInt32, "int32", func(m Mem, h GPVirtual) { MOVLQSX(m, h) }},
-	{kindUint32, "uint32", func(m Mem, h GPVirtual) { MOVL(m, h.As32()) }},
-	{kindInt16, "int16", func(m Mem, h GPVirtual) { MOVWQSX(m, h) }},
-	{kindUint16, "uint16", func(m Mem, h GPVirtual) { MOVWLZX(m, h.As32()) }},
-	{kindInt8, "int8", func(m Mem, h GPVirtual) { MOVBQSX(m, h) }},
-	{kindUint8, "uint8", func(m Mem, h GPVirtual) { MOVBLZX(m, h.As32()) }},
+	{"kindInt32", "int32", func(m Mem, h GPVirtual) { MOVLQSX(m, h) }},
+	{"kindUint32", "uint32", func(m Mem, h GPVirtual) { MOVL(m, h.As32()) }},
+	{"kindInt16", "int16", func(m Mem, h GPVirtual) { MOVWQSX(m, h) }},
+	{"kindUint16", "uint16", func(m Mem, h GPVirtual) { MOVWLZX(m, h.As32()) }},
+	{"kindInt8", "int8", func(m Mem, h GPVirtual) { MOVBQSX(m, h) }},
+	{"kindUint8", "uint8", func(m Mem, h GPVirtual) { MOVBLZX(m, h.As32()) }},
 }
 
-// kernel emits one typed kernel, a lookup if it has a result, else an add,
-// with the probe bodies vec and scalar of single.go. The add sends a key of
-// a Filter whose engine has no blocks to slow (the lookup answers false for
-// k = 0 without reading them).
-func (g typedGen) kernel(name, result, str, slow string, vec func(v vecISA, k int, blk Mem, x GPVirtual), scalar func(k int, blk Mem, x GPVirtual)) {
+// kernel emits one typed kernel, a lookup if it has a result, else an add:
+// with v nil the entry point name, which jumps to the versions of the
+// AVX-512 and AVX2 levels or probes with scalar, else the version of level
+// *v, which probes with vec. The add sends a key of a Filter whose engine
+// has no blocks to slow (the lookup answers false for k = 0 without reading
+// them).
+func (g typedGen) kernel(v *vecISA, name, result, str, slow string, vec func(v vecISA, k int, blk Mem, x GPVirtual), scalar func(k int, blk Mem, x GPVirtual)) {
 	lookup := result != ""
+	entry := name
+	if v != nil {
+		name += v.name
+	}
 	TEXT(name, NOSPLIT, "func(f *[2]uint64, p *uint64)"+result)
 	Pragma("noescape")
 	does := "sets the bits of Hash(*p) in"
 	if lookup {
 		does = "reports whether every bit of Hash(*p) is set in"
 	}
+	how := "It jumps to " + entry + "AVX512 or " + entry + "AVX2 as cpu.Active allows, else probes with scalar code."
+	if v != nil {
+		how = "It probes with " + v.name + " (cpu.Active at that level: " + entry + " jumps here)."
+	}
 	Doc(name+" "+does+" the engine of the *Filter[K] f, p pointing to a key",
 		"of type K, as the engine's one-key kernels do: it hashes integers and strings",
 		"or byte slices of up to 240 bytes itself, and tail-calls "+str+" for longer",
-		"keys and "+slow+" for the zero Filter.")
+		"keys and "+slow+" for the zero Filter. "+how)
+	if v == nil {
+		levelJumps(entry, true)
+	}
 	f, p := GP64(), GP64()
 	Load(Param("f"), f)
 	Load(Param("p"), p)
 	kind := GP32()
-	MOVBLZX(Mem{Base: f, Disp: offKind}, kind)
+	MOVBLZX(Mem{Base: f, Disp: typedFields().kind}, kind)
 	h := GP64()
 	// uint64 keys run straight through to the probe; the other kinds jump
 	// back into the code laid out for them.
-	CMPL(kind, U8(kindUint64))
+	CMPL(kind, U8(kindOf("kindUint64")))
 	JNE(LabelRef("other"))
 	Label("word")
 	MOVQ(Mem{Base: p}, h)
@@ -103,22 +120,27 @@ func (g typedGen) kernel(name, result, str, slow string, vec func(v vecISA, k in
 
 	Label("hashed")
 	e := GP64()
-	MOVQ(Mem{Base: f, Disp: offEngine}, e)
+	MOVQ(Mem{Base: f, Disp: typedFields().engine}, e)
 	if !lookup {
-		CMPQ(Mem{Base: e, Disp: offNblocks}, U8(0))
+		CMPQ(Mem{Base: e, Disp: filterFields().nblocks}, U8(0))
 		JEQ(LabelRef("slow"))
 	}
-	filterOneBody(lookup, blockOf(e, h, 6), h, e, vec, scalar)
+	blk := blockOf(e, h, 6, filterFields())
+	if v != nil {
+		filterOneBody(lookup, e, func(k int) { vec(*v, k, blk, h) })
+	} else {
+		filterOneBody(lookup, e, func(k int) { scalar(k, blk, h) })
+	}
 
 	Label("other")
-	CMPL(kind, U8(kindString))
+	CMPL(kind, U8(kindOf("kindString")))
 	JEQ(LabelRef("str"))
-	CMPL(kind, U8(kindInt64))
+	CMPL(kind, U8(kindOf("kindInt64")))
 	JEQ(LabelRef("word"))
-	CMPL(kind, U8(kindBytes))
+	CMPL(kind, U8(kindOf("kindBytes")))
 	JEQ(LabelRef("str"))
 	for _, n := range narrowKinds {
-		CMPL(kind, U8(n.kind))
+		CMPL(kind, U8(kindOf(n.kind)))
 		JEQ(LabelRef(n.label))
 	}
 	tailCall("·" + slow + "(SB)") // kindInvalid: the zero Filter

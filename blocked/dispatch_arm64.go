@@ -21,19 +21,10 @@ var kernels = map[string]cpu.Kernel{"hasHashes8NEON": kNEON, "hasHashes16NEON": 
 // HasHash run their pure-Go bodies and the calls below are compiled out.
 const oneKeyAsm = false
 
-func filterHasOne(*[4]uint64, uint64) bool { panic("blocked: no one-key assembly") }
-func filterAddOne(*[4]uint64, uint64)      { panic("blocked: no one-key assembly") }
-func splitHasOne(*[3]uint64, uint64) bool  { panic("blocked: no one-key assembly") }
-func splitAddOne(*[3]uint64, uint64)       { panic("blocked: no one-key assembly") }
-
-// prefetchDistance is how many keys ahead the batch kernels prefetch in a
-// filter of at least prefetchAbove bytes. It is amd64's, chosen by the same
-// reasoning: amd64 measured 32 keys best (PERF.md), and the NEON kernels
-// model at about the amd64 kernels' cycles per key (bench/mca), so 32
-// keys cover about the same memory latency. It has not been measured on
-// arm64 hardware (only emulated arm64 was available, where timings mean
-// nothing).
-const prefetchDistance = 32
+func filterHasOne(*Filter, uint64) bool    { panic("blocked: no one-key assembly") }
+func filterAddOne(*Filter, uint64)         { panic("blocked: no one-key assembly") }
+func splitHasOne(*SplitBlock, uint64) bool { panic("blocked: no one-key assembly") }
+func splitAddOne(*SplitBlock, uint64)      { panic("blocked: no one-key assembly") }
 
 // prefetchAbove is the filter size in bytes from which the batch kernels
 // prefetch: one core's L2 cache (cpu.L2), or 1 MiB when the processor does

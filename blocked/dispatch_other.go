@@ -3,17 +3,17 @@
 package blocked
 
 // Without assembly (the purego tag, or an architecture without kernels)
-// every batch operation runs the pure-Go loop of generic.go, and AddHash and
+// every batch operation runs the pure-Go loop of batch_generic.go, and AddHash and
 // HasHash their pure-Go bodies: oneKeyAsm is false, so the one-key calls
 // below are compiled out. They exist only so that filter.go and
 // splitblock.go compile everywhere.
 
 const oneKeyAsm = false
 
-func filterHasOne(*[4]uint64, uint64) bool { panic("blocked: no one-key assembly") }
-func filterAddOne(*[4]uint64, uint64)      { panic("blocked: no one-key assembly") }
-func splitHasOne(*[3]uint64, uint64) bool  { panic("blocked: no one-key assembly") }
-func splitAddOne(*[3]uint64, uint64)       { panic("blocked: no one-key assembly") }
+func filterHasOne(*Filter, uint64) bool    { panic("blocked: no one-key assembly") }
+func filterAddOne(*Filter, uint64)         { panic("blocked: no one-key assembly") }
+func splitHasOne(*SplitBlock, uint64) bool { panic("blocked: no one-key assembly") }
+func splitAddOne(*SplitBlock, uint64)      { panic("blocked: no one-key assembly") }
 
 func addHashesArch(f *Filter, hs []uint64) bool                              { return false }
 func hasHashesArch(f *Filter, hs []uint64, out []bool) (int, bool)           { return 0, false }

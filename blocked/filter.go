@@ -19,9 +19,10 @@ type block [8]uint64
 // return an error wrapping ErrGeometry, and the methods that add keys (and
 // Union, Intersect) panic.
 type Filter struct {
-	// The one-key assembly (filterAddOne, filterHasOne) reads these fields
-	// at fixed offsets: blocks' data pointer at 0, its length at 8, k at 24
-	// (checked at compile time in dispatch_amd64.go). Keep the layout.
+	// The one-key assembly (filterAddOne, filterHasOne, and the root
+	// package's typed kernels) reads blocks' data pointer and length and k
+	// at the offsets that ../asm takes from this declaration at go
+	// generate.
 	//
 	// A zero Filter has no blocks and k = 0: the amd64 one-key lookup
 	// returns false for any k other than 8 and 16 (so the check costs the
@@ -106,7 +107,7 @@ func (f *Filter) AddHash(h uint64) {
 		panic("blocked: AddHash" + zeroFilter)
 	}
 	if oneKeyAsm {
-		filterAddOne((*[4]uint64)(unsafe.Pointer(f)), h)
+		filterAddOne(f, h)
 		return
 	}
 	f.addHashGo(h)
@@ -116,7 +117,7 @@ func (f *Filter) AddHash(h uint64) {
 // was not; true is wrong with probability about the filter's FPR.
 func (f *Filter) HasHash(h uint64) bool {
 	if oneKeyAsm {
-		return filterHasOne((*[4]uint64)(unsafe.Pointer(f)), h) // false for a zero Filter (k = 0)
+		return filterHasOne(f, h) // false for a zero Filter (k = 0)
 	}
 	if len(f.blocks) == 0 {
 		return false

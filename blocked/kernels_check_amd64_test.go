@@ -8,9 +8,9 @@ import (
 	"github.com/simdbloom/bloom/internal/kernelcheck"
 )
 
-// TestKernelFeatures checks every kernel of kernels_amd64.s against the
+// TestKernelFeatures checks every kernel of the generated .s files against the
 // table in dispatch_amd64.go: the features its instructions need, and no
-// EVEX encoding in code that runs below the AVX-512 level.
+// EVEX encoding in a function below the AVX-512 level.
 func TestKernelFeatures(t *testing.T) {
-	kernelcheck.Check(t, "github.com/simdbloom/bloom/blocked", kernels, "kernels_amd64.s")
+	kernelcheck.Check(t, "github.com/simdbloom/bloom/blocked", kernels, "kernels_amd64.s", "kernels_avx2_amd64.s", "kernels_avx512_amd64.s")
 }

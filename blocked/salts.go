@@ -27,8 +27,8 @@ const (
 )
 
 // salt lists the salts in order, for loops and for the NEON kernels, which
-// load it by symbol. The amd64 generator (../asm) holds a copy; salts_test.go
-// checks that copy, the generated tables and the NEON file against these.
+// load it by symbol. The amd64 generator (../asm) reads the constants above;
+// salts_test.go checks the generated tables and the NEON file against these.
 var salt = [16]uint32{
 	salt0, salt1, salt2, salt3, salt4, salt5, salt6, salt7,
 	salt8, salt9, salt10, salt11, salt12, salt13, salt14, salt15,

@@ -1,9 +1,6 @@
 package blocked
 
 import (
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"math"
 	"os"
 	"regexp"
@@ -14,9 +11,9 @@ import (
 )
 
 // salts.go is the one source of the salts. The amd64 generator (../asm)
-// holds a copy, the generated kernels_amd64.s holds tables and immediates
-// made from that copy, and kernels_arm64.s loads the Go arrays by symbol.
-// These tests fail when any of them disagrees with salts.go.
+// reads its constants, the generated kernels_*amd64.s hold tables and
+// immediates made from them, and kernels_arm64.s loads the Go arrays by
+// symbol. These tests fail when any of them disagrees with salts.go.
 
 func TestSaltsAreSquareRootsOfPrimes(t *testing.T) {
 	primes := []float64{2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53}
@@ -29,81 +26,43 @@ func TestSaltsAreSquareRootsOfPrimes(t *testing.T) {
 	}
 }
 
-func TestGeneratorSaltsMatch(t *testing.T) {
-	for _, c := range []struct {
-		file, name string
-		want       []uint32
-	}{
-		{"../asm/filter.go", "filterSalts", salt[:]},
-		{"../asm/splitblock.go", "splitSalts", splitSalt[:]},
-	} {
-		got := generatorArray(t, c.file, c.name)
-		if !slices.Equal(got, c.want) {
-			t.Errorf("%s in %s = %#08x, want salts.go's %#08x", c.name, c.file, got, c.want)
-		}
-	}
-}
-
-// generatorArray returns the elements of the array literal assigned to the
-// package-level variable name in the Go file at path.
-func generatorArray(t *testing.T, path, name string) []uint32 {
-	t.Helper()
-	f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []uint32
-	found := false
-	ast.Inspect(f, func(n ast.Node) bool {
-		vs, ok := n.(*ast.ValueSpec)
-		if !ok || len(vs.Names) != 1 || vs.Names[0].Name != name || len(vs.Values) != 1 {
-			return true
-		}
-		lit, ok := vs.Values[0].(*ast.CompositeLit)
-		if !ok {
-			t.Fatalf("%s: %s is not an array literal", path, name)
-		}
-		found = true
-		for _, e := range lit.Elts {
-			b, ok := e.(*ast.BasicLit)
-			if !ok || b.Kind != token.INT {
-				t.Fatalf("%s: %s holds a non-constant element", path, name)
-			}
-			v, err := strconv.ParseUint(b.Value, 0, 32)
-			if err != nil {
-				t.Fatalf("%s: %s: %v", path, name, err)
-			}
-			out = append(out, uint32(v))
-		}
-		return false
-	})
-	if !found {
-		t.Fatalf("%s: no variable %s", path, name)
-	}
-	return out
-}
-
 var dataLine = regexp.MustCompile(`(?m)^DATA (\w+)<>\+(\d+)\(SB\)/8, \$(0x[0-9a-f]+)$`)
 
 func TestGeneratedSaltTablesMatch(t *testing.T) {
-	src, err := os.ReadFile("kernels_amd64.s")
-	if err != nil {
-		t.Fatal(err)
+	// Each generated file has its own copy of the tables it uses (they are
+	// file-local symbols): every copy must match.
+	files := []string{"kernels_amd64.s", "kernels_avx2_amd64.s", "kernels_avx512_amd64.s"}
+	type copyOf struct {
+		file string
+		tab  []uint64
 	}
-	tables := map[string][]uint64{}
-	for _, m := range dataLine.FindAllStringSubmatch(string(src), -1) {
-		off, _ := strconv.Atoi(m[2])
-		v, err := strconv.ParseUint(m[3], 0, 64)
+	tables := map[string][]copyOf{}
+	var all strings.Builder
+	for _, file := range files {
+		src, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
 		}
-		tab := tables[m[1]]
-		for len(tab) <= off/8 {
-			tab = append(tab, 0)
+		all.Write(src)
+		mine := map[string][]uint64{}
+		for _, m := range dataLine.FindAllStringSubmatch(string(src), -1) {
+			off, _ := strconv.Atoi(m[2])
+			v, err := strconv.ParseUint(m[3], 0, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tab := mine[m[1]]
+			for len(tab) <= off/8 {
+				tab = append(tab, 0)
+			}
+			tab[off/8] = v
+			mine[m[1]] = tab
 		}
-		tab[off/8] = v
-		tables[m[1]] = tab
+		for name, tab := range mine {
+			tables[name] = append(tables[name], copyOf{file, tab})
+		}
 	}
+	src := all.String()
 	want := map[string][]uint64{}
 	for j := 0; j < 8; j++ {
 		want["filterSalts"] = append(want["filterSalts"], uint64(salt[j])<<32)
@@ -115,8 +74,13 @@ func TestGeneratedSaltTablesMatch(t *testing.T) {
 		want["splitSalts"] = append(want["splitSalts"], uint64(splitSalt[i])|uint64(splitSalt[i+1])<<32)
 	}
 	for name, w := range want {
-		if got := tables[name]; !slices.Equal(got, w) {
-			t.Errorf("kernels_amd64.s table %s = %#x, want %#x", name, got, w)
+		if len(tables[name]) == 0 {
+			t.Errorf("no generated file has the table %s", name)
+		}
+		for _, c := range tables[name] {
+			if !slices.Equal(c.tab, w) {
+				t.Errorf("%s table %s = %#x, want %#x", c.file, name, c.tab, w)
+			}
 		}
 	}
 
@@ -128,14 +92,14 @@ func TestGeneratedSaltTablesMatch(t *testing.T) {
 	for _, s := range splitSalt {
 		known[uint64(s)] = true
 	}
-	imm := regexp.MustCompile(`IMUL3L \$(0x[0-9a-f]+),`).FindAllStringSubmatch(string(src), -1)
+	imm := regexp.MustCompile(`IMUL3L \$(0x[0-9a-f]+),`).FindAllStringSubmatch(src, -1)
 	if len(imm) == 0 {
-		t.Fatal("kernels_amd64.s has no IMUL3L immediates: the scalar one-key kernels changed; update this test")
+		t.Fatal("the generated kernels have no IMUL3L immediates: the scalar one-key kernels changed; update this test")
 	}
 	for _, m := range imm {
 		v, _ := strconv.ParseUint(m[1], 0, 64)
 		if !known[v] {
-			t.Errorf("kernels_amd64.s multiplies by %#x, which is not a salt", v)
+			t.Errorf("the generated kernels multiply by %#x, which is not a salt", v)
 		}
 	}
 }

@@ -45,10 +45,10 @@ type splitBlock [8]uint32
 // not.
 type SplitBlock struct {
 	// The one-key assembly (splitAddOne, splitHasOne) reads blocks' data
-	// pointer at offset 0 and its length at 8 (checked at compile time in
-	// dispatch_amd64.go). Keep the layout.
+	// pointer and length at the offsets that ../asm takes from this
+	// declaration at go generate.
 	blocks []splitBlock // 64-byte aligned, so no block straddles a cache line
-	hash   HashID       // key hash the caller recorded (KeyHash); after blocks, which the assembly reads
+	hash   HashID       // key hash the caller recorded (KeyHash)
 }
 
 // SplitBlockFPR returns the exact false-positive rate of a SplitBlock with
@@ -169,7 +169,7 @@ func (s *SplitBlock) AddHash(h uint64) {
 		panic("blocked: SplitBlock.AddHash" + zeroSplitBlock)
 	}
 	if oneKeyAsm {
-		splitAddOne((*[3]uint64)(unsafe.Pointer(s)), h)
+		splitAddOne(s, h)
 		return
 	}
 	s.addHashGo(h)
@@ -182,7 +182,7 @@ func (s *SplitBlock) HasHash(h uint64) bool {
 		return false
 	}
 	if oneKeyAsm {
-		return splitHasOne((*[3]uint64)(unsafe.Pointer(s)), h)
+		return splitHasOne(s, h)
 	}
 	return s.hasHashGo(h)
 }

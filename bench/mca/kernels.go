@@ -96,7 +96,7 @@ var kernels = []kernel{
 
 	// The batch adds: one key an iteration, each key's block stored back
 	// before the next key's is loaded. Go inlines the pure-Go Filter and
-	// SplitBlock add loops into addHashes and splitAddHashes (generic.go),
+	// SplitBlock add loops into addHashes and splitAddHashes (batch.go),
 	// where the model finds them; the pure-Go Counting add runs two loops
 	// over each group of 16 keys, as its lookup does, the second calling
 	// countInc7.

@@ -76,12 +76,13 @@ func levelOf(fs Feature) Level {
 
 // Kernel describes one assembly function: the level it belongs to and the
 // features its instructions need (Baseline included or not). A kernel that
-// branches on Active inside lists, in Branches, the features of the code
-// each higher level runs; those must be within LevelFeatures of that level.
+// runs where an entry point found Active at its level, without Can (the
+// one-key kernels, which an entry point in assembly jumps to), sets
+// ByLevel: its Needs must then be within LevelFeatures of its level.
 type Kernel struct {
-	Level    Level
-	Needs    Feature
-	Branches map[Level]Feature
+	Level   Level
+	Needs   Feature
+	ByLevel bool
 }
 
 // Can reports whether a kernel of level l that needs features need may run:

@@ -8,21 +8,21 @@
 //
 //   - Table: every TEXT symbol of the .s files has a table entry and every
 //     entry a TEXT symbol; the features on avo's "// Requires:" line above
-//     the function are all in its entry (its Needs and Branches, or the
-//     architecture's Baseline); a kernel below AVX-512 needs no AVX-512
-//     feature; a branch needs only what its level guarantees.
-//   - Registers: code that runs below the AVX-512 level names no Z or K
+//     the function are all in its entry (its Needs, or the architecture's
+//     Baseline); a kernel below AVX-512 needs no AVX-512 feature; a kernel
+//     reached by its level alone (ByLevel) needs only what its level
+//     guarantees.
+//   - Registers: the functions below the AVX-512 level name no Z or K
 //     register and no X16-X31 or Y16-Y31, which only EVEX can encode.
 //   - Encodings: the machine code of the test binary, disassembled with GNU
-//     objdump, has no EVEX-encoded instruction (and, in code that runs
-//     without AVX, no VEX one) in code below the AVX-512 level. This is what
-//     catches an EVEX-only form, such as a shift by an immediate with a
-//     memory source, that names no EVEX-only register.
+//     objdump, has no EVEX-encoded instruction (and, in functions that run
+//     without AVX, no VEX one) in functions below the AVX-512 level. This
+//     is what catches an EVEX-only form, such as a shift by an immediate
+//     with a memory source, that names no EVEX-only register.
 //
-// Code "below the AVX-512 level" is every function whose Level is below
-// AVX512, and, in a function that branches on cpu.Active inside (Branches),
-// everything but the code between a "CMPQ ...cpu·Active..., $N" followed by
-// "JB label" and that label, which runs at level N.
+// Every function runs at one level, its table entry's: the amd64 kernels
+// are one function per level, in one file per instruction set, and an entry
+// point that chooses between them jumps to another function.
 package kernelcheck
 
 import (
@@ -49,24 +49,20 @@ type function struct {
 	file     string
 	requires cpu.Feature
 	unknown  []string
-	// levels[i] is the level at which line first+i runs.
-	first  int
-	levels []cpu.Level
-	lines  []string
+	level    cpu.Level // its table entry's
+	first    int       // the line of the TEXT symbol: lines[0]
+	lines    []string
 }
 
 var (
 	textRE     = regexp.MustCompile(`^TEXT ·(\w+)\(SB\)`)
 	requiresRE = regexp.MustCompile(`^// Requires: (.*)$`)
-	activeRE   = regexp.MustCompile(`^\s*CMPQ\s+\S*internal∕cpu·Active\+0\(SB\), \$(0x[0-9a-f]+|\d+)`)
-	jbRE       = regexp.MustCompile(`^\s*JB\s+(\w+)\s*$`)
-	labelRE    = regexp.MustCompile(`^(\w+):`)
 	// evexRegRE matches the registers only EVEX can encode.
 	evexRegRE = regexp.MustCompile(`\b([XY](1[6-9]|2[0-9]|3[01])|Z[0-9]+|K[0-7])\b`)
 )
 
-// parse reads the functions of the .s file at path, each line with the
-// level it runs at (base for functions without Branches).
+// parse reads the functions of the .s file at path, each at the level of
+// its entry in table.
 func parse(path string, table map[string]cpu.Kernel) ([]*function, error) {
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -75,50 +71,20 @@ func parse(path string, table map[string]cpu.Kernel) ([]*function, error) {
 	var fns []*function
 	var fn *function
 	var requires string
-	var cur cpu.Level
-	var regionEnd string // the label that ends the current branch region
-	var pendingLevel cpu.Level
-	pending := false
 	for i, line := range strings.Split(string(src), "\n") {
 		if m := requiresRE.FindStringSubmatch(line); m != nil {
 			requires = m[1]
 			continue
 		}
 		if m := textRE.FindStringSubmatch(line); m != nil {
-			fn = &function{name: m[1], file: path, first: i + 1}
+			fn = &function{name: m[1], file: path, first: i + 1, level: table[m[1]].Level}
 			fn.requires, fn.unknown = cpu.ParseFeatures(requires)
 			requires = ""
-			cur = table[fn.name].Level
-			regionEnd, pending = "", false
 			fns = append(fns, fn)
 		}
-		if fn == nil {
-			continue
+		if fn != nil {
+			fn.lines = append(fn.lines, line)
 		}
-		k := table[fn.name]
-		if len(k.Branches) > 0 {
-			if m := labelRE.FindStringSubmatch(line); m != nil && m[1] == regionEnd {
-				cur, regionEnd = k.Level, ""
-			}
-		}
-		fn.levels = append(fn.levels, cur)
-		fn.lines = append(fn.lines, line)
-		if len(k.Branches) == 0 {
-			continue
-		}
-		if m := activeRE.FindStringSubmatch(line); m != nil {
-			n, err := strconv.ParseInt(m[1], 0, 64)
-			if err != nil {
-				return nil, err
-			}
-			pendingLevel, pending = cpu.Level(n), true
-			continue
-		}
-		if m := jbRE.FindStringSubmatch(line); m != nil && pending {
-			cur, regionEnd, pending = pendingLevel, m[1], false
-			continue
-		}
-		pending = false
 	}
 	return fns, nil
 }
@@ -167,17 +133,8 @@ func checkTable(fns []*function, table map[string]cpu.Kernel) (problems []string
 			errorf("%s: Requires names features internal/cpu does not know: %v", fn.name, fn.unknown)
 		}
 		have := k.Needs | cpu.Baseline
-		for l, b := range k.Branches {
-			have |= b
-			if l <= k.Level {
-				errorf("%s: branch of level %v is not above the kernel's level %v", fn.name, l, k.Level)
-			}
-			if extra := b &^ cpu.LevelFeatures(l); extra != 0 {
-				errorf("%s: its %v branch needs %v, which the %v level does not guarantee (the branch checks only cpu.Active)", fn.name, l, extra, l)
-			}
-			if l < cpu.AVX512 && b&avx512 != 0 {
-				errorf("%s: its %v branch needs AVX-512 features %v", fn.name, l, b&avx512)
-			}
+		if extra := k.Needs &^ cpu.LevelFeatures(k.Level); k.ByLevel && extra != 0 {
+			errorf("%s: needs %v, which the %v level does not guarantee (it runs where cpu.Active is %v, without cpu.Can)", fn.name, extra, k.Level, k.Level)
 		}
 		if missing := fn.requires &^ have; missing != 0 {
 			errorf("%s: its instructions need %v (Requires: %v), which its table entry lacks (%v)", fn.name, missing, fn.requires, k.Needs)
@@ -199,15 +156,18 @@ func checkTable(fns []*function, table map[string]cpu.Kernel) (problems []string
 	return problems
 }
 
-// checkRegisters returns every line below the AVX-512 level that names a
-// register only EVEX encodes.
+// checkRegisters returns every line of a function below the AVX-512 level
+// that names a register only EVEX encodes.
 func checkRegisters(fns []*function) (problems []string) {
 	for _, fn := range fns {
+		if fn.level >= cpu.AVX512 {
+			continue
+		}
 		for i, line := range fn.lines {
 			code, _, _ := strings.Cut(line, "//")
-			if fn.levels[i] < cpu.AVX512 && evexRegRE.MatchString(code) {
+			if evexRegRE.MatchString(code) {
 				problems = append(problems, fmt.Sprintf("%s:%d (%s, runs at level %v): %s names %s, which only EVEX encodes",
-					fn.file, fn.first+i, fn.name, fn.levels[i], strings.TrimSpace(code), evexRegRE.FindString(code)))
+					fn.file, fn.first+i, fn.name, fn.level, strings.TrimSpace(code), evexRegRE.FindString(code)))
 			}
 		}
 	}
@@ -333,11 +293,11 @@ func checkFunction(t *testing.T, objdump, exe string, tab *gosym.Table, fn *func
 			continue
 		}
 		i := line - fn.first
-		if i < 0 || i >= len(fn.levels) {
+		if i < 0 || i >= len(fn.lines) {
 			t.Errorf("%s: the instruction at %#x is from line %d, outside the function", fn.name, pc, line)
 			continue
 		}
-		lvl := fn.levels[i]
+		lvl := fn.level
 		if (enc == "evex" && lvl < cpu.AVX512) || (enc == "vex" && lvl < cpu.AVX2) {
 			t.Errorf("%s:%d (%s, runs at level %v): %s is %s-encoded: %s",
 				base, line, fn.name, lvl, strings.TrimSpace(fn.lines[i]), strings.ToUpper(enc), strings.TrimSpace(m[3]))

@@ -16,11 +16,11 @@ func TestChecksFindProblems(t *testing.T) {
 		"good":     {Level: cpu.AVX2, Needs: avx2},
 		"highReg":  {Level: cpu.AVX2, Needs: avx2},
 		"evexForm": {Level: cpu.AVX2, Needs: avx2},
-		"branches": {Level: cpu.Generic, Branches: map[cpu.Level]cpu.Feature{
-			cpu.AVX512: avx2 | cpu.FeatureAVX512F,
-			cpu.AVX2:   avx2 | cpu.FeatureBMI2, // BMI2 is no part of the AVX2 level
-		}},
-		"ghost": {Level: cpu.AVX2, Needs: avx2},
+		// BMI2 is no part of the AVX2 level.
+		"byLevel": {Level: cpu.AVX2, Needs: avx2 | cpu.FeatureBMI2, ByLevel: true},
+		"wide":    {Level: cpu.AVX512, Needs: cpu.FeatureAVX | cpu.FeatureAVX512F, ByLevel: true},
+		"scalar":  {Level: cpu.Generic},
+		"ghost":   {Level: cpu.AVX2, Needs: avx2},
 	}
 	fns, err := parse("testdata/bad_amd64.s.txt", table)
 	if err != nil {
@@ -31,9 +31,9 @@ func TestChecksFindProblems(t *testing.T) {
 		"evexForm: its instructions need AVX512F, AVX512VL",
 		"unlisted (testdata/bad_amd64.s.txt): no entry in the kernel table",
 		"ghost: in the kernel table but not in the assembly",
-		"branches: its avx2 branch needs BMI2",
+		"byLevel: needs BMI2, which the avx2 level does not guarantee",
 		"bad_amd64.s.txt:10 (highReg, runs at level avx2): VPXOR Y16, Y16, Y16 names Y16",
-		"bad_amd64.s.txt:29 (branches, runs at level generic): VPXORQ Z2, Z2, Z2 names Z2",
+		"bad_amd64.s.txt:34 (scalar, runs at level generic): VPXORQ Z2, Z2, Z2 names Z2",
 	}
 	for _, w := range want {
 		found := false

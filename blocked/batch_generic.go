@@ -1,40 +1,13 @@
 package blocked
 
-// The batch operations of Filter and SplitBlock: each runs the kernel that
-// dispatch_<arch>.go chooses for the current level (cpu.Active), else the
-// pure-Go loop below. The pure-Go loops are the path on every processor
-// without SIMD and the reference every assembly kernel must equal bit for
-// bit; the per-key work is the pure-Go one-key probe (addHashGo, hasHashGo),
-// never the one-key assembly. Counting's pure-Go loop is
-// countingHasHashesGeneric in counting.go.
+// The pure-Go batch loops of Filter and SplitBlock (batch.go runs them where
+// no kernel does): the path on every processor without SIMD and the
+// reference every assembly kernel must equal bit for bit. The per-key work
+// is the pure-Go one-key probe (addHashGo, hasHashGo), never the one-key
+// assembly. Counting's pure-Go loop is countingHasHashesGeneric in
+// counting.go.
 //
 // Callers have checked the lengths: len(hs) > 0 and len(out) == len(hs).
-
-func addHashes(f *Filter, hs []uint64) {
-	if !addHashesArch(f, hs) {
-		addHashesGeneric(f, hs)
-	}
-}
-
-func hasHashes(f *Filter, hs []uint64, out []bool) int {
-	if n, ok := hasHashesArch(f, hs, out); ok {
-		return n
-	}
-	return hasHashesGeneric(f, hs, out)
-}
-
-func splitAddHashes(s *SplitBlock, hs []uint64) {
-	if !splitAddHashesArch(s, hs) {
-		splitAddHashesGeneric(s, hs)
-	}
-}
-
-func splitHasHashes(s *SplitBlock, hs []uint64, out []bool) int {
-	if n, ok := splitHasHashesArch(s, hs, out); ok {
-		return n
-	}
-	return splitHasHashesGeneric(s, hs, out)
-}
 
 // addHashesGeneric adds every hash of hs to f.
 func addHashesGeneric(f *Filter, hs []uint64) {

@@ -25,3 +25,9 @@ func hashStr97AVX2(dst []uint64, keys *string) int   { panic("bloom: no hashing 
 func hashStrMixAVX2(dst []uint64, keys *string, flags *uint8) {
 	panic("bloom: no hashing assembly")
 }
+
+// Without the amd64 assembly the typed kernels are the Go functions of
+// typed.go, called directly.
+
+func hasTyped(f *[2]uint64, p *uint64) bool { return hasSlow(f, p) }
+func addTyped(f *[2]uint64, p *uint64)      { addSlow(f, p) }
