@@ -215,7 +215,7 @@ func LookupHash(b []byte, h uint64) (bool, error) {
 		nb, bad := lightSize(p, uint64(len(b))-HeaderSize, 6)
 		if bad|lightHead(w0, VariantFilter) == 0 {
 			f := oneFilter{p: unsafe.Add(p, HeaderSize), nb: uint(nb), k: int(w0 >> 56)}
-			return filterHasOne((*[4]uint64)(unsafe.Pointer(&f)), h), nil
+			return filterHasOne((*Filter)(unsafe.Pointer(&f)), h), nil
 		}
 	}
 	return lookupHashSlow(b, h)
