@@ -2,9 +2,170 @@ package bloom
 
 import (
 	"io"
+	"unsafe"
 
 	"github.com/simdbloom/bloom/blocked"
 )
+
+// FilterView is a read-only Filter over an encoding in memory the caller
+// owns, as View returns it: it has the lookups and read-only methods of a
+// Filter but none that changes it, so code that would write into a
+// read-only mapping does not compile. Clone returns a Filter you may change.
+// Its zero value is an empty view whose lookups answer false.
+type FilterView[K Key] struct {
+	v    blocked.FilterView
+	kind keyKind // kindInvalid in the zero view, and only there
+}
+
+// View returns a read-only filter over the encoding b without copying it,
+// in O(1), for example over a memory-mapped file; b must stay unchanged
+// while the view is used. The payload may start at any address; an
+// encoding placed at a 64-byte boundary (a memory-mapped file is) keeps
+// every block in one cache line, otherwise each lookup may touch two. See
+// blocked.View for the checks made and blocked.Verify to check the
+// payload's checksum too. To look keys up in buffers that come and go
+// without allocating, keep a FilterView and Reset it instead.
+func View[K Key](b []byte) (*FilterView[K], error) {
+	g, err := blocked.View(b)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkHash(g.KeyHash()); err != nil {
+		return nil, err
+	}
+	if err := checkFamily[K](g.KeyFamily(), "Filter"); err != nil {
+		return nil, err
+	}
+	return &FilterView[K]{v: *g, kind: kindOf[K]()}, nil
+}
+
+// Reset makes f a view of the Filter encoded in b, without copying and
+// without allocating, with the light checks of blocked.FilterView.Reset
+// (length, magic, version, variant, flags, k, blocks against the length;
+// no checksum: see blocked.Verify), the key hash (xxh3, else an error
+// wrapping ErrHashMismatch) and the key family, as View. On error f is the
+// zero view, whose lookups
+// answer false. Reuse one FilterView for buffers that come and go: b must
+// stay valid and unchanged until the next Reset.
+func (f *FilterView[K]) Reset(b []byte) error {
+	if err := f.v.Reset(b); err != nil {
+		f.kind = kindInvalid
+		return err
+	}
+	if id := f.v.KeyHash(); id != blocked.HashXXH3 {
+		f.v, f.kind = blocked.FilterView{}, kindInvalid
+		return checkHash(id)
+	}
+	if keys := f.v.KeyFamily(); keys != blocked.KeysUnrecorded && keys != keyFamily[K]() {
+		f.v, f.kind = blocked.FilterView{}, kindInvalid
+		return checkFamily[K](keys, "FilterView")
+	}
+	if f.kind == kindInvalid {
+		f.kind = kindFast[K]()
+	}
+	return nil
+}
+
+// Engine returns the hash-level view underneath, for HasHash/HasHashes with
+// hashes computed by Hash.
+func (f *FilterView[K]) Engine() *blocked.FilterView { return &f.v }
+
+// wordKey reports whether keys are 64-bit integers, which Has hashes in place.
+func (f *FilterView[K]) wordKey() bool { return f.kind == kindUint64 || f.kind == kindInt64 }
+
+// Has reports whether k may have been added: false means certainly not.
+func (f *FilterView[K]) Has(k K) bool {
+	// The fused hash-and-probe kernel of Filter[K].Has, on a Filter[K]
+	// made on the stack over the view's engine: a blocked.FilterView is
+	// its blocked.Filter (its only field, read by the one-key assembly
+	// too; viewLayout checks the size), and a read changes nothing.
+	t := Filter[K]{f: (*blocked.Filter)(unsafe.Pointer(&f.v)), kind: f.kind}
+	return t.Has(k)
+}
+
+// viewLayout fails to compile if a blocked.FilterView is no longer the size
+// of the blocked.Filter it starts with (FilterView.Has reads one as the other).
+const viewLayout = uint(unsafe.Sizeof(blocked.FilterView{})-unsafe.Sizeof(blocked.Filter{})) +
+	uint(unsafe.Sizeof(blocked.Filter{})-unsafe.Sizeof(blocked.FilterView{}))
+
+// kindFast is kindOf without reflection for the common key types, for
+// Lookup, which cannot keep it between calls.
+func kindFast[K Key]() keyKind {
+	var z K
+	switch any(z).(type) {
+	case string:
+		return kindString
+	case []byte:
+		return kindBytes
+	case uint64:
+		return kindUint64
+	case int64:
+		return kindInt64
+	case uint32:
+		return kindUint32
+	case int32:
+		return kindInt32
+	}
+	return kindOf[K]()
+}
+
+// HasAll sets out[i] to Has(keys[i]) and returns how many are true. It
+// panics, before touching anything, if out is shorter than keys.
+func (f *FilterView[K]) HasAll(keys []K, out []bool) int {
+	if len(out) < len(keys) {
+		panic("bloom: HasAll: out is shorter than keys")
+	}
+	if f.kind == kindInvalid {
+		clear(out[:len(keys)])
+		return 0
+	}
+	found := 0
+	c := keyChunks[K]{kind: f.kind, keys: keys}
+	for hs, at := c.next(); len(hs) > 0; hs, at = c.next() {
+		found += f.v.HasHashes(hs, out[at:])
+	}
+	return found
+}
+
+// NumBits returns the size of the filter in bits.
+func (f *FilterView[K]) NumBits() uint64 { return f.v.NumBits() }
+
+// K returns the number of bits set per key (8 or 16; 0 for the zero view).
+func (f *FilterView[K]) K() int { return f.v.K() }
+
+// FillRatio returns the fraction of bits set.
+func (f *FilterView[K]) FillRatio() float64 { return f.v.FillRatio() }
+
+// EstimatedCount estimates the number of distinct keys added.
+func (f *FilterView[K]) EstimatedCount() float64 { return f.v.EstimatedCount() }
+
+// EstimatedFPR returns the false-positive rate of the filter as it is now.
+func (f *FilterView[K]) EstimatedFPR() float64 { return f.v.EstimatedFPR() }
+
+// Equal reports whether f and o hold the same bits in the same geometry.
+// To compare a view with a Filter, compare its Clone.
+func (f *FilterView[K]) Equal(o *FilterView[K]) bool { return o != nil && f.v.Equal(&o.v) }
+
+// Clone returns a Filter holding a copy of the view's bits, which may be
+// changed (the zero Filter for the zero view).
+func (f *FilterView[K]) Clone() *Filter[K] {
+	if f.kind == kindInvalid {
+		return &Filter[K]{}
+	}
+	c := f.v.Clone()
+	c.SetKeyFamily(familyOf(f.kind)) // as a decoded Filter[K] does
+	return &Filter[K]{f: c, kind: f.kind}
+}
+
+// MarshalBinary returns the encoding of the view's filter, as
+// Filter.MarshalBinary does.
+func (f *FilterView[K]) MarshalBinary() ([]byte, error) { return f.v.MarshalBinary() }
+
+// AppendBinary appends the encoding of the view's filter to b.
+func (f *FilterView[K]) AppendBinary(b []byte) ([]byte, error) { return f.v.AppendBinary(b) }
+
+// WriteTo writes the encoding of the view's filter to w.
+func (f *FilterView[K]) WriteTo(w io.Writer) (int64, error) { return f.v.WriteTo(w) }
 
 // CountingView is a read-only Counting filter of keys of type K over an
 // encoding that the caller owns, as ViewCounting returns it: the lookups and
