@@ -1,10 +1,13 @@
 package blocked
 
+import "fmt"
+
 // The batch operations of Filter and SplitBlock: each runs the kernel that
 // dispatch_<arch>.go chooses for the current level (cpu.Active), else the
 // pure-Go loop of batch_generic.go.
 //
-// Callers have checked the lengths: len(hs) > 0 and len(out) == len(hs).
+// The methods check the lengths; the kernels trust that len(hs) > 0 and
+// len(out) == len(hs).
 
 // prefetchDistance is how many keys ahead the batch kernels prefetch
 // (PREFETCHT0 of the block of hs[i+prefetchDistance]), on amd64 and arm64
@@ -16,26 +19,73 @@ package blocked
 // nothing).
 const prefetchDistance = 32
 
+// addHashes adds hs (len(hs) > 0) to f, which has blocks.
 func addHashes(f *Filter, hs []uint64) {
 	if !addHashesArch(f, hs) {
 		addHashesGeneric(f, hs)
 	}
 }
 
-func hasHashes(f *Filter, hs []uint64, out []bool) int {
+// AddHashes adds every hash of hs. It is not safe for concurrent use. It
+// panics on a zero Filter.
+func (f *Filter) AddHashes(hs []uint64) {
+	if len(f.blocks) == 0 {
+		panic("blocked: AddHashes" + zeroFilter)
+	}
+	if len(hs) == 0 {
+		return
+	}
+	addHashes(f, hs)
+}
+
+// HasHashes sets out[i] to HasHash(hs[i]) for every i and returns how many
+// are true. It panics if out is shorter than hs, before touching anything.
+func (f *Filter) HasHashes(hs []uint64, out []bool) int {
+	if len(out) < len(hs) {
+		panic(fmt.Sprintf("blocked: HasHashes: out has %d elements, shorter than %d hashes", len(out), len(hs)))
+	}
+	if len(hs) == 0 {
+		return 0
+	}
+	if len(f.blocks) == 0 {
+		clear(out[:len(hs)])
+		return 0
+	}
+	out = out[:len(hs)]
 	if n, ok := hasHashesArch(f, hs, out); ok {
 		return n
 	}
 	return hasHashesGeneric(f, hs, out)
 }
 
-func splitAddHashes(s *SplitBlock, hs []uint64) {
+// AddHashes adds every hash of hs. It is not safe for concurrent use. It
+// panics on a zero SplitBlock.
+func (s *SplitBlock) AddHashes(hs []uint64) {
+	if len(s.blocks) == 0 {
+		panic("blocked: SplitBlock.AddHashes" + zeroSplitBlock)
+	}
+	if len(hs) == 0 {
+		return
+	}
 	if !splitAddHashesArch(s, hs) {
 		splitAddHashesGeneric(s, hs)
 	}
 }
 
-func splitHasHashes(s *SplitBlock, hs []uint64, out []bool) int {
+// HasHashes sets out[i] to HasHash(hs[i]) for every i and returns how many
+// are true. It panics if out is shorter than hs, before touching anything.
+func (s *SplitBlock) HasHashes(hs []uint64, out []bool) int {
+	if len(out) < len(hs) {
+		panic(fmt.Sprintf("blocked: SplitBlock.HasHashes: out has %d elements, shorter than %d hashes", len(out), len(hs)))
+	}
+	if len(hs) == 0 {
+		return 0
+	}
+	if len(s.blocks) == 0 {
+		clear(out[:len(hs)])
+		return 0
+	}
+	out = out[:len(hs)]
 	if n, ok := splitHasHashesArch(s, hs, out); ok {
 		return n
 	}

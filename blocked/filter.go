@@ -180,34 +180,6 @@ func (f *Filter) hasHashGo(h uint64) bool {
 	return v&1 != 0
 }
 
-// AddHashes adds every hash of hs. It is not safe for concurrent use. It
-// panics on a zero Filter.
-func (f *Filter) AddHashes(hs []uint64) {
-	if len(f.blocks) == 0 {
-		panic("blocked: AddHashes" + zeroFilter)
-	}
-	if len(hs) == 0 {
-		return
-	}
-	addHashes(f, hs)
-}
-
-// HasHashes sets out[i] to HasHash(hs[i]) for every i and returns how many
-// are true. It panics if out is shorter than hs, before touching anything.
-func (f *Filter) HasHashes(hs []uint64, out []bool) int {
-	if len(out) < len(hs) {
-		panic(fmt.Sprintf("blocked: HasHashes: out has %d elements, shorter than %d hashes", len(out), len(hs)))
-	}
-	if len(hs) == 0 {
-		return 0
-	}
-	if len(f.blocks) == 0 {
-		clear(out[:len(hs)])
-		return 0
-	}
-	return hasHashes(f, hs, out[:len(hs)])
-}
-
 // words returns the filter's bits as one slice of words.
 func (f *Filter) words() []uint64 {
 	if len(f.blocks) == 0 {

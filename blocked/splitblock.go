@@ -217,34 +217,6 @@ func (s *SplitBlock) hasHashGo(h uint64) bool {
 	return v&1 != 0
 }
 
-// AddHashes adds every hash of hs. It is not safe for concurrent use. It
-// panics on a zero SplitBlock.
-func (s *SplitBlock) AddHashes(hs []uint64) {
-	if len(s.blocks) == 0 {
-		panic("blocked: SplitBlock.AddHashes" + zeroSplitBlock)
-	}
-	if len(hs) == 0 {
-		return
-	}
-	splitAddHashes(s, hs)
-}
-
-// HasHashes sets out[i] to HasHash(hs[i]) for every i and returns how many
-// are true. It panics if out is shorter than hs, before touching anything.
-func (s *SplitBlock) HasHashes(hs []uint64, out []bool) int {
-	if len(out) < len(hs) {
-		panic(fmt.Sprintf("blocked: SplitBlock.HasHashes: out has %d elements, shorter than %d hashes", len(out), len(hs)))
-	}
-	if len(hs) == 0 {
-		return 0
-	}
-	if len(s.blocks) == 0 {
-		clear(out[:len(hs)])
-		return 0
-	}
-	return splitHasHashes(s, hs, out[:len(hs)])
-}
-
 // words returns the filter's bits as one slice of 32-bit words.
 func (s *SplitBlock) words() []uint32 {
 	if len(s.blocks) == 0 {
