@@ -157,6 +157,18 @@ func filterLookupBody(body func(k int, blk Mem, x GPVirtual)) {
 	// bad: lightSize's and lightHead's words, or-ed.
 	nb, bad := GP64(), GP64()
 	MOVQ(Mem{Base: p, Disp: l.blocks}, nb)
+	// The block's address first, so that the probe's chain of latencies
+	// (h, the multiply, the block's load) starts before the checks; the
+	// block is read only once they pass.
+	x := GP64()
+	Load(Param("h"), x)
+	blk := GP64()
+	MOVQ(x, blk)
+	SHRQ(U8(32), blk)
+	IMULQ(nb, blk)
+	SHRQ(U8(32), blk)
+	SHLQ(U8(l.blockShift), blk)
+	ADDQ(p, blk)
 	LEAQ(Mem{Base: nb, Disp: -1}, bad)
 	SHRQ(U8(l.maxShift), bad) // 1 <= nb <= MaxBlocks
 	t := GP64()
@@ -190,15 +202,6 @@ func filterLookupBody(body func(k int, blk Mem, x GPVirtual)) {
 	data.Symbol.Name, data.Disp = "err_data", errAt.Disp+8
 	MOVQ(U32(0), itab)
 	MOVQ(U32(0), data)
-	x := GP64()
-	Load(Param("h"), x)
-	blk := GP64()
-	MOVQ(x, blk)
-	SHRQ(U8(32), blk)
-	IMULQ(nb, blk)
-	SHRQ(U8(32), blk)
-	SHLQ(U8(l.blockShift), blk)
-	ADDQ(p, blk)
 	// After the checks k is 8 or 16: bit 4 of k's byte says which.
 	BTQ(U8(8*l.kOff+bits.TrailingZeros8(16)), w0)
 	JCS(LabelRef("k16"))

@@ -418,73 +418,72 @@ scalar:
 	JB     slow
 	SUBQ   $0x00000040, CX
 	MOVQ   8(AX), DX
+	MOVQ   h+24(FP), SI
+	MOVQ   SI, DI
+	SHRQ   $0x20, DI
+	IMULQ  DX, DI
+	SHRQ   $0x20, DI
+	SHLQ   $0x06, DI
+	ADDQ   AX, DI
 	LEAQ   -1(DX), BX
 	SHRQ   $0x20, BX
-	MOVQ   DX, SI
-	SHLQ   $0x06, SI
-	XORQ   CX, SI
-	ORQ    SI, BX
-	MOVQ   24(AX), SI
-	XORQ   CX, SI
-	ORQ    SI, BX
+	SHLQ   $0x06, DX
+	XORQ   CX, DX
+	ORQ    DX, BX
+	MOVQ   24(AX), DX
+	XORQ   CX, DX
+	ORQ    DX, BX
 	MOVL   40(AX), CX
 	ANDL   $0xfffffffe, CX
 	ORQ    CX, BX
-	MOVQ   (AX), CX
-	MOVQ   $0xf7fefffeb2b3bdad, SI
-	ADDQ   CX, SI
-	BTRQ   $0x3b, SI
-	ORQ    SI, BX
+	MOVQ   (AX), AX
+	MOVQ   $0xf7fefffeb2b3bdad, CX
+	ADDQ   AX, CX
+	BTRQ   $0x3b, CX
+	ORQ    CX, BX
 	JNE    slow
 	MOVQ   $0x00000000, err_itable+40(FP)
 	MOVQ   $0x00000000, err_data+48(FP)
-	MOVQ   h+24(FP), BX
-	MOVQ   BX, SI
-	SHRQ   $0x20, SI
-	IMULQ  DX, SI
-	SHRQ   $0x20, SI
-	SHLQ   $0x06, SI
-	ADDQ   AX, SI
-	BTQ    $0x3c, CX
+	BTQ    $0x3c, AX
 	JCS    k16
 	XORL   AX, AX
-	MOVQ   64(SI), CX
-	IMUL3L $0x6a09e667, BX, DX
+	MOVQ   64(DI), CX
+	IMUL3L $0x6a09e667, SI, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	MOVQ   72(SI), CX
-	IMUL3L $0xbb67ae85, BX, DX
+	MOVQ   72(DI), CX
+	IMUL3L $0xbb67ae85, SI, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	MOVQ   80(SI), CX
-	IMUL3L $0x3c6ef373, BX, DX
+	MOVQ   80(DI), CX
+	IMUL3L $0x3c6ef373, SI, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	MOVQ   88(SI), CX
-	IMUL3L $0xa54ff53b, BX, DX
+	MOVQ   88(DI), CX
+	IMUL3L $0xa54ff53b, SI, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	MOVQ   96(SI), CX
-	IMUL3L $0x510e527f, BX, DX
+	MOVQ   96(DI), CX
+	IMUL3L $0x510e527f, SI, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	MOVQ   104(SI), CX
-	IMUL3L $0x9b05688d, BX, DX
+	MOVQ   104(DI), CX
+	IMUL3L $0x9b05688d, SI, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	MOVQ   112(SI), CX
-	IMUL3L $0x1f83d9ab, BX, DX
+	MOVQ   112(DI), CX
+	IMUL3L $0x1f83d9ab, SI, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	MOVQ   120(SI), CX
-	IMUL3L $0x5be0cd19, BX, DX
+	MOVQ   120(DI), CX
+	IMUL3L $0x5be0cd19, SI, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
@@ -494,75 +493,75 @@ scalar:
 
 k16:
 	XORL   AX, AX
-	MOVQ   64(SI), CX
-	IMUL3L $0x6a09e667, BX, DX
+	MOVQ   64(DI), CX
+	IMUL3L $0x6a09e667, SI, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	IMUL3L $0xcbbb9d5d, BX, DX
+	IMUL3L $0xcbbb9d5d, SI, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	MOVQ   72(SI), CX
-	IMUL3L $0xbb67ae85, BX, DX
+	MOVQ   72(DI), CX
+	IMUL3L $0xbb67ae85, SI, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	IMUL3L $0x629a292b, BX, DX
+	IMUL3L $0x629a292b, SI, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	MOVQ   80(SI), CX
-	IMUL3L $0x3c6ef373, BX, DX
+	MOVQ   80(DI), CX
+	IMUL3L $0x3c6ef373, SI, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	IMUL3L $0x9159015b, BX, DX
+	IMUL3L $0x9159015b, SI, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	MOVQ   88(SI), CX
-	IMUL3L $0xa54ff53b, BX, DX
+	MOVQ   88(DI), CX
+	IMUL3L $0xa54ff53b, SI, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	IMUL3L $0x152fecd9, BX, DX
+	IMUL3L $0x152fecd9, SI, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	MOVQ   96(SI), CX
-	IMUL3L $0x510e527f, BX, DX
+	MOVQ   96(DI), CX
+	IMUL3L $0x510e527f, SI, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	IMUL3L $0x67332667, BX, DX
+	IMUL3L $0x67332667, SI, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	MOVQ   104(SI), CX
-	IMUL3L $0x9b05688d, BX, DX
+	MOVQ   104(DI), CX
+	IMUL3L $0x9b05688d, SI, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	IMUL3L $0x8eb44a87, BX, DX
+	IMUL3L $0x8eb44a87, SI, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	MOVQ   112(SI), CX
-	IMUL3L $0x1f83d9ab, BX, DX
+	MOVQ   112(DI), CX
+	IMUL3L $0x1f83d9ab, SI, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	IMUL3L $0xdb0c2e0d, BX, DX
+	IMUL3L $0xdb0c2e0d, SI, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	MOVQ   120(SI), CX
-	IMUL3L $0x5be0cd19, BX, DX
+	MOVQ   120(DI), CX
+	IMUL3L $0x5be0cd19, SI, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	IMUL3L $0x47b5481d, BX, DX
+	IMUL3L $0x47b5481d, SI, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX

@@ -2578,39 +2578,38 @@ TEXT ·filterLookupOneAVX512(SB), NOSPLIT, $0-56
 	JB             slow
 	SUBQ           $0x00000040, CX
 	MOVQ           8(AX), DX
+	MOVQ           h+24(FP), SI
+	MOVQ           SI, DI
+	SHRQ           $0x20, DI
+	IMULQ          DX, DI
+	SHRQ           $0x20, DI
+	SHLQ           $0x06, DI
+	ADDQ           AX, DI
 	LEAQ           -1(DX), BX
 	SHRQ           $0x20, BX
-	MOVQ           DX, SI
-	SHLQ           $0x06, SI
-	XORQ           CX, SI
-	ORQ            SI, BX
-	MOVQ           24(AX), SI
-	XORQ           CX, SI
-	ORQ            SI, BX
+	SHLQ           $0x06, DX
+	XORQ           CX, DX
+	ORQ            DX, BX
+	MOVQ           24(AX), DX
+	XORQ           CX, DX
+	ORQ            DX, BX
 	MOVL           40(AX), CX
 	ANDL           $0xfffffffe, CX
 	ORQ            CX, BX
-	MOVQ           (AX), CX
-	MOVQ           $0xf7fefffeb2b3bdad, SI
-	ADDQ           CX, SI
-	BTRQ           $0x3b, SI
-	ORQ            SI, BX
+	MOVQ           (AX), AX
+	MOVQ           $0xf7fefffeb2b3bdad, CX
+	ADDQ           AX, CX
+	BTRQ           $0x3b, CX
+	ORQ            CX, BX
 	JNE            slow
 	MOVQ           $0x00000000, err_itable+40(FP)
 	MOVQ           $0x00000000, err_data+48(FP)
-	MOVQ           h+24(FP), BX
-	MOVQ           BX, SI
-	SHRQ           $0x20, SI
-	IMULQ          DX, SI
-	SHRQ           $0x20, SI
-	SHLQ           $0x06, SI
-	ADDQ           AX, SI
-	BTQ            $0x3c, CX
+	BTQ            $0x3c, AX
 	JCS            k16
-	VPBROADCASTD   BX, Z0
+	VPBROADCASTD   SI, Z0
 	VPMULLD        filterSalts<>+0(SB), Z0, Z0
 	VPSRLQ         $0x3a, Z0, Z0
-	VMOVDQU64      64(SI), Z1
+	VMOVDQU64      64(DI), Z1
 	VPSRLVQ        Z0, Z1, Z0
 	VPTESTNMQ.BCST qwordOnes<>+0(SB), Z0, K1
 	KORTESTB       K1, K1
@@ -2619,12 +2618,12 @@ TEXT ·filterLookupOneAVX512(SB), NOSPLIT, $0-56
 	RET
 
 k16:
-	VPBROADCASTD   BX, Z0
+	VPBROADCASTD   SI, Z0
 	VPMULLD        filterSalts<>+0(SB), Z0, Z1
 	VPSRLQ         $0x3a, Z1, Z1
 	VPMULLD        filterSalts16<>+0(SB), Z0, Z0
 	VPSRLQ         $0x3a, Z0, Z0
-	VMOVDQU64      64(SI), Z2
+	VMOVDQU64      64(DI), Z2
 	VPSRLVQ        Z1, Z2, Z1
 	VPSRLVQ        Z0, Z2, Z0
 	VPANDQ         Z0, Z1, Z1
