@@ -416,74 +416,71 @@ scalar:
 	MOVQ   b_len+8(FP), CX
 	CMPQ   CX, $0x00000080
 	JB     slow
-	SUBQ   $0x00000040, CX
 	MOVQ   8(AX), DX
-	MOVQ   h+24(FP), SI
-	MOVQ   SI, DI
+	MOVQ   h+24(FP), BX
+	MOVQ   BX, SI
+	SHRQ   $0x20, SI
+	IMULQ  DX, SI
+	SHRQ   $0x20, SI
+	SHLQ   $0x06, SI
+	ADDQ   AX, SI
+	LEAQ   -1(DX), DI
 	SHRQ   $0x20, DI
-	IMULQ  DX, DI
-	SHRQ   $0x20, DI
-	SHLQ   $0x06, DI
-	ADDQ   AX, DI
-	LEAQ   -1(DX), BX
-	SHRQ   $0x20, BX
+	JNE    slow
+	SUBQ   $0x00000040, CX
 	SHLQ   $0x06, DX
-	XORQ   CX, DX
-	ORQ    DX, BX
-	MOVQ   24(AX), DX
-	XORQ   CX, DX
-	ORQ    DX, BX
-	MOVL   40(AX), CX
-	ANDL   $0xfffffffe, CX
-	ORQ    CX, BX
-	MOVQ   (AX), AX
-	MOVQ   $0xf7fefffeb2b3bdad, CX
-	ADDQ   AX, CX
-	BTRQ   $0x3b, CX
-	ORQ    CX, BX
+	CMPQ   DX, CX
+	JNE    slow
+	CMPQ   24(AX), CX
+	JNE    slow
+	TESTL  $0xfffffffe, 40(AX)
 	JNE    slow
 	MOVQ   $0x00000000, err_itable+40(FP)
 	MOVQ   $0x00000000, err_data+48(FP)
+	MOVQ   (AX), AX
 	BTQ    $0x3c, AX
 	JCS    k16
+	MOVQ   $0x080100014d4c4253, CX
+	CMPQ   AX, CX
+	JNE    slow
 	XORL   AX, AX
-	MOVQ   64(DI), CX
-	IMUL3L $0x6a09e667, SI, DX
+	MOVQ   64(SI), CX
+	IMUL3L $0x6a09e667, BX, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	MOVQ   72(DI), CX
-	IMUL3L $0xbb67ae85, SI, DX
+	MOVQ   72(SI), CX
+	IMUL3L $0xbb67ae85, BX, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	MOVQ   80(DI), CX
-	IMUL3L $0x3c6ef373, SI, DX
+	MOVQ   80(SI), CX
+	IMUL3L $0x3c6ef373, BX, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	MOVQ   88(DI), CX
-	IMUL3L $0xa54ff53b, SI, DX
+	MOVQ   88(SI), CX
+	IMUL3L $0xa54ff53b, BX, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	MOVQ   96(DI), CX
-	IMUL3L $0x510e527f, SI, DX
+	MOVQ   96(SI), CX
+	IMUL3L $0x510e527f, BX, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	MOVQ   104(DI), CX
-	IMUL3L $0x9b05688d, SI, DX
+	MOVQ   104(SI), CX
+	IMUL3L $0x9b05688d, BX, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	MOVQ   112(DI), CX
-	IMUL3L $0x1f83d9ab, SI, DX
+	MOVQ   112(SI), CX
+	IMUL3L $0x1f83d9ab, BX, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	MOVQ   120(DI), CX
-	IMUL3L $0x5be0cd19, SI, DX
+	MOVQ   120(SI), CX
+	IMUL3L $0x5be0cd19, BX, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
@@ -492,76 +489,79 @@ scalar:
 	RET
 
 k16:
+	MOVQ   $0x100100014d4c4253, CX
+	CMPQ   AX, CX
+	JNE    slow
 	XORL   AX, AX
-	MOVQ   64(DI), CX
-	IMUL3L $0x6a09e667, SI, DX
+	MOVQ   64(SI), CX
+	IMUL3L $0x6a09e667, BX, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	IMUL3L $0xcbbb9d5d, SI, DX
+	IMUL3L $0xcbbb9d5d, BX, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	MOVQ   72(DI), CX
-	IMUL3L $0xbb67ae85, SI, DX
+	MOVQ   72(SI), CX
+	IMUL3L $0xbb67ae85, BX, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	IMUL3L $0x629a292b, SI, DX
+	IMUL3L $0x629a292b, BX, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	MOVQ   80(DI), CX
-	IMUL3L $0x3c6ef373, SI, DX
+	MOVQ   80(SI), CX
+	IMUL3L $0x3c6ef373, BX, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	IMUL3L $0x9159015b, SI, DX
+	IMUL3L $0x9159015b, BX, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	MOVQ   88(DI), CX
-	IMUL3L $0xa54ff53b, SI, DX
+	MOVQ   88(SI), CX
+	IMUL3L $0xa54ff53b, BX, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	IMUL3L $0x152fecd9, SI, DX
+	IMUL3L $0x152fecd9, BX, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	MOVQ   96(DI), CX
-	IMUL3L $0x510e527f, SI, DX
+	MOVQ   96(SI), CX
+	IMUL3L $0x510e527f, BX, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	IMUL3L $0x67332667, SI, DX
+	IMUL3L $0x67332667, BX, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	MOVQ   104(DI), CX
-	IMUL3L $0x9b05688d, SI, DX
+	MOVQ   104(SI), CX
+	IMUL3L $0x9b05688d, BX, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	IMUL3L $0x8eb44a87, SI, DX
+	IMUL3L $0x8eb44a87, BX, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	MOVQ   112(DI), CX
-	IMUL3L $0x1f83d9ab, SI, DX
+	MOVQ   112(SI), CX
+	IMUL3L $0x1f83d9ab, BX, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	IMUL3L $0xdb0c2e0d, SI, DX
+	IMUL3L $0xdb0c2e0d, BX, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	MOVQ   120(DI), CX
-	IMUL3L $0x5be0cd19, SI, DX
+	MOVQ   120(SI), CX
+	IMUL3L $0x5be0cd19, BX, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX
-	IMUL3L $0x47b5481d, SI, DX
+	IMUL3L $0x47b5481d, BX, DX
 	SHRL   $0x1a, DX
 	BTQ    DX, CX
 	ADCL   $0x00, AX

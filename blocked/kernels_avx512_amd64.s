@@ -2576,40 +2576,37 @@ TEXT ·filterLookupOneAVX512(SB), NOSPLIT, $0-56
 	MOVQ           b_len+8(FP), CX
 	CMPQ           CX, $0x00000080
 	JB             slow
-	SUBQ           $0x00000040, CX
 	MOVQ           8(AX), DX
-	MOVQ           h+24(FP), SI
-	MOVQ           SI, DI
+	MOVQ           h+24(FP), BX
+	MOVQ           BX, SI
+	SHRQ           $0x20, SI
+	IMULQ          DX, SI
+	SHRQ           $0x20, SI
+	SHLQ           $0x06, SI
+	ADDQ           AX, SI
+	LEAQ           -1(DX), DI
 	SHRQ           $0x20, DI
-	IMULQ          DX, DI
-	SHRQ           $0x20, DI
-	SHLQ           $0x06, DI
-	ADDQ           AX, DI
-	LEAQ           -1(DX), BX
-	SHRQ           $0x20, BX
+	JNE            slow
+	SUBQ           $0x00000040, CX
 	SHLQ           $0x06, DX
-	XORQ           CX, DX
-	ORQ            DX, BX
-	MOVQ           24(AX), DX
-	XORQ           CX, DX
-	ORQ            DX, BX
-	MOVL           40(AX), CX
-	ANDL           $0xfffffffe, CX
-	ORQ            CX, BX
-	MOVQ           (AX), AX
-	MOVQ           $0xf7fefffeb2b3bdad, CX
-	ADDQ           AX, CX
-	BTRQ           $0x3b, CX
-	ORQ            CX, BX
+	CMPQ           DX, CX
+	JNE            slow
+	CMPQ           24(AX), CX
+	JNE            slow
+	TESTL          $0xfffffffe, 40(AX)
 	JNE            slow
 	MOVQ           $0x00000000, err_itable+40(FP)
 	MOVQ           $0x00000000, err_data+48(FP)
+	MOVQ           (AX), AX
 	BTQ            $0x3c, AX
 	JCS            k16
-	VPBROADCASTD   SI, Z0
+	MOVQ           $0x080100014d4c4253, CX
+	CMPQ           AX, CX
+	JNE            slow
+	VPBROADCASTD   BX, Z0
 	VPMULLD        filterSalts<>+0(SB), Z0, Z0
 	VPSRLQ         $0x3a, Z0, Z0
-	VMOVDQU64      64(DI), Z1
+	VMOVDQU64      64(SI), Z1
 	VPSRLVQ        Z0, Z1, Z0
 	VPTESTNMQ.BCST qwordOnes<>+0(SB), Z0, K1
 	KORTESTB       K1, K1
@@ -2618,12 +2615,15 @@ TEXT ·filterLookupOneAVX512(SB), NOSPLIT, $0-56
 	RET
 
 k16:
-	VPBROADCASTD   SI, Z0
+	MOVQ           $0x100100014d4c4253, CX
+	CMPQ           AX, CX
+	JNE            slow
+	VPBROADCASTD   BX, Z0
 	VPMULLD        filterSalts<>+0(SB), Z0, Z1
 	VPSRLQ         $0x3a, Z1, Z1
 	VPMULLD        filterSalts16<>+0(SB), Z0, Z0
 	VPSRLQ         $0x3a, Z0, Z0
-	VMOVDQU64      64(DI), Z2
+	VMOVDQU64      64(SI), Z2
 	VPSRLVQ        Z1, Z2, Z1
 	VPSRLVQ        Z0, Z2, Z0
 	VPANDQ         Z0, Z1, Z1

@@ -208,10 +208,9 @@ func (v *FilterView) Reset(b []byte) error {
 func LookupHash(b []byte, h uint64) (bool, error) {
 	// Where the one-key assembly exists (amd64), one call that Go inlines
 	// into the caller: filterLookupOne does Reset's checks (lightSize's
-	// and lightHead's, or-ed into one word and tested with one branch) and
-	// probes the block as filterHasOne does; a b that fails them it passes
-	// on to lookupHashSlow, by a jump, for Reset's error. Elsewhere,
-	// lookupHashSlow.
+	// and lightHead's) and probes the block as filterHasOne does; a b that
+	// fails them it passes on to lookupHashSlow, by a jump, for Reset's
+	// error. Elsewhere, lookupHashSlow.
 	if oneKeyAsm {
 		return filterLookupOne(b, h)
 	}
