@@ -17,6 +17,7 @@ func blockedBase() {
 	filterOneEntry("filterAddOne", "", "sets the bits of h in", filterAddScalarBody)
 	splitHasOneEntry()
 	splitAddOneEntry()
+	filterLookupEntry()
 }
 
 // filterOneEntry emits the one-key Filter entry point name: the jumps to

@@ -31,6 +31,7 @@ func blockedAVX2() {
 	filterOneVec(avx2, "filterAddOne", "", "sets the bits of h in", filterAddVecBody)
 	splitHasOneAVX2()
 	splitAddOneAVX2()
+	filterLookupVec(avx2)
 }
 
 // filterHas emits the AVX2 lookup, one key at a time (the AVX-512 lookups

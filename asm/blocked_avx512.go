@@ -22,6 +22,7 @@ func blockedAVX512() {
 	countingHasAVX512(fifteensTable())
 	filterOneVec(avx512, "filterHasOne", " bool", "reports whether every bit of h is set in", filterHasVecBody)
 	filterOneVec(avx512, "filterAddOne", "", "sets the bits of h in", filterAddVecBody)
+	filterLookupVec(avx512)
 }
 
 // groupedHas emits the AVX-512 Filter lookup of k bits, eight keys at a

@@ -72,6 +72,7 @@ var preloads = map[string]func(){
 		layouts()
 		aheadGroups()
 		activeLevel()
+		encoding()
 	},
 	"bloom": func() {
 		filterSalts()

@@ -26,6 +26,8 @@ func filterAddOne(*Filter, uint64)         { panic("blocked: no one-key assembly
 func splitHasOne(*SplitBlock, uint64) bool { panic("blocked: no one-key assembly") }
 func splitAddOne(*SplitBlock, uint64)      { panic("blocked: no one-key assembly") }
 
+func filterLookupOne([]byte, uint64) (bool, error) { panic("blocked: no one-key assembly") }
+
 // prefetchAbove is the filter size in bytes from which the batch kernels
 // prefetch: one core's L2 cache (cpu.L2), or 1 MiB when the processor does
 // not report it, as on amd64, where prefetching measured a gain from the L2

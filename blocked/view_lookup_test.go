@@ -9,15 +9,20 @@ import (
 )
 
 // TestLookupHashHostile checks that LookupHash on damaged or hostile bytes
-// agrees with Reset: for every k byte (only 8 and 16 are a Filter's), for
-// block counts and lengths that disagree, and for random header words, it
-// returns Reset's error with false, or Reset's view's answer, never reading
-// outside b (the encodings end at the end of their memory, fenced where the
+// agrees with Reset, at every kernel level (filterLookupOne has a version
+// per level): for every k byte (only 8 and 16 are a Filter's), for block
+// counts and lengths that disagree, and for random header words, it returns
+// Reset's error with false, or Reset's view's answer, never reading outside
+// b (the encodings end at the end of their memory, fenced where the
 // platform allows it by the Go heap's bounds checks on b's copy).
 func TestLookupHashHostile(t *testing.T) {
 	if !littleEndian {
 		t.Skip("views need a little-endian machine")
 	}
+	forEachLevel(t, lookupHashHostile)
+}
+
+func lookupHashHostile(t *testing.T) {
 	hs := randomHashes(200, 46)
 	f := mustBytes(t, 7*64, 8)
 	f.AddHashes(hs)

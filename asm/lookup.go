@@ -1,0 +1,215 @@
+package main
+
+import (
+	"fmt"
+	"go/constant"
+	"go/types"
+	"log"
+	"math/bits"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// One-key lookup on encoded bytes: blocked.LookupHash(b, h) is one call to
+// filterLookupOne, which Go inlines into the caller. It does Reset's checks
+// (lightSize and lightHead in blocked/view.go: the length, the head word of
+// magic, version, variant and k, the incompatible flags, the number of
+// blocks against MaxBlocks, the payload length and len(b)), each a compare
+// and a branch never taken on good bytes, then probes the block of h at
+// b[HeaderSize:] as filterHasOne does. A b that fails the checks is passed on, with a jump and
+// the frame as it is, to lookupHashSlow, which has the same signature and
+// returns Reset's error: so the Go wrapper has one call, and inlines. The
+// entry point (kernels_amd64.s) chooses the version by cpu.Active as
+// levelJumps does; each version does the checks itself, so that none
+// reloads what another computed.
+
+// lookupSig is the signature of filterLookupOne and its versions: that of
+// blocked.lookupHashSlow, whose frame they jump to with.
+const lookupSig = "func(b []byte, h uint64) (found bool, err error)"
+
+// encLayout is what the checks read from blocked's (and internal/format's)
+// declarations.
+type encLayout struct {
+	header     int    // HeaderSize: the payload's offset
+	blockShift uint8  // log2 of a Filter block's bytes
+	maxShift   uint8  // log2 of MaxBlocks: 1 <= blocks <= MaxBlocks
+	head       uint64 // the first word of a Filter encoding with k = 8
+	kOff       int    // the byte of k in the first word
+	blocks     int    // offBlocks: uint64
+	payload    int    // offPayloadLen: uint64
+	incompat   int    // offIncompat: uint32
+	known      uint32 // format.KnownIncompat
+}
+
+var encCache *encLayout
+
+const formatPath = modulePath + "/internal/format"
+
+// encoding returns the layout of a Filter encoding's header, from the Go
+// declarations: the field offsets, the head word built from the magic, the
+// format version and VariantFilter at their offsets (which must fill the
+// word: the kernel compares it whole, as lightHead does).
+func encoding() encLayout {
+	if encCache != nil {
+		return *encCache
+	}
+	c := func(name string) int { return constInt(blockedPath, name) }
+	l := encLayout{
+		header:   c("HeaderSize"),
+		kOff:     c("offK"),
+		blocks:   c("offBlocks"),
+		payload:  c("offPayloadLen"),
+		incompat: c("offIncompat"),
+		known:    uint32(constInt(formatPath, "KnownIncompat")),
+	}
+	tn, ok := lookup(blockedPath, "block").(*types.TypeName)
+	if !ok {
+		log.Fatalf("asm: %s.block is not a type", blockedPath)
+	}
+	l.blockShift = log2(fmt.Sprintf("the size of %s.block", blockedPath), uint64(sizes.Sizeof(tn.Type())))
+	l.maxShift = log2(blockedPath+".MaxBlocks", uint64(c("MaxBlocks")))
+	if uint(l.maxShift) > 64-uint(l.blockShift) || l.maxShift > 32 {
+		// blocks<<blockShift must not wrap, and (h>>32)*blocks must fit.
+		log.Fatalf("asm: MaxBlocks = 1<<%d is too large for the one-key lookup's checks", l.maxShift)
+	}
+	// The head word: each field's bytes at its offset, which together must
+	// be bytes 0 to 7, each once.
+	var filled uint64
+	put := func(what string, v uint64, off, size int) {
+		m := uint64(1)<<(8*size) - 1
+		if off < 0 || off+size > 8 || filled&(m<<(8*off)) != 0 || v > m {
+			log.Fatalf("asm: %s (%d bytes at %d) does not fit the head word", what, size, off)
+		}
+		filled |= m << (8 * off)
+		l.head |= v << (8 * off)
+	}
+	magic := constString(blockedPath, "magic")
+	var mw uint64
+	for i := range len(magic) {
+		mw |= uint64(magic[i]) << (8 * i)
+	}
+	put("magic", mw, c("offMagic"), len(magic))
+	put("FormatVersion", uint64(c("FormatVersion")), c("offVersion"), 2)
+	put("VariantFilter", uint64(c("VariantFilter")), c("offVariant"), 1)
+	put("k", 8, l.kOff, 1)
+	if filled != ^uint64(0) {
+		log.Fatalf("asm: magic, version, variant and k leave bytes of the head word %#x unchecked", ^filled)
+	}
+	encCache = &l
+	return l
+}
+
+// constString returns the string constant name of the package at path.
+func constString(path, name string) string {
+	c, ok := lookup(path, name).(*types.Const)
+	if !ok || c.Val().Kind() != constant.String {
+		log.Fatalf("asm: %s.%s is not a string constant", path, name)
+	}
+	return constant.StringVal(c.Val())
+}
+
+// log2 returns n's base-2 logarithm, stopping the generator unless n is a
+// power of 2.
+func log2(what string, n uint64) uint8 {
+	if n == 0 || n&(n-1) != 0 {
+		log.Fatalf("asm: %s (%d) is not a power of 2", what, n)
+	}
+	return uint8(bits.TrailingZeros64(n))
+}
+
+// filterLookupDoc documents filterLookupOne's version name.
+func filterLookupDoc(name, how string) {
+	Doc(name+" is LookupHash"+how+". When b passes Reset's checks (of the length and the header, neither checksum)",
+		"it returns whether every bit of h is set in the Filter encoded in b, and a nil error; otherwise it jumps to",
+		"lookupHashSlow, which returns Reset's error (so b escapes, as it does there).")
+}
+
+// filterLookupEntry emits filterLookupOne: the jumps to the versions of the
+// AVX-512 and AVX2 levels, then the scalar version.
+func filterLookupEntry() {
+	name := "filterLookupOne"
+	TEXT(name, NOSPLIT, lookupSig)
+	filterLookupDoc(name, " on amd64: it jumps to "+name+"AVX512 or "+name+"AVX2 as cpu.Active allows, else runs scalar code")
+	levelJumps(name, true)
+	filterLookupBody(filterHasScalarBody)
+}
+
+// filterLookupVec emits filterLookupOne's version of v's level.
+func filterLookupVec(v vecISA) {
+	name := "filterLookupOne" + v.name
+	TEXT(name, NOSPLIT, lookupSig)
+	filterLookupDoc(name, " with "+v.name+" (cpu.Active at that level: filterLookupOne jumps here)")
+	filterLookupBody(func(k int, blk Mem, x GPVirtual) { filterHasVecBody(v, k, blk, x) })
+}
+
+// filterLookupBody emits the checks, then body for the block of h and the
+// encoding's k, or the jump to lookupHashSlow.
+func filterLookupBody(body func(k int, blk Mem, x GPVirtual)) {
+	l := encoding()
+	// Each check is a compare (some with a memory operand) and a branch to
+	// slow that is never taken on good bytes: fewer instructions than
+	// or-ing the checks' words into one and testing it once as Reset does
+	// (BenchmarkViewLookupPaired: lookup/held 1.34 then, 1.22 so at 16 KiB).
+	p := Load(Param("b").Base(), GP64())
+	n := Load(Param("b").Len(), GP64())
+	// len(b) >= HeaderSize + one block (a length is never negative).
+	CMPQ(n, U32(l.header+1<<l.blockShift))
+	JB(LabelRef("slow"))
+	nb := GP64()
+	MOVQ(Mem{Base: p, Disp: l.blocks}, nb)
+	// The block's address first, so that the probe's chain of latencies
+	// (h, the multiply, the block's load) starts before the checks; the
+	// block is read only once they pass.
+	x := GP64()
+	Load(Param("h"), x)
+	blk := GP64()
+	MOVQ(x, blk)
+	SHRQ(U8(32), blk)
+	IMULQ(nb, blk)
+	SHRQ(U8(32), blk)
+	SHLQ(U8(l.blockShift), blk)
+	ADDQ(p, blk)
+	// 1 <= nb <= MaxBlocks: SHRQ sets ZF by its result.
+	t := GP64()
+	LEAQ(Mem{Base: nb, Disp: -1}, t)
+	SHRQ(U8(l.maxShift), t)
+	JNE(LabelRef("slow"))
+	SUBQ(U32(l.header), n) // the bytes after the header
+	SHLQ(U8(l.blockShift), nb)
+	CMPQ(nb, n) // the blocks fill them
+	JNE(LabelRef("slow"))
+	CMPQ(Mem{Base: p, Disp: l.payload}, n) // and the payload length says so
+	JNE(LabelRef("slow"))
+	TESTL(U32(^l.known), Mem{Base: p, Disp: l.incompat}) // no unknown incompatible flag
+	JNE(LabelRef("slow"))
+	// A nil error (stored before the last checks: lookupHashSlow writes
+	// every result anyway).
+	errAt := retAddr()
+	errAt.Disp = (errAt.Disp + 8) &^ 7
+	itab, data := errAt, errAt
+	itab.Symbol.Name = "err_itable"
+	data.Symbol.Name, data.Disp = "err_data", errAt.Disp+8
+	MOVQ(U32(0), itab)
+	MOVQ(U32(0), data)
+	// The head word, k included: bit 4 of k's byte chooses between k = 8
+	// and 16, and the word must then be the head of that k exactly.
+	w0 := GP64()
+	MOVQ(Mem{Base: p}, w0)
+	BTQ(U8(8*l.kOff+bits.TrailingZeros8(16)), w0)
+	JCS(LabelRef("k16"))
+	head := GP64()
+	MOVQ(U64(l.head), head)
+	CMPQ(w0, head)
+	JNE(LabelRef("slow"))
+	body(8, Mem{Base: blk, Disp: l.header}, x)
+	Label("k16")
+	head = GP64()
+	MOVQ(U64(l.head+(16-8)<<(8*l.kOff)), head)
+	CMPQ(w0, head)
+	JNE(LabelRef("slow"))
+	body(16, Mem{Base: blk, Disp: l.header}, x)
+	Label("slow")
+	tailCall("·lookupHashSlow(SB)")
+}
