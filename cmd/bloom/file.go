@@ -60,23 +60,19 @@ func guardMapped(b []byte, mapped bool, name string, fn func() error) (err error
 		if r == nil {
 			return
 		}
-		// A memory fault (a runtime error with an address) at an address
-		// inside b is the file's. Some kernels and emulators report no
-		// fault address or a wrong one (QEMU's user mode: none on x86 and
-		// arm64, a garbled one on s390x), and the runtime then reports a
-		// nil dereference or a wild address: that too is the file's when
-		// the file is now shorter than the mapping.
-		a, fault := r.(interface{ Addr() uintptr })
-		if _, rt := r.(runtime.Error); !rt {
-			fault = false
-		}
+		// A runtime error (a memory fault) at an address inside b is the
+		// file's. Some kernels and emulators report no fault address or a
+		// wrong one (QEMU's user mode: none on x86 and arm64, a garbled
+		// one on s390x), and the runtime then reports a nil dereference
+		// or a wild address: that too is the file's when the file is now
+		// shorter than the mapping.
 		var addr uintptr
-		if fault {
+		if a, ok := r.(interface{ Addr() uintptr }); ok {
 			addr = a.Addr()
 		}
 		start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
 		inside := addr >= start && addr-start < uintptr(len(b))
-		if fault && (inside || shorterThan(name, len(b))) {
+		if _, rt := r.(runtime.Error); rt && (inside || shorterThan(name, len(b))) {
 			err = badFile(fmt.Errorf("%s: the file was truncated or changed while it was read", name))
 			return
 		}

@@ -436,3 +436,35 @@ func TestQueryMappedPrintedBeforePipe(t *testing.T) {
 	io.Copy(io.Discard, outp)
 	cmd.Wait()
 }
+
+// guardMapped turns only a runtime error of a file now shorter than its
+// mapping (or at an address inside it) into the file's error: other panics,
+// and runtime errors while the file is whole, go on.
+func TestGuardMappedRepanics(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "in.txt")
+	if err := os.WriteFile(p, bytes.Repeat([]byte("x\n"), 1000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := make([]byte, 2000)
+	repanics := func(name string, fn func() error) {
+		t.Helper()
+		defer func() {
+			if recover() == nil {
+				t.Errorf("%s: the panic was recovered", name)
+			}
+		}()
+		_ = guardMapped(b, true, p, fn)
+	}
+	repanics("a plain panic", func() error { panic("not a fault") })
+	var nilMap map[string]int
+	repanics("a runtime error, file whole", func() error { nilMap["x"] = 1; return nil })
+	if err := os.Truncate(p, 10); err != nil {
+		t.Fatal(err)
+	}
+	repanics("a plain panic, file shorter", func() error { panic("not a fault") })
+	var nilPtr *int
+	err := guardMapped(b, true, p, func() error { return fmt.Errorf("%d", *nilPtr) })
+	if err == nil || !strings.Contains(err.Error(), "truncated or changed while it was read") {
+		t.Errorf("a fault of a file now shorter than its mapping: %v", err)
+	}
+}
