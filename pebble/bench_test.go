@@ -9,8 +9,6 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 	pbloom "github.com/cockroachdb/pebble/v2/bloom"
 	"github.com/simdbloom/bloom"
-	"github.com/simdbloom/bloom/blocked"
-	"github.com/zeebo/xxh3"
 )
 
 // The comparisons with Pebble's own bloom.FilterPolicy(10), in one process
@@ -41,14 +39,11 @@ var policies = []struct {
 }
 
 // lookupPolicies adds, for MayContain only, bloom.Lookup on the same
-// filters (typedLookup) and the MayContain of before (xxh3ThenLookup).
+// filters (typedLookup).
 var lookupPolicies = append(policies[:len(policies):len(policies)], struct {
 	name string
 	p    pebble.FilterPolicy
-}{"simdbloom-typed", typedLookup{FilterPolicy(10)}}, struct {
-	name string
-	p    pebble.FilterPolicy
-}{"simdbloom-xxh3", xxh3ThenLookup{FilterPolicy(10)}})
+}{"simdbloom-typed", typedLookup{FilterPolicy(10)}})
 
 var sizes = []struct {
 	name string
@@ -222,19 +217,6 @@ func (p typedLookup) MayContain(ftype pebble.FilterType, filter, key []byte) boo
 		return true
 	}
 	ok, err := bloom.Lookup(filter, key)
-	return ok || err != nil
-}
-
-// xxh3ThenLookup is FilterPolicy with the MayContain of before it hashed
-// short keys itself: xxh3.Hash, then blocked.LookupHash
-// (BenchmarkMayContain's policy=simdbloom-xxh3).
-type xxh3ThenLookup struct{ FilterPolicy }
-
-func (p xxh3ThenLookup) MayContain(ftype pebble.FilterType, filter, key []byte) bool {
-	if ftype != pebble.TableFilter {
-		return true
-	}
-	ok, err := blocked.LookupHash(filter, xxh3.Hash(key))
 	return ok || err != nil
 }
 

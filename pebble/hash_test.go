@@ -9,29 +9,8 @@ import (
 	"github.com/zeebo/xxh3"
 )
 
-// TestKeyHash checks that keyHash is xxh3.Hash for keys of every length
-// from 0 to 300 bytes (its own paths and the ones it hands on), random
-// bytes and all-ones bytes.
-func TestKeyHash(t *testing.T) {
-	r := rand.New(rand.NewPCG(9, 9))
-	for n := range 301 {
-		for i := range 200 {
-			k := make([]byte, n)
-			for j := range k {
-				k[j] = byte(r.Uint32())
-				if i == 0 {
-					k[j] = 0xff
-				}
-			}
-			if got, want := keyHash(k), xxh3.Hash(k); got != want {
-				t.Fatalf("%d bytes %x: keyHash %#x, xxh3 %#x", n, k, got, want)
-			}
-		}
-	}
-}
-
-// TestMayContainHash checks that MayContain, which hashes short keys in
-// its own body, answers as blocked.LookupHash of xxh3.Hash does, for keys
+// TestMayContainHash checks that MayContain answers as blocked.LookupHash
+// of xxh3.Hash does, for keys
 // of every length from 0 to 300 bytes in a small, dense filter (where
 // either answer is common), and finds every key added.
 func TestMayContainHash(t *testing.T) {
