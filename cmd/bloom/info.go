@@ -8,6 +8,7 @@ import (
 
 	"github.com/simdbloom/bloom"
 	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/internal/memlimit"
 )
 
 // filterInfo is what "bloom info" prints. Figures a variant does not have
@@ -75,7 +76,7 @@ func runInfo(args []string, stdout, _ io.Writer) error {
 	if info.K > 0 {
 		fmt.Fprintf(tw, "k\t%d\n", info.K)
 	}
-	fmt.Fprintf(tw, "bytes\t%d (%s)\n", info.Bytes, humanBytes(uint64(info.Bytes)))
+	fmt.Fprintf(tw, "bytes\t%d (%s)\n", info.Bytes, memlimit.Human(uint64(info.Bytes)))
 	if info.FillRatio != nil {
 		fmt.Fprintf(tw, "fill ratio\t%.4f\n", *info.FillRatio)
 	}

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/internal/memlimit"
 	"github.com/simdbloom/bloom/parquet"
 )
 
@@ -129,7 +130,7 @@ func parquetSource(f *os.File, name string, limit int64) (io.ReaderAt, int64, er
 	}
 	if int64(len(b)) > limit {
 		return nil, 0, badFile(fmt.Errorf("%s is a pipe of more than %s: a Parquet file is read from its end, so give it as a file",
-			name, humanBytes(uint64(limit))))
+			name, memlimit.Human(uint64(limit))))
 	}
 	return bytes.NewReader(b), int64(len(b)), nil
 }

@@ -5,6 +5,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"github.com/simdbloom/bloom/internal/memlimit"
 )
 
 // keyProgress prints a status line on a terminal, at most once a second and
@@ -44,7 +46,7 @@ func (p *keyProgress) update(keys uint64, bytes int64) {
 	p.last = now
 	p.shown = true
 	rate := float64(keys) / now.Sub(p.start).Seconds()
-	fmt.Fprintf(p.w, "\r%d keys, %s keys/s, %s read   ", keys, humanCount(rate), humanBytes(uint64(bytes)))
+	fmt.Fprintf(p.w, "\r%d keys, %s keys/s, %s read   ", keys, humanCount(rate), memlimit.Human(uint64(bytes)))
 }
 
 // done ends the status line, if one was shown.

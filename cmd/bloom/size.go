@@ -11,6 +11,7 @@ import (
 	"github.com/simdbloom/bloom"
 	"github.com/simdbloom/bloom/blocked"
 	"github.com/simdbloom/bloom/cuckoo"
+	"github.com/simdbloom/bloom/internal/memlimit"
 )
 
 // sizeRow is one line of "bloom size". A variant that cannot be sized has
@@ -126,7 +127,7 @@ func printSize(w io.Writer, n uint64, p float64, rows []sizeRow) error {
 		if r.FingerprintBits > 0 {
 			k = fmt.Sprintf("f=%d", r.FingerprintBits)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%.4g\t\n", r.Variant, r.Bits, humanBytes(r.Bytes), k, compact(r.BitsPerKey), r.FPR)
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%.4g\t\n", r.Variant, r.Bits, memlimit.Human(r.Bytes), k, compact(r.BitsPerKey), r.FPR)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -177,18 +178,4 @@ func parseCount(s string) (uint64, error) {
 		return 0, fmt.Errorf("-n must be a whole number from 1 to 2^64-1, got %s", s)
 	}
 	return uint64(f), nil
-}
-
-// humanBytes formats a byte count with a decimal unit (1.20 GB).
-func humanBytes(b uint64) string {
-	units := []string{"B", "kB", "MB", "GB", "TB", "PB", "EB"}
-	f, i := float64(b), 0
-	for f >= 1000 && i < len(units)-1 {
-		f /= 1000
-		i++
-	}
-	if i == 0 {
-		return fmt.Sprintf("%d B", b)
-	}
-	return fmt.Sprintf("%.2f %s", f, units[i])
 }
