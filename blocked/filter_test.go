@@ -273,47 +273,66 @@ func TestBadInput(t *testing.T) {
 
 func TestUnionIntersect(t *testing.T) {
 	for _, k := range []int{8, 16} {
-		a, b := mustBytes(t, 1000*64, k), mustBytes(t, 1000*64, k)
-		ha, hb, both := randomHashes(3000, 11), randomHashes(3000, 12), randomHashes(500, 13)
-		a.AddHashes(ha)
-		a.AddHashes(both)
-		b.AddHashes(hb)
-		b.AddHashes(both)
+		checkUnionIntersect(t, func() *Filter { return mustBytes(t, 1000*64, k) }, 3000, 500, 11,
+			[]*Filter{mustBytes(t, 1001*64, k), mustBytes(t, 1000*64, 24-k), nil})
+	}
+}
 
-		all := mustBytes(t, 1000*64, k)
-		all.AddHashes(ha)
-		all.AddHashes(hb)
-		all.AddHashes(both)
-		u := a.Clone()
-		if err := u.Union(b); err != nil {
-			t.Fatal(err)
-		}
-		if !u.Equal(all) {
-			t.Fatal("Union differs from the filter of all keys")
-		}
-		i := a.Clone()
-		if err := i.Intersect(b); err != nil {
-			t.Fatal(err)
-		}
-		for _, h := range both {
-			if !i.HasHash(h) {
-				t.Fatal("Intersect lost a key added to both")
-			}
-		}
-		// Intersect is the bitwise AND: it never holds a bit one side lacks.
-		for j, w := range i.words() {
-			if w != a.words()[j]&b.words()[j] {
-				t.Fatal("Intersect is not the bitwise AND")
-			}
-		}
-		if i.FillRatio() >= a.FillRatio() {
-			t.Fatal("Intersect did not clear any bit")
+// combinable is what Filter and SplitBlock share for checkUnionIntersect.
+type combinable[T any, W uint32 | uint64] interface {
+	AddHashes(hs []uint64)
+	HasHash(h uint64) bool
+	Clone() T
+	Union(o T) error
+	Intersect(o T) error
+	Equal(o T) bool
+	FillRatio() float64
+	words() []W
+}
+
+// checkUnionIntersect checks Union against the filter of all keys, that
+// Intersect is the bitwise AND and keeps every key added to both sides, and
+// that Union and Intersect with each of bad (filters of another geometry,
+// and nil) fail with ErrGeometry and leave the filter as it was. n keys go
+// into one side only, shared into both; seed picks the hashes.
+func checkUnionIntersect[T combinable[T, W], W uint32 | uint64](t *testing.T, mk func() T, n, shared int, seed uint64, bad []T) {
+	t.Helper()
+	a, b, all := mk(), mk(), mk()
+	ha, hb, both := randomHashes(n, seed), randomHashes(n, seed+1), randomHashes(shared, seed+2)
+	a.AddHashes(ha)
+	a.AddHashes(both)
+	b.AddHashes(hb)
+	b.AddHashes(both)
+	all.AddHashes(ha)
+	all.AddHashes(hb)
+	all.AddHashes(both)
+	u := a.Clone()
+	if err := u.Union(b); err != nil {
+		t.Fatal(err)
+	}
+	if !u.Equal(all) {
+		t.Fatal("Union differs from the filter of all keys")
+	}
+	i := a.Clone()
+	if err := i.Intersect(b); err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range both {
+		if !i.HasHash(h) {
+			t.Fatal("Intersect lost a key added to both")
 		}
 	}
-	a := mustBytes(t, 64*10, 8)
-	a.AddHashes(randomHashes(100, 1))
+	// Intersect is the bitwise AND: it never holds a bit one side lacks.
+	for j, w := range i.words() {
+		if w != a.words()[j]&b.words()[j] {
+			t.Fatal("Intersect is not the bitwise AND")
+		}
+	}
+	if i.FillRatio() >= a.FillRatio() {
+		t.Fatal("Intersect did not clear any bit")
+	}
 	before := a.Clone()
-	for _, o := range []*Filter{mustBytes(t, 64*11, 8), mustBytes(t, 64*10, 16), nil} {
+	for _, o := range bad {
 		if err := a.Union(o); !errors.Is(err, ErrGeometry) {
 			t.Errorf("Union of mismatched filters: %v", err)
 		}

@@ -335,52 +335,8 @@ func TestSplitBlockFromBitsetCopies(t *testing.T) {
 }
 
 func TestSplitBlockUnionIntersect(t *testing.T) {
-	a, b := mustSplit(t, 1000*32), mustSplit(t, 1000*32)
-	ha, hb, both := randomHashes(1500, 31), randomHashes(1500, 32), randomHashes(300, 33)
-	a.AddHashes(ha)
-	a.AddHashes(both)
-	b.AddHashes(hb)
-	b.AddHashes(both)
-	all := mustSplit(t, 1000*32)
-	all.AddHashes(ha)
-	all.AddHashes(hb)
-	all.AddHashes(both)
-	u := a.Clone()
-	if err := u.Union(b); err != nil {
-		t.Fatal(err)
-	}
-	if !u.Equal(all) {
-		t.Fatal("Union differs from the filter of all keys")
-	}
-	i := a.Clone()
-	if err := i.Intersect(b); err != nil {
-		t.Fatal(err)
-	}
-	for _, h := range both {
-		if !i.HasHash(h) {
-			t.Fatal("Intersect lost a key added to both")
-		}
-	}
-	for j, w := range i.words() {
-		if w != a.words()[j]&b.words()[j] {
-			t.Fatal("Intersect is not the bitwise AND")
-		}
-	}
-	if i.FillRatio() >= a.FillRatio() {
-		t.Fatal("Intersect did not clear any bit")
-	}
-	before := a.Clone()
-	for _, o := range []*SplitBlock{mustSplit(t, 1001*32), mustSplit(t, 32), nil} {
-		if err := a.Union(o); !errors.Is(err, ErrGeometry) {
-			t.Errorf("Union of mismatched filters: %v", err)
-		}
-		if err := a.Intersect(o); !errors.Is(err, ErrGeometry) {
-			t.Errorf("Intersect of mismatched filters: %v", err)
-		}
-		if !a.Equal(before) {
-			t.Fatal("a failed Union or Intersect changed the filter")
-		}
-	}
+	checkUnionIntersect(t, func() *SplitBlock { return mustSplit(t, 1000*32) }, 1500, 300, 31,
+		[]*SplitBlock{mustSplit(t, 1001*32), mustSplit(t, 32), nil})
 }
 
 func TestSplitBlockCloneClearEqual(t *testing.T) {
