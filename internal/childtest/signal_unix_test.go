@@ -20,13 +20,6 @@ import (
 // that subtest failed, by name, while its siblings ran and passed.
 const signalEnv = "SIMDBLOOM_CHILDTEST_SIGNAL"
 
-// sigill kills this process with SIGILL, which the Go runtime does not
-// recover from.
-func sigill() {
-	syscall.Kill(os.Getpid(), syscall.SIGILL)
-	select {} // the signal arrives asynchronously
-}
-
 // TestDemoSignal runs subtests a, b and c, each in a child; b's dies of SIGILL.
 func TestDemoSignal(t *testing.T) {
 	if os.Getenv(signalEnv) != "plain" {
@@ -118,8 +111,19 @@ func TestChildDiesOfSignal(t *testing.T) {
 	wantResults(t, out, map[string]string{
 		"TestDemoSignal/a": "PASS", "TestDemoSignal/b": "FAIL", "TestDemoSignal/c": "PASS",
 	})
-	if !strings.Contains(out, "SIGILL") {
-		t.Errorf("the failure does not show the child's SIGILL:\n%s", out)
+	// The child dies of the SIGILL it sent itself, and the failure shows
+	// it: the runtime's "SIGILL: ..." report, or the parent's "signal:
+	// illegal instruction". Under an emulator (ExecEnv set) the signal may
+	// be the emulator's own: once in CI, qemu-x86_64 -cpu max died of
+	// SIGSEGV while delivering the guest's SIGILL. b still failed by name,
+	// which is what Run promises; the failure must still say that a signal
+	// ended the child.
+	shown := strings.Contains(out, "SIGILL")
+	if os.Getenv(ExecEnv) != "" {
+		shown = shown || strings.Contains(out, "failed: signal: ")
+	}
+	if !shown {
+		t.Errorf("the failure does not show the child's death by a signal:\n%s", out)
 	}
 }
 
