@@ -330,21 +330,30 @@ func mappedFilterFile(t *testing.T, n int) (string, [][]byte) {
 	return writeFile(t, t.TempDir(), "f.bloom", b), keys
 }
 
-// A filter file truncated while it is mapped: the lookups that fault
-// (SIGBUS) return the error that the file changed, not a crash.
-func TestLookupOfTruncatedMappedFile(t *testing.T) {
+// mappedLookup opens a filter of 100,000 keys (mappedFilterFile) for
+// lookups, released at t's end, and returns its path, keys and lookup. It
+// skips t where the lookups would not read a mapping of the file.
+func mappedLookup(t *testing.T) (string, [][]byte, *lookup) {
+	t.Helper()
 	p, keys := mappedFilterFile(t, 100_000)
 	l, err := openLookup(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.release()
+	t.Cleanup(l.release)
 	if !l.mapped {
 		t.Skip("files are not memory-mapped on this platform")
 	}
 	if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
 		t.Skip("a big-endian machine decodes the filter into memory: lookups do not read the mapping")
 	}
+	return p, keys, l
+}
+
+// A filter file truncated while it is mapped: the lookups that fault
+// (SIGBUS) return the error that the file changed, not a crash.
+func TestLookupOfTruncatedMappedFile(t *testing.T) {
+	p, keys, l := mappedLookup(t)
 	out := make([]bool, len(keys))
 	if _, err := l.hasAllGuarded(keys, out); err != nil {
 		t.Fatal(err)
@@ -352,7 +361,7 @@ func TestLookupOfTruncatedMappedFile(t *testing.T) {
 	if err := os.Truncate(p, 0); err != nil {
 		t.Fatal(err)
 	}
-	_, err = l.hasAllGuarded(keys, out)
+	_, err := l.hasAllGuarded(keys, out)
 	if err == nil || !strings.Contains(err.Error(), "truncated or changed while it was read") {
 		t.Fatalf("lookups in a truncated mapped file: %v; want the error that the file changed", err)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -178,9 +177,11 @@ func TestScanMappedWriteError(t *testing.T) {
 	}
 }
 
-// An input truncated while it is mapped is an input error that says so,
-// not a crash.
-func TestScanMappedInputTruncated(t *testing.T) {
+// truncatedMappedInput writes an input of 100,000 lines, maps it and
+// truncates the file to 0 bytes: it returns the path and the mapping, whose
+// pages now fault. It skips t where inputs are not mapped.
+func truncatedMappedInput(t *testing.T) (string, []byte) {
+	t.Helper()
 	p := filepath.Join(t.TempDir(), "in.txt")
 	if err := os.WriteFile(p, bytes.Repeat([]byte("0123456789abcdef\n"), 100_000), 0o644); err != nil {
 		t.Fatal(err)
@@ -189,19 +190,26 @@ func TestScanMappedInputTruncated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer in.Close()
+	t.Cleanup(func() { in.Close() })
 	data, done, ok := mappedInput(in)
 	if !ok {
 		t.Skip("files are not memory-mapped on this platform")
 	}
-	defer done()
+	t.Cleanup(done)
 	if err := os.Truncate(p, 0); err != nil {
 		t.Fatal(err)
 	}
+	return p, data
+}
+
+// An input truncated while it is mapped is an input error that says so,
+// not a crash.
+func TestScanMappedInputTruncated(t *testing.T) {
+	p, data := truncatedMappedInput(t)
 	f, _ := bloom.New[[]byte](100, 0.01)
 	for _, workers := range []int{1, 2} {
 		s := &scanner{l: &lookup{stages: []hasAller{f}}, sep: '\n', count: true, workers: workers}
-		err = s.scanMapped(p, data, func([]byte) error { return nil })
+		err := s.scanMapped(p, data, func([]byte) error { return nil })
 		var ie inputError
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), "truncated or changed while it was read") {
 			t.Errorf("%d workers: scan of a truncated mapped input: %v; want an input error that the file changed", workers, err)
@@ -336,24 +344,8 @@ func TestSplitAheadMatchesReference(t *testing.T) {
 // bloom build of a mapped input truncated while it is read: exit 2 and
 // the error that the file changed, not a crash.
 func TestSplitAheadInputTruncated(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "in.txt")
-	if err := os.WriteFile(p, bytes.Repeat([]byte("0123456789abcdef\n"), 100_000), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	in, err := os.Open(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	data, done, ok := mappedInput(in)
-	if !ok {
-		t.Skip("files are not memory-mapped on this platform")
-	}
-	defer done()
-	if err := os.Truncate(p, 0); err != nil {
-		t.Fatal(err)
-	}
-	err = splitAhead(p, data, '\n', func([][]byte, int) error { return nil })
+	p, data := truncatedMappedInput(t)
+	err := splitAhead(p, data, '\n', func([][]byte, int) error { return nil })
 	var e exitError
 	if !errors.As(err, &e) || e.code != 2 || !strings.Contains(err.Error(), "truncated or changed while it was read") {
 		t.Errorf("split of a truncated mapped input: %v; want exit 2 and the error that the file changed", err)
@@ -364,18 +356,7 @@ func TestSplitAheadInputTruncated(t *testing.T) {
 // goroutine and several: the filter's error (exit 2, the file changed),
 // not an input error to go on after, and not a crash.
 func TestScanMappedFilterTruncated(t *testing.T) {
-	p, keys := mappedFilterFile(t, 100_000)
-	l, err := openLookup(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.release()
-	if !l.mapped {
-		t.Skip("files are not memory-mapped on this platform")
-	}
-	if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
-		t.Skip("a big-endian machine decodes the filter into memory: lookups do not read the mapping")
-	}
+	p, keys, l := mappedLookup(t)
 	data := bytes.Join(keys, []byte("\n"))
 	if err := os.Truncate(p, 0); err != nil {
 		t.Fatal(err)
