@@ -67,22 +67,7 @@ func filterHas(k int, t filterTables) {
 // broadcast in xb is set in the block at blk.
 func testBitsAVX2(xb VecVirtual, blk Mem, salts [][]VecVirtual, ones VecVirtual) {
 	v := avx2
-	idx := bitIndexes(v, xb, salts)
-	// all: per 64-bit lane, bit 0 is set iff the lane's bits are all set.
-	var all VecVirtual
-	for p := 0; p < v.parts(); p++ {
-		b := v.reg()
-		vmovdqu(v, blk.Offset(32*p), b)
-		for s := range idx {
-			r := v.reg()
-			VPSRLVQ(idx[s][p], b, r)
-			if all == nil {
-				all = r
-			} else {
-				VPAND(r, all, all)
-			}
-		}
-	}
+	all := shiftedAnd(v, blk, bitIndexes(v, xb, salts))
 	VPTEST(ones, all) // CF = every lane has bit 0 set
 }
 

@@ -203,7 +203,25 @@ func filterOneBody(lookup bool, f GPVirtual, body func(k int)) {
 // and tests bit 0 of every lane: VPTEST (CF) for AVX2, VPTESTNMQ and
 // KORTESTB (ZF) for AVX-512.
 func filterHasVecBody(v vecISA, k int, blk Mem, x GPVirtual) {
-	idx := oneIndexes(v, k, x)
+	all := shiftedAnd(v, blk, oneIndexes(v, k, x))
+	if v.lanes == 8 {
+		m := K()
+		VPTESTNMQ_BCST(tables.ones, all, m) // lanes whose bit 0 is clear
+		KORTESTB(m, m)
+		SETEQ(retAddr())
+	} else {
+		VPTEST(tables.ones, all) // CF = every lane has bit 0 set
+		SETCS(retAddr())
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// shiftedAnd loads the line at blk, shifts each word right by its bit
+// indexes idx[s][p] (one register of the line's part p for salt group s)
+// and returns the AND of all the shifts: per 64-bit lane, bit 0 is set iff
+// every bit the lane tests is set.
+func shiftedAnd(v vecISA, blk Mem, idx [][]VecVirtual) VecVirtual {
 	var all VecVirtual
 	for p := 0; p < v.parts(); p++ {
 		b := v.reg()
@@ -220,17 +238,7 @@ func filterHasVecBody(v vecISA, k int, blk Mem, x GPVirtual) {
 			}
 		}
 	}
-	if v.lanes == 8 {
-		m := K()
-		VPTESTNMQ_BCST(tables.ones, all, m) // lanes whose bit 0 is clear
-		KORTESTB(m, m)
-		SETEQ(retAddr())
-	} else {
-		VPTEST(tables.ones, all) // CF = every lane has bit 0 set
-		SETCS(retAddr())
-	}
-	VZEROUPPER()
-	RET()
+	return all
 }
 
 // filterHasScalarBody counts the set bits with BT (CF = the bit) and ADC,
