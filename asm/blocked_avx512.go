@@ -43,16 +43,7 @@ func groupedHas(k int, t filterTables) {
 	groupedLookup(name, avx512, 6, func(xm, blk Mem) {
 		xb := ZMM()
 		VPBROADCASTD(xm, xb)
-		idx := bitIndexes(v, xb, salts)
-		b := ZMM()
-		VMOVDQU64(blk, b)
-		all := ZMM()
-		VPSRLVQ(idx[0][0], b, all)
-		for s := 1; s < len(idx); s++ {
-			r := ZMM()
-			VPSRLVQ(idx[s][0], b, r)
-			VPANDQ(r, all, all)
-		}
+		all := shiftedAnd(v, blk, bitIndexes(v, xb, salts))
 		m := K()
 		VPTESTMQ(ones, all, m)
 		KORTESTB(m, m)
