@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/bits"
 	"unsafe"
+
+	"github.com/simdbloom/bloom/internal/alloc"
 )
 
 // block is one cache line: eight 64-bit words.
@@ -67,11 +69,11 @@ func newFilter(nblocks uint64, k int) *Filter {
 	return &Filter{blocks: alignedBlocks(nblocks), k: k}
 }
 
-// alignedBlocks allocates n zeroed blocks starting at a 64-byte boundary.
+// alignedBlocks allocates n zeroed blocks starting at a 64-byte boundary
+// (a 2 MiB one, advised for huge pages, for large filters: see
+// internal/alloc).
 func alignedBlocks(n uint64) []block {
-	raw := make([]uint64, n*8+7)
-	off := (64 - uintptr(unsafe.Pointer(&raw[0]))%64) % 64 / 8
-	return unsafe.Slice((*block)(unsafe.Pointer(&raw[off])), n)
+	return unsafe.Slice((*block)(unsafe.Pointer(unsafe.SliceData(alloc.Words(n*8)))), n)
 }
 
 // K returns the number of bits set per key: 8 or 16.

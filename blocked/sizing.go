@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/simdbloom/bloom/internal/alloc"
 	"github.com/simdbloom/bloom/internal/errs"
 	"github.com/simdbloom/bloom/internal/memlimit"
 )
@@ -39,7 +40,7 @@ func checkAlloc(nblocks, blockBytes uint64, what func() string) error {
 	if what == nil {
 		what = func() string { return fmt.Sprintf("%s of %d bytes", errs.Count(nblocks, "block"), blockBytes) }
 	}
-	return memlimit.Check(nblocks*blockBytes+64, what) // alignedMem's 64 bytes of slack
+	return memlimit.Check(alloc.Footprint(nblocks*blockBytes), what)
 }
 
 // keysAt names a request for n keys at rate fpr, for checkAlloc.

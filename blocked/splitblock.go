@@ -8,6 +8,7 @@ import (
 	"math/bits"
 	"unsafe"
 
+	"github.com/simdbloom/bloom/internal/alloc"
 	"github.com/simdbloom/bloom/internal/format"
 )
 
@@ -128,11 +129,10 @@ func newSplitBlock(nblocks uint64) *SplitBlock {
 	return &SplitBlock{blocks: alignedSplitBlocks(nblocks)}
 }
 
-// alignedSplitBlocks allocates n zeroed blocks starting at a 64-byte boundary.
+// alignedSplitBlocks allocates n zeroed blocks starting at a 64-byte
+// boundary (see alignedBlocks).
 func alignedSplitBlocks(n uint64) []splitBlock {
-	raw := make([]uint64, n*4+7)
-	off := (64 - uintptr(unsafe.Pointer(&raw[0]))%64) % 64 / 8
-	return unsafe.Slice((*splitBlock)(unsafe.Pointer(&raw[off])), n)
+	return unsafe.Slice((*splitBlock)(unsafe.Pointer(unsafe.SliceData(alloc.Words(n*4)))), n)
 }
 
 // littleEndian reports whether this machine stores words little-endian, so

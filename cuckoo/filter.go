@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/internal/alloc"
 	"github.com/simdbloom/bloom/internal/errs"
 	"github.com/simdbloom/bloom/internal/memlimit"
 )
@@ -107,7 +108,7 @@ func NewBuckets(buckets uint64, fpBits int, l Layout) (*Filter, error) {
 // than this machine can allocate now (internal/memlimit); what names the
 // request for the message.
 func checkMemory(buckets uint64, fpBits int, l Layout, what func() string) error {
-	return memlimit.Check(tableBytes(buckets, fpBits, l)+8, what)
+	return memlimit.Check(alloc.Footprint(tableBytes(buckets, fpBits, l)+8), what)
 }
 
 func newFilter(buckets uint64, fpBits int, l Layout) *Filter {
@@ -125,7 +126,7 @@ func newFilter(buckets uint64, fpBits int, l Layout) *Filter {
 		f.rest = fb - 4
 		f.lanesMsk = 1<<f.rest - 1
 	}
-	f.data = make([]byte, tableBytes(buckets, fpBits, l)+8)
+	f.data = alloc.Bytes(tableBytes(buckets, fpBits, l) + 8)
 	return f
 }
 
@@ -527,7 +528,8 @@ func (f *Filter) Clear() {
 // Filter).
 func (f *Filter) Clone() *Filter {
 	c := *f
-	c.data = append([]byte(nil), f.data...)
+	c.data = alloc.Bytes(uint64(len(f.data)))
+	copy(c.data, f.data)
 	c.path = nil
 	return &c
 }
