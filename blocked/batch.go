@@ -1,6 +1,10 @@
 package blocked
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/simdbloom/bloom/internal/cpu"
+)
 
 // The batch operations of Filter and SplitBlock: each runs the kernel that
 // dispatch_<arch>.go chooses for the current level (cpu.Active), else the
@@ -18,6 +22,32 @@ import "fmt"
 // arm64 hardware (only emulated arm64 was available, where timings mean
 // nothing).
 const prefetchDistance = 32
+
+// prefetchFrom is the filter size in bytes from which the batch loops fetch
+// lines ahead (the kernels with PREFETCHT0 or PRFM, the pure-Go loops by
+// touching them): one core's L2 cache (cpu.L2), or 1 MiB when the processor
+// does not report it. Below it prefetching measured slower (PERF.md).
+// Tests lower it to reach the prefetching loops.
+var prefetchFrom = cacheOr(cpu.L2, 1<<20)
+
+// cacheOr returns size, or def when size is 0 (unknown).
+func cacheOr(size, def uint64) uint64 {
+	if size == 0 {
+		return def
+	}
+	return size
+}
+
+// prefetchPlan returns, for a batch of n keys into a filter of size bytes,
+// the prefetch distance pf and the number npf of keys whose successor pf
+// places ahead exists: the kernels prefetch the block of hs[i+pf] only for
+// i < npf, so they never read past hs.
+func prefetchPlan(size uint64, n int) (pf, npf int) {
+	if size < prefetchFrom || n <= prefetchDistance {
+		return 0, 0
+	}
+	return prefetchDistance, n - prefetchDistance
+}
 
 // addHashes adds hs (len(hs) > 0) to f, which has blocks.
 func addHashes(f *Filter, hs []uint64) {
@@ -90,4 +120,12 @@ func (s *SplitBlock) HasHashes(hs []uint64, out []bool) int {
 		return n
 	}
 	return splitHasHashesGeneric(s, hs, out)
+}
+
+// b2u converts a bool to 0 or 1 without a branch.
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -73,30 +73,6 @@ var kernels = map[string]cpu.Kernel{
 // arguments.
 const oneKeyAsm = true
 
-// prefetchFrom is the filter size in bytes from which the batch kernels
-// prefetch: one core's L2 cache (cpu.L2), or 1 MiB when the processor does
-// not report it. Tests lower it to reach the prefetching loops.
-var prefetchFrom = cacheOr(cpu.L2, 1<<20)
-
-// cacheOr returns size, or def when size is 0 (unknown).
-func cacheOr(size, def uint64) uint64 {
-	if size == 0 {
-		return def
-	}
-	return size
-}
-
-// prefetchPlan returns, for a batch of n keys into a filter of size bytes,
-// the prefetch distance pf and the number npf of keys whose successor pf
-// places ahead exists: the kernels prefetch the block of hs[i+pf] only for
-// i < npf, so they never read past hs.
-func prefetchPlan(size uint64, n int) (pf, npf int) {
-	if size < prefetchFrom || n <= prefetchDistance {
-		return 0, 0
-	}
-	return prefetchDistance, n - prefetchDistance
-}
-
 // addHashesArch runs the Filter batch add of the best kernel that may run
 // and reports whether one ran: AVX-512, else AVX2 with an offset ring
 // (filterAdd8AVX2Ring and filterAdd16AVX2Ring) below 2^32 blocks, which its

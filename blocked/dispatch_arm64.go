@@ -28,31 +28,6 @@ func splitAddOne(*SplitBlock, uint64)      { panic("blocked: no one-key assembly
 
 func filterLookupOne([]byte, uint64) (bool, error) { panic("blocked: no one-key assembly") }
 
-// prefetchAbove is the filter size in bytes from which the batch kernels
-// prefetch: one core's L2 cache (cpu.L2), or 1 MiB when the processor does
-// not report it, as on amd64, where prefetching measured a gain from the L2
-// size up. Tests lower it to reach the prefetching loops.
-var prefetchAbove = cacheOr(cpu.L2, 1<<20)
-
-// cacheOr returns size, or def when size is 0 (unknown).
-func cacheOr(size, def uint64) uint64 {
-	if size == 0 {
-		return def
-	}
-	return size
-}
-
-// prefetchPlan returns, for a filter of size bytes and n keys, the prefetch
-// distance pf and the number npf of keys whose successor pf places ahead
-// exists: the kernels prefetch the block of hs[i+pf] only for i < npf, so
-// they never read past hs.
-func prefetchPlan(size uint64, n int) (pf, npf int) {
-	if size < prefetchAbove || n <= prefetchDistance {
-		return 0, 0
-	}
-	return prefetchDistance, n - prefetchDistance
-}
-
 // addHashesArch runs the Filter batch add of the current level and reports
 // whether one ran.
 func addHashesArch(f *Filter, hs []uint64) bool {

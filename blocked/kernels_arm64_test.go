@@ -236,9 +236,9 @@ func TestNEONStaysInBounds(t *testing.T) {
 // TestNEONPrefetchDispatch runs the batch-equals-single test through the
 // dispatch with prefetching forced on for every filter size.
 func TestNEONPrefetchDispatch(t *testing.T) {
-	saved := prefetchAbove
-	defer func() { prefetchAbove = saved }()
-	prefetchAbove = 0
+	saved := prefetchFrom
+	defer func() { prefetchFrom = saved }()
+	prefetchFrom = 0
 	forEachLevel(t, testBatchEqualsSingle)
 }
 
@@ -360,9 +360,9 @@ func TestSplitNEONStaysInBounds(t *testing.T) {
 // TestSplitNEONPrefetchDispatch runs the split-block batch-equals-single test
 // through the dispatch with prefetching forced on.
 func TestSplitNEONPrefetchDispatch(t *testing.T) {
-	saved := prefetchAbove
-	defer func() { prefetchAbove = saved }()
-	prefetchAbove = 0
+	saved := prefetchFrom
+	defer func() { prefetchFrom = saved }()
+	prefetchFrom = 0
 	forEachLevel(t, testSplitBatchEqualsSingle)
 }
 
@@ -450,8 +450,8 @@ func TestCountingNEON(t *testing.T) {
 // TestCountingNEONDispatch checks that HasHashes runs the NEON kernel, with
 // and without prefetch, and answers as the generic loop does.
 func TestCountingNEONDispatch(t *testing.T) {
-	saved := prefetchAbove
-	defer func() { prefetchAbove = saved }()
+	saved := prefetchFrom
+	defer func() { prefetchFrom = saved }()
 	c := mustCounting(t, 500*64)
 	hs := randomHashes(2000, 11)
 	c.AddHashes(hs[:1000])
@@ -459,10 +459,10 @@ func TestCountingNEONDispatch(t *testing.T) {
 	want := make([]bool, len(probes))
 	wantN := countingHasHashesGeneric(c, probes, want)
 	for _, above := range []uint64{saved, 0} {
-		prefetchAbove = above
+		prefetchFrom = above
 		got := make([]bool, len(probes))
 		if n := c.HasHashes(probes, got); n != wantN || !slices.Equal(got, want) {
-			t.Fatalf("prefetchAbove %d: HasHashes counted %d (generic %d) or answered differently", above, n, wantN)
+			t.Fatalf("prefetchFrom %d: HasHashes counted %d (generic %d) or answered differently", above, n, wantN)
 		}
 		if _, ok := countingHasHashesArch(c, probes, got); !ok {
 			t.Fatal("the NEON Counting lookup did not run")
@@ -592,18 +592,18 @@ func TestCountingAddNEONStaysInBounds(t *testing.T) {
 // TestCountingAddNEONDispatch checks that AddHashes runs the NEON kernel,
 // with and without prefetch, and counts as the generic loop does.
 func TestCountingAddNEONDispatch(t *testing.T) {
-	saved := prefetchAbove
-	defer func() { prefetchAbove = saved }()
+	saved := prefetchFrom
+	defer func() { prefetchFrom = saved }()
 	hs := randomHashes(2000, 13)
 	hs = append(hs, hs[:500]...) // duplicates
 	want := mustCounting(t, 500*64)
 	countingAddHashesGeneric(want, hs)
 	for _, above := range []uint64{saved, 0} {
-		prefetchAbove = above
+		prefetchFrom = above
 		c := mustCounting(t, 500*64)
 		c.AddHashes(hs)
 		if !c.Equal(want) {
-			t.Fatalf("prefetchAbove %d: AddHashes counted differently from the generic loop", above)
+			t.Fatalf("prefetchFrom %d: AddHashes counted differently from the generic loop", above)
 		}
 		if !countingAddHashesArch(c, hs[:1]) {
 			t.Fatal("the NEON Counting add did not run")
