@@ -63,3 +63,47 @@ func TestAppendFilterHashesInDst(t *testing.T) {
 		}
 	})
 }
+
+// TestAppendBinaryViewInDst checks a view's AppendBinary when the viewed
+// bytes lie in b's spare capacity, where the encoding is written (a buffer
+// that holds an encoding, viewed, then appended to): the bytes appended
+// must be the viewed encoding. It runs the little-endian copy and, on a
+// little-endian machine, the word-by-word conversion that big-endian
+// machines use too.
+func TestAppendBinaryViewInDst(t *testing.T) {
+	defer func(le bool) { littleEndian = le }(littleEndian)
+	paths := []bool{littleEndian}
+	if littleEndian {
+		paths = append(paths, false) // the conversion is then the identity, word by word
+	}
+	hs := randomHashes(3000, 282)
+	for _, c := range codecs {
+		enc, err := c.build(t, 40, hs).MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, le := range paths {
+			for _, pre := range []int{8, 64, 72} {
+				// The encoding starts at from, and is appended at pre.
+				for _, from := range []int{0, pre - 8, pre, pre + 8, pre + HeaderSize} {
+					littleEndian = true
+					buf := make([]byte, pre+from+len(enc)+HeaderSize+64)
+					copy(buf[from:], enc)
+					v, err := c.view(buf[from : from+len(enc)])
+					if err != nil {
+						t.Fatal(err)
+					}
+					littleEndian = le
+					got, err := v.AppendBinary(buf[:pre])
+					littleEndian = true
+					if err != nil {
+						t.Fatal(err)
+					}
+					if !bytes.Equal(got[pre:], enc) {
+						t.Errorf("%s, little-endian path %v: viewed at %d, appended at %d: not the viewed encoding", c.name, le, from, pre)
+					}
+				}
+			}
+		}
+	}
+}
