@@ -21,6 +21,7 @@ const childEnv = "BLOOM_CLI_TEST_CHILD"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" {
+		limitChild()
 		main()
 		os.Exit(0) // main always exits; unreachable unless it returns
 	}
