@@ -336,7 +336,7 @@ func mappedFilterFile(t *testing.T, n int) (string, [][]byte) {
 func mappedLookup(t *testing.T) (string, [][]byte, *lookup) {
 	t.Helper()
 	p, keys := mappedFilterFile(t, 100_000)
-	l, err := openLookup(p)
+	l, err := openLookup(p, true)
 	if err != nil {
 		t.Fatal(err)
 	}
