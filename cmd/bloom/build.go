@@ -49,8 +49,8 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 		"a progress line shows keys, keys/s and bytes read. Prints nothing else unless --json is given.\n\n"+
 		"FILE is written as cp writes: a new file is mode 0666 minus the umask, an existing one keeps its\n"+
 		"mode, and a symbolic link is written through; a temporary file is renamed into place once complete.")
-	nStr := fs.String("n", "", "number of keys to size the filter for (default: count the input files' lines)")
-	pStr := fs.String("p", "0.01", "target false-positive rate, in (0, 1)")
+	nStr := fs.String("n", "", "number of keys to size the filter for, a decimal number (e.g. 1000000 or 1e9; default: count the input files' lines)")
+	pStr := fs.String("p", "0.01", "target false-positive rate, a decimal number in (0, 1) (e.g. 0.01 or 1e-6)")
 	nul := fs.Bool("0", false, "keys end with a NUL byte instead of a newline")
 	out := fs.String("o", "", "the filter file to write (required; - for standard output)")
 	asJSON := fs.Bool("json", false, "print what was built as JSON")
