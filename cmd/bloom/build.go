@@ -178,19 +178,25 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if res.Bytes, err = writeOutput(*out, stdout, b.WriteTo); err != nil {
+	// The report is printed before the file is renamed into place: a
+	// report that cannot be printed (>/dev/full) fails the build without
+	// leaving a new file.
+	_, err = writeOutput(*out, stdout, b.WriteTo, func(n int64) error {
+		res.Bytes, res.EstimatedFPR = n, b.EstimatedFPR()
+		if *asJSON {
+			return writeJSON(stdout, res)
+		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
-	res.EstimatedFPR = b.EstimatedFPR()
 	if res.Keys == 0 {
 		fmt.Fprintf(stderr, "bloom build: warning: the inputs have no lines: %s holds no key\n", *out)
 	}
 	if res.Variant == "filter" && res.Keys > res.PlannedKeys {
 		fmt.Fprintf(stderr, "bloom build: warning: %d keys in a filter sized for %d: its false-positive rate is now about %.3g\n",
 			res.Keys, res.PlannedKeys, res.EstimatedFPR)
-	}
-	if *asJSON {
-		return writeJSON(stdout, res)
 	}
 	return nil
 }

@@ -112,6 +112,43 @@ func TestStdoutWriteFailure(t *testing.T) {
 	}
 }
 
+// build --json whose report cannot be printed (>/dev/full) fails, exit 2
+// and one line, and leaves no new file: none where there was none, the old
+// one untouched where there was one, and no temporary file (it renamed the
+// new file into place, then failed to print the report).
+func TestBuildReportFailureLeavesNoFile(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skipf("no /dev/full here: %v", err)
+	}
+	defer full.Close()
+	dir := t.TempDir()
+	keys := writeFile(t, dir, "keys.txt", []byte("a\nb\n"))
+	out := filepath.Join(dir, "new.bloom")
+	old := writeFile(t, dir, "old.bloom", []byte("old contents"))
+	for _, args := range [][]string{
+		{"build", "--json", "-o", out, keys},
+		{"build", "--json", "-o", old, keys},
+		{"build", "--json", "-n", "10", "-o", out, keys},
+	} {
+		code, errs := runChildTo(t, full, args...)
+		if code != 2 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "writing standard output: no space left on device") {
+			t.Errorf("%q >/dev/full: exit %d, stderr %q; want exit 2 and one line", args, code, errs)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%q >/dev/full: left %s", args, out)
+			os.Remove(out)
+		}
+		if b, err := os.ReadFile(old); err != nil || string(b) != "old contents" {
+			t.Errorf("%q >/dev/full: %s is now %q (%v), want it unchanged", args, old, b, err)
+			os.WriteFile(old, []byte("old contents"), 0o644)
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+			t.Errorf("%q >/dev/full: %d files in the directory, want keys.txt and old.bloom only", args, len(ents))
+		}
+	}
+}
+
 // Output files as cp and sort -o make them: a new file is 0666 minus the
 // umask, an existing file keeps its mode, a symbolic link (also a dangling
 // or relative one) is written through and stays a link, a hard-linked file
