@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/simdbloom/bloom"
 	"github.com/simdbloom/bloom/internal/memlimit"
@@ -41,7 +42,7 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 		"is given or for \"-\". The file is in simdbloom's format (FORMAT.md) with the xxh3 key hash, for\n"+
 		"bloom query and for bloom.View[string] or bloom.View[[]byte] in Go.\n\n"+
 		"The filter is sized for N keys at false-positive rate P. Without -n, the lines of the input files\n"+
-		"are counted first; when an input can be read only once (standard input, a pipe given by name such\n"+
+		"are counted first (a file named twice, once); when an input can be read only once (standard input, a pipe given by name such\n"+
 		"as /dev/stdin or <(...), a FIFO) and -n is not given, the filter is a scalable filter, which grows\n"+
 		"as keys arrive and keeps the rate P. Inputs without a line leave a filter of no key, with a\n"+
 		"warning. A filter larger than the memory this process may use (physical memory and swap, a\n"+
@@ -80,6 +81,7 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	// are not counted, and make a scalable filter that grows as they come.
 	once := len(inputs) == 0
 	var counted uint64
+	var seen []os.FileInfo // the files counted: a file named twice holds the same keys
 	for _, in := range inputs {
 		if in == "-" {
 			once = true
@@ -93,12 +95,13 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 			return badFile(fmt.Errorf("%s is a directory", in))
 		case !st.Mode().IsRegular():
 			once = true
-		case n == 0:
+		case n == 0 && !slices.ContainsFunc(seen, func(s os.FileInfo) bool { return os.SameFile(s, st) }):
 			c, err := countLines(in, sep)
 			if err != nil {
 				return err
 			}
 			counted += c
+			seen = append(seen, st)
 		}
 	}
 	res := buildResult{File: *out, FPR: p, Variant: "filter"}

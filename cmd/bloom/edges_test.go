@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/simdbloom/bloom"
 	"github.com/simdbloom/bloom/internal/childtest"
+	"github.com/simdbloom/bloom/internal/cpu"
 	"github.com/simdbloom/bloom/internal/memlimit"
 )
 
@@ -516,4 +518,54 @@ func TestBuildTooLargeForMemory(t *testing.T) {
 	}
 	code, _, errs = runChild(t, "build", "-n", "1e19", "-o", f)
 	oneLine("-n 1e19", code, errs, "too large")
+}
+
+// An input file named twice (or by another name: a symbolic link, a hard
+// link, ./name) is counted once when build sizes the filter: its keys are
+// the same keys, and counting them twice made a filter twice as large.
+// The filter is the one built from the file named once, at every level.
+func TestBuildCountsEachFileOnce(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&b, "key%d\n", i)
+	}
+	keys := writeFile(t, dir, "keys.txt", []byte(b.String()))
+	link := filepath.Join(dir, "link.txt")
+	if err := os.Symlink(keys, link); err != nil {
+		t.Fatal(err)
+	}
+	hard := filepath.Join(dir, "hard.txt")
+	if err := os.Link(keys, hard); err != nil {
+		t.Fatal(err)
+	}
+	other := writeFile(t, dir, "other.txt", []byte("x\ny\n")) // another file: counted
+	for _, l := range cpu.Usable() {
+		env := []string{"SIMDBLOOM_CPU=" + l.String()}
+		build := func(out string, inputs ...string) buildResult {
+			t.Helper()
+			code, stdout, errs := runChildEnv(t, env, "", append([]string{"build", "--json", "-o", out}, inputs...)...)
+			var r buildResult
+			if err := json.Unmarshal([]byte(stdout), &r); code != 0 || err != nil {
+				t.Fatalf("%v, build %q: exit %d, %v, %s", l, inputs, code, err, errs)
+			}
+			return r
+		}
+		once := filepath.Join(dir, "once.bloom")
+		want := build(once, keys, other)
+		wantBytes, _ := os.ReadFile(once)
+		for _, inputs := range [][]string{
+			{keys, keys, other},
+			{keys, other, link},
+			{hard, keys, other, filepath.Join(dir, ".", "keys.txt")},
+		} {
+			out := filepath.Join(dir, "twice.bloom")
+			got := build(out, inputs...)
+			gotBytes, _ := os.ReadFile(out)
+			if got.PlannedKeys != want.PlannedKeys || !bytes.Equal(gotBytes, wantBytes) {
+				t.Errorf("%v, build %q: sized for %d keys, %d bytes; want %d keys, the filter built from keys.txt once (%d bytes)",
+					l, inputs, got.PlannedKeys, len(gotBytes), want.PlannedKeys, len(wantBytes))
+			}
+		}
+	}
 }
