@@ -42,12 +42,13 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 		"is given or for \"-\". The file is in simdbloom's format (FORMAT.md) with the xxh3 key hash, for\n"+
 		"bloom query and for bloom.View[string] or bloom.View[[]byte] in Go.\n\n"+
 		"The filter is sized for N keys at false-positive rate P. Without -n, the lines of the input files\n"+
-		"are counted first (a file named twice, once); when an input can be read only once (standard input, a pipe given by name such\n"+
-		"as /dev/stdin or <(...), a FIFO) and -n is not given, the filter is a scalable filter, which grows\n"+
-		"as keys arrive and keeps the rate P. Inputs without a line leave a filter of no key, with a\n"+
-		"warning. A filter larger than the memory this process may use (physical memory and swap, a\n"+
-		"cgroup's limit, ulimit -v or -d, GOMEMLIMIT) is refused before it is made, exit 1. On a terminal,\n"+
-		"a progress line shows keys, keys/s and bytes read. Prints nothing else unless --json is given.\n\n"+
+		"are counted first (a file named twice, once); when an input can be read only once (standard\n"+
+		"input, a pipe given by name such as /dev/stdin or <(...), a FIFO) and -n is not given, the filter\n"+
+		"is a scalable filter, which grows as keys arrive and keeps the rate P. Inputs without a line leave\n"+
+		"a filter of no key, with a warning. A filter larger than the memory this process may use (physical\n"+
+		"memory and swap, a cgroup's limit, ulimit -v or -d, GOMEMLIMIT) is refused before it is made, exit\n"+
+		"1; a line too long to hold in that memory is an error, exit 2. On a terminal, a progress line shows\n"+
+		"keys, keys/s and bytes read. Prints nothing else unless --json is given.\n\n"+
 		"FILE is written as cp writes: a new file is mode 0666 minus the umask, an existing one keeps its\n"+
 		"mode, and a symbolic link is written through; a temporary file is renamed into place once complete.")
 	nStr := fs.String("n", "", "number of keys to size the filter for, a decimal number (e.g. 1000000 or 1e9; default: count the input files' lines)")
