@@ -67,15 +67,14 @@ func TestAppendFilterHashesInDst(t *testing.T) {
 // TestAppendBinaryViewInDst checks a view's AppendBinary when the viewed
 // bytes lie in b's spare capacity, where the encoding is written (a buffer
 // that holds an encoding, viewed, then appended to): the bytes appended
-// must be the viewed encoding. It runs the little-endian copy and, on a
-// little-endian machine, the word-by-word conversion that big-endian
-// machines use too.
+// must be the viewed encoding. It runs the little-endian copy and the
+// word-by-word conversion of big-endian machines (here the identity).
 func TestAppendBinaryViewInDst(t *testing.T) {
-	defer func(le bool) { littleEndian = le }(littleEndian)
-	paths := []bool{littleEndian}
-	if littleEndian {
-		paths = append(paths, false) // the conversion is then the identity, word by word
+	if !littleEndian {
+		t.Skip("no views on a big-endian machine (ErrByteOrder); its conversion runs here on little-endian ones")
 	}
+	defer func(le bool) { littleEndian = le }(littleEndian)
+	paths := []bool{true, false} // false: the conversion, word by word, is the identity here
 	hs := randomHashes(3000, 282)
 	for _, c := range codecs {
 		enc, err := c.build(t, 40, hs).MarshalBinary()

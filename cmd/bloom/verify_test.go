@@ -16,7 +16,7 @@ import (
 // or piped (it answered from the damaged bits, exit 0, and present keys
 // came out absent). --no-verify skips the check, and the damage then shows.
 func TestQueryChecksFilterChecksum(t *testing.T) {
-	const n = 100_000
+	const n = 20_000
 	presentFile, _, present, _ := keyFiles(t, n)
 	dir := t.TempDir()
 	filter := filepath.Join(dir, "filter.bloom")
