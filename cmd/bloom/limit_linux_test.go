@@ -83,7 +83,7 @@ func runLimited(t *testing.T, extra uint64, env []string, args ...string) (int, 
 // until the runtime died of "fatal error: out of memory". build leaves no
 // file; query reports the input and goes on.
 func TestLongLineUnderMemoryLimit(t *testing.T) {
-	const extra = 256 << 20
+	const extra = 128 << 20
 	dir := t.TempDir()
 	f := buildFile(t, dir, "f.bloom", "a\nb\n")
 	// Zeros without a newline, larger than the address space left, so
