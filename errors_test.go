@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"math"
 	"strings"
@@ -33,6 +34,29 @@ var constructors = []struct {
 	{"bloom.Size", func(n uint64, p float64) error { _, err := bloom.Size(n, p, bloom.Blocked); return err }},
 	{"cuckoo.Size", func(n uint64, p float64) error { _, err := cuckoo.Size(n, p); return err }},
 	{"parquet.Size", func(n uint64, p float64) error { _, err := parquet.Size(n, p); return err }},
+}
+
+// TestCuckooRateTooLow: a rate inside (0, 1) below what a cuckoo filter
+// can reach is ErrFPR, in words that give the real lower bound and say
+// why, not "must be in (0, 1)", which the rate is; a rate outside (0, 1)
+// still says that.
+func TestCuckooRateTooLow(t *testing.T) {
+	for _, c := range constructors {
+		if !strings.Contains(c.name, "uckoo") {
+			continue
+		}
+		err := c.make(1000, 1e-12)
+		msg := fmt.Sprint(err)
+		if !errors.Is(err, bloom.ErrFPR) || !errors.Is(err, cuckoo.ErrFPR) {
+			t.Errorf("%s(1000, 1e-12) = %v, want ErrFPR", c.name, err)
+		}
+		if strings.Contains(msg, "(0, 1)") || !strings.HasPrefix(msg, "bloom: false-positive rate 1e-12 is below 9.3e-10, the lowest a cuckoo filter reaches") {
+			t.Errorf("%s(1000, 1e-12): %q; want it to say 1e-12 is below 9.3e-10, the lowest a cuckoo filter reaches", c.name, msg)
+		}
+		if err := c.make(1000, 2); err == nil || !strings.Contains(err.Error(), "must be in (0, 1)") {
+			t.Errorf("%s(1000, 2): %v; want \"must be in (0, 1)\"", c.name, err)
+		}
+	}
 }
 
 // TestOneErrorSet: every package's bad-input errors match the root's values

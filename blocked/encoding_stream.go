@@ -1,6 +1,7 @@
 package blocked
 
 import (
+	"bytes"
 	"encoding/binary"
 	"io"
 	"unsafe"
@@ -74,9 +75,14 @@ func fromLE(b []byte, word int) {
 // appendEncoded appends the encoding of a filter to dst.
 func appendEncoded(dst []byte, v Variant, k int, id HashID, keys KeyFamily, mem []byte) []byte {
 	return format.Append(dst, toFormat(v, k, id, keys, len(mem)), len(mem), func(p []byte) {
-		if littleEndian {
-			copy(p, mem)
-		} else {
+		switch {
+		case littleEndian:
+			copy(p, mem) // a memmove: right however p and mem overlap
+		case overlaps(p, mem):
+			// A view of dst's spare capacity: converting word by word
+			// would overwrite words of mem before reading them.
+			toLE(p, bytes.Clone(mem), v.wordBytes())
+		default:
 			toLE(p, mem, v.wordBytes())
 		}
 	})

@@ -33,6 +33,10 @@ type BuildOptions struct {
 // it is read once more for the checksum). Size gives nblocks and k
 // for a number of keys and a false-positive rate.
 //
+// hs may lie anywhere, dst's spare capacity included: if it lies in the
+// bytes the encoding takes, the filter is built in new memory (one
+// allocation, as when dst lacks room) and hs is left as it was.
+//
 // The payload lands wherever dst puts it; the views read it at any
 // address, and at a 64-byte boundary every block is one cache line. On a
 // big-endian machine, or one that needs aligned words when dst's payload is
@@ -55,7 +59,11 @@ func AppendFilter(dst []byte, nblocks uint64, k int, hs []uint64, o BuildOptions
 	}
 	n := int(nblocks * 64)
 	start := len(dst)
-	fresh := cap(dst)-start < HeaderSize+n
+	// Hashes staged in the bytes about to be written (dst's spare capacity
+	// used as scratch) would be cleared and overwritten before they are
+	// read: build into new memory then, as when dst lacks room.
+	fresh := cap(dst)-start < HeaderSize+n ||
+		overlaps(bytesOf(hs), dst[start:start+HeaderSize+n])
 	if fresh {
 		// One allocation (slices.Grow makes two under -race), zeroed.
 		grown := make([]byte, start, start+HeaderSize+n)
@@ -89,4 +97,13 @@ func AppendFilter(dst []byte, nblocks uint64, k int, hs []uint64, o BuildOptions
 	}
 	h.Put(dst[start:])
 	return dst, nil
+}
+
+// overlaps reports whether a and b share a byte of memory.
+func overlaps(a, b []byte) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	pa, pb := uintptr(unsafe.Pointer(unsafe.SliceData(a))), uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	return pa < pb+uintptr(len(b)) && pb < pa+uintptr(len(a))
 }

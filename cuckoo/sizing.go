@@ -258,8 +258,8 @@ func SizeLayout(n uint64, fpr float64, l Layout) (Sizing, error) {
 		if tooLarge != nil {
 			return Sizing{}, tooLarge
 		}
-		return Sizing{}, fmt.Errorf("%w: %v is below %.2g, the lowest %d-bit fingerprints reach at load %v; use a Bloom filter",
-			ErrFPR, fpr, FPR(MaxFingerprintBits, minLoad), MaxFingerprintBits, minLoad)
+		return Sizing{}, errs.Worded(ErrFPR, "false-positive rate %v is below %.2g, the lowest a cuckoo filter reaches (%d-bit fingerprints at load %v); use a Bloom filter",
+			fpr, FPR(MaxFingerprintBits, minLoad), MaxFingerprintBits, minLoad)
 	}
 	return best, nil
 }

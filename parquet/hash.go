@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
 )
@@ -83,10 +84,12 @@ func HashBool(v bool) uint64 {
 }
 
 // HashInt64s sets dst[i] = HashInt64(src[i]) for every i of src and returns
-// dst[:len(src)], ready for SplitBlock.AddHashes or HasHashes. It panics if
-// dst is shorter than src, before writing anything.
+// dst[:len(src)], ready for SplitBlock.AddHashes or HasHashes. dst may be
+// src's own memory (hashing in place) but must not otherwise overlap it. It
+// panics if dst is shorter than src or overlaps it otherwise, before writing
+// anything.
 func HashInt64s(dst []uint64, src []int64) []uint64 {
-	checkLen(len(dst), len(src))
+	checkDst(dst, src)
 	dst = dst[:len(src)]
 	for i, v := range src {
 		dst[i] = hash8(uint64(v))
@@ -94,17 +97,32 @@ func HashInt64s(dst []uint64, src []int64) []uint64 {
 	return dst
 }
 
-// checkLen panics unless a destination of length nd can hold ns hashes.
-func checkLen(nd, ns int) {
-	if nd < ns {
-		panic(fmt.Sprintf("parquet: hash destination has %d elements, shorter than %d values", nd, ns))
+// checkDst panics unless dst can take the hashes of src: it must be as
+// long, and must not share memory with src (a hash would overwrite values
+// not yet read), except dst at src's own address for 8-byte values, where
+// each value is read before its hash replaces it.
+func checkDst[T int64 | int32 | float64](dst []uint64, src []T) {
+	if len(dst) < len(src) {
+		panic(fmt.Sprintf("parquet: hash destination has %d elements, shorter than %d values", len(dst), len(src)))
+	}
+	if len(src) == 0 {
+		return
+	}
+	d, s := uintptr(unsafe.Pointer(&dst[0])), uintptr(unsafe.Pointer(&src[0]))
+	size := unsafe.Sizeof(src[0])
+	if d == s && size == 8 {
+		return
+	}
+	if d < s+uintptr(len(src))*size && s < d+uintptr(len(src))*8 {
+		panic("parquet: hash destination overlaps the values; use separate memory, or (for 8-byte values) dst at the values' own address")
 	}
 }
 
 // HashInt32s sets dst[i] = HashInt32(src[i]) for every i of src and returns
-// dst[:len(src)]. It panics if dst is shorter than src, before writing anything.
+// dst[:len(src)]. It panics if dst is shorter than src or shares memory with
+// it, before writing anything.
 func HashInt32s(dst []uint64, src []int32) []uint64 {
-	checkLen(len(dst), len(src))
+	checkDst(dst, src)
 	dst = dst[:len(src)]
 	for i, v := range src {
 		dst[i] = hash4(uint32(v))
@@ -113,10 +131,11 @@ func HashInt32s(dst []uint64, src []int32) []uint64 {
 }
 
 // HashFloat64s sets dst[i] = HashFloat64(src[i]) for every i of src and
-// returns dst[:len(src)]. It panics if dst is shorter than src, before
-// writing anything.
+// returns dst[:len(src)]. As in HashInt64s, dst may be src's own memory but
+// must not otherwise overlap it. It panics if dst is shorter than src or
+// overlaps it otherwise, before writing anything.
 func HashFloat64s(dst []uint64, src []float64) []uint64 {
-	checkLen(len(dst), len(src))
+	checkDst(dst, src)
 	dst = dst[:len(src)]
 	for i, v := range src {
 		dst[i] = hash8(math.Float64bits(v))

@@ -2,9 +2,13 @@ package parquet
 
 import (
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
 )
@@ -91,4 +95,72 @@ func TestBatchHashes(t *testing.T) {
 		}()
 		HashInt64s(short, i64[:4])
 	}()
+}
+
+// TestBatchHashesOverlap checks the batch hashes when dst and the values
+// share memory (a caller hashing in one scratch buffer): dst at the values'
+// own address, for 8-byte values, hashes in place, each value read before
+// its hash replaces it; any other overlap would overwrite values before
+// they are read, so it panics, saying so, before writing anything.
+func TestBatchHashesOverlap(t *testing.T) {
+	vs := testInts(100)
+	mem := make([]uint64, 2*len(vs))
+	i64 := unsafe.Slice((*int64)(unsafe.Pointer(&mem[0])), len(vs))
+	for i, v := range vs {
+		i64[i] = int64(v)
+	}
+	for i, h := range HashInt64s(mem[:len(vs)], i64) {
+		if h != HashInt64(int64(vs[i])) {
+			t.Fatalf("HashInt64s in place: hash %d differs", i)
+		}
+	}
+	f64 := unsafe.Slice((*float64)(unsafe.Pointer(&mem[0])), len(vs))
+	for i, v := range vs {
+		f64[i] = math.Float64frombits(v)
+	}
+	for i, h := range HashFloat64s(mem[:len(vs)], f64) {
+		if h != HashFloat64(math.Float64frombits(vs[i])) {
+			t.Fatalf("HashFloat64s in place: hash %d differs", i)
+		}
+	}
+	mustPanic := func(name string, at int, hash func()) {
+		t.Helper()
+		for i, v := range vs {
+			mem[i] = v // as 8-byte values; the int32 case reads half of them
+		}
+		before := slices.Clone(mem)
+		defer func() {
+			t.Helper()
+			r := recover()
+			if r == nil {
+				t.Errorf("%s with dst %d words past the values: no panic", name, at)
+				return
+			}
+			if msg := fmt.Sprint(r); !strings.Contains(msg, "overlaps") {
+				t.Errorf("%s: panic %q does not say dst overlaps the values", name, msg)
+			}
+			if !slices.Equal(mem, before) {
+				t.Errorf("%s: wrote before panicking", name)
+			}
+		}()
+		hash()
+	}
+	n := len(vs)
+	for _, at := range []int{1, n - 1} {
+		mustPanic("HashInt64s", at, func() { HashInt64s(mem[at:at+n], i64) })
+		mustPanic("HashFloat64s", at, func() { HashFloat64s(mem[at:at+n], f64) })
+	}
+	for _, at := range []int{0, 1, n/2 - 1} {
+		i32 := unsafe.Slice((*int32)(unsafe.Pointer(&mem[0])), n)
+		mustPanic("HashInt32s", at, func() { HashInt32s(mem[at:at+n], i32) })
+	}
+	// Values and hashes side by side, not overlapping, are fine.
+	i32 := unsafe.Slice((*int32)(unsafe.Pointer(&mem[0])), n)
+	want := make([]uint64, n)
+	for i, v := range i32 {
+		want[i] = HashInt32(v)
+	}
+	if got := HashInt32s(mem[n/2:n/2+n], i32); !slices.Equal(got, want) {
+		t.Error("HashInt32s into the words just past the values differs")
+	}
 }

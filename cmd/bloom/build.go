@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/simdbloom/bloom"
 	"github.com/simdbloom/bloom/internal/memlimit"
@@ -41,16 +42,17 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 		"is given or for \"-\". The file is in simdbloom's format (FORMAT.md) with the xxh3 key hash, for\n"+
 		"bloom query and for bloom.View[string] or bloom.View[[]byte] in Go.\n\n"+
 		"The filter is sized for N keys at false-positive rate P. Without -n, the lines of the input files\n"+
-		"are counted first; when an input can be read only once (standard input, a pipe given by name such\n"+
-		"as /dev/stdin or <(...), a FIFO) and -n is not given, the filter is a scalable filter, which grows\n"+
-		"as keys arrive and keeps the rate P. Inputs without a line leave a filter of no key, with a\n"+
-		"warning. A filter larger than the memory this process may use (physical memory and swap, a\n"+
-		"cgroup's limit, ulimit -v or -d, GOMEMLIMIT) is refused before it is made, exit 1. On a terminal,\n"+
-		"a progress line shows keys, keys/s and bytes read. Prints nothing else unless --json is given.\n\n"+
+		"are counted first (a file named twice, once); when an input can be read only once (standard\n"+
+		"input, a pipe given by name such as /dev/stdin or <(...), a FIFO) and -n is not given, the filter\n"+
+		"is a scalable filter, which grows as keys arrive and keeps the rate P. Inputs without a line leave\n"+
+		"a filter of no key, with a warning. A filter larger than the memory this process may use (physical\n"+
+		"memory and swap, a cgroup's limit, ulimit -v or -d, GOMEMLIMIT) is refused before it is made, exit\n"+
+		"1; a line too long to hold in that memory is an error, exit 2. On a terminal, a progress line shows\n"+
+		"keys, keys/s and bytes read. Prints nothing else unless --json is given.\n\n"+
 		"FILE is written as cp writes: a new file is mode 0666 minus the umask, an existing one keeps its\n"+
 		"mode, and a symbolic link is written through; a temporary file is renamed into place once complete.")
-	nStr := fs.String("n", "", "number of keys to size the filter for (default: count the input files' lines)")
-	pStr := fs.String("p", "0.01", "target false-positive rate, in (0, 1)")
+	nStr := fs.String("n", "", "number of keys to size the filter for, a decimal number (e.g. 1000000 or 1e9; default: count the input files' lines)")
+	pStr := fs.String("p", "0.01", "target false-positive rate, a decimal number in (0, 1) (e.g. 0.01 or 1e-6)")
 	nul := fs.Bool("0", false, "keys end with a NUL byte instead of a newline")
 	out := fs.String("o", "", "the filter file to write (required; - for standard output)")
 	asJSON := fs.Bool("json", false, "print what was built as JSON")
@@ -80,6 +82,7 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	// are not counted, and make a scalable filter that grows as they come.
 	once := len(inputs) == 0
 	var counted uint64
+	var seen []os.FileInfo // the files counted: a file named twice holds the same keys
 	for _, in := range inputs {
 		if in == "-" {
 			once = true
@@ -93,12 +96,13 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 			return badFile(fmt.Errorf("%s is a directory", in))
 		case !st.Mode().IsRegular():
 			once = true
-		case n == 0:
+		case n == 0 && !slices.ContainsFunc(seen, func(s os.FileInfo) bool { return os.SameFile(s, st) }):
 			c, err := countLines(in, sep)
 			if err != nil {
 				return err
 			}
 			counted += c
+			seen = append(seen, st)
 		}
 	}
 	res := buildResult{File: *out, FPR: p, Variant: "filter"}
@@ -178,19 +182,25 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if res.Bytes, err = writeOutput(*out, stdout, b.WriteTo); err != nil {
+	// The report is printed before the file is renamed into place: a
+	// report that cannot be printed (>/dev/full) fails the build without
+	// leaving a new file.
+	_, err = writeOutput(*out, stdout, b.WriteTo, func(n int64) error {
+		res.Bytes, res.EstimatedFPR = n, b.EstimatedFPR()
+		if *asJSON {
+			return writeJSON(stdout, res)
+		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
-	res.EstimatedFPR = b.EstimatedFPR()
 	if res.Keys == 0 {
 		fmt.Fprintf(stderr, "bloom build: warning: the inputs have no lines: %s holds no key\n", *out)
 	}
 	if res.Variant == "filter" && res.Keys > res.PlannedKeys {
 		fmt.Fprintf(stderr, "bloom build: warning: %d keys in a filter sized for %d: its false-positive rate is now about %.3g\n",
 			res.Keys, res.PlannedKeys, res.EstimatedFPR)
-	}
-	if *asJSON {
-		return writeJSON(stdout, res)
 	}
 	return nil
 }

@@ -21,6 +21,7 @@ const childEnv = "BLOOM_CLI_TEST_CHILD"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(childEnv) == "1" {
+		limitChild()
 		main()
 		os.Exit(0) // main always exits; unreachable unless it returns
 	}
@@ -91,6 +92,13 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{[]string{"size", "-n", "10", "-p", "1e400"}, "-p must be in (0, 1)"},
 		{[]string{"size", "-n", "10", "-p", "1e-400"}, "-p must be in (0, 1)"},
 		{[]string{"size", "-n", "10", "-p", "lots"}, `-p: "lots" is not a number`},
+		// strconv.ParseFloat reads Go's hexadecimal floats and digit
+		// separators: 0x1p-3 was taken as 0.125, 1_000 as 1000.
+		{[]string{"size", "-n", "10", "-p", "0x1p-3"}, `-p: "0x1p-3" is not a decimal number`},
+		{[]string{"build", "-o", "-", "-p", "0X1P-3"}, `-p: "0X1P-3" is not a decimal number`},
+		{[]string{"size", "-n", "10", "-p", "0.0_1"}, `-p: "0.0_1" is not a decimal number`},
+		{[]string{"size", "-n", "0x1p10"}, `-n: "0x1p10" is not a decimal number`},
+		{[]string{"build", "-o", "-", "-n", "1_000"}, `-n: "1_000" is not a decimal number`},
 		{[]string{"size", "-p", "0.01"}, "-n is required"},
 		{[]string{"size", "-n", "0"}, "-n must be positive"},
 		{[]string{"size", "-n", "-5"}, "-n must be a whole number"},

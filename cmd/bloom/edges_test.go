@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/simdbloom/bloom"
 	"github.com/simdbloom/bloom/internal/childtest"
+	"github.com/simdbloom/bloom/internal/cpu"
 	"github.com/simdbloom/bloom/internal/memlimit"
 )
 
@@ -108,6 +110,43 @@ func TestStdoutWriteFailure(t *testing.T) {
 		code, errs := runChildTo(t, full, args...)
 		if code != 2 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "writing standard output: no space left on device") {
 			t.Errorf("%q >/dev/full: exit %d, stderr %q; want exit 2 and one line", args, code, errs)
+		}
+	}
+}
+
+// build --json whose report cannot be printed (>/dev/full) fails, exit 2
+// and one line, and leaves no new file: none where there was none, the old
+// one untouched where there was one, and no temporary file (it renamed the
+// new file into place, then failed to print the report).
+func TestBuildReportFailureLeavesNoFile(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Skipf("no /dev/full here: %v", err)
+	}
+	defer full.Close()
+	dir := t.TempDir()
+	keys := writeFile(t, dir, "keys.txt", []byte("a\nb\n"))
+	out := filepath.Join(dir, "new.bloom")
+	old := writeFile(t, dir, "old.bloom", []byte("old contents"))
+	for _, args := range [][]string{
+		{"build", "--json", "-o", out, keys},
+		{"build", "--json", "-o", old, keys},
+		{"build", "--json", "-n", "10", "-o", out, keys},
+	} {
+		code, errs := runChildTo(t, full, args...)
+		if code != 2 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "writing standard output: no space left on device") {
+			t.Errorf("%q >/dev/full: exit %d, stderr %q; want exit 2 and one line", args, code, errs)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%q >/dev/full: left %s", args, out)
+			os.Remove(out)
+		}
+		if b, err := os.ReadFile(old); err != nil || string(b) != "old contents" {
+			t.Errorf("%q >/dev/full: %s is now %q (%v), want it unchanged", args, old, b, err)
+			os.WriteFile(old, []byte("old contents"), 0o644)
+		}
+		if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+			t.Errorf("%q >/dev/full: %d files in the directory, want keys.txt and old.bloom only", args, len(ents))
 		}
 	}
 }
@@ -336,7 +375,7 @@ func mappedFilterFile(t *testing.T, n int) (string, [][]byte) {
 func mappedLookup(t *testing.T) (string, [][]byte, *lookup) {
 	t.Helper()
 	p, keys := mappedFilterFile(t, 100_000)
-	l, err := openLookup(p)
+	l, err := openLookup(p, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -479,4 +518,54 @@ func TestBuildTooLargeForMemory(t *testing.T) {
 	}
 	code, _, errs = runChild(t, "build", "-n", "1e19", "-o", f)
 	oneLine("-n 1e19", code, errs, "too large")
+}
+
+// An input file named twice (or by another name: a symbolic link, a hard
+// link, ./name) is counted once when build sizes the filter: its keys are
+// the same keys, and counting them twice made a filter twice as large.
+// The filter is the one built from the file named once, at every level.
+func TestBuildCountsEachFileOnce(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&b, "key%d\n", i)
+	}
+	keys := writeFile(t, dir, "keys.txt", []byte(b.String()))
+	link := filepath.Join(dir, "link.txt")
+	if err := os.Symlink(keys, link); err != nil {
+		t.Fatal(err)
+	}
+	hard := filepath.Join(dir, "hard.txt")
+	if err := os.Link(keys, hard); err != nil {
+		t.Fatal(err)
+	}
+	other := writeFile(t, dir, "other.txt", []byte("x\ny\n")) // another file: counted
+	for _, l := range cpu.Usable() {
+		env := []string{"SIMDBLOOM_CPU=" + l.String()}
+		build := func(out string, inputs ...string) buildResult {
+			t.Helper()
+			code, stdout, errs := runChildEnv(t, env, "", append([]string{"build", "--json", "-o", out}, inputs...)...)
+			var r buildResult
+			if err := json.Unmarshal([]byte(stdout), &r); code != 0 || err != nil {
+				t.Fatalf("%v, build %q: exit %d, %v, %s", l, inputs, code, err, errs)
+			}
+			return r
+		}
+		once := filepath.Join(dir, "once.bloom")
+		want := build(once, keys, other)
+		wantBytes, _ := os.ReadFile(once)
+		for _, inputs := range [][]string{
+			{keys, keys, other},
+			{keys, other, link},
+			{hard, keys, other, filepath.Join(dir, ".", "keys.txt")},
+		} {
+			out := filepath.Join(dir, "twice.bloom")
+			got := build(out, inputs...)
+			gotBytes, _ := os.ReadFile(out)
+			if got.PlannedKeys != want.PlannedKeys || !bytes.Equal(gotBytes, wantBytes) {
+				t.Errorf("%v, build %q: sized for %d keys, %d bytes; want %d keys, the filter built from keys.txt once (%d bytes)",
+					l, inputs, got.PlannedKeys, len(gotBytes), want.PlannedKeys, len(wantBytes))
+			}
+		}
+	}
 }

@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/simdbloom/bloom/internal/memlimit"
 )
 
-// lineBuffer is the size of readLines' buffer; a longer line doubles it.
+// lineBuffer is the size of readLines' buffer; a longer line doubles it,
+// as long as the memory this process may use allows (lineCutter.newBuffer).
 const lineBuffer = 1 << 20
 
 // eachInput calls fn for each input in turn, opening each file as it comes
@@ -143,14 +146,21 @@ func (c *lineCutter) fill(b *lineBatch) (bool, error) {
 		return false, nil
 	}
 	if len(b.buf) < 2*len(c.left) {
-		b.buf = make([]byte, 2*len(c.left))
+		buf, err := c.newBuffer(2*len(c.left), len(b.buf), len(c.left))
+		if err != nil {
+			return false, err
+		}
+		b.buf = buf
 	}
 	end := copy(b.buf, c.left) // may overlap when b holds left: copy moves it down
 	b.lines = b.lines[:0]
 	p, scanned := 0, end // the next line starts at p; b.buf[p:scanned] (left) has no sep
 	for {
-		if end == len(b.buf) {
-			grown := make([]byte, 2*len(b.buf))
+		if end == len(b.buf) { // no line whole yet: p is 0
+			grown, err := c.newBuffer(2*len(b.buf), len(b.buf), end)
+			if err != nil {
+				return false, err
+			}
 			copy(grown, b.buf[:end])
 			b.buf = grown
 		}
@@ -183,4 +193,25 @@ func (c *lineCutter) fill(b *lineBatch) (bool, error) {
 	}
 	c.left, b.read = b.buf[p:end], c.total
 	return len(b.lines) > 0, nil
+}
+
+// newBuffer returns a buffer of size bytes to go on reading a line of
+// which long bytes are read, in place of one of old bytes that is still
+// live while its bytes are copied. A line is held whole (the filter hashes
+// it whole), so one longer than the memory this process may use (memlimit:
+// ulimit -v, a cgroup's limit, the machine's memory, GOMEMLIMIT) cannot be
+// read: the error says so, where doubling on would have ended in the
+// runtime's fatal "out of memory".
+func (c *lineCutter) newBuffer(size, old, long int) ([]byte, error) {
+	if need := uint64(size) + uint64(old); need >= memlimit.MinChecked {
+		if l := memlimit.Current(); need > l.Bytes {
+			end := "newline"
+			if c.sep != '\n' {
+				end = "separator"
+			}
+			return nil, fmt.Errorf("a line longer than %d bytes (no %s yet): reading on needs %s of line buffers, more than %s (%s)",
+				long, end, memlimit.Human(need), l.Why, memlimit.Human(l.Bytes))
+		}
+	}
+	return make([]byte, size), nil
 }

@@ -27,11 +27,28 @@ import (
 //   - a device, pipe or socket (/dev/stdout, /dev/null) is written as it is.
 //
 // A directory, or an existing file bloom may not write, is an error.
-func writeOutput(name string, stdout io.Writer, write func(io.Writer) (int64, error)) (int64, error) {
+//
+// ready is called with the bytes written once they are all written, before
+// a temporary file is renamed into place: an error of ready (a report that
+// cannot be printed) is returned as it is, and the temporary file is
+// removed, so the command fails without leaving a new file. A file
+// written in place is written by then.
+func writeOutput(name string, stdout io.Writer, write func(io.Writer) (int64, error), ready func(n int64) error) (int64, error) {
 	if name == "-" {
-		return writeBuffered(stdout, write)
+		n, err := writeBuffered(stdout, write)
+		if err == nil {
+			err = ready(n)
+		}
+		return n, err
 	}
-	n, err := writeFileOutput(name, write)
+	var readyErr error
+	n, err := writeFileOutput(name, write, func(n int64) error {
+		readyErr = ready(n)
+		return readyErr
+	})
+	if readyErr != nil {
+		return 0, readyErr
+	}
 	if err != nil {
 		// The name given, and the system's reason: not the temporary
 		// file's name, nor the call that failed.
@@ -57,7 +74,8 @@ func writeBuffered(w io.Writer, write func(io.Writer) (int64, error)) (int64, er
 	return n, err
 }
 
-func writeFileOutput(name string, write func(io.Writer) (int64, error)) (int64, error) {
+// writeFileOutput is writeOutput for a file name.
+func writeFileOutput(name string, write func(io.Writer) (int64, error), ready func(n int64) error) (int64, error) {
 	st, err := os.Stat(name) // through links
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -67,7 +85,7 @@ func writeFileOutput(name string, write func(io.Writer) (int64, error)) (int64, 
 	case st.IsDir():
 		return 0, errors.New("is a directory")
 	case !st.Mode().IsRegular():
-		return writeInPlace(name, write)
+		return writeInPlace(name, write, ready)
 	}
 	target, err := resolveLinks(name)
 	if err != nil {
@@ -82,13 +100,13 @@ func writeFileOutput(name string, write func(io.Writer) (int64, error)) (int64, 
 		}
 		f.Close()
 		if hardLinked(st) {
-			return writeInPlace(target, write)
+			return writeInPlace(target, write, ready)
 		}
 	}
 	tmp, err := createTemp(target)
 	if err != nil {
 		if st != nil && errors.Is(err, fs.ErrPermission) {
-			return writeInPlace(target, write) // the file is writable, its directory is not
+			return writeInPlace(target, write, ready) // the file is writable, its directory is not
 		}
 		return 0, err
 	}
@@ -97,7 +115,7 @@ func writeFileOutput(name string, write func(io.Writer) (int64, error)) (int64, 
 		if err == nil && !keepOwner(tmp, st) {
 			tmp.Close()
 			os.Remove(tmp.Name())
-			return writeInPlace(target, write)
+			return writeInPlace(target, write, ready)
 		}
 	}
 	var n int64
@@ -106,6 +124,9 @@ func writeFileOutput(name string, write func(io.Writer) (int64, error)) (int64, 
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil {
+		err = ready(n)
 	}
 	if err == nil {
 		err = os.Rename(tmp.Name(), target)
@@ -117,9 +138,9 @@ func writeFileOutput(name string, write func(io.Writer) (int64, error)) (int64, 
 	return n, nil
 }
 
-// writeInPlace opens name for writing, truncating a regular file, and
-// writes it.
-func writeInPlace(name string, write func(io.Writer) (int64, error)) (int64, error) {
+// writeInPlace opens name for writing, truncating a regular file, writes
+// it, and calls ready.
+func writeInPlace(name string, write func(io.Writer) (int64, error), ready func(n int64) error) (int64, error) {
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
 	if err != nil {
 		return 0, err
@@ -127,6 +148,9 @@ func writeInPlace(name string, write func(io.Writer) (int64, error)) (int64, err
 	n, err := writeBuffered(f, write)
 	if cerr := f.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil {
+		err = ready(n)
 	}
 	return n, err
 }

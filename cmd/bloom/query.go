@@ -72,9 +72,11 @@ func (l *lookup) hasAllCount(keys [][]byte, out []bool, tmp *[]bool) int {
 // (Filter encodings at 64-byte offsets in its payload) are each used
 // through bloom.View. Either way the file is memory-mapped, not copied
 // (on platforms without mmap, and on big-endian machines, it is read and
-// decoded). The headers and lengths are checked, not the payload
-// checksums: bloom info checks those.
-func openLookup(name string) (*lookup, error) {
+// decoded). The headers and lengths are checked, and with verify the
+// payload checksum too (blocked.Verify, which reads the whole file once):
+// the views check no more than the header, and a damaged payload would
+// answer present keys absent.
+func openLookup(name string, verify bool) (*lookup, error) {
 	b, mapped, release, err := loadFile(name)
 	if err != nil {
 		return nil, err
@@ -84,6 +86,11 @@ func openLookup(name string) (*lookup, error) {
 		var err error
 		if l, err = viewLookup(b); err != nil {
 			return badFile(fmt.Errorf("%s: %w", name, err))
+		}
+		if verify {
+			if err := blocked.Verify(b); err != nil {
+				return badFile(fmt.Errorf("%s: %w", name, err))
+			}
 		}
 		return nil
 	})
@@ -184,18 +191,22 @@ func viewFilter(b []byte) (hasAller, error) {
 }
 
 func runQuery(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("query", "bloom query [-v] [-c] [-0] FILTER [INPUT...]: print each line of the inputs that may be in the\n"+
-		"filter (made by bloom build, or a Filter or Scalable saved by the Go library with string or []byte keys),\n"+
-		"like grep: standard input when no INPUT is given or for \"-\"; lines are printed as read, without file\n"+
-		"names, each ended by a newline (a NUL with -0). A line the filter may hold is a false positive with\n"+
-		"the filter's rate; a line it does not hold is certainly not in it.\n\n"+
+	fs := newFlags("query", "bloom query [-v] [-c] [-0] [--no-verify] FILTER [INPUT...]: print each line of the inputs\n"+
+		"that may be in the filter (made by bloom build, or a Filter or Scalable saved by the Go library with\n"+
+		"string or []byte keys), like grep: standard input when no INPUT is given or for \"-\"; lines are\n"+
+		"printed as read, without file names, each ended by a newline (a NUL with -0). A line the filter may\n"+
+		"hold is a false positive with the filter's rate; a line it does not hold is certainly not in it.\n\n"+
 		"An input that cannot be opened or read is reported on stderr and skipped, as grep does: the other\n"+
 		"inputs are read and counted, and the exit status is 2.\n\n"+
+		"FILTER is checked whole when it is opened, checksums included (one read of the file), and a damaged\n"+
+		"file is an error, exit 2: a damaged filter would miss keys it holds. --no-verify skips the payload\n"+
+		"checksum, for a large file you trust; the header is still checked.\n\n"+
 		"Exit status: 0 if a line was printed (or counted), 1 if none was, 2 on an error.")
 	invert := fs.Bool("v", false, "print the lines certainly not in the filter instead")
 	count := fs.Bool("c", false, "print only the number of lines that would be printed, over all inputs")
 	nul := fs.Bool("0", false, "lines end with a NUL byte instead of a newline")
 	asJSON := fs.Bool("json", false, "with -c, print {\"count\": N, \"lines\": M} (M lines read); otherwise a usage error")
+	noVerify := fs.Bool("no-verify", false, "do not check the filter file's payload checksum (saves one read of the file)")
 	if err := parseArgs(fs, args, stdout); err != nil {
 		return err
 	}
@@ -205,7 +216,7 @@ func runQuery(args []string, stdout, stderr io.Writer) error {
 	if *asJSON && !*count {
 		return usagef("--json needs -c (the lines themselves are printed as they are)")
 	}
-	l, err := openLookup(fs.Arg(0))
+	l, err := openLookup(fs.Arg(0), !*noVerify)
 	if err != nil {
 		return err
 	}

@@ -233,7 +233,7 @@ func TestQueryMappedAndPipedAgree(t *testing.T) {
 	}
 	fb := buildFile(t, dir, "f.bloom", string(half))
 	in := writeFile(t, dir, "in.txt", data)
-	fl, err := openLookup(fb)
+	fl, err := openLookup(fb, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/simdbloom/bloom"
@@ -36,8 +37,8 @@ func runSize(args []string, stdout, _ io.Writer) error {
 	fs := newFlags("size", "bloom size -n N -p P: the size of a filter for N keys at false-positive rate P, per variant.\n"+
 		"A variant that cannot be sized (too large, or P too small for its formulas) is listed with the reason;\n"+
 		"the exit code is 1 when none can.")
-	nStr := fs.String("n", "", "number of keys (e.g. 1000000 or 1e9)")
-	pStr := fs.String("p", "0.01", "target false-positive rate, in (0, 1) (e.g. 0.01 or 1e-6)")
+	nStr := fs.String("n", "", "number of keys, a decimal number (e.g. 1000000 or 1e9)")
+	pStr := fs.String("p", "0.01", "target false-positive rate, a decimal number in (0, 1) (e.g. 0.01 or 1e-6)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
@@ -152,6 +153,9 @@ func compact(x float64) string {
 
 // parseRate parses a false-positive rate: a finite number strictly between 0 and 1.
 func parseRate(s string) (float64, error) {
+	if !decimal(s) {
+		return 0, fmt.Errorf("-p: %q is not a decimal number (such as 0.01 or 1e-3)", s)
+	}
 	p, err := strconv.ParseFloat(s, 64)
 	if errors.Is(err, strconv.ErrSyntax) {
 		return 0, fmt.Errorf("-p: %q is not a number", s)
@@ -164,6 +168,9 @@ func parseRate(s string) (float64, error) {
 
 // parseCount parses a positive whole number, accepting 1e9-style notation.
 func parseCount(s string) (uint64, error) {
+	if !decimal(s) {
+		return 0, fmt.Errorf("-n: %q is not a decimal number (such as 1000000 or 1e6)", s)
+	}
 	if n, err := strconv.ParseUint(s, 10, 64); err == nil {
 		if n == 0 {
 			return 0, fmt.Errorf("-n must be positive, got %s", s)
@@ -179,3 +186,9 @@ func parseCount(s string) (uint64, error) {
 	}
 	return uint64(f), nil
 }
+
+// decimal reports whether s is free of what strconv.ParseFloat reads beyond
+// decimal notation: Go's hexadecimal floats (0x1p-3 is 0.125) and digit
+// separators (1_000), which are not what a user typing a rate or a count
+// means.
+func decimal(s string) bool { return !strings.ContainsAny(s, "xX_") }

@@ -297,11 +297,13 @@ func TestToolBadFiles(t *testing.T) {
 			}
 		}
 	}
-	// A damaged payload: info checks the checksums (query does not read the
-	// whole file, and answers from the bits as they are).
+	// A damaged payload: info and query check the checksums
+	// (TestQueryChecksFilterChecksum has more).
 	d := write("damaged", damaged)
-	if code, _, errs := runChild(t, "info", d); code != 2 || !strings.Contains(errs, "checksum") {
-		t.Errorf("info of a damaged payload: exit %d, %q", code, errs)
+	for _, args := range [][]string{{"info", d}, {"query", d, keys}} {
+		if code, _, errs := runChild(t, args...); code != 2 || !strings.Contains(errs, "checksum") {
+			t.Errorf("%q of a damaged payload: exit %d, %q", args, code, errs)
+		}
 	}
 	// Missing inputs of query and build.
 	for _, args := range [][]string{{"query", good, filepath.Join(dir, "nope.txt")}, {"build", "-o", filepath.Join(dir, "o"), filepath.Join(dir, "nope.txt")},

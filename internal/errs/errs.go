@@ -47,6 +47,22 @@ type both struct{ a, b error }
 func (e both) Error() string   { return e.a.Error() + ": " + strings.TrimPrefix(e.b.Error(), prefix) }
 func (e both) Unwrap() []error { return []error{e.a, e.b} }
 
+// Worded returns an error that matches target with errors.Is but reads
+// "bloom: " and the formatted message instead of target's words, for a
+// case they do not fit: a rate inside (0, 1) still too low for a cuckoo
+// filter is ErrFPR, but not "must be in (0, 1)".
+func Worded(target error, format string, args ...any) error {
+	return worded{prefix + fmt.Sprintf(format, args...), target}
+}
+
+type worded struct {
+	msg    string
+	target error
+}
+
+func (e worded) Error() string { return e.msg }
+func (e worded) Unwrap() error { return e.target }
+
 // Inner returns err for wrapping inside another error of this module (the
 // stage of a Scalable, say): the same error for errors.Is and errors.As,
 // whose message drops its leading "bloom: ", which the outer error says.
