@@ -246,10 +246,10 @@ var (
 	kMix2 = cpu.Kernel{Level: cpu.AVX2, Needs: cpu.FeatureAVX | cpu.FeatureAVX2 | cpu.FeatureMMXExt}
 	// kWords512 is the AVX-512 integer hashing.
 	kWords512 = cpu.Kernel{Level: cpu.AVX512, Needs: cpu.FeatureAVX | cpu.FeatureAVX512F | cpu.FeatureAVX512DQ}
-	// kStr512 is the AVX-512 string hashing, and kStrIFMA the classes
-	// that multiply with IFMA.
+	// kStr512 is the AVX-512 string hashing, which prefetches the keys ahead
+	// (MMX+), and kStrIFMA the classes that multiply with IFMA.
 	kStr512 = cpu.Kernel{Level: cpu.AVX512, Needs: cpu.FeatureAVX | cpu.FeatureAVX512F | cpu.FeatureAVX512DQ |
-		cpu.FeatureAVX512VL | cpu.FeatureAVX512BW}
+		cpu.FeatureAVX512VL | cpu.FeatureAVX512BW | cpu.FeatureMMXExt}
 	kStrIFMA = cpu.Kernel{Level: cpu.AVX512, Needs: kStr512.Needs | cpu.FeatureAVX512IFMA}
 	// kTypedEntry is Filter[K].Has and Add's entry points, hasTyped and
 	// addTyped: they jump to the version of cpu.Active's level, or hash and
@@ -341,9 +341,11 @@ var strClassOf = func() (t [130]uint8) {
 }()
 
 // strSIMD512 and strSIMD2 are the classes (bit c for class c) hashed in SIMD
-// at the AVX-512 and AVX2 levels; the others are hashed by the Go loop.
+// at the AVX-512 and AVX2 levels; the others are hashed by the Go loop. The
+// AVX-512 level hashes 65-128-byte keys with the AVX2 kernels (avo's
+// register allocator fails on the zmm kernels of three and four rounds).
 const (
-	strSIMD512 = 1<<str4 | 1<<str9 | 1<<str17 | 1<<str33
+	strSIMD512 = 1<<str4 | 1<<str9 | 1<<str17 | 1<<str33 | 1<<str65 | 1<<str97
 	strSIMD2   = 1<<str4 | 1<<str9 | 1<<str17 | 1<<str33 | 1<<str65 | 1<<str97
 )
 
@@ -356,7 +358,9 @@ var strLo, strHi = [strClasses]int{0, 4, 9, 17, 33, 65, 97}, [strClasses]int{0, 
 // or fewer if a group holds a key of another class. At AVX-512 the classes
 // with 64x64->128-bit multiplies (9-16, 17-32, 33-64 bytes) run the kernels
 // that multiply with AVX-512 IFMA where kStrIFMA may run, and those that
-// build each multiply from four VPMULUDQ otherwise.
+// build each multiply from four VPMULUDQ otherwise; the 65-128-byte classes
+// run the AVX2 kernels at both levels (hashStrings checks that kStr2 may run
+// at AVX-512 too).
 func strKernel(avx512 bool, c uint8, dst []uint64, keys *string) int {
 	if avx512 {
 		ifma := kStrIFMA.Runs()
@@ -376,7 +380,6 @@ func strKernel(avx512 bool, c uint8, dst []uint64, keys *string) int {
 		case c == str33:
 			return hashStr33AVX512(dst, keys)
 		}
-		return 0
 	}
 	switch c {
 	case str4:
@@ -411,31 +414,27 @@ func strTable(simd uint8) (t [130]uint8) {
 
 // hashStrings sets dst[i] to the xxh3 hash of the i-th of len(dst) strings or
 // byte slices whose headers start at keys, stride bytes apart (16 for
-// strings, 24 for slices). At the AVX2 level it is hashStrings2 (byte slices
-// through copies of up to strChunk of their headers as string headers); at
-// the AVX-512 level it hashes chunks of strChunk keys with
-// hashStringChunk, byte slices through such copies too; at other levels, and
-// on every other architecture, it is the Go loop.
+// strings, 24 for slices). At the AVX-512 and AVX2 levels it is
+// hashStringsSIMD (byte slices through copies of up to strChunk of their
+// headers as string headers); at other levels, and on every other
+// architecture, it is the Go loop.
 func hashStrings(dst []uint64, keys *string, stride uintptr) {
-	avx512 := kStr512.Runs()
+	var avx512 bool
 	switch {
-	case avx512:
-	case kStr2.Runs() && kMix2.Runs(): // hashStrings2 runs both
-		if stride == unsafe.Sizeof("") {
-			hashStrings2(dst, unsafe.Slice(keys, len(dst)))
-			return
-		}
+	case kStr512.Runs() && kStr2.Runs() && kMix2.Runs(): // the AVX-512 level runs AVX2 kernels too
+		avx512 = true
+	case kStr2.Runs() && kMix2.Runs():
 	default:
 		hashStringsGo(dst, keys, stride)
 		return
 	}
+	if stride == unsafe.Sizeof("") {
+		hashStringsSIMD(dst, unsafe.Slice(keys, len(dst)), avx512)
+		return
+	}
 	for len(dst) > 0 {
 		n := min(len(dst), strChunk)
-		if stride == unsafe.Sizeof("") {
-			hashStringChunk(dst[:n], unsafe.Slice(keys, n), avx512, &strTable512)
-		} else {
-			hashSliceChunk(dst[:n], keys, stride, avx512)
-		}
+		hashSliceChunk(dst[:n], keys, stride, avx512)
 		dst = dst[n:]
 		if len(dst) == 0 {
 			break // keys must not point past the caller's slice (checkptr)
@@ -444,39 +443,43 @@ func hashStrings(dst []uint64, keys *string, stride uintptr) {
 	}
 }
 
-// hashSliceChunk is hashStringChunk (AVX-512) or hashStrings2 (AVX2) for up
-// to strChunk byte-slice headers stride bytes apart, through a copy of them
-// as string headers (in its own frame, so that strings do not pay for
-// zeroing it).
+// strChunk is how many byte-slice headers hashSliceChunk copies at a time.
+const strChunk = 256
+
+// hashSliceChunk is hashStringsSIMD for up to strChunk byte-slice headers
+// stride bytes apart, through a copy of them as string headers (in its own
+// frame, so that strings do not pay for zeroing it).
 func hashSliceChunk(dst []uint64, keys *string, stride uintptr, avx512 bool) {
 	var tmp [strChunk]string
 	for i := range dst {
 		tmp[i] = keyAt(keys, stride, i)
 	}
-	if avx512 {
-		hashStringChunk(dst, tmp[:len(dst)], true, &strTable512)
-	} else {
-		hashStrings2(dst, tmp[:len(dst)])
-	}
+	hashStringsSIMD(dst, tmp[:len(dst)], avx512)
 }
 
-// mixWindow is how many keys hashStrings2 gives the mixed-length kernel at
-// a time, before it tries a one-class kernel again.
+// mixWindow is how many keys hashStringsSIMD gives the mixed-length kernel
+// at a time, before it tries a one-class kernel again.
 const mixWindow = 256
 
-// hashStrings2 is hashStrings at the AVX2 level for len(dst) string headers
-// ks. Where a key of a SIMD class starts a run of groups of four keys of that
-// class, the class's kernel (strKernel) hashes the run, with no blends;
-// elsewhere the mixed-length kernel, hashStrMixAVX2, hashes the next
-// mixWindow keys (rounded down to a group of four), each lane with its own
-// length's formula, and the Go loop rehashes the few keys it flags (fewer
-// than 4 or more than 128 bytes). The Go loop hashes the last keys (fewer
-// than four).
-func hashStrings2(dst []uint64, ks []string) {
+// hashStringsSIMD is hashStrings at the AVX-512 or AVX2 level for len(dst)
+// string headers ks. Where a key of a SIMD class starts a run of groups of
+// that class (groups of eight keys at AVX-512, four at AVX2), the class's
+// kernel (strKernel) hashes the run, with no blends; elsewhere the
+// mixed-length kernel, hashStrMixAVX2, hashes the next mixWindow keys
+// (rounded down to a group of four), each lane with its own length's
+// formula, and the Go loop rehashes the few keys it flags (fewer than 4 or
+// more than 128 bytes). The Go loop hashes the last keys (fewer than four).
+// There is no AVX-512 mixed-length kernel: sorting a batch's keys by class
+// for the AVX-512 class kernels measured slower than the AVX2 one (PERF.md).
+func hashStringsSIMD(dst []uint64, ks []string, avx512 bool) {
+	tbl, w := &strTable2, 4
+	if avx512 {
+		tbl, w = &strTable512, 8
+	}
 	var flags [mixWindow / 4]uint8
 	for len(ks) >= 4 {
-		if c := strTable2[min(len(ks[0]), 129)]; c != strGo {
-			if m := strKernel(false, c, dst[:len(ks)&^3], &ks[0]); m > 0 {
+		if c := tbl[min(len(ks[0]), 129)]; c != strGo && len(ks) >= w {
+			if m := strKernel(avx512, c, dst[:len(ks)&^(w-1)], &ks[0]); m > 0 {
 				dst, ks = dst[m:], ks[m:]
 				continue
 			}
@@ -494,81 +497,5 @@ func hashStrings2(dst []uint64, ks []string) {
 	}
 	for i, k := range ks {
 		dst[i] = xxh3.HashString(k)
-	}
-}
-
-// strChunk is how many keys hashStringChunk takes at a time: indexes into
-// a chunk fit a byte.
-const strChunk = 256
-
-// hashStringChunk is hashStrings for at most strChunk string headers at one
-// SIMD level (tbl its class table). If the first key is of a SIMD class,
-// that class's kernel runs in place on the chunk and stops at the first
-// group of w keys (the level's lane count) holding a key of another class;
-// a chunk of one class is thus hashed with no pass over its lengths, the Go
-// loop hashing its last keys (fewer than w). Other chunks, and what is left
-// of a chunk, are sorted by class without branches on the lengths (a random
-// mix of lengths mispredicts the Go loop's branches on every other key):
-// each SIMD class with at least w/2 keys has its headers copied into a run
-// padded to a multiple of w, runs its kernel and has its hashes stored back;
-// the Go loop hashes the rest.
-func hashStringChunk(dst []uint64, ks []string, avx512 bool, tbl *[130]uint8) {
-	w := 4
-	if avx512 {
-		w = 8
-	}
-	if c := tbl[min(len(ks[0]), 129)]; c != strGo {
-		n := len(ks)
-		m := n &^ (w - 1)
-		if m > 0 {
-			m = strKernel(avx512, c, dst[:m], &ks[0])
-		}
-		if m == n&^(w-1) {
-			for i := m; i < n; i++ {
-				dst[i] = xxh3.HashString(ks[i])
-			}
-			return
-		}
-		dst, ks = dst[m:], ks[m:]
-	}
-	hashStringSorted(dst, ks, avx512, tbl, w)
-}
-
-// hashStringSorted is hashStringChunk's class sort.
-func hashStringSorted(dst []uint64, ks []string, avx512 bool, tbl *[130]uint8, w int) {
-	var cnt [8]int
-	var idx [8][strChunk]uint8
-	for i, s := range ks {
-		c := tbl[min(len(s), 129)] & 7
-		idx[c][cnt[c]&(strChunk-1)] = uint8(i)
-		cnt[c]++
-	}
-	var tmp [strChunk + 8]string
-	var out [strChunk + 8]uint64
-	for c := 1; c < strClasses; c++ {
-		m := cnt[c]
-		if m == 0 {
-			continue
-		}
-		if m < w/2 {
-			for _, i := range idx[c][:m] {
-				dst[i] = xxh3.HashString(ks[i])
-			}
-			continue
-		}
-		for j, i := range idx[c][:m] {
-			tmp[j] = ks[i]
-		}
-		p := (m + w - 1) &^ (w - 1)
-		for j := m; j < p; j++ {
-			tmp[j] = tmp[m-1]
-		}
-		strKernel(avx512, uint8(c), out[:p], &tmp[0])
-		for j, i := range idx[c][:m] {
-			dst[i] = out[j]
-		}
-	}
-	for _, i := range idx[strGo][:cnt[strGo]] {
-		dst[i] = xxh3.HashString(ks[i])
 	}
 }

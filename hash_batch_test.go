@@ -548,9 +548,10 @@ func BenchmarkHashStrings(b *testing.B) {
 	}
 }
 
-// TestHashStringsOneOff: with every set of string kernels, batches of one length class with
-// one key of another length at each position, so that a kernel stops at
-// every group position and the rest of the batch is sorted by class.
+// TestHashStringsOneOff: with every set of string kernels, batches of one
+// length class with one key of another length at each position, so that a
+// class kernel stops at every group position and the mixed-length kernel
+// takes the rest of the batch.
 func TestHashStringsOneOff(t *testing.T) {
 	forStrVariants(t, func(t *testing.T, vi int, _ strVariant) {
 		r := rand.New(rand.NewPCG(12, uint64(vi)))

@@ -97,7 +97,7 @@ func BenchmarkHashAllStrings(b *testing.B) {
 	for _, kc := range []struct {
 		name     string
 		min, max int
-	}{{"16", 16, 16}, {"40", 40, 40}, {"mixed5-64", 5, 64}} {
+	}{{"16", 16, 16}, {"40", 40, 40}, {"100", 100, 100}, {"mixed5-64", 5, 64}, {"mixed20-100", 20, 100}, {"mixed65-128", 65, 128}} {
 		keys, _ := hasAllKeys(kc.min, kc.max)
 		dst := make([]uint64, hasAllBatch)
 		for _, v := range strVariants() {
@@ -169,7 +169,7 @@ func mixedBatches[T any](b *testing.B, stream []T, has func([]T, []bool) int) {
 	benchSink += n
 }
 
-// BenchmarkHasAllMixed: for keys of 16, 40, 5-64 and 20-100 bytes in both
+// BenchmarkHasAllMixed: for keys of 16, 40, 5-64, 20-100 and 65-128 bytes in both
 // layouts, a 16 KiB Filter[string] holding 8 keys per 10 bytes of the
 // stream's, HasAll of the keys, a loop of Has, and HasHashes of their hashes,
 // with every set of string kernels.
@@ -178,7 +178,7 @@ func BenchmarkHasAllMixed(b *testing.B) {
 	for _, kc := range []struct {
 		name     string
 		min, max int
-	}{{"16", 16, 16}, {"40", 40, 40}, {"5-64", 5, 64}, {"20-100", 20, 100}} {
+	}{{"16", 16, 16}, {"40", 40, 40}, {"5-64", 5, 64}, {"20-100", 20, 100}, {"65-128", 65, 128}} {
 		for _, layout := range []string{"buffer", "alloc"} {
 			keys, hashes := mixedKeys(kc.min, kc.max, layout)
 			eng, err := blocked.NewBytes(size, 8)

@@ -175,7 +175,7 @@ DATA strOdds<>+56(SB)/8, $0x000000000000000f
 GLOBL strOdds<>(SB), RODATA|NOPTR, $64
 
 // func hashStr4AVX512(dst []uint64, keys *string) int
-// Requires: AVX, AVX512DQ, AVX512F, AVX512VL
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, MMX+
 TEXT ·hashStr4AVX512(SB), NOSPLIT, $0-40
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         dst_len+8(FP), CX
@@ -188,8 +188,47 @@ TEXT ·hashStr4AVX512(SB), NOSPLIT, $0-40
 	XORQ         BX, BX
 
 hashStr4AVX512_loop:
-	CMPQ      BX, CX
-	JAE       hashStr4AVX512_done
+	CMPQ BX, CX
+	JAE  hashStr4AVX512_done
+
+	// Prefetch the keys of the group 4 ahead, if the batch has it.
+	LEAQ       32(BX), SI
+	CMPQ       SI, CX
+	JAE        hashStr4AVX512_check
+	MOVQ       512(DX), SI
+	MOVQ       520(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       528(DX), SI
+	MOVQ       536(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       544(DX), SI
+	MOVQ       552(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       560(DX), SI
+	MOVQ       568(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       576(DX), SI
+	MOVQ       584(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       592(DX), SI
+	MOVQ       600(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       608(DX), SI
+	MOVQ       616(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       624(DX), SI
+	MOVQ       632(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+
+hashStr4AVX512_check:
 	VMOVDQU64 (DX), Z3
 	VPERMT2Q  64(DX), Z2, Z3
 	VPSUBQ    Z0, Z3, Z4
@@ -255,7 +294,7 @@ hashStr4AVX512_done:
 	RET
 
 // func hashStr9AVX512(dst []uint64, keys *string) int
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, MMX+
 TEXT ·hashStr9AVX512(SB), NOSPLIT, $0-40
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         dst_len+8(FP), CX
@@ -268,8 +307,47 @@ TEXT ·hashStr9AVX512(SB), NOSPLIT, $0-40
 	XORQ         BX, BX
 
 hashStr9AVX512_loop:
-	CMPQ      BX, CX
-	JAE       hashStr9AVX512_done
+	CMPQ BX, CX
+	JAE  hashStr9AVX512_done
+
+	// Prefetch the keys of the group 4 ahead, if the batch has it.
+	LEAQ       32(BX), SI
+	CMPQ       SI, CX
+	JAE        hashStr9AVX512_check
+	MOVQ       512(DX), SI
+	MOVQ       520(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       528(DX), SI
+	MOVQ       536(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       544(DX), SI
+	MOVQ       552(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       560(DX), SI
+	MOVQ       568(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       576(DX), SI
+	MOVQ       584(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       592(DX), SI
+	MOVQ       600(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       608(DX), SI
+	MOVQ       616(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       624(DX), SI
+	MOVQ       632(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+
+hashStr9AVX512_check:
 	VMOVDQU64 (DX), Z3
 	VPERMT2Q  64(DX), Z2, Z3
 	VPSUBQ    Z0, Z3, Z4
@@ -355,7 +433,7 @@ hashStr9AVX512_done:
 	RET
 
 // func hashStr17AVX512(dst []uint64, keys *string) int
-// Requires: AVX, AVX512DQ, AVX512F, AVX512VL
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, MMX+
 TEXT ·hashStr17AVX512(SB), NOSPLIT, $0-40
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         dst_len+8(FP), CX
@@ -368,8 +446,47 @@ TEXT ·hashStr17AVX512(SB), NOSPLIT, $0-40
 	XORQ         BX, BX
 
 hashStr17AVX512_loop:
-	CMPQ      BX, CX
-	JAE       hashStr17AVX512_done
+	CMPQ BX, CX
+	JAE  hashStr17AVX512_done
+
+	// Prefetch the keys of the group 4 ahead, if the batch has it.
+	LEAQ       32(BX), SI
+	CMPQ       SI, CX
+	JAE        hashStr17AVX512_check
+	MOVQ       512(DX), SI
+	MOVQ       520(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       528(DX), SI
+	MOVQ       536(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       544(DX), SI
+	MOVQ       552(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       560(DX), SI
+	MOVQ       568(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       576(DX), SI
+	MOVQ       584(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       592(DX), SI
+	MOVQ       600(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       608(DX), SI
+	MOVQ       616(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       624(DX), SI
+	MOVQ       632(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+
+hashStr17AVX512_check:
 	VMOVDQU64 (DX), Z3
 	VPERMT2Q  64(DX), Z2, Z3
 	VPSUBQ    Z0, Z3, Z4
@@ -475,7 +592,7 @@ hashStr17AVX512_done:
 	RET
 
 // func hashStr33AVX512(dst []uint64, keys *string) int
-// Requires: AVX, AVX512DQ, AVX512F, AVX512VL
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, MMX+
 TEXT ·hashStr33AVX512(SB), NOSPLIT, $0-40
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         dst_len+8(FP), CX
@@ -488,8 +605,47 @@ TEXT ·hashStr33AVX512(SB), NOSPLIT, $0-40
 	XORQ         BX, BX
 
 hashStr33AVX512_loop:
-	CMPQ      BX, CX
-	JAE       hashStr33AVX512_done
+	CMPQ BX, CX
+	JAE  hashStr33AVX512_done
+
+	// Prefetch the keys of the group 4 ahead, if the batch has it.
+	LEAQ       32(BX), SI
+	CMPQ       SI, CX
+	JAE        hashStr33AVX512_check
+	MOVQ       512(DX), SI
+	MOVQ       520(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       528(DX), SI
+	MOVQ       536(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       544(DX), SI
+	MOVQ       552(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       560(DX), SI
+	MOVQ       568(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       576(DX), SI
+	MOVQ       584(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       592(DX), SI
+	MOVQ       600(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       608(DX), SI
+	MOVQ       616(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       624(DX), SI
+	MOVQ       632(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+
+hashStr33AVX512_check:
 	VMOVDQU64 (DX), Z3
 	VPERMT2Q  64(DX), Z2, Z3
 	VPSUBQ    Z0, Z3, Z4
@@ -675,7 +831,7 @@ hashStr33AVX512_done:
 	RET
 
 // func hashStr9IFMA(dst []uint64, keys *string) int
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512IFMA, AVX512VL
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512IFMA, AVX512VL, MMX+
 TEXT ·hashStr9IFMA(SB), NOSPLIT, $0-40
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         dst_len+8(FP), CX
@@ -688,8 +844,47 @@ TEXT ·hashStr9IFMA(SB), NOSPLIT, $0-40
 	XORQ         BX, BX
 
 hashStr9IFMA_loop:
-	CMPQ      BX, CX
-	JAE       hashStr9IFMA_done
+	CMPQ BX, CX
+	JAE  hashStr9IFMA_done
+
+	// Prefetch the keys of the group 4 ahead, if the batch has it.
+	LEAQ       32(BX), SI
+	CMPQ       SI, CX
+	JAE        hashStr9IFMA_check
+	MOVQ       512(DX), SI
+	MOVQ       520(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       528(DX), SI
+	MOVQ       536(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       544(DX), SI
+	MOVQ       552(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       560(DX), SI
+	MOVQ       568(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       576(DX), SI
+	MOVQ       584(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       592(DX), SI
+	MOVQ       600(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       608(DX), SI
+	MOVQ       616(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       624(DX), SI
+	MOVQ       632(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+
+hashStr9IFMA_check:
 	VMOVDQU64 (DX), Z3
 	VPERMT2Q  64(DX), Z2, Z3
 	VPSUBQ    Z0, Z3, Z4
@@ -773,7 +968,7 @@ hashStr9IFMA_done:
 	RET
 
 // func hashStr17IFMA(dst []uint64, keys *string) int
-// Requires: AVX, AVX512DQ, AVX512F, AVX512IFMA, AVX512VL
+// Requires: AVX, AVX512DQ, AVX512F, AVX512IFMA, AVX512VL, MMX+
 TEXT ·hashStr17IFMA(SB), NOSPLIT, $0-40
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         dst_len+8(FP), CX
@@ -786,8 +981,47 @@ TEXT ·hashStr17IFMA(SB), NOSPLIT, $0-40
 	XORQ         BX, BX
 
 hashStr17IFMA_loop:
-	CMPQ      BX, CX
-	JAE       hashStr17IFMA_done
+	CMPQ BX, CX
+	JAE  hashStr17IFMA_done
+
+	// Prefetch the keys of the group 4 ahead, if the batch has it.
+	LEAQ       32(BX), SI
+	CMPQ       SI, CX
+	JAE        hashStr17IFMA_check
+	MOVQ       512(DX), SI
+	MOVQ       520(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       528(DX), SI
+	MOVQ       536(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       544(DX), SI
+	MOVQ       552(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       560(DX), SI
+	MOVQ       568(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       576(DX), SI
+	MOVQ       584(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       592(DX), SI
+	MOVQ       600(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       608(DX), SI
+	MOVQ       616(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       624(DX), SI
+	MOVQ       632(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+
+hashStr17IFMA_check:
 	VMOVDQU64 (DX), Z3
 	VPERMT2Q  64(DX), Z2, Z3
 	VPSUBQ    Z0, Z3, Z4
@@ -889,7 +1123,7 @@ hashStr17IFMA_done:
 	RET
 
 // func hashStr33IFMA(dst []uint64, keys *string) int
-// Requires: AVX, AVX512DQ, AVX512F, AVX512IFMA, AVX512VL
+// Requires: AVX, AVX512DQ, AVX512F, AVX512IFMA, AVX512VL, MMX+
 TEXT ·hashStr33IFMA(SB), NOSPLIT, $0-40
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         dst_len+8(FP), CX
@@ -902,8 +1136,47 @@ TEXT ·hashStr33IFMA(SB), NOSPLIT, $0-40
 	XORQ         BX, BX
 
 hashStr33IFMA_loop:
-	CMPQ      BX, CX
-	JAE       hashStr33IFMA_done
+	CMPQ BX, CX
+	JAE  hashStr33IFMA_done
+
+	// Prefetch the keys of the group 4 ahead, if the batch has it.
+	LEAQ       32(BX), SI
+	CMPQ       SI, CX
+	JAE        hashStr33IFMA_check
+	MOVQ       512(DX), SI
+	MOVQ       520(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       528(DX), SI
+	MOVQ       536(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       544(DX), SI
+	MOVQ       552(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       560(DX), SI
+	MOVQ       568(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       576(DX), SI
+	MOVQ       584(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       592(DX), SI
+	MOVQ       600(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       608(DX), SI
+	MOVQ       616(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+	MOVQ       624(DX), SI
+	MOVQ       632(DX), DI
+	PREFETCHT0 (SI)
+	PREFETCHT0 -1(SI)(DI*1)
+
+hashStr33IFMA_check:
 	VMOVDQU64 (DX), Z3
 	VPERMT2Q  64(DX), Z2, Z3
 	VPSUBQ    Z0, Z3, Z4

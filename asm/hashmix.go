@@ -83,7 +83,7 @@ func mixKernelAVX2(s *strAVX2, bswap Mem) {
 		LEAQ(Mem{Base: dst, Disp: 32 * mixPrefetch}, t)
 		CMPQ(t, cnt)
 		JAE(LabelRef(name + "_lens"))
-		prefetchKeys(kp, mixPrefetch)
+		prefetchKeys(kp, mixPrefetch, 4)
 	}
 	Label(name + "_lens")
 	Comment("The group's lengths.")
@@ -235,12 +235,12 @@ func safeAddr(kp, z GPVirtual, j, k int) (base, off GPVirtual) {
 }
 
 // prefetchKeys prefetches the first and last bytes of the keys of the
-// group of four whose headers are ahead groups after kp (which must exist).
-func prefetchKeys(kp GPVirtual, ahead int) {
-	for j := range 4 {
+// group of w whose headers are ahead groups after kp (which must exist).
+func prefetchKeys(kp GPVirtual, ahead, w int) {
+	for j := range w {
 		p, n := GP64(), GP64()
-		MOVQ(Mem{Base: kp, Disp: 64*ahead + 16*j}, p)
-		MOVQ(Mem{Base: kp, Disp: 64*ahead + 16*j + 8}, n)
+		MOVQ(Mem{Base: kp, Disp: 16*w*ahead + 16*j}, p)
+		MOVQ(Mem{Base: kp, Disp: 16*w*ahead + 16*j + 8}, n)
 		PREFETCHT0(Mem{Base: p})
 		PREFETCHT0(Mem{Base: p, Index: n, Scale: 1, Disp: -1})
 	}

@@ -14,9 +14,11 @@ import (
 // The string kernels hash a batch of strings or byte slices of one XXH3
 // length class with XXH3-64 (seed 0), one key per 64-bit lane. They take
 // string headers (a pointer, then a length) 16 bytes apart; the caller
-// (hashStrings in hash.go) sorts a batch's keys by class and copies the
-// headers of other batches into that form, and hashes the classes left to Go:
-// empty keys, 1-3 bytes and more than 128.
+// (hashStringsSIMD in hash.go) runs them on runs of keys of one class, the
+// mixed-length kernel (hashmix.go) elsewhere, copies byte slices' headers
+// into that form, and hashes the classes left to Go: empty keys, 1-3 bytes
+// and more than 128. Each kernel prefetches the first and last bytes of the
+// keys 32 ahead, which keys in their own allocations miss in the caches.
 //
 // XXH3 reads a key of up to 128 bytes only at offsets its length fixes: 4-8
 // bytes, the first and last 4; 9-16, the first and last 8; 17-128, 16-byte
@@ -289,15 +291,14 @@ func strKernelFunc(name string, w int, doc []string, chk strCheck, lo, hi int, b
 	Label(name + "_loop")
 	CMPQ(k.i, k.n)
 	JAE(LabelRef(name + "_done"))
-	if w == 4 {
-		Comment(fmt.Sprintf("Prefetch the keys of the group %d ahead, if the batch has it.", mixPrefetch))
-		t := GP64()
-		LEAQ(Mem{Base: k.i, Disp: 4 * mixPrefetch}, t)
-		CMPQ(t, k.n)
-		JAE(LabelRef(name + "_check"))
-		prefetchKeys(k.kp, mixPrefetch)
-		Label(name + "_check")
-	}
+	ahead := 4 * mixPrefetch / w // groups: the same number of keys ahead at every width
+	Comment(fmt.Sprintf("Prefetch the keys of the group %d ahead, if the batch has it.", ahead))
+	t := GP64()
+	LEAQ(Mem{Base: k.i, Disp: w * ahead}, t)
+	CMPQ(t, k.n)
+	JAE(LabelRef(name + "_check"))
+	prefetchKeys(k.kp, ahead, w)
+	Label(name + "_check")
 	k.lens = chk.check(k.kp, LabelRef(name+"_done"))
 	res := body(k)
 	if w == 8 {
