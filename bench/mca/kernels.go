@@ -78,8 +78,8 @@ const module = "github.com/simdbloom/bloom"
 // includes the ring refill, which runs every iteration.
 var kernels = []kernel{
 	// arm64: hand-written NEON and the pure-Go loops they replace.
-	{name: "hasHashes8NEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
-	{name: "hasHashes16NEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
+	{name: "filterHas8NEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
+	{name: "filterHas16NEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
 	{name: "splitHasNEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
 	{name: "countingHasNEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
 	// hasHashGo tests k first: falling through is k = 8.
@@ -100,8 +100,8 @@ var kernels = []kernel{
 	// where the model finds them; the pure-Go Counting add runs two loops
 	// over each group of 16 keys, as its lookup does, the second calling
 	// countInc7.
-	{name: "addHashes8NEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
-	{name: "addHashes16NEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
+	{name: "filterAdd8NEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
+	{name: "filterAdd16NEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
 	{name: "splitAddNEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
 	{name: "countingAddNEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
 	{name: "addHashesGeneric", arch: "arm64", pkg: "blocked", loops: []loop{{-1, 1, 1}},
