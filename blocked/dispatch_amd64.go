@@ -11,11 +11,12 @@ import "github.com/simdbloom/bloom/internal/cpu"
 // processor runs. Each batch kernel loops over the whole batch in assembly,
 // and the Go code here checks every length first. Every fact about the
 // processor comes from internal/cpu: each batch kernel runs only when
-// cpu.Can allows its entry in the table below.
+// cpu.Can allows its features, one of the variables below.
 
 // The CPU features of the kernels, by the level they belong to: every one
 // lists what its instructions need (the Requires line avo writes above it in
-// its .s file; TestKernelFeatures checks each against this table).
+// its .s file; TestKernelFeatures checks each against the kernels table of
+// kernels_check_amd64_test.go).
 var (
 	// kAVX2 is every AVX2 batch kernel but the ring lookups.
 	kAVX2 = cpu.Kernel{Level: cpu.AVX2, Needs: cpu.FeatureAVX | cpu.FeatureAVX2 | cpu.FeatureMMXExt}
@@ -46,24 +47,6 @@ var (
 	kOneAVX512Add = cpu.Kernel{Level: cpu.AVX512, Needs: cpu.FeatureAVX | cpu.FeatureAVX512F, ByLevel: true}
 	kOneEntry     = cpu.Kernel{Level: cpu.Generic}
 )
-
-// kernels maps every assembly function of this package to its features.
-var kernels = map[string]cpu.Kernel{
-	"filterHas8AVX2": kAVX2, "filterHas16AVX2": kAVX2,
-	"filterAdd8AVX2": kAVX2, "filterAdd16AVX2": kAVX2,
-	"filterAdd8AVX2Ring": kAVX2, "filterAdd16AVX2Ring": kAVX2,
-	"filterHas8AVX2Ring": kAVX2Ring, "filterHas16AVX2Ring": kAVX2Ring,
-	"filterHas8AVX512": kAVX512Has, "filterHas16AVX512": kAVX512Has,
-	"filterHas8BITALG": kBITALG, "filterHas16BITALG": kBITALG,
-	"filterAdd8AVX512": kAVX512Add, "filterAdd16AVX512": kAVX512Add,
-	"splitHasAVX2": kAVX2, "splitAddAVX2": kAVX2, "splitAddAVX2Ring": kAVX2,
-	"splitHasAVX2Ring": kAVX2Ring, "splitHasAVX2RingAVX512": kAVX2RingAVX512,
-	"countingHasAVX2": kAVX2, "countingHasAVX2Ring": kAVX2Ring, "countingHasAVX512": kAVX512Has,
-	"filterHasOne": kOneEntry, "filterAddOne": kOneEntry, "splitHasOne": kOneEntry, "splitAddOne": kOneEntry,
-	"filterHasOneAVX2": kOneAVX2, "filterAddOneAVX2": kOneAVX2, "splitHasOneAVX2": kOneAVX2, "splitAddOneAVX2": kOneAVX2,
-	"filterHasOneAVX512": kOneAVX512Has, "filterAddOneAVX512": kOneAVX512Add,
-	"filterLookupOne": kOneEntry, "filterLookupOneAVX2": kOneAVX2, "filterLookupOneAVX512": kOneAVX512Has,
-}
 
 // oneKeyAsm is true where the one-key kernels exist: Filter and SplitBlock
 // AddHash/HasHash are then one call each to filterAddOne, filterHasOne,

@@ -6,11 +6,9 @@ import "github.com/simdbloom/bloom/internal/cpu"
 
 // kNEON is every kernel of kernels_arm64.s: ARMv8.0 Advanced SIMD, nothing
 // more (the "// Requires:" line above each, which TestKernelFeatures checks
-// against this table). They run only where cpu.Can allows it.
+// against the kernels table of kernels_check_arm64_test.go). They run only
+// where cpu.Can allows it.
 var kNEON = cpu.Kernel{Level: cpu.NEON, Needs: cpu.FeatureASIMD}
-
-// kernels maps every assembly function of this package to its features.
-var kernels = map[string]cpu.Kernel{"filterHas8NEON": kNEON, "filterHas16NEON": kNEON, "filterAdd8NEON": kNEON, "filterAdd16NEON": kNEON, "splitHasNEON": kNEON, "splitAddNEON": kNEON, "countingHasNEON": kNEON, "countingAddNEON": kNEON}
 
 // Which arm64 kernel runs: the hand-written NEON of kernels_arm64.s at the
 // NEON level. Every length check happens here; the assembly trusts
