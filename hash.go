@@ -233,7 +233,8 @@ func hashWordsGo(dst, src []uint64) {
 // The CPU features of the amd64 kernels (kernels_avx2_amd64.s,
 // kernels_avx512_amd64.s and kernels_amd64.s, one file per instruction set):
 // every one lists what its instructions need (the Requires line avo writes
-// above it; TestKernelFeatures checks each against this table), and runs
+// above it; TestKernelFeatures checks each against the kernels table of
+// kernels_check_amd64_test.go), and runs
 // only where cpu.Can allows it, or, for the typed kernels' versions, where
 // cpu.Active is at their level (ByLevel). Elsewhere none of them runs:
 // Active is never an amd64 level.
@@ -261,18 +262,6 @@ var (
 	kTypedAVX512Has = cpu.Kernel{Level: cpu.AVX512, Needs: cpu.FeatureAVX | cpu.FeatureAVX512F | cpu.FeatureAVX512DQ, ByLevel: true}
 	kTypedAVX512Add = cpu.Kernel{Level: cpu.AVX512, Needs: cpu.FeatureAVX | cpu.FeatureAVX512F, ByLevel: true}
 )
-
-// kernels maps every assembly function of this package to its features.
-var kernels = map[string]cpu.Kernel{
-	"hashUint64sAVX512": kWords512, "hashUint64sAVX2": kAVX2,
-	"hashStr4AVX512": kStr512, "hashStr9AVX512": kStr512, "hashStr17AVX512": kStr512, "hashStr33AVX512": kStr512,
-	"hashStr9IFMA": kStrIFMA, "hashStr17IFMA": kStrIFMA, "hashStr33IFMA": kStrIFMA,
-	"hashStr4AVX2": kStr2, "hashStr9AVX2": kStr2, "hashStr17AVX2": kStr2, "hashStr33AVX2": kStr2,
-	"hashStr65AVX2": kStr2, "hashStr97AVX2": kStr2, "hashStrMixAVX2": kMix2,
-	"hasTyped": kTypedEntry, "addTyped": kTypedEntry,
-	"hasTypedAVX2": kTypedAVX2, "addTypedAVX2": kTypedAVX2,
-	"hasTypedAVX512": kTypedAVX512Has, "addTypedAVX512": kTypedAVX512Add,
-}
 
 // hashWords sets dst[i] = HashUint64(src[i]); len(dst) >= len(src), and dst
 // may be src. At the AVX-512 and AVX2 levels it runs the kernels generated

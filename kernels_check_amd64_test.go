@@ -5,12 +5,28 @@ package bloom
 import (
 	"testing"
 
+	"github.com/simdbloom/bloom/internal/cpu"
 	"github.com/simdbloom/bloom/internal/kernelcheck"
 )
 
-// TestKernelFeatures checks every kernel of the generated .s files
-// against the table in hash.go: the features its instructions need, and no
-// EVEX encoding in a function below the AVX-512 level.
+// kernels maps every assembly function of this package to its features, the
+// variables of hash.go that decide whether it runs. Only tests read it:
+// TestKernelFeatures here, and asm's TestKernelsInTables, which checks that
+// the generator emits exactly these functions.
+var kernels = map[string]cpu.Kernel{
+	"hashUint64sAVX512": kWords512, "hashUint64sAVX2": kAVX2,
+	"hashStr4AVX512": kStr512, "hashStr9AVX512": kStr512, "hashStr17AVX512": kStr512, "hashStr33AVX512": kStr512,
+	"hashStr9IFMA": kStrIFMA, "hashStr17IFMA": kStrIFMA, "hashStr33IFMA": kStrIFMA,
+	"hashStr4AVX2": kStr2, "hashStr9AVX2": kStr2, "hashStr17AVX2": kStr2, "hashStr33AVX2": kStr2,
+	"hashStr65AVX2": kStr2, "hashStr97AVX2": kStr2, "hashStrMixAVX2": kMix2,
+	"hasTyped": kTypedEntry, "addTyped": kTypedEntry,
+	"hasTypedAVX2": kTypedAVX2, "addTypedAVX2": kTypedAVX2,
+	"hasTypedAVX512": kTypedAVX512Has, "addTypedAVX512": kTypedAVX512Add,
+}
+
+// TestKernelFeatures checks every kernel of the generated .s files against
+// kernels: the features its instructions need, and no EVEX encoding in a
+// function below the AVX-512 level.
 func TestKernelFeatures(t *testing.T) {
 	kernelcheck.Check(t, "github.com/simdbloom/bloom", kernels, "kernels_amd64.s", "kernels_avx2_amd64.s", "kernels_avx512_amd64.s")
 }

@@ -72,13 +72,13 @@ if [ -n "$extra" ]; then
   fail=1
 fi
 # The module download holds no developer tooling: the benchmark harness
-# (benchkit, cputime) and the llvm-mca model (mca) live in the nested bench/
-# module, which a module zip leaves out like every directory with a go.mod.
-# internal/plot stays: cmd/bloom's "bloom bench -svg" draws with it.
+# (benchkit, cputime), the charts (plot) and the llvm-mca model (mca) live in
+# the nested bench/ module, which a module zip leaves out like every
+# directory with a go.mod.
 # Two views: the packages the consumer's go command finds in the module, and
 # the files a module zip of this checkout holds (git's files, less nested
 # modules, as the go command zips a version).
-tooling='internal/mca internal/benchkit internal/cputime'
+tooling='internal/mca internal/benchkit internal/cputime internal/plot'
 pkgs=$(GOTOOLCHAIN=local go list -f '{{.ImportPath}}' github.com/simdbloom/bloom/...)
 echo "the consumer sees $(printf '%s\n' $pkgs | wc -l) packages of github.com/simdbloom/bloom"
 files=

@@ -18,7 +18,7 @@ func blockedAVX512() {
 		filterAdd(avx512, k, tables)
 	}
 	salts, ones := newSplitTables()
-	splitHasGrouped(salts, ones)
+	splitHasAVX2RingAVX512(salts, ones)
 	countingHasAVX512(fifteensTable())
 	filterOneVec(avx512, "filterHasOne", " bool", "reports whether every bit of h is set in", filterHasVecBody)
 	filterOneVec(avx512, "filterAddOne", "", "sets the bits of h in", filterAddVecBody)
@@ -116,12 +116,18 @@ func countingHasAVX512(fifteens Mem) {
 	})
 }
 
-func splitHasGrouped(saltTable, onesTable Mem) {
-	name := "splitHasAVX512"
+// splitHasAVX2RingAVX512 emits the SplitBlock lookup of the AVX-512 level:
+// the AVX2 probe of splitHasAVX2Ring (a split block is one ymm register) in
+// the AVX-512 level's ring (see groupedLookup), which computes the block
+// offsets of eight keys with VPMULLQ, for any number of blocks, and spreads
+// their answers with PDEP.
+func splitHasAVX2RingAVX512(saltTable, onesTable Mem) {
+	name := "splitHasAVX2RingAVX512"
 	TEXT(name, NOSPLIT, fmt.Sprintf(groupedSig, "*[8]uint32"))
 	Pragma("noescape")
-	Doc(name+" is splitHasAVX2 eight keys at a time; it also uses BMI2 (PDEPQ) and POPCNT.",
-		"len(out) must be len(hs) and nblocks > 0.")
+	Doc(name+" is splitHasAVX2Ring with the ring of the AVX-512 level: AVX2 probes, the block",
+		"offsets of eight keys at a time with VPMULLQ, answers spread with PDEPQ (BMI2) and counted",
+		"with POPCNT. len(out) must be len(hs) and nblocks > 0.")
 	salts, ones := YMM(), YMM()
 	VMOVDQU(saltTable, salts)
 	VMOVDQU(onesTable, ones)

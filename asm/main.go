@@ -25,7 +25,10 @@
 //	*_generic.go                          pure Go only (the reference loops)
 //
 // Run it through go generate (see blocked/gen.go, cuckoo/gen.go and the
-// root gen.go), for example:
+// root gen.go; main_test.go checks that every (set, isa) has its
+// //go:generate line, that two runs write the same bytes and those are the
+// committed files, and that every kernel it emits is in its package's
+// kernels table), for example:
 //
 //	go run -C ../asm . -set blocked -isa avx2 -out ../blocked/kernels_avx2_amd64.s -stubs ../blocked/kernels_avx2_amd64.go -pkg blocked
 //

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/simdbloom/bloom/bench/internal/benchkit"
-	"github.com/simdbloom/bloom/internal/plot"
+	"github.com/simdbloom/bloom/bench/internal/plot"
 )
 
 var plotOut = flag.String("plot.out", "", "TestPlotLookup writes its SVG here (the test is skipped without it)")

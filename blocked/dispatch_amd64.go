@@ -11,11 +11,12 @@ import "github.com/simdbloom/bloom/internal/cpu"
 // processor runs. Each batch kernel loops over the whole batch in assembly,
 // and the Go code here checks every length first. Every fact about the
 // processor comes from internal/cpu: each batch kernel runs only when
-// cpu.Can allows its entry in the table below.
+// cpu.Can allows its features, one of the variables below.
 
 // The CPU features of the kernels, by the level they belong to: every one
 // lists what its instructions need (the Requires line avo writes above it in
-// its .s file; TestKernelFeatures checks each against this table).
+// its .s file; TestKernelFeatures checks each against the kernels table of
+// kernels_check_amd64_test.go).
 var (
 	// kAVX2 is every AVX2 batch kernel but the ring lookups.
 	kAVX2 = cpu.Kernel{Level: cpu.AVX2, Needs: cpu.FeatureAVX | cpu.FeatureAVX2 | cpu.FeatureMMXExt}
@@ -31,9 +32,10 @@ var (
 	// kBITALG is the AVX-512 Filter lookups that test bits with VPSHUFBITQMB.
 	kBITALG = cpu.Kernel{Level: cpu.AVX512, Needs: kAVX512Has.Needs | cpu.FeatureAVX512BW | cpu.FeatureAVX512VL |
 		cpu.FeatureAVX512BITALG}
-	// kSplitAVX512 is the SplitBlock lookup eight keys at a time: AVX2
-	// probes, block offsets with VPMULLQ, answers spread with PDEP.
-	kSplitAVX512 = cpu.Kernel{Level: cpu.AVX512, Needs: kAVX512Has.Needs | cpu.FeatureAVX2}
+	// kAVX2RingAVX512 is the SplitBlock lookup of the AVX-512 level,
+	// splitHasAVX2RingAVX512: AVX2 probes in the AVX-512 level's ring
+	// (block offsets with VPMULLQ, answers spread with PDEP).
+	kAVX2RingAVX512 = cpu.Kernel{Level: cpu.AVX512, Needs: kAVX512Has.Needs | cpu.FeatureAVX2}
 	// kOneAVX2 is the AVX2 one-key kernels, kOneAVX512Has and
 	// kOneAVX512Add the AVX-512 ones; the entry points (filterHasOne and the
 	// like, kOneEntry) jump to them where cpu.Active is at their level,
@@ -45,24 +47,6 @@ var (
 	kOneAVX512Add = cpu.Kernel{Level: cpu.AVX512, Needs: cpu.FeatureAVX | cpu.FeatureAVX512F, ByLevel: true}
 	kOneEntry     = cpu.Kernel{Level: cpu.Generic}
 )
-
-// kernels maps every assembly function of this package to its features.
-var kernels = map[string]cpu.Kernel{
-	"filterHas8AVX2": kAVX2, "filterHas16AVX2": kAVX2,
-	"filterAdd8AVX2": kAVX2, "filterAdd16AVX2": kAVX2,
-	"filterAdd8AVX2Ring": kAVX2, "filterAdd16AVX2Ring": kAVX2,
-	"filterHas8AVX2Ring": kAVX2Ring, "filterHas16AVX2Ring": kAVX2Ring,
-	"filterHas8AVX512": kAVX512Has, "filterHas16AVX512": kAVX512Has,
-	"filterHas8BITALG": kBITALG, "filterHas16BITALG": kBITALG,
-	"filterAdd8AVX512": kAVX512Add, "filterAdd16AVX512": kAVX512Add,
-	"splitHasAVX2": kAVX2, "splitAddAVX2": kAVX2, "splitAddAVX2Ring": kAVX2,
-	"splitHasAVX2Ring": kAVX2Ring, "splitHasAVX512": kSplitAVX512,
-	"countingHasAVX2": kAVX2, "countingHasAVX2Ring": kAVX2Ring, "countingHasAVX512": kAVX512Has,
-	"filterHasOne": kOneEntry, "filterAddOne": kOneEntry, "splitHasOne": kOneEntry, "splitAddOne": kOneEntry,
-	"filterHasOneAVX2": kOneAVX2, "filterAddOneAVX2": kOneAVX2, "splitHasOneAVX2": kOneAVX2, "splitAddOneAVX2": kOneAVX2,
-	"filterHasOneAVX512": kOneAVX512Has, "filterAddOneAVX512": kOneAVX512Add,
-	"filterLookupOne": kOneEntry, "filterLookupOneAVX2": kOneAVX2, "filterLookupOneAVX512": kOneAVX512Has,
-}
 
 // oneKeyAsm is true where the one-key kernels exist: Filter and SplitBlock
 // AddHash/HasHash are then one call each to filterAddOne, filterHasOne,
@@ -160,9 +144,10 @@ func splitAddHashesArch(s *SplitBlock, hs []uint64) bool {
 }
 
 // splitHasHashesArch runs the SplitBlock batch lookup and reports whether
-// one ran: the AVX2 lookup grouped eight keys at a time (splitHasAVX512)
-// where kSplitAVX512 may run, else the AVX2 lookup with an offset ring where
-// ringAVX2 allows, else the AVX2 lookup one key at a time.
+// one ran: the AVX2 lookup in the AVX-512 level's ring
+// (splitHasAVX2RingAVX512) where kAVX2RingAVX512 may run, else the AVX2
+// lookup with an offset ring where ringAVX2 allows, else the AVX2 lookup one
+// key at a time.
 func splitHasHashesArch(s *SplitBlock, hs []uint64, out []bool) (int, bool) {
 	if len(s.blocks) == 0 || len(hs) == 0 || len(out) != len(hs) {
 		return 0, false
@@ -170,8 +155,8 @@ func splitHasHashesArch(s *SplitBlock, hs []uint64, out []bool) (int, bool) {
 	b, nb := (*[8]uint32)(&s.blocks[0]), uint64(len(s.blocks))
 	pf, npf := prefetchPlan(s.SizeBytes(), len(hs))
 	switch {
-	case kSplitAVX512.Runs():
-		return splitHasAVX512(b, nb, hs, out, pf > 0), true
+	case kAVX2RingAVX512.Runs():
+		return splitHasAVX2RingAVX512(b, nb, hs, out, pf > 0), true
 	case ringAVX2(nb):
 		return splitHasAVX2Ring(b, nb, hs, out, pf > 0), true
 	case kAVX2.Runs():

@@ -6,11 +6,9 @@ import "github.com/simdbloom/bloom/internal/cpu"
 
 // kNEON is every kernel of kernels_arm64.s: ARMv8.0 Advanced SIMD, nothing
 // more (the "// Requires:" line above each, which TestKernelFeatures checks
-// against this table). They run only where cpu.Can allows it.
+// against the kernels table of kernels_check_arm64_test.go). They run only
+// where cpu.Can allows it.
 var kNEON = cpu.Kernel{Level: cpu.NEON, Needs: cpu.FeatureASIMD}
-
-// kernels maps every assembly function of this package to its features.
-var kernels = map[string]cpu.Kernel{"hasHashes8NEON": kNEON, "hasHashes16NEON": kNEON, "addHashes8NEON": kNEON, "addHashes16NEON": kNEON, "splitHasNEON": kNEON, "splitAddNEON": kNEON, "countingHasNEON": kNEON, "countingAddNEON": kNEON}
 
 // Which arm64 kernel runs: the hand-written NEON of kernels_arm64.s at the
 // NEON level. Every length check happens here; the assembly trusts
@@ -34,11 +32,12 @@ func addHashesArch(f *Filter, hs []uint64) bool {
 	if len(f.blocks) == 0 || len(hs) == 0 || !kNEON.Runs() {
 		return false
 	}
+	b, nb := (*[8]uint64)(&f.blocks[0]), uint64(len(f.blocks))
 	pf, npf := prefetchPlan(f.SizeBytes(), len(hs))
 	if f.k == 8 {
-		addHashes8NEON(f.blocks, hs, pf, npf)
+		filterAdd8NEON(b, nb, hs, pf, npf)
 	} else {
-		addHashes16NEON(f.blocks, hs, pf, npf)
+		filterAdd16NEON(b, nb, hs, pf, npf)
 	}
 	return true
 }
@@ -49,11 +48,12 @@ func hasHashesArch(f *Filter, hs []uint64, out []bool) (int, bool) {
 	if len(f.blocks) == 0 || len(hs) == 0 || len(out) != len(hs) || !kNEON.Runs() {
 		return 0, false
 	}
+	b, nb := (*[8]uint64)(&f.blocks[0]), uint64(len(f.blocks))
 	pf, npf := prefetchPlan(f.SizeBytes(), len(hs))
 	if f.k == 8 {
-		return hasHashes8NEON(f.blocks, hs, out, pf, npf), true
+		return filterHas8NEON(b, nb, hs, out, pf, npf), true
 	}
-	return hasHashes16NEON(f.blocks, hs, out, pf, npf), true
+	return filterHas16NEON(b, nb, hs, out, pf, npf), true
 }
 
 // splitAddHashesArch runs the SplitBlock batch add of the current level and
@@ -63,7 +63,7 @@ func splitAddHashesArch(s *SplitBlock, hs []uint64) bool {
 		return false
 	}
 	pf, npf := prefetchPlan(s.SizeBytes(), len(hs))
-	splitAddNEON(s.blocks, hs, pf, npf)
+	splitAddNEON((*[8]uint32)(&s.blocks[0]), uint64(len(s.blocks)), hs, pf, npf)
 	return true
 }
 
@@ -74,7 +74,7 @@ func splitHasHashesArch(s *SplitBlock, hs []uint64, out []bool) (int, bool) {
 		return 0, false
 	}
 	pf, npf := prefetchPlan(s.SizeBytes(), len(hs))
-	return splitHasNEON(s.blocks, hs, out, pf, npf), true
+	return splitHasNEON((*[8]uint32)(&s.blocks[0]), uint64(len(s.blocks)), hs, out, pf, npf), true
 }
 
 // countingHasHashesArch runs the Counting batch lookup of the current level
@@ -84,7 +84,7 @@ func countingHasHashesArch(c *Counting, hs []uint64, out []bool) (int, bool) {
 		return 0, false
 	}
 	pf, npf := prefetchPlan(c.SizeBytes(), len(hs))
-	return countingHasNEON(c.blocks, hs, out, pf, npf), true
+	return countingHasNEON((*[8]uint64)(&c.blocks[0]), uint64(len(c.blocks)), hs, out, pf, npf), true
 }
 
 // countingAddHashesArch runs the Counting batch add of the current level and
@@ -94,6 +94,6 @@ func countingAddHashesArch(c *Counting, hs []uint64) bool {
 		return false
 	}
 	pf, npf := prefetchPlan(c.SizeBytes(), len(hs))
-	countingAddNEON(c.blocks, hs, pf, npf)
+	countingAddNEON((*[8]uint64)(&c.blocks[0]), uint64(len(c.blocks)), hs, pf, npf)
 	return true
 }

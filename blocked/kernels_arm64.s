@@ -6,12 +6,13 @@
 // hand-written: avo cannot target arm64. Their Go declarations are in
 // kernels_arm64.go, and dispatch_arm64.go checks every length before calling
 // them. The salts are the Go arrays salt and splitSalt (salts.go), loaded by
-// symbol. The Filter loops trust that len(out) == len(hs) > 0 and that
-// blocks is not empty.
+// symbol. They take the arguments of the amd64 kernels of the same names
+// (blocks points at the first of nblocks blocks). The Filter loops trust
+// that len(out) == len(hs) > 0 and that nblocks > 0.
 //
 // One key per iteration:
-//   - block address: blocks + 64*((h>>32)*len(blocks) >> 32), computed as
-//     UMULH(h &^ 0xffffffff, len(blocks)) (the same value: the low half of h
+//   - block address: blocks + 64*((h>>32)*nblocks >> 32), computed as
+//     UMULH(h &^ 0xffffffff, nblocks) (the same value: the low half of h
 //     is cleared, so the 128-bit product is (h>>32)*n << 32);
 //   - the block is loaded de-interleaved with LD2: V0 = (w0, w2),
 //     V1 = (w1, w3), V2 = (w4, w6), V3 = (w5, w7);
@@ -48,13 +49,13 @@
 #define VUQXTN2S(n, d) WORD $(0x2EA14800 | (n)<<5 | (d))
 
 // LOADARGS reads the arguments common to every kernel and the constants:
-// R0 = blocks, R1 = len(blocks), R2 = hs, R3 = len(hs), V16-V19 = salts,
+// R0 = blocks, R1 = nblocks, R2 = hs, R3 = len(hs), V16-V19 = salts,
 // V20 = (1, 1).
 #define LOADARGS \
-	MOVD blocks_base+0(FP), R0 \
-	MOVD blocks_len+8(FP), R1  \
-	MOVD hs_base+24(FP), R2    \
-	MOVD hs_len+32(FP), R3     \
+	MOVD blocks+0(FP), R0      \
+	MOVD nblocks+8(FP), R1     \
+	MOVD hs_base+16(FP), R2    \
+	MOVD hs_len+24(FP), R3     \
 	MOVD $·salt(SB), R6        \
 	VLD1 (R6), [V16.S4, V17.S4, V18.S4, V19.S4] \
 	MOVD $1, R6                \
@@ -139,7 +140,7 @@
 	VST2 [V2.D2, V3.D2], (R9)
 
 // The lookups (Filter k = 8 and 16, Counting) test bits with TBL instead:
-// llvm-mca (internal/mca, PERF.md) finds the loop above bound by the vector
+// llvm-mca (bench/mca, PERF.md) finds the loop above bound by the vector
 // pipes, and TBL needs about half the vector instructions. For each key:
 //   - the block is loaded in byte order into V0-V3 (LD1, no de-interleave);
 //   - Y = x*salt as above; two UZP2 keep the top byte of every product,
@@ -230,14 +231,14 @@
 #define NOREDUCE
 #define REDUCE16 VUQXTN8B(10, 10)
 
-// func hasHashes8NEON(blocks []block, hs []uint64, out []bool, pf int, npf int) int
+// func filterHas8NEON(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
 // Requires: ASIMD
-TEXT ·hasHashes8NEON(SB), NOSPLIT, $0-96
+TEXT ·filterHas8NEON(SB), NOSPLIT, $0-88
 	LOADARGS
 	TBLCONSTS
-	MOVD out_base+48(FP), R4
-	MOVD pf+72(FP), R10
-	MOVD npf+80(FP), R11
+	MOVD out_base+40(FP), R4
+	MOVD pf+64(FP), R10
+	MOVD npf+72(FP), R11
 	MOVD ZR, R5
 	CBZ  R11, tail
 	SUB  R11, R3, R3 // keys left for the loop without prefetch
@@ -257,17 +258,17 @@ loop:
 	BNE  loop
 
 done:
-	MOVD R5, ret+88(FP)
+	MOVD R5, ret+80(FP)
 	RET
 
-// func hasHashes16NEON(blocks []block, hs []uint64, out []bool, pf int, npf int) int
+// func filterHas16NEON(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
 // Requires: ASIMD
-TEXT ·hasHashes16NEON(SB), NOSPLIT, $0-96
+TEXT ·filterHas16NEON(SB), NOSPLIT, $0-88
 	LOADARGS
 	TBLCONSTS
-	MOVD out_base+48(FP), R4
-	MOVD pf+72(FP), R10
-	MOVD npf+80(FP), R11
+	MOVD out_base+40(FP), R4
+	MOVD pf+64(FP), R10
+	MOVD npf+72(FP), R11
 	MOVD ZR, R5
 	CBZ  R11, tail
 	SUB  R11, R3, R3 // keys left for the loop without prefetch
@@ -287,15 +288,15 @@ loop:
 	BNE  loop
 
 done:
-	MOVD R5, ret+88(FP)
+	MOVD R5, ret+80(FP)
 	RET
 
-// func addHashes8NEON(blocks []block, hs []uint64, pf int, npf int)
+// func filterAdd8NEON(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, npf int)
 // Requires: ASIMD
-TEXT ·addHashes8NEON(SB), NOSPLIT, $0-64
+TEXT ·filterAdd8NEON(SB), NOSPLIT, $0-56
 	LOADARGS
-	MOVD pf+48(FP), R10
-	MOVD npf+56(FP), R11
+	MOVD pf+40(FP), R10
+	MOVD npf+48(FP), R11
 	CBZ  R11, tail
 	SUB  R11, R3, R3
 
@@ -320,12 +321,12 @@ loop:
 done:
 	RET
 
-// func addHashes16NEON(blocks []block, hs []uint64, pf int, npf int)
+// func filterAdd16NEON(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, npf int)
 // Requires: ASIMD
-TEXT ·addHashes16NEON(SB), NOSPLIT, $0-64
+TEXT ·filterAdd16NEON(SB), NOSPLIT, $0-56
 	LOADARGS
-	MOVD pf+48(FP), R10
-	MOVD npf+56(FP), R11
+	MOVD pf+40(FP), R10
+	MOVD npf+48(FP), R11
 	CBZ  R11, tail
 	SUB  R11, R3, R3
 
@@ -352,12 +353,12 @@ done:
 
 // NEON batch kernels of SplitBlock, the Parquet split block filter. The
 // macros of this part are named SPLIT_*; VMUL4S and VBIC16B are the ones
-// above. These loops trust that len(out) == len(hs) > 0, that blocks is not empty and
+// above. These loops trust that len(out) == len(hs) > 0, that nblocks > 0 and
 // that 0 <= npf <= len(hs)-pf.
 //
 // One key per iteration: the block (32 bytes, eight little-endian uint32
-// words) is at blocks + 32*((h>>32)*len(blocks) >> 32), computed as
-// UMULH(h &^ 0xffffffff, len(blocks)); it is loaded into V0 = (w0..w3) and
+// words) is at blocks + 32*((h>>32)*nblocks >> 32), computed as
+// UMULH(h &^ 0xffffffff, nblocks); it is loaded into V0 = (w0..w3) and
 // V1 = (w4..w7). x = uint32(h) is broadcast, multiplied by the Parquet salts
 // (V16, V17), shifted right by 27, and USHL of a vector of ones by those
 // positions gives the masks 1<<p in each 32-bit lane (USHL reads the low
@@ -376,13 +377,13 @@ done:
 // UQXTN Vd.4H, Vn.4S (saturating narrow: a non-zero lane stays non-zero)
 #define VUQXTN4H(n, d) WORD $(0x2E614800 | (n)<<5 | (d))
 
-// SPLIT_LOADARGS: R0 = blocks, R1 = len(blocks), R2 = hs, R3 = len(hs),
+// SPLIT_LOADARGS: R0 = blocks, R1 = nblocks, R2 = hs, R3 = len(hs),
 // R10 = pf, V16-V17 = salts, V20 = 1 in every 32-bit lane.
 #define SPLIT_LOADARGS \
-	MOVD blocks_base+0(FP), R0              \
-	MOVD blocks_len+8(FP), R1               \
-	MOVD hs_base+24(FP), R2                 \
-	MOVD hs_len+32(FP), R3                  \
+	MOVD blocks+0(FP), R0                   \
+	MOVD nblocks+8(FP), R1                  \
+	MOVD hs_base+16(FP), R2                 \
+	MOVD hs_len+24(FP), R3                  \
 	MOVD $·splitSalt(SB), R6                \
 	VLD1 (R6), [V16.S4, V17.S4]             \
 	MOVW $1, R6                             \
@@ -431,13 +432,13 @@ done:
 	VORR V12.B16, V1.B16, V1.B16 \
 	VST1 [V0.S4, V1.S4], (R7)
 
-// func splitHasNEON(blocks []splitBlock, hs []uint64, out []bool, pf int, npf int) int
+// func splitHasNEON(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
 // Requires: ASIMD
-TEXT ·splitHasNEON(SB), NOSPLIT, $0-96
+TEXT ·splitHasNEON(SB), NOSPLIT, $0-88
 	SPLIT_LOADARGS
-	MOVD out_base+48(FP), R4
-	MOVD pf+72(FP), R10
-	MOVD npf+80(FP), R11
+	MOVD out_base+40(FP), R4
+	MOVD pf+64(FP), R10
+	MOVD npf+72(FP), R11
 	MOVD ZR, R5
 	CBZ  R11, tail
 	SUB  R11, R3, R3 // keys left for the loop without prefetch
@@ -459,15 +460,15 @@ loop:
 	BNE  loop
 
 done:
-	MOVD R5, ret+88(FP)
+	MOVD R5, ret+80(FP)
 	RET
 
-// func splitAddNEON(blocks []splitBlock, hs []uint64, pf int, npf int)
+// func splitAddNEON(blocks *[8]uint32, nblocks uint64, hs []uint64, pf int, npf int)
 // Requires: ASIMD
-TEXT ·splitAddNEON(SB), NOSPLIT, $0-64
+TEXT ·splitAddNEON(SB), NOSPLIT, $0-56
 	SPLIT_LOADARGS
-	MOVD pf+48(FP), R10
-	MOVD npf+56(FP), R11
+	MOVD pf+40(FP), R10
+	MOVD npf+48(FP), R11
 	CBZ  R11, tail
 	SUB  R11, R3, R3
 
@@ -491,8 +492,8 @@ done:
 	RET
 
 // NEON batch lookup of Counting, with the TBL test described above the
-// Filter lookups. It trusts that len(out) == len(hs) > 0, that blocks is not
-// empty and that 0 <= npf <= len(hs)-pf.
+// Filter lookups. It trusts that len(out) == len(hs) > 0, that nblocks > 0
+// and that 0 <= npf <= len(hs)-pf.
 
 // CMISSING sets V10 to 0xff in the lanes (of 8) whose counter is zero.
 #define CMISSING \
@@ -504,14 +505,14 @@ done:
 	VAND  V11.B16, V10.B16, V10.B16 \
 	VCMEQ V25.B16, V10.B16, V10.B16
 
-// func countingHasNEON(blocks []block, hs []uint64, out []bool, pf int, npf int) int
+// func countingHasNEON(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, pf int, npf int) int
 // Requires: ASIMD
-TEXT ·countingHasNEON(SB), NOSPLIT, $0-96
+TEXT ·countingHasNEON(SB), NOSPLIT, $0-88
 	LOADARGS
 	TBLCONSTS
-	MOVD out_base+48(FP), R4
-	MOVD pf+72(FP), R10
-	MOVD npf+80(FP), R11
+	MOVD out_base+40(FP), R4
+	MOVD pf+64(FP), R10
+	MOVD npf+72(FP), R11
 	MOVD ZR, R5
 	CBZ  R11, tail
 	SUB  R11, R3, R3 // keys left for the loop without prefetch
@@ -537,11 +538,11 @@ loop:
 	BNE  loop
 
 done:
-	MOVD R5, ret+88(FP)
+	MOVD R5, ret+80(FP)
 	RET
 
-// NEON batch add of Counting. It trusts that len(hs) > 0, that blocks is not
-// empty and that 0 <= npf <= len(hs)-pf.
+// NEON batch add of Counting. It trusts that len(hs) > 0, that nblocks > 0
+// and that 0 <= npf <= len(hs)-pf.
 //
 // One key per iteration, in order: the key's block (found as for Filter) is
 // loaded in word order, V0-V3 = (w0, w1) ... (w6, w7), its 8 counters are
@@ -597,9 +598,9 @@ done:
 	CSTEP(3, 10, 14)                   \
 	VST1   [V0.D2, V1.D2, V2.D2, V3.D2], (R7)
 
-// func countingAddNEON(blocks []block, hs []uint64, pf int, npf int)
+// func countingAddNEON(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, npf int)
 // Requires: ASIMD
-TEXT ·countingAddNEON(SB), NOSPLIT, $0-64
+TEXT ·countingAddNEON(SB), NOSPLIT, $0-56
 	LOADARGS
 	VUZP1 V16.S4, V16.S4, V8.S4 // salts 0, 2, 0, 2
 	VUZP2 V16.S4, V16.S4, V9.S4 // 1, 3, 1, 3
@@ -611,8 +612,8 @@ TEXT ·countingAddNEON(SB), NOSPLIT, $0-64
 	VDUP  R6, V21.S4
 	MOVD  $15, R6
 	VDUP  R6, V22.D2
-	MOVD  pf+48(FP), R10
-	MOVD  npf+56(FP), R11
+	MOVD  pf+40(FP), R10
+	MOVD  npf+48(FP), R11
 	CBZ   R11, tail
 	SUB   R11, R3, R3
 

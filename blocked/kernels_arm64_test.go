@@ -25,18 +25,38 @@ func TestNEONDetected(t *testing.T) {
 }
 
 func addNEON(f *Filter, hs []uint64, pf, npf int) {
+	b, nb := (*[8]uint64)(&f.blocks[0]), uint64(len(f.blocks))
 	if f.k == 8 {
-		addHashes8NEON(f.blocks, hs, pf, npf)
+		filterAdd8NEON(b, nb, hs, pf, npf)
 	} else {
-		addHashes16NEON(f.blocks, hs, pf, npf)
+		filterAdd16NEON(b, nb, hs, pf, npf)
 	}
 }
 
 func hasNEON(f *Filter, hs []uint64, out []bool, pf, npf int) int {
+	b, nb := (*[8]uint64)(&f.blocks[0]), uint64(len(f.blocks))
 	if f.k == 8 {
-		return hasHashes8NEON(f.blocks, hs, out, pf, npf)
+		return filterHas8NEON(b, nb, hs, out, pf, npf)
 	}
-	return hasHashes16NEON(f.blocks, hs, out, pf, npf)
+	return filterHas16NEON(b, nb, hs, out, pf, npf)
+}
+
+// The SplitBlock and Counting kernels on a slice of blocks.
+
+func splitAddNEONOf(blocks []splitBlock, hs []uint64, pf, npf int) {
+	splitAddNEON((*[8]uint32)(&blocks[0]), uint64(len(blocks)), hs, pf, npf)
+}
+
+func splitHasNEONOf(blocks []splitBlock, hs []uint64, out []bool, pf, npf int) int {
+	return splitHasNEON((*[8]uint32)(&blocks[0]), uint64(len(blocks)), hs, out, pf, npf)
+}
+
+func countingAddNEONOf(blocks []block, hs []uint64, pf, npf int) {
+	countingAddNEON((*[8]uint64)(&blocks[0]), uint64(len(blocks)), hs, pf, npf)
+}
+
+func countingHasNEONOf(blocks []block, hs []uint64, out []bool, pf, npf int) int {
+	return countingHasNEON((*[8]uint64)(&blocks[0]), uint64(len(blocks)), hs, out, pf, npf)
 }
 
 // prefetchPlans returns the (pf, npf) pairs to test for n keys: none, the
@@ -252,7 +272,7 @@ func checkSplitNEON(t *testing.T, name string, base *SplitBlock, hs, probes []ui
 		splitAddHashesGeneric(g, hs)
 		for _, p := range prefetchPlans(len(hs)) {
 			n := base.Clone()
-			splitAddNEON(n.blocks, hs, p[0], p[1])
+			splitAddNEONOf(n.blocks, hs, p[0], p[1])
 			for i := range g.blocks {
 				if g.blocks[i] != n.blocks[i] {
 					t.Fatalf("%s: split blocks=%d prefetch %v: add differs at block %d: generic %x, neon %x",
@@ -268,7 +288,7 @@ func checkSplitNEON(t *testing.T, name string, base *SplitBlock, hs, probes []ui
 		for i := range got {
 			got[i] = i%2 == 0
 		}
-		gotN := splitHasNEON(g.blocks, probes, got[:len(probes)], p[0], p[1])
+		gotN := splitHasNEONOf(g.blocks, probes, got[:len(probes)], p[0], p[1])
 		for i := range want {
 			if got[i] != want[i] {
 				t.Fatalf("%s: split blocks=%d prefetch %v: lookup %d of %d (%#x): neon %v, generic %v",
@@ -317,7 +337,7 @@ func TestSplitNEON(t *testing.T) {
 		edges = append(edges, ^uint64(0), 0xffffffff<<32, 0, 0xffffffff)
 		checkSplitNEON(t, "first and last blocks", base, edges, append(slices.Clone(edges), randomHashes(2000, nb+7)...))
 		last := newSplitBlock(nb)
-		splitAddNEON(last.blocks, edges[:1], 0, 0)
+		splitAddNEONOf(last.blocks, edges[:1], 0, 0)
 		if last.blocks[nb-1] == (splitBlock{}) {
 			t.Fatalf("split blocks=%d: a hash with high half 0xffffffff did not reach the last block", nb)
 		}
@@ -344,11 +364,11 @@ func TestSplitNEONStaysInBounds(t *testing.T) {
 				wantN := splitHasHashesGeneric(ref, src, want)
 				for _, p := range prefetchPlans(n) {
 					clear(blocks)
-					splitAddNEON(blocks, hs, p[0], p[1])
+					splitAddNEONOf(blocks, hs, p[0], p[1])
 					if !slices.Equal(blocks, ref.blocks) {
 						t.Fatalf("guarded split blocks=%d n=%d prefetch %v: add differs from generic", nb, n, p)
 					}
-					if got := splitHasNEON(blocks, hs, out, p[0], p[1]); got != wantN || !slices.Equal(out, want) {
+					if got := splitHasNEONOf(blocks, hs, out, p[0], p[1]); got != wantN || !slices.Equal(out, want) {
 						t.Fatalf("guarded split blocks=%d n=%d prefetch %v: lookup %v (%d), want %v (%d)", nb, n, p, out, got, want, wantN)
 					}
 				}
@@ -378,7 +398,7 @@ func checkCountingNEON(t *testing.T, name string, c *Counting, probes []uint64) 
 		for i := range got {
 			got[i] = i%2 == 0
 		}
-		gotN := countingHasNEON(c.blocks, probes, got[:len(probes)], p[0], p[1])
+		gotN := countingHasNEONOf(c.blocks, probes, got[:len(probes)], p[0], p[1])
 		for i := range want {
 			if got[i] != want[i] {
 				t.Fatalf("%s: blocks=%d prefetch %v: lookup %d of %d (%#x): neon %v, generic %v",
@@ -481,7 +501,7 @@ func checkCountingAddNEON(t *testing.T, name string, base *Counting, hs []uint64
 	for _, p := range prefetchPlans(len(hs)) {
 		got := base.Clone()
 		if len(hs) > 0 {
-			countingAddNEON(got.blocks, hs, p[0], p[1])
+			countingAddNEONOf(got.blocks, hs, p[0], p[1])
 		}
 		if !got.Equal(want) {
 			for i := range want.blocks {
@@ -538,7 +558,7 @@ func TestCountingAddNEON(t *testing.T) {
 	c := mustCounting(t, 64)
 	h := uint64(0x9e3779b97f4a7c15)
 	checkCountingAddNEON(t, "one key repeated", c, slices.Repeat([]uint64{h}, 40))
-	countingAddNEON(c.blocks, slices.Repeat([]uint64{h}, 40), 0, 0)
+	countingAddNEONOf(c.blocks, slices.Repeat([]uint64{h}, 40), 0, 0)
 	if c.Saturated() != 8 || !c.HasHash(h) {
 		t.Fatalf("40 adds of one key: %d counters saturated, want 8", c.Saturated())
 	}
@@ -556,7 +576,7 @@ func TestCountingAddNEON(t *testing.T) {
 	}
 	edge = append(edge, ^uint64(0), 0xffffffff<<32, 0, 0xffffffff)
 	checkCountingAddNEON(t, "first and last blocks", c, append(edge, randomHashes(100, 4)...))
-	countingAddNEON(c.blocks, edge, 0, 0)
+	countingAddNEONOf(c.blocks, edge, 0, 0)
 	if c.blocks[nb-1] == (block{}) || c.blocks[0] == (block{}) {
 		t.Fatal("the edge hashes did not reach the first and last blocks")
 	}
@@ -579,7 +599,7 @@ func TestCountingAddNEONStaysInBounds(t *testing.T) {
 				countingAddHashesGeneric(want, src)
 				for _, p := range prefetchPlans(n) {
 					clear(c.blocks)
-					countingAddNEON(c.blocks, hs, p[0], p[1])
+					countingAddNEONOf(c.blocks, hs, p[0], p[1])
 					if !slices.Equal(c.blocks, want.blocks) {
 						t.Fatalf("guarded blocks=%d n=%d prefetch %v: add differs from generic", nb, n, p)
 					}

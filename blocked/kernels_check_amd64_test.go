@@ -5,12 +5,34 @@ package blocked
 import (
 	"testing"
 
+	"github.com/simdbloom/bloom/internal/cpu"
 	"github.com/simdbloom/bloom/internal/kernelcheck"
 )
 
-// TestKernelFeatures checks every kernel of the generated .s files against the
-// table in dispatch_amd64.go: the features its instructions need, and no
-// EVEX encoding in a function below the AVX-512 level.
+// kernels maps every assembly function of this package to its features, the
+// variables of dispatch_amd64.go that decide whether it runs. Only tests
+// read it: TestKernelFeatures here, and ../asm's TestKernelsInTables, which
+// checks that the generator emits exactly these functions.
+var kernels = map[string]cpu.Kernel{
+	"filterHas8AVX2": kAVX2, "filterHas16AVX2": kAVX2,
+	"filterAdd8AVX2": kAVX2, "filterAdd16AVX2": kAVX2,
+	"filterAdd8AVX2Ring": kAVX2, "filterAdd16AVX2Ring": kAVX2,
+	"filterHas8AVX2Ring": kAVX2Ring, "filterHas16AVX2Ring": kAVX2Ring,
+	"filterHas8AVX512": kAVX512Has, "filterHas16AVX512": kAVX512Has,
+	"filterHas8BITALG": kBITALG, "filterHas16BITALG": kBITALG,
+	"filterAdd8AVX512": kAVX512Add, "filterAdd16AVX512": kAVX512Add,
+	"splitHasAVX2": kAVX2, "splitAddAVX2": kAVX2, "splitAddAVX2Ring": kAVX2,
+	"splitHasAVX2Ring": kAVX2Ring, "splitHasAVX2RingAVX512": kAVX2RingAVX512,
+	"countingHasAVX2": kAVX2, "countingHasAVX2Ring": kAVX2Ring, "countingHasAVX512": kAVX512Has,
+	"filterHasOne": kOneEntry, "filterAddOne": kOneEntry, "splitHasOne": kOneEntry, "splitAddOne": kOneEntry,
+	"filterHasOneAVX2": kOneAVX2, "filterAddOneAVX2": kOneAVX2, "splitHasOneAVX2": kOneAVX2, "splitAddOneAVX2": kOneAVX2,
+	"filterHasOneAVX512": kOneAVX512Has, "filterAddOneAVX512": kOneAVX512Add,
+	"filterLookupOne": kOneEntry, "filterLookupOneAVX2": kOneAVX2, "filterLookupOneAVX512": kOneAVX512Has,
+}
+
+// TestKernelFeatures checks every kernel of the generated .s files against
+// kernels: the features its instructions need, and no EVEX encoding in a
+// function below the AVX-512 level.
 func TestKernelFeatures(t *testing.T) {
 	kernelcheck.Check(t, "github.com/simdbloom/bloom/blocked", kernels, "kernels_amd64.s", "kernels_avx2_amd64.s", "kernels_avx512_amd64.s")
 }

@@ -144,8 +144,8 @@ func broadcast4(w uint64) [4]uint64 { return [4]uint64{w, w, w, w} }
 
 // The CPU features of the kernels: every one lists what its instructions
 // need (the Requires line avo writes above it in its .s file;
-// TestKernelFeatures checks each against this table), and runs only where
-// cpu.Can allows it.
+// TestKernelFeatures checks each against the kernels table of
+// kernels_check_amd64_test.go), and runs only where cpu.Can allows it.
 var (
 	// kSemiAVX512 places each slot's bits with VPMULTISHIFTQB (VBMI),
 	// extracts the semi-sorted code with BEXTR (BMI1), spreads eight
@@ -157,12 +157,6 @@ var (
 	kPlainAVX512 = cpu.Kernel{Level: cpu.AVX512, Needs: kSemiAVX512.Needs &^ cpu.FeatureBMI1}
 	kAVX2        = cpu.Kernel{Level: cpu.AVX2, Needs: cpu.FeatureAVX | cpu.FeatureAVX2}
 )
-
-// kernels maps every assembly function of this package to its features.
-var kernels = map[string]cpu.Kernel{
-	"cuckooHasSemiAVX512": kSemiAVX512, "cuckooHasPlainAVX512": kPlainAVX512,
-	"cuckooHasSemiAVX2": kAVX2, "cuckooHasPlainAVX2": kAVX2,
-}
 
 // hasHashesArch runs the batch lookup of the best kernel that may run on hs
 // and reports whether one ran (len(out) == len(hs)). The kernels need

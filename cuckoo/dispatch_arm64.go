@@ -10,11 +10,9 @@ import (
 
 // kNEON is every kernel of kernels_arm64.s: ARMv8.0 Advanced SIMD, nothing
 // more (the "// Requires:" line above each, which TestKernelFeatures checks
-// against this table). They run only where cpu.Can allows it.
+// against the kernels table of kernels_check_arm64_test.go). They run only
+// where cpu.Can allows it.
 var kNEON = cpu.Kernel{Level: cpu.NEON, Needs: cpu.FeatureASIMD}
-
-// kernels maps every assembly function of this package to its features.
-var kernels = map[string]cpu.Kernel{"cuckooHasSemiNEON": kNEON, "cuckooHasSemiWideNEON": kNEON, "cuckooHasPlainNEON": kNEON, "cuckooHasPlainWideNEON": kNEON}
 
 // Which arm64 batch lookup runs: the hand-written NEON of kernels_arm64.s
 // at the NEON level, for fingerprints of at most 16 bits, any number of

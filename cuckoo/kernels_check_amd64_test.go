@@ -5,12 +5,22 @@ package cuckoo
 import (
 	"testing"
 
+	"github.com/simdbloom/bloom/internal/cpu"
 	"github.com/simdbloom/bloom/internal/kernelcheck"
 )
 
-// TestKernelFeatures checks every kernel of the generated .s files against the
-// table in dispatch_amd64.go: the features its instructions need, and no
-// EVEX encoding in a function below the AVX-512 level.
+// kernels maps every assembly function of this package to its features, the
+// variables of dispatch_amd64.go that decide whether it runs. Only tests
+// read it: TestKernelFeatures here, and ../asm's TestKernelsInTables, which
+// checks that the generator emits exactly these functions.
+var kernels = map[string]cpu.Kernel{
+	"cuckooHasSemiAVX512": kSemiAVX512, "cuckooHasPlainAVX512": kPlainAVX512,
+	"cuckooHasSemiAVX2": kAVX2, "cuckooHasPlainAVX2": kAVX2,
+}
+
+// TestKernelFeatures checks every kernel of the generated .s files against
+// kernels: the features its instructions need, and no EVEX encoding in a
+// function below the AVX-512 level.
 func TestKernelFeatures(t *testing.T) {
 	kernelcheck.Check(t, "github.com/simdbloom/bloom/cuckoo", kernels, "kernels_avx2_amd64.s", "kernels_avx512_amd64.s")
 }

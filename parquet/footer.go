@@ -247,7 +247,7 @@ func (c *ColumnChunk) ReadFilter(r io.ReaderAt, size int64) (*blocked.SplitBlock
 
 // decodeFileMetaData decodes a Thrift compact FileMetaData.
 func decodeFileMetaData(b []byte) (*Footer, error) {
-	c := &compact{b: b}
+	c := newMetadata(b)
 	f := &Footer{}
 	var seenRows, seenGroups bool
 	err := c.fields(1, func(typ byte, id int16) (bool, error) {

@@ -6,28 +6,106 @@ import (
 	"math"
 )
 
-// compact reads the Thrift compact protocol from a byte slice: the file
-// metadata of a Parquet footer, read whole before decoding. Every length
-// and count it reads is checked against the bytes left before anything is
-// allocated for it, so hostile input costs at most memory in proportion to
-// its own length.
+// Thrift compact protocol type codes.
+const (
+	tStop   = 0
+	tTrue   = 1
+	tFalse  = 2
+	tByte   = 3
+	tI16    = 4
+	tI32    = 5
+	tI64    = 6
+	tDouble = 7
+	tBinary = 8
+	tList   = 9
+	tSet    = 10
+	tMap    = 11
+	tStruct = 12
+	tUUID   = 13
+)
+
+// maxDepth bounds the nesting of structures.
+const maxDepth = 32
+
+// compact reads the Thrift compact protocol, the encoding of both Parquet
+// structures this package decodes, from one of two inputs:
+//
+//   - a byte slice holding all of it (newMetadata): a footer's file
+//     metadata, read whole before decoding. Every length and count read is
+//     checked against the bytes left before anything is allocated for it,
+//     so hostile input costs at most memory in proportion to its own
+//     length, and input that ends inside a value is corrupt (the footer
+//     gave its length).
+//   - a reader, one byte at a time (newHeader): a Bloom filter header,
+//     which ends where the bitset starts, so that no byte past it may be
+//     read. Nothing is allocated for what it reads (strings are skipped,
+//     never kept), and input that ends inside a value is truncated.
 type compact struct {
-	b   []byte
-	off int
+	b    []byte        // the input, when it is all in memory
+	r    io.ByteReader // else the input, read a byte at a time
+	off  int           // bytes read
+	what string        // the input, in errors
+	end  error         // what input ending inside a value is
 }
 
-// corrupt returns an ErrCorrupt error naming the position in the metadata.
+// newMetadata returns a reader of the file metadata b.
+func newMetadata(b []byte) *compact {
+	return &compact{b: b, what: "parquet file metadata", end: ErrCorrupt}
+}
+
+// newHeader returns a reader of the Bloom filter header at the start of r,
+// which it reads one byte at a time.
+func newHeader(r io.Reader) *compact {
+	br, ok := r.(io.ByteReader)
+	if !ok {
+		br = &byteReader{r: r}
+	}
+	return &compact{r: br, what: "parquet bloom filter header", end: ErrTruncated}
+}
+
+// byteReader reads an io.Reader one byte at a time.
+type byteReader struct {
+	r   io.Reader
+	one [1]byte
+}
+
+func (b *byteReader) ReadByte() (byte, error) {
+	n, err := io.ReadFull(b.r, b.one[:])
+	if n == 1 {
+		return b.one[0], nil
+	}
+	return 0, err
+}
+
+// corrupt returns an ErrCorrupt error naming the position in the input.
 func (c *compact) corrupt(format string, args ...any) error {
-	return fmt.Errorf("%w: parquet file metadata: %s at byte %d", ErrCorrupt, fmt.Sprintf(format, args...), c.off)
+	return fmt.Errorf("%w: %s: %s at byte %d", ErrCorrupt, c.what, fmt.Sprintf(format, args...), c.off)
 }
 
-// short reports metadata that ends inside a value: the footer's length said
-// the metadata ends there, so the structure itself is broken.
+// short reports input that ends inside what: c.end, wrapping
+// io.ErrUnexpectedEOF.
 func (c *compact) short(what string) error {
-	return fmt.Errorf("%w: parquet file metadata ends inside %s at byte %d: %w", ErrCorrupt, what, c.off, io.ErrUnexpectedEOF)
+	return fmt.Errorf("%w: %s ends inside %s at byte %d: %w", c.end, c.what, what, c.off, io.ErrUnexpectedEOF)
+}
+
+// left returns the bytes left of an input in memory, and false for a
+// reader's, which are not known.
+func (c *compact) left() (int, bool) {
+	return len(c.b) - c.off, c.r == nil
 }
 
 func (c *compact) byte() (byte, error) {
+	if c.r != nil {
+		v, err := c.r.ReadByte()
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return 0, c.short("a value")
+		}
+		if err != nil {
+			return 0, err
+		}
+		c.off++
+		return v, nil
+	}
 	if c.off >= len(c.b) {
 		return 0, c.short("a value")
 	}
@@ -88,14 +166,18 @@ func (c *compact) list() (elem byte, n int, err error) {
 			return 0, 0, err
 		}
 	}
-	if u > uint64(len(c.b)-c.off) {
-		return 0, 0, c.corrupt("list of %d elements in %d bytes", u, len(c.b)-c.off)
+	if left, known := c.left(); known && u > uint64(left) {
+		return 0, 0, c.corrupt("list of %d elements in %d bytes", u, left)
 	}
 	return elem, int(u), nil
 }
 
 // binary reads a binary or string value, returning a slice of the input.
+// Only an input in memory (newMetadata) keeps its strings.
 func (c *compact) binary() ([]byte, error) {
+	if c.r != nil {
+		panic("parquet: compact.binary on a streamed input")
+	}
 	n, err := c.uvarint(32)
 	if err != nil {
 		return nil, err
@@ -144,8 +226,11 @@ func (c *compact) skip(typ byte, inList bool, depth int) error {
 	case tUUID:
 		return c.discard(16)
 	case tBinary:
-		_, err := c.binary()
-		return err
+		n, err := c.uvarint(32)
+		if err != nil {
+			return err
+		}
+		return c.discard(n)
 	case tStruct:
 		return c.skipStruct(depth + 1)
 	case tList, tSet:
@@ -164,8 +249,8 @@ func (c *compact) skip(typ byte, inList bool, depth int) error {
 		if err != nil || n == 0 {
 			return err
 		}
-		if n > uint64(len(c.b)-c.off) {
-			return c.corrupt("map of %d entries in %d bytes", n, len(c.b)-c.off)
+		if left, known := c.left(); known && n > uint64(left) {
+			return c.corrupt("map of %d entries in %d bytes", n, left)
 		}
 		kv, err := c.byte()
 		if err != nil {
@@ -215,13 +300,21 @@ func (c *compact) fields(depth int, fn func(typ byte, id int16) (bool, error)) e
 	}
 }
 
-// discard skips n bytes.
-func (c *compact) discard(n int) error {
-	if n > len(c.b)-c.off {
+// discard skips n bytes, without allocating them.
+func (c *compact) discard(n uint64) error {
+	if c.r != nil {
+		for ; n > 0; n-- {
+			if _, err := c.byte(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if n > uint64(len(c.b)-c.off) {
 		c.off = len(c.b)
 		return c.short("a value")
 	}
-	c.off += n
+	c.off += int(n)
 	return nil
 }
 

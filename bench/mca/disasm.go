@@ -70,10 +70,9 @@ func branchTarget(text string) (uint64, bool) {
 
 // inline returns body with every direct call to a function of fns followed
 // by the instructions that function runs: from its entry to its return,
-// falling through each conditional branch, or taking it where the next
-// entry of take says so (one entry per conditional branch met, across all
-// calls). Calls to functions not in fns stay calls.
-func inline(body []inst, fns map[string][]inst, take []bool) ([]inst, error) {
+// falling through each conditional branch and taking each unconditional
+// one. Calls to functions not in fns stay calls.
+func inline(body []inst, fns map[string][]inst) ([]inst, error) {
 	byAddr := map[uint64][]inst{}
 	for _, code := range fns {
 		byAddr[code[0].addr] = code
@@ -99,15 +98,8 @@ func inline(body []inst, fns map[string][]inst, take []bool) ([]inst, error) {
 			if !isBranch(c.text) {
 				continue
 			}
-			cond := !strings.HasPrefix(c.text, "b ") && !strings.HasPrefix(c.text, "jmp")
-			if cond {
-				taken := len(take) > 0 && take[0]
-				if len(take) > 0 {
-					take = take[1:]
-				}
-				if !taken {
-					continue
-				}
+			if !strings.HasPrefix(c.text, "b ") && !strings.HasPrefix(c.text, "jmp") {
+				continue // conditional: fall through
 			}
 			dst, _ := branchTarget(c.text)
 			i = slices.IndexFunc(callee, func(x inst) bool { return x.addr == dst })

@@ -29,14 +29,9 @@ type kernel struct {
 	abi0  bool   // assembly: the symbol ends in .abi0
 	loops []loop
 	// callees are the functions the loop calls (Go's names, as
-	// "(*Filter).hasHashGo"), whose instructions the model adds at each
-	// call; take says which of their conditional branches are taken.
+	// "countHas7"), whose instructions the model adds at each call,
+	// falling through their conditional branches.
 	callees []string
-	take    []bool
-	variant string // told apart in the output, as "k=16"
-	// in is the function whose code holds the loop when Go inlines the
-	// kernel into its caller (addHashesGeneric into addHashes), else "".
-	in string
 }
 
 func (k kernel) pkgPath() string {
@@ -46,24 +41,16 @@ func (k kernel) pkgPath() string {
 	return module + "/" + k.pkg
 }
 
+// binary names the test binary that holds the kernel: "arch/pkg".
+func (k kernel) binary() string { return k.arch + "/" + k.pkg }
+
+// symbol is the kernel's symbol in the binary.
 func (k kernel) symbol() string {
-	name := k.name
-	if k.in != "" {
-		name = k.in
-	}
-	s := k.pkgPath() + "." + name
+	s := k.pkgPath() + "." + k.name
 	if k.abi0 {
 		s += ".abi0"
 	}
 	return s
-}
-
-// label is the name printed: the kernel's name and its variant.
-func (k kernel) label() string {
-	if k.variant == "" {
-		return k.name
-	}
-	return k.name + "/" + k.variant
 }
 
 const module = "github.com/simdbloom/bloom"
@@ -78,38 +65,31 @@ const module = "github.com/simdbloom/bloom"
 // includes the ring refill, which runs every iteration.
 var kernels = []kernel{
 	// arm64: hand-written NEON and the pure-Go loops they replace.
-	{name: "hasHashes8NEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
-	{name: "hasHashes16NEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
+	{name: "filterHas8NEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
+	{name: "filterHas16NEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
 	{name: "splitHasNEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
 	{name: "countingHasNEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
-	// hasHashGo tests k first: falling through is k = 8.
-	{name: "hasHashesGeneric", arch: "arm64", pkg: "blocked", loops: []loop{{-1, 1, 1}},
-		callees: []string{"(*Filter).hasHashGo"}, take: []bool{false}, variant: "k=8"},
-	{name: "hasHashesGeneric", arch: "arm64", pkg: "blocked", loops: []loop{{-1, 1, 1}},
-		callees: []string{"(*Filter).hasHashGo"}, take: []bool{true}, variant: "k=16"},
-	{name: "splitHasHashesGeneric", arch: "arm64", pkg: "blocked", loops: []loop{{-1, 1, 1}},
-		callees: []string{"(*SplitBlock).hasHashGo"}},
+	// The pure-Go Filter and SplitBlock loops (batch_generic.go): one loop
+	// over a group of keys each, the probe spelled out inline.
+	{name: "has8Go", arch: "arm64", pkg: "blocked", loops: []loop{{-1, 1, 1}}},
+	{name: "has16Go", arch: "arm64", pkg: "blocked", loops: []loop{{-1, 1, 1}}},
+	{name: "splitHasGo", arch: "arm64", pkg: "blocked", loops: []loop{{-1, 1, 1}}},
 	// The pure-Go Counting lookup runs two loops over each group of 16 keys
 	// (the outer loop, once a group, is left out); the second calls countHas7.
 	{name: "countingHasHashesGeneric", arch: "arm64", pkg: "blocked", loops: []loop{{0, 1, 1}, {1, 1, 1}},
 		callees: []string{"countHas7"}},
 
 	// The batch adds: one key an iteration, each key's block stored back
-	// before the next key's is loaded. Go inlines the pure-Go Filter and
-	// SplitBlock add loops into addHashes and splitAddHashes (batch.go),
-	// where the model finds them; the pure-Go Counting add runs two loops
-	// over each group of 16 keys, as its lookup does, the second calling
-	// countInc7.
-	{name: "addHashes8NEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
-	{name: "addHashes16NEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
+	// before the next key's is loaded. The pure-Go Counting add runs two
+	// loops over each group of 16 keys, as its lookup does, the second
+	// calling countInc7.
+	{name: "filterAdd8NEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
+	{name: "filterAdd16NEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
 	{name: "splitAddNEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
 	{name: "countingAddNEON", arch: "arm64", pkg: "blocked", abi0: true, loops: []loop{{-1, 1, 8}}},
-	{name: "addHashesGeneric", arch: "arm64", pkg: "blocked", loops: []loop{{-1, 1, 1}},
-		callees: []string{"(*Filter).addHashGo"}, take: []bool{false}, variant: "k=8", in: "addHashes"},
-	{name: "addHashesGeneric", arch: "arm64", pkg: "blocked", loops: []loop{{-1, 1, 1}},
-		callees: []string{"(*Filter).addHashGo"}, take: []bool{true}, variant: "k=16", in: "addHashes"},
-	{name: "splitAddHashesGeneric", arch: "arm64", pkg: "blocked", loops: []loop{{-1, 1, 1}},
-		callees: []string{"(*SplitBlock).addHashGo"}, in: "splitAddHashes"},
+	{name: "add8Go", arch: "arm64", pkg: "blocked", loops: []loop{{-1, 1, 1}}},
+	{name: "add16Go", arch: "arm64", pkg: "blocked", loops: []loop{{-1, 1, 1}}},
+	{name: "splitAddGo", arch: "arm64", pkg: "blocked", loops: []loop{{-1, 1, 1}}},
 	{name: "countingAddHashesGeneric", arch: "arm64", pkg: "blocked", loops: []loop{{0, 1, 1}, {1, 1, 1}},
 		callees: []string{"countInc7"}},
 
@@ -138,8 +118,8 @@ var kernels = []kernel{
 	{name: "splitHasAVX2Ring", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
 	{name: "countingHasAVX2Ring", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
 	{name: "countingHasAVX512", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
-	{name: "hasHashesGeneric", arch: "amd64", pkg: "blocked", loops: []loop{{-1, 1, 1}},
-		callees: []string{"(*Filter).hasHashGo"}, take: []bool{false}, variant: "k=8"},
+	{name: "splitHasAVX2RingAVX512", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
+	{name: "has8Go", arch: "amd64", pkg: "blocked", loops: []loop{{-1, 1, 1}}},
 	// The amd64 batch adds (generated, asm/): four keys an iteration (the
 	// key index advances by 4), then one at a time; the model takes the
 	// four-key loop without prefetch, the second-to-last backward branch.

@@ -51,7 +51,7 @@ func main() {
 		os.Exit(2)
 	}
 	if *show != "" {
-		only := slices.DeleteFunc(slices.Clone(kernels), func(k kernel) bool { return k.label() != *show })
+		only := slices.DeleteFunc(slices.Clone(kernels), func(k kernel) bool { return k.name != *show })
 		kernels = only
 	}
 	root, err := libraryRoot()
@@ -99,27 +99,13 @@ func run(t tools, root string, show bool) ([]result, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	dis := map[string]string{} // arch/pkg -> disassembly of the kernels' symbols
+	dis, err := disassembleAll(t, root, dir, kernels)
+	if err != nil {
+		return nil, err
+	}
 	var rs []result
 	for _, k := range kernels {
-		key := k.arch + "/" + k.pkg
-		if _, ok := dis[key]; !ok {
-			var syms []string
-			for _, o := range kernels {
-				if o.arch == k.arch && o.pkg == k.pkg {
-					syms = append(syms, o.symbol())
-					for _, c := range o.callees {
-						syms = append(syms, o.pkgPath()+"."+c)
-					}
-				}
-			}
-			out, err := disassemble(t, root, dir, k.arch, k.pkg, syms)
-			if err != nil {
-				return nil, err
-			}
-			dis[key] = out
-		}
-		bodies, err := kernelLoops(dis[key], k)
+		bodies, err := kernelLoops(dis[k.binary()], k)
 		if err != nil {
 			return nil, err
 		}
@@ -152,10 +138,38 @@ func run(t tools, root string, show bool) ([]result, error) {
 			if perKey == 0 {
 				continue // not on this processor
 			}
-			rs = append(rs, result{k.label(), k.arch, cpu, perIt, perKey, k.loops[0].keys})
+			rs = append(rs, result{k.name, k.arch, cpu, perIt, perKey, k.loops[0].keys})
 		}
 	}
 	return rs, nil
+}
+
+// disassembleAll builds, in dir, the test binary of every package and
+// architecture of ks and returns the disassembly of the kernels' symbols
+// (and their callees'), by kernel.binary().
+func disassembleAll(t tools, root, dir string, ks []kernel) (map[string]string, error) {
+	syms := map[string][]string{}
+	var order []string
+	for _, k := range ks {
+		b := k.binary()
+		if syms[b] == nil {
+			order = append(order, b)
+		}
+		syms[b] = append(syms[b], k.symbol())
+		for _, c := range k.callees {
+			syms[b] = append(syms[b], k.pkgPath()+"."+c)
+		}
+	}
+	dis := map[string]string{}
+	for _, b := range order {
+		arch, pkg, _ := strings.Cut(b, "/")
+		out, err := disassemble(t, root, dir, arch, pkg, syms[b])
+		if err != nil {
+			return nil, err
+		}
+		dis[b] = out
+	}
+	return dis, nil
 }
 
 // kernelLoops returns the loops of kernel k in the disassembly out, each
@@ -177,7 +191,7 @@ func kernelLoops(out string, k kernel) ([][]inst, error) {
 			return nil, fmt.Errorf("%s: loop %d does not advance by %d (the table says %d keys an iteration):\n%s",
 				k.name, l.index, l.stride, l.keys, mcaInput(b))
 		}
-		if b, err = inline(b, fns, k.take); err != nil {
+		if b, err = inline(b, fns); err != nil {
 			return nil, fmt.Errorf("%s: %v", k.name, err)
 		}
 		bodies = append(bodies, b)

@@ -17,7 +17,6 @@ import (
 	"github.com/klauspost/cpuid/v2"
 	"github.com/simdbloom/bloom/blocked"
 	"github.com/simdbloom/bloom/internal/cpu"
-	"github.com/simdbloom/bloom/internal/plot"
 )
 
 // benchRow is one measurement of "bloom bench".
@@ -43,11 +42,11 @@ const streamLen = 1 << 20
 func runBench(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench", "bloom bench: a short benchmark of blocked.Filter on this machine (k=8, 10 bits/key),\n"+
 		"batch and single lookups, present and absent keys shuffled, with the kernel in use and the generic one,\n"+
-		"next to the floor (one random cache-line load per key).")
+		"next to the floor (one random cache-line load per key). In the source tree, the bench module draws\n"+
+		"its --json output as an SVG chart: bloom bench --json | (cd bench && go run ./benchplot) > bench.svg")
 	seconds := fs.Float64("seconds", 10, "approximate total running time")
 	maxSize := fs.String("max-size", "256M", "largest filter size, of 16K, 1M, 8M, 256M, 1G: bytes, or a number with K, M or G\n"+
 		"(powers of 1024; a fraction such as 1.5M is rounded down to whole bytes)")
-	svg := fs.String("svg", "", "also write an SVG plot of ns/key against filter size to this file")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parse(fs, args, stdout); err != nil {
 		return err
@@ -88,13 +87,13 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		out := make([]bool, len(stream))
 		for _, l := range kernels {
 			cpu.Active = l
-			prog.step(fmt.Sprintf("lookup batch %s %s", plot.SizeLabel(float64(size)), l))
+			prog.step(fmt.Sprintf("lookup batch %s %s", sizeLabel(size), l))
 			res.add(size, ops[0], l, measure(per, len(stream), func() { f.HasHashes(stream, out) }))
-			prog.step(fmt.Sprintf("add batch %s %s", plot.SizeLabel(float64(size)), l))
+			prog.step(fmt.Sprintf("add batch %s %s", sizeLabel(size), l))
 			res.add(size, ops[2], l, measure(per, len(present), func() { f.AddHashes(present) }))
 		}
 		cpu.Active = kernels[0]
-		prog.step(fmt.Sprintf("lookup single %s", plot.SizeLabel(float64(size))))
+		prog.step(fmt.Sprintf("lookup single %s", sizeLabel(size)))
 		res.add(size, ops[1], cpu.Active, measure(per, len(stream), func() {
 			n := 0
 			for _, h := range stream {
@@ -104,16 +103,11 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 			}
 			sinkInt += n
 		}))
-		prog.step(fmt.Sprintf("floor %s", plot.SizeLabel(float64(size))))
+		prog.step(fmt.Sprintf("floor %s", sizeLabel(size)))
 		lines := make([]uint64, size/8)
 		res.add(size, ops[3], cpu.Generic, measure(per, len(stream), func() { sinkInt += touchLines(lines, stream) }))
 	}
 	prog.done()
-	if *svg != "" {
-		if err := writeBenchSVG(*svg, res); err != nil {
-			return err
-		}
-	}
 	if *asJSON {
 		return writeJSON(stdout, res)
 	}
@@ -121,7 +115,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "size\toperation\tkernel\tns/key\tMkeys/s\t")
 	for _, r := range res.Results {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%.0f\t\n", plot.SizeLabel(float64(r.SizeBytes)), r.Op, r.Kernel, r.NsPerKey, r.KeysPerS/1e6)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.2f\t%.0f\t\n", sizeLabel(r.SizeBytes), r.Op, r.Kernel, r.NsPerKey, r.KeysPerS/1e6)
 	}
 	return tw.Flush()
 }
@@ -137,7 +131,7 @@ func (r *benchResult) add(size uint64, op string, l cpu.Level, ns float64) {
 func filledFilter(size uint64) (*blocked.Filter, []uint64, error) {
 	f, err := blocked.NewBytes(size, 8)
 	if err != nil {
-		return nil, nil, fmt.Errorf("a %s filter: %w", plot.SizeLabel(float64(size)), err)
+		return nil, nil, fmt.Errorf("a %s filter: %w", sizeLabel(size), err)
 	}
 	r := rand.New(rand.NewPCG(size, 1))
 	n := size * 8 / 10
@@ -242,33 +236,17 @@ func parseSize(s string) (uint64, error) {
 	return v, nil
 }
 
-func writeBenchSVG(path string, r benchResult) error {
-	series := map[string]*plot.Series{}
-	var names []string
-	for _, row := range r.Results {
-		name := row.Op
-		if !strings.HasPrefix(row.Op, "floor") {
-			name += " (" + row.Kernel + ")"
-		}
-		if series[name] == nil {
-			series[name] = &plot.Series{Name: name}
-			names = append(names, name)
-		}
-		series[name].Points = append(series[name].Points, plot.Point{X: float64(row.SizeBytes), Y: row.NsPerKey})
+// sizeLabel formats a byte count as 16K, 1M, 256M, 1G.
+func sizeLabel(b uint64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%gG", float64(b)/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%gM", float64(b)/(1<<20))
+	case b >= 1<<10:
+		return fmt.Sprintf("%gK", float64(b)/(1<<10))
 	}
-	c := plot.Chart{Title: fmt.Sprintf("simdbloom blocked.Filter, %s", r.CPU), XLabel: "filter size (bytes)", YLabel: "ns per key"}
-	for _, n := range names {
-		c.Series = append(c.Series, *series[n])
-	}
-	fh, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := c.WriteSVG(fh); err != nil {
-		fh.Close()
-		return err
-	}
-	return fh.Close()
+	return fmt.Sprintf("%d", b)
 }
 
 // progress prints "[i/n] what" on one line of a terminal; nothing elsewhere.

@@ -34,9 +34,6 @@ var cpuidFeatures = []struct {
 	{cpuid.OSXSAVE, FeatureOSXSAVE},
 }
 
-// kernels maps the package's one assembly function to its features.
-var kernels = map[string]Kernel{"xgetbv0": {Level: Generic, Needs: FeatureOSXSAVE}}
-
 func detectFeatures() Feature {
 	var fs Feature
 	for _, m := range cpuidFeatures {

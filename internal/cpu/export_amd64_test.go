@@ -2,5 +2,6 @@
 
 package cpu
 
-// Kernels is the table of this package's assembly, for kernels_amd64_test.go.
-var Kernels = kernels
+// Kernels maps the package's one assembly function to its features, for
+// kernels_amd64_test.go.
+var Kernels = map[string]Kernel{"xgetbv0": {Level: Generic, Needs: FeatureOSXSAVE}}

@@ -1,6 +1,8 @@
-// Package kernelcheck checks a package's assembly against the table of
-// CPU features its dispatch keeps (a map from function name to cpu.Kernel),
-// for the packages' TestKernelFeatures. It is used only by tests.
+// Package kernelcheck checks a package's assembly against its table of CPU
+// features (a map from function name to cpu.Kernel, the variables its
+// dispatch runs each kernel by), kept in the package's
+// kernels_check_<arch>_test.go, for its TestKernelFeatures. It is used only
+// by tests.
 //
 // Three checks, each failing the test with the function and the line (on
 // arm64, whose hand-written kernels carry Requires lines too, only the
