@@ -34,7 +34,8 @@
 //   - A saved filter used in place, for example from a memory-mapped file:
 //     View, which neither copies nor decodes the bits; the result is
 //     read-only, Clone it to change it.
-//   - Sizes only, without making a filter: Size, for every Variant.
+//   - Sizes only, without making a filter: blocked.Size (and SizeCounting,
+//     SizeSplitBlock), cuckoo.Size and parquet.Size.
 //
 // # Watching for overflow
 //

@@ -31,7 +31,7 @@ var constructors = []struct {
 	{"blocked.NewCounting", func(n uint64, p float64) error { _, err := blocked.NewCounting(n, p); return err }},
 	{"cuckoo.New", func(n uint64, p float64) error { _, err := cuckoo.New(n, p); return err }},
 	{"parquet.New", func(n uint64, p float64) error { _, err := parquet.New(n, p); return err }},
-	{"bloom.Size", func(n uint64, p float64) error { _, err := bloom.Size(n, p, bloom.Blocked); return err }},
+	{"blocked.Size", func(n uint64, p float64) error { _, err := blocked.Size(n, p); return err }},
 	{"cuckoo.Size", func(n uint64, p float64) error { _, err := cuckoo.Size(n, p); return err }},
 	{"parquet.Size", func(n uint64, p float64) error { _, err := parquet.Size(n, p); return err }},
 }
@@ -154,7 +154,6 @@ func TestGeometryAndSizeErrors(t *testing.T) {
 		{"cuckoo.NewBuckets(16, 33)", second(cuckoo.NewBuckets(16, 33, cuckoo.Plain)), bloom.ErrGeometry},
 		{"cuckoo.NewBuckets(2^33, 8)", second(cuckoo.NewBuckets(1<<33, 8, cuckoo.SemiSorted)), bloom.ErrTooLarge},
 		{"bloom.NewScalable growth 0.5", second(bloom.NewScalable[int](100, 0.01, bloom.WithGrowth(0.5))), bloom.ErrOption},
-		{"bloom.Size unknown variant", second(bloom.Size(100, 0.01, bloom.Variant(42))), bloom.ErrOption},
 	} {
 		if !errors.Is(c.err, c.want) {
 			t.Errorf("%s = %v, want %v", c.name, c.err, c.want)
@@ -217,7 +216,7 @@ func TestErrorMessages(t *testing.T) {
 		{"cuckoo 3-bit fingerprints", gc.UnmarshalBinary(edit(cb, 7, 3)), true},
 		{"cuckoo 0 buckets", gc.UnmarshalBinary(edit(cb, 8, 0)), true},
 		{"Scalable stage damaged", gs.UnmarshalBinary(stage), false},
-		{"Size(1, 1e-300)", func() error { _, err := bloom.Size(1, 1e-300, bloom.Blocked); return err }(), false},
+		{"Size(1, 1e-300)", func() error { _, err := blocked.Size(1, 1e-300); return err }(), false},
 		{"cuckoo.Size(1 << 62)", func() error { _, err := cuckoo.Size(1<<62, 0.01); return err }(), true},
 		{"cuckoo.NewBuckets(2^33)", func() error { _, err := cuckoo.NewBuckets(1<<33, 8, cuckoo.Plain); return err }(), true},
 		{"parquet file of 1 byte", func() error { _, err := parquet.ReadFooter(bytes.NewReader([]byte{1}), 1); return err }(), false},

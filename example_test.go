@@ -29,16 +29,6 @@ func ExampleFilter_HasAll() {
 	// Output: 3 [true false true true]
 }
 
-func ExampleSize() {
-	s, _ := bloom.Size(1e9, 0.01, bloom.Classic)
-	fmt.Printf("classic: %.2f GB, k=%d\n", float64(s.Bytes)/1e9, s.K)
-	b, _ := bloom.Size(1e9, 0.01, bloom.Blocked)
-	fmt.Printf("blocked: %.2f GB, k=%d, %.2f bits/key\n", float64(b.Bytes)/1e9, b.K, b.BitsPerKey)
-	// Output:
-	// classic: 1.20 GB, k=7
-	// blocked: 1.26 GB, k=8, 10.10 bits/key
-}
-
 func ExampleFilter_MarshalBinary() {
 	f, _ := bloom.New[string](1000, 0.01)
 	f.Add("alice")

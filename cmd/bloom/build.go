@@ -10,6 +10,7 @@ import (
 
 	"github.com/simdbloom/bloom"
 	"github.com/simdbloom/bloom/internal/memlimit"
+	"github.com/simdbloom/bloom/internal/sizing"
 )
 
 // scalableInitial is the first stage's planned keys of a Scalable filter
@@ -128,7 +129,7 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	// Refused here, before anything is allocated, in the words of the
 	// command line (the constructors refuse it too, but name a scalable
 	// filter's first stage by its own rate): one line, exit 1.
-	if s, err := bloom.Size(planned, rate, bloom.Blocked); err == nil {
+	if s, err := sizing.Size(planned, rate, sizing.Blocked); err == nil {
 		if err := memlimit.Check(s.Bytes, func() string {
 			if res.Variant == "scalable" {
 				return fmt.Sprintf("%d keys at fpr %.3g (the first stage of a scalable filter for fpr %v)", planned, rate, p)

@@ -10,9 +10,9 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/simdbloom/bloom"
 	"github.com/simdbloom/bloom/internal/childtest"
 	"github.com/simdbloom/bloom/internal/cpu"
+	"github.com/simdbloom/bloom/internal/sizing"
 )
 
 // childEnv makes the test binary run the command line it is given as bloom
@@ -241,7 +241,7 @@ func TestSizeTableReadable(t *testing.T) {
 			t.Fatalf("%q: %q", args, out)
 		}
 		table := strings.Split(strings.TrimRight(blocks[1], "\n"), "\n")
-		if len(table) != 1+len(bloom.Variants())+2 || !strings.Contains(table[0], "bits/key") { // header, variants, counting, cuckoo
+		if len(table) != 1+len(sizing.Variants())+2 || !strings.Contains(table[0], "bits/key") { // header, variants, counting, cuckoo
 			t.Fatalf("%q: table %q", args, table)
 		}
 		for _, line := range table {

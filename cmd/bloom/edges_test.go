@@ -20,6 +20,7 @@ import (
 	"github.com/simdbloom/bloom/internal/childtest"
 	"github.com/simdbloom/bloom/internal/cpu"
 	"github.com/simdbloom/bloom/internal/memlimit"
+	"github.com/simdbloom/bloom/internal/sizing"
 )
 
 // writeFile writes b to dir/name and returns its path.
@@ -489,7 +490,7 @@ func TestBuildTooLargeForMemory(t *testing.T) {
 	}
 	need := func(n uint64, p float64) uint64 {
 		t.Helper()
-		s, err := bloom.Size(n, p, bloom.Blocked)
+		s, err := sizing.Size(n, p, sizing.Blocked)
 		if err != nil {
 			t.Fatal(err)
 		}

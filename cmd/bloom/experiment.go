@@ -11,6 +11,7 @@ import (
 	"github.com/simdbloom/bloom"
 	"github.com/simdbloom/bloom/blocked"
 	"github.com/simdbloom/bloom/cuckoo"
+	"github.com/simdbloom/bloom/internal/sizing"
 )
 
 // classicRow is one line of the seed lesson's experiment.
@@ -95,8 +96,8 @@ func runExperiment(args []string, stdout, stderr io.Writer) error {
 				fp++
 			}
 		}
-		want := bloom.ClassicFPR(*m, *n, k)
-		res.Classic = append(res.Classic, classicRow{K: k, Fill: c.fill(), FillFormula: bloom.ClassicFill(*m, *n, k),
+		want := sizing.ClassicFPR(*m, *n, k)
+		res.Classic = append(res.Classic, classicRow{K: k, Fill: c.fill(), FillFormula: sizing.ClassicFill(*m, *n, k),
 			FPR: float64(fp) / float64(*probes), FPRFormula: want, Sigma: sigma(want, *probes)})
 	}
 	if *scaleN > 0 {
@@ -149,13 +150,13 @@ func scaleError(what string, err error) error {
 func scaleRows(n uint64, bitsPerKey float64, probes int, base uint64) ([]scaleRow, error) {
 	m := uint64(math.Round(float64(n) * bitsPerKey))
 	var rows []scaleRow
-	k := min(bloom.OptimalKInt(m, n), maxScaleK)
+	k := min(sizing.OptimalKInt(m, n), maxScaleK)
 	c := newClassic(m, k)
 	for i := range n {
 		c.add(base + i)
 	}
 	fp := countFP(probes, base+n, c.has)
-	want := bloom.ClassicFPR(m, n, k)
+	want := sizing.ClassicFPR(m, n, k)
 	rows = append(rows, scaleRow{Variant: "classic", Keys: n, BitsPerKey: float64(m) / float64(n), K: k, Fill: c.fill(),
 		FPR: fp, FPRFormula: want, Sigma: sigma(want, probes)})
 	for _, k := range []int{8, 16} {
@@ -239,12 +240,12 @@ func measureCuckoo(n uint64, probes int, base uint64) (scaleRow, error) {
 // overflowRows fills filters planned for n keys at bitsPerKey with 10n keys.
 func overflowRows(n uint64, bitsPerKey float64, probes int, base uint64) ([]scaleRow, error) {
 	m := uint64(math.Round(float64(n) * bitsPerKey))
-	k := min(bloom.OptimalKInt(m, n), maxScaleK)
+	k := min(sizing.OptimalKInt(m, n), maxScaleK)
 	c := newClassic(m, k)
 	for i := range 10 * n {
 		c.add(base + i)
 	}
-	want := bloom.ClassicFPR(m, 10*n, k)
+	want := sizing.ClassicFPR(m, 10*n, k)
 	rows := []scaleRow{{Variant: "classic", Keys: 10 * n, PlannedKeys: n, BitsPerKey: float64(m) / float64(10*n), K: k,
 		Fill: c.fill(), FPR: countFP(probes, base+10*n, c.has), FPRFormula: want, Sigma: sigma(want, probes)}}
 	f, err := blocked.NewBytes((m+7)/8, 8)
@@ -354,7 +355,7 @@ func printExperiment(w io.Writer, r experimentResult) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\noptimal k = (m/n) ln 2 = %.2f\n", bloom.OptimalK(r.M, r.N))
+	fmt.Fprintf(w, "\noptimal k = (m/n) ln 2 = %.2f\n", sizing.OptimalK(r.M, r.N))
 	printScale := func(title string, rows []scaleRow) error {
 		if len(rows) == 0 {
 			return nil

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/simdbloom/bloom"
 	"github.com/simdbloom/bloom/blocked"
 	"github.com/simdbloom/bloom/cuckoo"
 	"github.com/simdbloom/bloom/internal/memlimit"
+	"github.com/simdbloom/bloom/internal/sizing"
 )
 
 // sizeRow is one line of "bloom size". A variant that cannot be sized has
@@ -74,11 +74,11 @@ func runSize(args []string, stdout, _ io.Writer) error {
 func sizeRows(n uint64, p float64) (rows []sizeRow, ok bool) {
 	type sizer struct {
 		name string
-		size func(uint64, float64) (bloom.Sizing, error)
+		size func(uint64, float64) (sizing.Sizing, error)
 	}
 	var sizers []sizer
-	for _, v := range bloom.Variants() {
-		sizers = append(sizers, sizer{v.String(), func(n uint64, p float64) (bloom.Sizing, error) { return bloom.Size(n, p, v) }})
+	for _, v := range sizing.Variants() {
+		sizers = append(sizers, sizer{v.String(), func(n uint64, p float64) (sizing.Sizing, error) { return sizing.Size(n, p, v) }})
 	}
 	sizers = append(sizers, sizer{"counting", blocked.SizeCounting}, sizer{"cuckoo", cuckoo.Size})
 	for _, z := range sizers {
@@ -100,7 +100,7 @@ func sizeRows(n uint64, p float64) (rows []sizeRow, ok bool) {
 // checkSize refuses a size the library returned without an error but that
 // is not one: no bits, neither k nor a fingerprint width, or a rate that is not a rate (for a p so small
 // that log2(1/p) overflows, the sizing formulas break down).
-func checkSize(s bloom.Sizing) error {
+func checkSize(s sizing.Sizing) error {
 	if s.Bits == 0 || (s.K <= 0 && s.FingerprintBits <= 0) || math.IsNaN(s.FPR) || s.FPR < 0 || s.FPR >= 1 {
 		return fmt.Errorf("no valid size (the formulas give %d bits, k = %d): the false-positive rate is too small to size", s.Bits, s.K)
 	}

@@ -1,4 +1,8 @@
-package bloom
+// Package sizing is the textbook Bloom filter's math (the floor every
+// blocked layout pays a little above) and the sizes of every layout side by
+// side, for the bloom command's size and experiment reports. The library's
+// constructors size with package blocked's exact formulas.
+package sizing
 
 import (
 	"fmt"
@@ -7,9 +11,6 @@ import (
 	"github.com/simdbloom/bloom/blocked"
 	"github.com/simdbloom/bloom/internal/errs"
 )
-
-// The sizing math: the classic Bloom filter formulas (the floor every
-// blocked layout pays a little above) and the exact blocked ones.
 
 // ClassicFPR returns the false-positive rate of a classic Bloom filter of m
 // bits holding n keys with k hash functions: (1 - e^(-kn/m))^k. It is 0 for
@@ -138,7 +139,7 @@ type Sizing = blocked.Sizing
 // the blocked variants: 2^32 blocks), and ErrOption for an unknown variant.
 // It is only arithmetic: it answers sizes this platform cannot allocate.
 //
-//	s, err := bloom.Size(1_000_000, 0.01, bloom.Blocked)
+//	s, err := sizing.Size(1_000_000, 0.01, sizing.Blocked)
 //	// s.Bytes, s.K, s.BitsPerKey, s.FPR
 func Size(n uint64, fpr float64, v Variant) (Sizing, error) {
 	switch v {
@@ -153,16 +154,16 @@ func Size(n uint64, fpr float64, v Variant) (Sizing, error) {
 	case SplitBlock:
 		return blocked.SizeSplitBlock(n, fpr)
 	}
-	return Sizing{}, fmt.Errorf("%w: unknown sizing variant %d", ErrOption, int(v))
+	return Sizing{}, fmt.Errorf("%w: unknown sizing variant %d", errs.ErrOption, int(v))
 }
 
 // classicSize is Size for Classic.
 func classicSize(n uint64, fpr float64) (Sizing, error) {
 	if n == 0 {
-		return Sizing{}, ErrKeys
+		return Sizing{}, errs.ErrKeys
 	}
 	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
-		return Sizing{}, fmt.Errorf("%w: got %v", ErrFPR, fpr)
+		return Sizing{}, fmt.Errorf("%w: got %v", errs.ErrFPR, fpr)
 	}
 	// For each integer k near the optimum log2(1/fpr) (at most 1075, for
 	// the smallest subnormal fpr), the smallest m with (1-e^(-kn/m))^k <= fpr
@@ -176,7 +177,7 @@ func classicSize(n uint64, fpr float64) (Sizing, error) {
 	for k := max(1, int(kopt)-1); k <= int(kopt)+2; k++ {
 		bits := math.Ceil(-float64(k) * float64(n) / log1mexp(lnp/float64(k)))
 		if !(bits < 1<<63) { // also a NaN
-			return Sizing{}, fmt.Errorf("%w: %s at fpr %v need more than 2^63 bits", ErrTooLarge, errs.Count(n, "key"), fpr)
+			return Sizing{}, fmt.Errorf("%w: %s at fpr %v need more than 2^63 bits", errs.ErrTooLarge, errs.Count(n, "key"), fpr)
 		}
 		m := uint64(max(1, bits))
 		// The formula is exact in real numbers; rounding may put m a bit

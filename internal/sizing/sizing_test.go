@@ -1,4 +1,4 @@
-package bloom
+package sizing
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/simdbloom/bloom/blocked"
 	"github.com/simdbloom/bloom/cuckoo"
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // The seed lesson's table for m/n = 10.
@@ -156,11 +157,11 @@ func TestSizeTinyFPR(t *testing.T) {
 		if want := ClassicBitsPerKey(p); math.Abs(s.BitsPerKey-want) > 0.05*want {
 			t.Errorf("Size(1, %v, Classic): %.1f bits/key, want about %.1f", p, s.BitsPerKey, want)
 		}
-		if _, err := Size(1e18, p, Classic); !errors.Is(err, ErrTooLarge) {
+		if _, err := Size(1e18, p, Classic); !errors.Is(err, errs.ErrTooLarge) {
 			t.Errorf("Size(1e18, %v, Classic): %v, want ErrTooLarge", p, err)
 		}
 		for _, v := range []Variant{Blocked, Blocked8, Blocked16, SplitBlock} {
-			if _, err := Size(1, p, v); !errors.Is(err, ErrTooLarge) {
+			if _, err := Size(1, p, v); !errors.Is(err, errs.ErrTooLarge) {
 				t.Errorf("Size(1, %v, %v): %v, want ErrTooLarge", p, v, err)
 			}
 		}
@@ -169,7 +170,8 @@ func TestSizeTinyFPR(t *testing.T) {
 
 // TestSizeIsArithmetic: sizing answers sizes up to the format's limit on
 // every platform; only constructors refuse what the platform cannot
-// allocate. This runs under GOARCH=386 too.
+// allocate (the bloom package's TestConstructorsRefuseWhat32BitCannotHold).
+// This runs under GOARCH=386 too.
 func TestSizeIsArithmetic(t *testing.T) {
 	const n = 3_000_000_000 // 3.6 to 3.9 GB at 1%
 	for _, v := range []Variant{Classic, Blocked, Blocked8, Blocked16, SplitBlock} {
@@ -184,50 +186,24 @@ func TestSizeIsArithmetic(t *testing.T) {
 	if s, err := blocked.SizeCounting(n, 0.01); err != nil || s.Bytes <= 1<<31 {
 		t.Errorf("blocked.SizeCounting(3e9, 1%%) = %+v, %v", s, err)
 	}
-	if math.MaxInt != math.MaxInt32 {
-		return // allocating 4 GiB to see it work is not a unit test
-	}
-	if _, err := New[uint64](n, 0.01); !errors.Is(err, ErrTooLarge) {
-		t.Errorf("New(3e9, 1%%) on 32-bit: %v, want ErrTooLarge", err)
-	}
-	if _, err := NewCounting[uint64](n/4, 0.01); !errors.Is(err, ErrTooLarge) {
-		t.Errorf("NewCounting(7.5e8, 1%%) on 32-bit: %v, want ErrTooLarge", err)
-	}
-	if _, err := NewCuckoo[uint64](n, 0.01); !errors.Is(err, ErrTooLarge) {
-		t.Errorf("NewCuckoo(3e9, 1%%) on 32-bit: %v, want ErrTooLarge", err)
-	}
-	if _, err := blocked.NewSplitBlock(n, 0.01); !errors.Is(err, ErrTooLarge) {
-		t.Errorf("blocked.NewSplitBlock(3e9, 1%%) on 32-bit: %v, want ErrTooLarge", err)
-	}
-	for _, b := range []uint64{3 << 30, 1 << 32} {
-		if _, err := blocked.NewBytes(b, 8); !errors.Is(err, ErrTooLarge) {
-			t.Errorf("blocked.NewBytes(%d) on 32-bit: %v, want ErrTooLarge", b, err)
-		}
-		if _, err := blocked.NewSplitBlockBytes(b); !errors.Is(err, ErrTooLarge) {
-			t.Errorf("blocked.NewSplitBlockBytes(%d) on 32-bit: %v, want ErrTooLarge", b, err)
-		}
-		if _, err := blocked.NewCountingBytes(b); !errors.Is(err, ErrTooLarge) {
-			t.Errorf("blocked.NewCountingBytes(%d) on 32-bit: %v, want ErrTooLarge", b, err)
-		}
-	}
 }
 
 func TestSizeErrors(t *testing.T) {
 	for _, v := range Variants() {
-		if _, err := Size(0, 0.01, v); !errors.Is(err, ErrKeys) {
+		if _, err := Size(0, 0.01, v); !errors.Is(err, errs.ErrKeys) {
 			t.Errorf("%v n=0: %v", v, err)
 		}
 		for _, p := range []float64{0, 1, 2, -0.5, math.NaN(), math.Inf(-1), math.Inf(1)} {
-			if _, err := Size(100, p, v); !errors.Is(err, ErrFPR) {
+			if _, err := Size(100, p, v); !errors.Is(err, errs.ErrFPR) {
 				t.Errorf("%v fpr=%v: %v", v, p, err)
 			}
 		}
 	}
-	if _, err := Size(math.MaxUint64, 1e-300, Classic); !errors.Is(err, ErrTooLarge) {
+	if _, err := Size(math.MaxUint64, 1e-300, Classic); !errors.Is(err, errs.ErrTooLarge) {
 		t.Errorf("overflow: %v", err)
 	}
 	for _, v := range []Variant{-1, 5, 99} {
-		if _, err := Size(10, 0.1, v); !errors.Is(err, ErrOption) {
+		if _, err := Size(10, 0.1, v); !errors.Is(err, errs.ErrOption) {
 			t.Errorf("unknown variant %d: %v, want ErrOption", v, err)
 		}
 	}
@@ -251,7 +227,7 @@ func TestVariantsIsACopy(t *testing.T) {
 
 // TestSizeRateNearOne: for rates next to 1, fpr^(1/k) rounds to 1 and the
 // textbook formula gives 0 bits; Classic must answer the smallest real size
-// (1 bit for one key), as the blocked variants do, and never ErrTooLarge.
+// (1 bit for one key), as the blocked variants do, and never errs.ErrTooLarge.
 func TestSizeRateNearOne(t *testing.T) {
 	near1 := math.Nextafter(1, 0) // 0.9999999999999999
 	for _, p := range []float64{near1, 1 - 1e-12, 0.999999, 0.99, 0.9} {
