@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/simdbloom/bloom/blocked"
-	"github.com/simdbloom/bloom/cuckoo"
 )
 
 func TestCuckooTyped(t *testing.T) {
@@ -51,7 +50,7 @@ func TestCuckooTyped(t *testing.T) {
 	if c.EstimatedFPR() <= 0 || c.EstimatedFPR() > 0.01 || c.Engine() == nil {
 		t.Errorf("EstimatedFPR %v", c.EstimatedFPR())
 	}
-	if _, err := NewCuckoo[int](0, 0.01); !errors.Is(err, cuckoo.ErrKeys) {
+	if _, err := NewCuckoo[int](0, 0.01); !errors.Is(err, blocked.ErrKeys) {
 		t.Errorf("n=0: %v", err)
 	}
 }

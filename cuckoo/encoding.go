@@ -18,26 +18,6 @@ import (
 // continues exactly as the encoded one would have: same answers, same
 // table after the same adds.
 
-// Errors returned when decoding, wrapped with the details; test for them
-// with errors.Is. They are the values of the same names in packages bloom,
-// blocked and parquet.
-var (
-	// ErrMagic means the input is not a filter encoding of this module.
-	ErrMagic = errs.ErrMagic
-	// ErrVersion means a format version, flag or table layout this package
-	// does not read.
-	ErrVersion = errs.ErrVersion
-	// ErrVariant means the encoding holds another kind of filter.
-	ErrVariant = errs.ErrVariant
-	// ErrChecksum means a CRC-32C does not match the bytes it covers.
-	ErrChecksum = errs.ErrChecksum
-	// ErrTruncated means the input ends before the encoding does.
-	ErrTruncated = errs.ErrTruncated
-	// ErrCorrupt means the header or the payload is malformed or
-	// inconsistent (for one, a count that is not the table's).
-	ErrCorrupt = errs.ErrCorrupt
-)
-
 // KeyHash returns the identifier of the function that hashed f's keys, as
 // recorded by SetKeyHash or read from an encoding: blocked.HashXXH3 for the
 // filters of bloom.NewCuckoo, blocked.HashUnspecified by default.
@@ -76,7 +56,7 @@ func formatLayout(l Layout) uint8 {
 // header returns the framing header of f; the payload CRC is left to the framing.
 func (f *Filter) header() (format.Header, error) {
 	if f.data == nil {
-		return format.Header{}, fmt.Errorf("%w: cannot encode a zero Filter; use cuckoo.New", ErrGeometry)
+		return format.Header{}, fmt.Errorf("%w: cannot encode a zero Filter; use cuckoo.New", errs.ErrGeometry)
 	}
 	return format.Header{
 		Version:      format.Version,
@@ -100,7 +80,7 @@ func (f *Filter) prefix() []byte {
 }
 
 // MarshalBinary returns the encoding of f, with its key hash (KeyHash). It
-// returns an error wrapping ErrGeometry for a zero Filter.
+// returns an error wrapping blocked.ErrGeometry for a zero Filter.
 func (f *Filter) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
 
 // AppendBinary appends the encoding of f, with its key hash, to b.
@@ -182,18 +162,18 @@ func decode(h format.Header, p []byte) (*Filter, error) {
 	rng := binary.LittleEndian.Uint64(p[16:])
 	switch {
 	case binary.LittleEndian.Uint64(p[24:]) != 0:
-		return nil, fmt.Errorf("%w: reserved cuckoo payload word is not zero", ErrCorrupt)
+		return nil, fmt.Errorf("%w: reserved cuckoo payload word is not zero", errs.ErrCorrupt)
 	case planned == 0:
-		return nil, fmt.Errorf("%w: planned for 0 keys", ErrCorrupt)
+		return nil, fmt.Errorf("%w: planned for 0 keys", errs.ErrCorrupt)
 	case rng == 0:
-		return nil, fmt.Errorf("%w: victim generator state is zero", ErrCorrupt)
+		return nil, fmt.Errorf("%w: victim generator state is zero", errs.ErrCorrupt)
 	}
 	l := Plain
 	if h.Params[0] == format.CuckooLayoutSemiSorted {
 		l = SemiSorted
 	}
 	if h.Blocks > platformBuckets(int(h.K), l) {
-		return nil, fmt.Errorf("%w: %d buckets of %d-bit fingerprints is more than this platform can allocate", errs.Both(ErrCorrupt, ErrTooLarge), h.Blocks, h.K)
+		return nil, fmt.Errorf("%w: %d buckets of %d-bit fingerprints is more than this platform can allocate", errs.Both(errs.ErrCorrupt, errs.ErrTooLarge), h.Blocks, h.K)
 	}
 	if err := format.CheckMemory(h); err != nil {
 		return nil, err
@@ -202,23 +182,23 @@ func decode(h format.Header, p []byte) (*Filter, error) {
 	copy(g.data, p[format.CuckooPrefixBytes:])
 	used := g.nb * g.bBits
 	if end := uint64(len(g.table())) * 8; used < end && g.getBits(used, uint(end-used)) != 0 {
-		return nil, fmt.Errorf("%w: bits after the last bucket are not zero", ErrCorrupt)
+		return nil, fmt.Errorf("%w: bits after the last bucket are not zero", errs.ErrCorrupt)
 	}
 	var n uint64
 	for i := range g.nb {
 		if l == SemiSorted && g.getBits(i*g.bBits, codeBits) >= numCodes {
-			return nil, fmt.Errorf("%w: bucket %d: nibble code %d is not below %d", ErrCorrupt, i, g.getBits(i*g.bBits, codeBits), numCodes)
+			return nil, fmt.Errorf("%w: bucket %d: nibble code %d is not below %d", errs.ErrCorrupt, i, g.getBits(i*g.bBits, codeBits), numCodes)
 		}
 		s := g.slots(i)
 		for j, v := range s {
 			n += b2u(v != 0)
 			if l == SemiSorted && j > 0 && v < s[j-1] {
-				return nil, fmt.Errorf("%w: bucket %d of a semi-sorted table is not sorted", ErrCorrupt, i)
+				return nil, fmt.Errorf("%w: bucket %d of a semi-sorted table is not sorted", errs.ErrCorrupt, i)
 			}
 		}
 	}
 	if n != count {
-		return nil, fmt.Errorf("%w: the header counts %s, the table holds %d", ErrCorrupt, errs.Count(count, "fingerprint"), n)
+		return nil, fmt.Errorf("%w: the header counts %s, the table holds %d", errs.ErrCorrupt, errs.Count(count, "fingerprint"), n)
 	}
 	g.planned, g.count, g.rng, g.hash = planned, count, rng, blocked.HashID(h.Hash)
 	g.keys = blocked.KeyFamily(h.Compat & format.CompatKeyMask)

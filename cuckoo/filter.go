@@ -45,13 +45,13 @@ type kick struct {
 
 // New returns a semi-sorted filter for n keys with an expected
 // false-positive rate of at most fpr at n keys: the filter Size(n, fpr)
-// describes. It returns Size's errors, and ErrTooLarge for a table this
+// describes. It returns Size's errors, and blocked.ErrTooLarge for a table this
 // platform cannot allocate.
 func New(n uint64, fpr float64) (*Filter, error) { return NewLayout(n, fpr, SemiSorted) }
 
 // NewLayout returns a filter of layout l for n keys with an expected
 // false-positive rate of at most fpr at n keys: the filter SizeLayout(n,
-// fpr, l) describes. It returns SizeLayout's errors, and ErrTooLarge for a
+// fpr, l) describes. It returns SizeLayout's errors, and blocked.ErrTooLarge for a
 // table this platform cannot allocate.
 func NewLayout(n uint64, fpr float64, l Layout) (*Filter, error) {
 	s, err := SizeLayout(n, fpr, l)
@@ -60,7 +60,7 @@ func NewLayout(n uint64, fpr float64, l Layout) (*Filter, error) {
 	}
 	if s.Blocks > platformBuckets(s.FingerprintBits, l) {
 		return nil, fmt.Errorf("%w: %s need %d buckets of %d-bit fingerprints, more than this platform can allocate",
-			ErrTooLarge, errs.Count(n, "key"), s.Blocks, s.FingerprintBits)
+			errs.ErrTooLarge, errs.Count(n, "key"), s.Blocks, s.FingerprintBits)
 	}
 	if err := checkMemory(s.Blocks, s.FingerprintBits, l, func() string {
 		return fmt.Sprintf("%s at fpr %v (%d buckets of %d-bit fingerprints)", errs.Count(n, "key"), fpr, s.Blocks, s.FingerprintBits)
@@ -74,25 +74,25 @@ func NewLayout(n uint64, fpr float64, l Layout) (*Filter, error) {
 
 // NewBuckets returns an empty filter of exactly buckets buckets of
 // fingerprints of fpBits bits in layout l, planned for MaxLoad of its slots
-// (see BitsPerKey). It returns ErrGeometry if buckets is 0, fpBits is
+// (see BitsPerKey). It returns blocked.ErrGeometry if buckets is 0, fpBits is
 // outside MinFingerprintBits..MaxFingerprintBits or l is unknown, and
-// ErrTooLarge for more than MaxBuckets buckets or more than this platform
+// blocked.ErrTooLarge for more than MaxBuckets buckets or more than this platform
 // can allocate.
 func NewBuckets(buckets uint64, fpBits int, l Layout) (*Filter, error) {
 	if fpBits < MinFingerprintBits || fpBits > MaxFingerprintBits {
-		return nil, fmt.Errorf("%w: fingerprints must be %d to %d bits, got %d", ErrGeometry, MinFingerprintBits, MaxFingerprintBits, fpBits)
+		return nil, fmt.Errorf("%w: fingerprints must be %d to %d bits, got %d", errs.ErrGeometry, MinFingerprintBits, MaxFingerprintBits, fpBits)
 	}
 	if l != SemiSorted && l != Plain {
-		return nil, fmt.Errorf("%w: unknown layout %d", ErrGeometry, l)
+		return nil, fmt.Errorf("%w: unknown layout %d", errs.ErrGeometry, l)
 	}
 	if buckets == 0 {
-		return nil, fmt.Errorf("%w: 0 buckets", ErrGeometry)
+		return nil, fmt.Errorf("%w: 0 buckets", errs.ErrGeometry)
 	}
 	if buckets > MaxBuckets {
-		return nil, fmt.Errorf("%w: %d buckets, the most is %d", ErrTooLarge, buckets, MaxBuckets)
+		return nil, fmt.Errorf("%w: %d buckets, the most is %d", errs.ErrTooLarge, buckets, MaxBuckets)
 	}
 	if buckets > platformBuckets(fpBits, l) {
-		return nil, fmt.Errorf("%w: %d buckets of %d-bit fingerprints is more than this platform can allocate", ErrTooLarge, buckets, fpBits)
+		return nil, fmt.Errorf("%w: %d buckets of %d-bit fingerprints is more than this platform can allocate", errs.ErrTooLarge, buckets, fpBits)
 	}
 	if err := checkMemory(buckets, fpBits, l, func() string {
 		return fmt.Sprintf("%s of %d-bit fingerprints", errs.Count(buckets, "bucket"), fpBits)
@@ -104,7 +104,7 @@ func NewBuckets(buckets uint64, fpBits int, l Layout) (*Filter, error) {
 	return f, nil
 }
 
-// checkMemory returns ErrTooLarge if a table of buckets buckets is more
+// checkMemory returns blocked.ErrTooLarge if a table of buckets buckets is more
 // than this machine can allocate now (internal/memlimit); what names the
 // request for the message.
 func checkMemory(buckets uint64, fpBits int, l Layout, what func() string) error {

@@ -63,7 +63,7 @@ const minLoad = 0.5
 
 // MaxBuckets is the largest number of buckets: the first bucket comes from
 // the upper 32 bits of the hash. Size uses this limit; the constructors also
-// refuse, with ErrTooLarge, what this platform cannot allocate.
+// refuse, with blocked.ErrTooLarge, what this platform cannot allocate.
 const MaxBuckets uint64 = 1 << 32
 
 // Layout is the way a bucket's 4 fingerprints are stored.
@@ -110,24 +110,10 @@ func platformBuckets(fpBits int, l Layout) uint64 {
 	return min(MaxBuckets, uint64(math.MaxInt-16)/bucketBits(fpBits, l)*8)
 }
 
-// Errors returned by this package, wrapped with details; test for them with
-// errors.Is. They are the values of the same names in packages bloom,
-// blocked and parquet.
-var (
-	// ErrKeys means the number of keys to plan for is zero.
-	ErrKeys = errs.ErrKeys
-	// ErrFPR means a false-positive rate is outside (0, 1) or NaN, or below
-	// what 32-bit fingerprints reach.
-	ErrFPR = errs.ErrFPR
-	// ErrTooLarge means the table would need more than MaxBuckets buckets,
-	// or more memory than this platform can address.
-	ErrTooLarge = errs.ErrTooLarge
-	// ErrGeometry means no buckets, a fingerprint width outside
-	// MinFingerprintBits..MaxFingerprintBits, or an unknown Layout.
-	ErrGeometry = errs.ErrGeometry
-	// ErrFull means AddHash found no room; the filter is unchanged.
-	ErrFull = errs.ErrFull
-)
+// ErrFull means AddHash found no room; the filter is unchanged. It is
+// bloom.ErrFull too. The package's other errors wrap the Err values of
+// package blocked; test for them with errors.Is.
+var ErrFull = errs.ErrFull
 
 // slotMatch is the probability that a stored fingerprint equals a query's:
 // fingerprints are the low f bits of the hash with 0 mapped to 1, so value 1
@@ -223,19 +209,19 @@ func Size(n uint64, fpr float64) (Sizing, error) { return SizeLayout(n, fpr, Sem
 // longer fingerprint on a tie). Tables under 512 buckets (about 1900 keys)
 // are planned for a lower load, since they fill less reliably. A width that
 // would need a load under one half is not considered; if none qualifies
-// (fpr below about 9.3e-10) SizeLayout returns ErrFPR. It returns ErrKeys
-// for n = 0, ErrFPR for fpr outside (0, 1), ErrGeometry for an unknown
-// layout and ErrTooLarge for more than MaxBuckets buckets. NewLayout(n,
+// (fpr below about 9.3e-10) SizeLayout returns blocked.ErrFPR. It returns blocked.ErrKeys
+// for n = 0, blocked.ErrFPR for fpr outside (0, 1), blocked.ErrGeometry for an unknown
+// layout and blocked.ErrTooLarge for more than MaxBuckets buckets. NewLayout(n,
 // fpr, l) makes this filter.
 func SizeLayout(n uint64, fpr float64, l Layout) (Sizing, error) {
 	if n == 0 {
-		return Sizing{}, ErrKeys
+		return Sizing{}, errs.ErrKeys
 	}
 	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
-		return Sizing{}, fmt.Errorf("%w: got %v", ErrFPR, fpr)
+		return Sizing{}, fmt.Errorf("%w: got %v", errs.ErrFPR, fpr)
 	}
 	if l != SemiSorted && l != Plain {
-		return Sizing{}, fmt.Errorf("%w: unknown layout %d", ErrGeometry, l)
+		return Sizing{}, fmt.Errorf("%w: unknown layout %d", errs.ErrGeometry, l)
 	}
 	var best Sizing
 	var tooLarge error
@@ -246,7 +232,7 @@ func SizeLayout(n uint64, fpr float64, l Layout) (Sizing, error) {
 		}
 		nb, ok := bucketsFor(n, load)
 		if !ok {
-			tooLarge = fmt.Errorf("%w: %s need more than %d buckets", ErrTooLarge, errs.Count(n, "key"), MaxBuckets)
+			tooLarge = fmt.Errorf("%w: %s need more than %d buckets", errs.ErrTooLarge, errs.Count(n, "key"), MaxBuckets)
 			continue
 		}
 		s := sizing(n, nb, f, l)
@@ -258,7 +244,7 @@ func SizeLayout(n uint64, fpr float64, l Layout) (Sizing, error) {
 		if tooLarge != nil {
 			return Sizing{}, tooLarge
 		}
-		return Sizing{}, errs.Worded(ErrFPR, "false-positive rate %v is below %.2g, the lowest a cuckoo filter reaches (%d-bit fingerprints at load %v); use a Bloom filter",
+		return Sizing{}, errs.Worded(errs.ErrFPR, "false-positive rate %v is below %.2g, the lowest a cuckoo filter reaches (%d-bit fingerprints at load %v); use a Bloom filter",
 			fpr, FPR(MaxFingerprintBits, minLoad), MaxFingerprintBits, minLoad)
 	}
 	return best, nil

@@ -44,6 +44,7 @@
 //
 // Filters are blocked.SplitBlock values: lookups may run from many goroutines
 // at once; adds must not run at the same time as any other method, except
-// AddHashAtomic alongside the atomic lookups. Errors match the Err values
-// with errors.Is, the same values as in packages bloom, blocked and cuckoo.
+// AddHashAtomic alongside lookups. Errors wrap the Err values of package
+// blocked (the same values as package bloom's); test for them with
+// errors.Is.
 package parquet

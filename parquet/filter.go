@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"github.com/simdbloom/bloom/blocked"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // MinFilterBytes and MaxFilterBytes bound the bitset sizes this package
@@ -23,12 +25,12 @@ const (
 // records blocked.HashXXH64 as its key hash (KeyHash), so its encodings say
 // that its keys are hashed with this package's Hash functions.
 //
-// ndv = 0 is ErrKeys, as for every constructor of this module: a column
+// ndv = 0 is blocked.ErrKeys, as for every constructor of this module: a column
 // chunk with no distinct values (all nulls) needs no filter. If even 128 MiB cannot meet fpr for ndv values, New returns
-// an error wrapping ErrTooLarge and no filter, rather than a filter that
+// an error wrapping blocked.ErrTooLarge and no filter, rather than a filter that
 // silently misses its rate; a caller that prefers a capped filter (as some
 // Parquet writers do) can use blocked.NewSplitBlockBytes(MaxFilterBytes) and
-// check EstimatedFPR. fpr outside (0, 1) is ErrFPR.
+// check EstimatedFPR. fpr outside (0, 1) is blocked.ErrFPR.
 //
 // It is the filter Size(ndv, fpr) describes.
 func New(ndv uint64, fpr float64) (*blocked.SplitBlock, error) {
@@ -52,10 +54,10 @@ type Sizing = blocked.Sizing
 // false-positive rate, or New's error.
 func Size(ndv uint64, fpr float64) (Sizing, error) {
 	if ndv == 0 {
-		return Sizing{}, fmt.Errorf("%w: 0 distinct values (a column chunk without values needs no filter)", ErrKeys)
+		return Sizing{}, fmt.Errorf("%w: 0 distinct values (a column chunk without values needs no filter)", errs.ErrKeys)
 	}
 	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
-		return Sizing{}, fmt.Errorf("%w: got %v", ErrFPR, fpr)
+		return Sizing{}, fmt.Errorf("%w: got %v", errs.ErrFPR, fpr)
 	}
 	for n := uint64(MinFilterBytes); n <= MaxFilterBytes; n *= 2 {
 		nb := n / blocked.SplitBlockBytes
@@ -65,5 +67,5 @@ func Size(ndv uint64, fpr float64) (Sizing, error) {
 		}
 	}
 	return Sizing{}, fmt.Errorf("%w: %d distinct values at fpr %v need more than the Parquet maximum of %d bytes (which gives fpr %.3g)",
-		ErrTooLarge, ndv, fpr, MaxFilterBytes, blocked.SplitBlockFPR(ndv, MaxFilterBytes/blocked.SplitBlockBytes))
+		errs.ErrTooLarge, ndv, fpr, MaxFilterBytes, blocked.SplitBlockFPR(ndv, MaxFilterBytes/blocked.SplitBlockBytes))
 }

@@ -11,11 +11,6 @@ import (
 	"github.com/simdbloom/bloom/internal/errs"
 )
 
-// ErrMagic means the input is not a Parquet file: it does not start and end
-// with "PAR1". A file whose footer is encrypted ("PARE") fails with
-// ErrVariant instead. It is the value of the same name in package bloom.
-var ErrMagic = errs.ErrMagic
-
 // MaxFooterBytes bounds the file metadata ReadFooter accepts. Real footers
 // are kilobytes to tens of megabytes; a length beyond this is refused
 // before anything is read.
@@ -113,18 +108,18 @@ func (c *ColumnChunk) Name() string { return strings.Join(c.Path, ".") }
 //		}
 //	}
 //
-// A file without "PAR1" at both ends fails with ErrMagic, an encrypted
-// footer ("PARE") with ErrVariant, a metadata length beyond the file or
-// MaxFooterBytes with ErrTruncated (wrapping io.ErrUnexpectedEOF) or
-// ErrCorrupt, and metadata that is not valid Thrift, lacks a required
+// A file without "PAR1" at both ends fails with blocked.ErrMagic, an encrypted
+// footer ("PARE") with blocked.ErrVariant, a metadata length beyond the file or
+// MaxFooterBytes with blocked.ErrTruncated (wrapping io.ErrUnexpectedEOF) or
+// blocked.ErrCorrupt, and metadata that is not valid Thrift, lacks a required
 // field, gives a field the wrong type or nests deeper than 32 levels with
-// ErrCorrupt. Unknown fields, of any type, are skipped. It allocates the
+// blocked.ErrCorrupt. Unknown fields, of any type, are skipped. It allocates the
 // metadata's length once that is known to fit in the file, and then memory
 // in proportion to what it decodes: no count or length read from the input
 // sizes an allocation before the bytes behind it are known to exist.
 func ReadFooter(r io.ReaderAt, size int64) (*Footer, error) {
 	if size < 12 {
-		return nil, fmt.Errorf("%w: parquet file of %s: too short for a footer: %w", ErrTruncated, errs.Count(size, "byte"), io.ErrUnexpectedEOF)
+		return nil, fmt.Errorf("%w: parquet file of %s: too short for a footer: %w", errs.ErrTruncated, errs.Count(size, "byte"), io.ErrUnexpectedEOF)
 	}
 	var tail [8]byte
 	if err := readAt(r, tail[:], size-8, "footer"); err != nil {
@@ -133,7 +128,7 @@ func ReadFooter(r io.ReaderAt, size int64) (*Footer, error) {
 	switch string(tail[4:]) {
 	case "PAR1":
 	case "PARE":
-		return nil, fmt.Errorf("%w: parquet file with an encrypted footer (PARE): not supported", ErrVariant)
+		return nil, fmt.Errorf("%w: parquet file with an encrypted footer (PARE): not supported", errs.ErrVariant)
 	default:
 		return nil, notParquet(fmt.Sprintf("not a parquet file: it ends in %q, not \"PAR1\"", tail[4:]))
 	}
@@ -146,13 +141,13 @@ func ReadFooter(r io.ReaderAt, size int64) (*Footer, error) {
 	}
 	n := int64(binary.LittleEndian.Uint32(tail[:4]))
 	if n == 0 {
-		return nil, fmt.Errorf("%w: parquet footer gives an empty file metadata", ErrCorrupt)
+		return nil, fmt.Errorf("%w: parquet footer gives an empty file metadata", errs.ErrCorrupt)
 	}
 	if n > MaxFooterBytes {
-		return nil, fmt.Errorf("%w: parquet footer gives %d bytes of file metadata, more than the %d this reader accepts", ErrCorrupt, n, MaxFooterBytes)
+		return nil, fmt.Errorf("%w: parquet footer gives %d bytes of file metadata, more than the %d this reader accepts", errs.ErrCorrupt, n, MaxFooterBytes)
 	}
 	if n > size-12 {
-		return nil, fmt.Errorf("%w: parquet footer gives %d bytes of file metadata, but the file holds only %d before it: %w", ErrTruncated, n, size-12, io.ErrUnexpectedEOF)
+		return nil, fmt.Errorf("%w: parquet footer gives %d bytes of file metadata, but the file holds only %d before it: %w", errs.ErrTruncated, n, size-12, io.ErrUnexpectedEOF)
 	}
 	meta := make([]byte, n)
 	if err := readAt(r, meta, size-8-n, "file metadata"); err != nil {
@@ -171,57 +166,57 @@ func ReadFooter(r io.ReaderAt, size int64) (*Footer, error) {
 				continue
 			}
 			if c.BloomFilterOffset < 4 || c.BloomFilterOffset >= dataEnd {
-				return nil, fmt.Errorf("%w: column %s has its bloom filter at byte %d, outside the data (4 to %d)", ErrCorrupt, c.Name(), c.BloomFilterOffset, dataEnd)
+				return nil, fmt.Errorf("%w: column %s has its bloom filter at byte %d, outside the data (4 to %d)", errs.ErrCorrupt, c.Name(), c.BloomFilterOffset, dataEnd)
 			}
 			if c.BloomFilterLength != 0 && int64(c.BloomFilterLength) > dataEnd-c.BloomFilterOffset {
-				return nil, fmt.Errorf("%w: column %s has a bloom filter of %d bytes at byte %d, past the data's end at %d", ErrCorrupt, c.Name(), c.BloomFilterLength, c.BloomFilterOffset, dataEnd)
+				return nil, fmt.Errorf("%w: column %s has a bloom filter of %d bytes at byte %d, past the data's end at %d", errs.ErrCorrupt, c.Name(), c.BloomFilterLength, c.BloomFilterOffset, dataEnd)
 			}
 		}
 	}
 	return f, nil
 }
 
-// magicError is ErrMagic in words about Parquet files (ErrMagic's own
+// magicError is blocked.ErrMagic in words about Parquet files (blocked.ErrMagic's own
 // message speaks of simdbloom's format).
 type magicError struct{ msg string }
 
 func (e *magicError) Error() string        { return "parquet: " + e.msg }
-func (e *magicError) Is(target error) bool { return target == ErrMagic }
+func (e *magicError) Is(target error) bool { return target == errs.ErrMagic }
 
 func notParquet(msg string) error { return &magicError{msg} }
 
-// readAt fills b from r at off; a short read is ErrTruncated.
+// readAt fills b from r at off; a short read is blocked.ErrTruncated.
 func readAt(r io.ReaderAt, b []byte, off int64, what string) error {
 	n, err := r.ReadAt(b, off)
 	if n == len(b) {
 		return nil
 	}
 	if err == nil || err == io.EOF || err == io.ErrUnexpectedEOF {
-		return fmt.Errorf("%w: parquet file ends inside its %s (%d of %d bytes at byte %d): %w", ErrTruncated, what, n, len(b), off, io.ErrUnexpectedEOF)
+		return fmt.Errorf("%w: parquet file ends inside its %s (%d of %d bytes at byte %d): %w", errs.ErrTruncated, what, n, len(b), off, io.ErrUnexpectedEOF)
 	}
 	return fmt.Errorf("reading the parquet %s: %w", what, err)
 }
 
 // ReadFilter reads the chunk's Bloom filter from r, the file of size bytes
 // whose footer gave c, with the package's ReadFilter: its errors, and
-// ErrCorrupt when the filter's header and bitset are not exactly
+// blocked.ErrCorrupt when the filter's header and bitset are not exactly
 // BloomFilterLength bytes (when the writer recorded a length). A chunk
 // without a filter, or stored in another file (FilePath), is an error
-// wrapping ErrVariant.
+// wrapping blocked.ErrVariant.
 func (c *ColumnChunk) ReadFilter(r io.ReaderAt, size int64) (*blocked.SplitBlock, error) {
 	if !c.HasBloomFilter {
-		return nil, fmt.Errorf("%w: column %s has no bloom filter", ErrVariant, c.Name())
+		return nil, fmt.Errorf("%w: column %s has no bloom filter", errs.ErrVariant, c.Name())
 	}
 	if c.FilePath != "" {
-		return nil, fmt.Errorf("%w: column %s is stored in another file (%s)", ErrVariant, c.Name(), c.FilePath)
+		return nil, fmt.Errorf("%w: column %s is stored in another file (%s)", errs.ErrVariant, c.Name(), c.FilePath)
 	}
 	if c.BloomFilterOffset < 0 || c.BloomFilterOffset >= size {
-		return nil, fmt.Errorf("%w: column %s has its bloom filter at byte %d of a %d-byte file", ErrCorrupt, c.Name(), c.BloomFilterOffset, size)
+		return nil, fmt.Errorf("%w: column %s has its bloom filter at byte %d of a %d-byte file", errs.ErrCorrupt, c.Name(), c.BloomFilterOffset, size)
 	}
 	n := size - c.BloomFilterOffset
 	if c.BloomFilterLength > 0 {
 		if int64(c.BloomFilterLength) > n {
-			return nil, fmt.Errorf("%w: column %s has a bloom filter of %d bytes at byte %d of a %d-byte file", ErrCorrupt, c.Name(), c.BloomFilterLength, c.BloomFilterOffset, size)
+			return nil, fmt.Errorf("%w: column %s has a bloom filter of %d bytes at byte %d of a %d-byte file", errs.ErrCorrupt, c.Name(), c.BloomFilterLength, c.BloomFilterOffset, size)
 		}
 		n = int64(c.BloomFilterLength)
 	}
@@ -239,7 +234,7 @@ func (c *ColumnChunk) ReadFilter(r io.ReaderAt, size int64) (*blocked.SplitBlock
 			left += n - pos
 		}
 		if left != 0 {
-			return nil, fmt.Errorf("%w: column %s: bloom_filter_length is %d, but header and bitset take %d bytes", ErrCorrupt, c.Name(), c.BloomFilterLength, n-left)
+			return nil, fmt.Errorf("%w: column %s: bloom_filter_length is %d, but header and bitset take %d bytes", errs.ErrCorrupt, c.Name(), c.BloomFilterLength, n-left)
 		}
 	}
 	return s, nil

@@ -29,8 +29,8 @@ func FuzzReadFilter(f *testing.F) {
 			if g != nil {
 				t.Fatal("ReadFilter returned a filter and an error")
 			}
-			if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrVariant) && !errors.Is(err, ErrHashMismatch) &&
-				!(errors.Is(err, ErrTruncated) && errors.Is(err, io.ErrUnexpectedEOF)) {
+			if !errors.Is(err, blocked.ErrCorrupt) && !errors.Is(err, blocked.ErrVariant) && !errors.Is(err, blocked.ErrHashMismatch) &&
+				!(errors.Is(err, blocked.ErrTruncated) && errors.Is(err, io.ErrUnexpectedEOF)) {
 				t.Fatalf("undocumented error: %v", err)
 			}
 			return
@@ -68,8 +68,8 @@ func FuzzReadFooter(f *testing.F) {
 			if ft != nil {
 				t.Fatal("ReadFooter returned a footer and an error")
 			}
-			if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrVariant) && !errors.Is(err, ErrMagic) &&
-				!(errors.Is(err, ErrTruncated) && errors.Is(err, io.ErrUnexpectedEOF)) {
+			if !errors.Is(err, blocked.ErrCorrupt) && !errors.Is(err, blocked.ErrVariant) && !errors.Is(err, blocked.ErrMagic) &&
+				!(errors.Is(err, blocked.ErrTruncated) && errors.Is(err, io.ErrUnexpectedEOF)) {
 				t.Fatalf("undocumented error: %v", err)
 			}
 			return
@@ -87,8 +87,8 @@ func FuzzReadFooter(f *testing.F) {
 				}
 				g, err := c.ReadFilter(r, size)
 				if err != nil {
-					if !errors.Is(err, ErrCorrupt) && !errors.Is(err, ErrVariant) && !errors.Is(err, ErrHashMismatch) &&
-						!(errors.Is(err, ErrTruncated) && errors.Is(err, io.ErrUnexpectedEOF)) {
+					if !errors.Is(err, blocked.ErrCorrupt) && !errors.Is(err, blocked.ErrVariant) && !errors.Is(err, blocked.ErrHashMismatch) &&
+						!(errors.Is(err, blocked.ErrTruncated) && errors.Is(err, io.ErrUnexpectedEOF)) {
 						t.Fatalf("undocumented filter error: %v", err)
 					}
 					continue

@@ -9,33 +9,6 @@ import (
 	"github.com/simdbloom/bloom/internal/format"
 )
 
-// Errors returned by this package, wrapped with the details; test for them
-// with errors.Is. They are the values of the same names in packages bloom,
-// blocked and cuckoo.
-var (
-	// ErrKeys means the number of distinct values is zero.
-	ErrKeys = errs.ErrKeys
-	// ErrFPR means a false-positive rate is outside (0, 1) or NaN.
-	ErrFPR = errs.ErrFPR
-	// ErrTooLarge means no filter of at most MaxFilterBytes meets the rate.
-	ErrTooLarge = errs.ErrTooLarge
-	// ErrCorrupt means the BloomFilterHeader is not valid Thrift compact
-	// protocol, lacks a required field, or (wrapping ErrGeometry too) gives
-	// a bitset size that is not a positive multiple of 32 up to 128 MiB.
-	ErrCorrupt = errs.ErrCorrupt
-	// ErrVariant means the header names an algorithm or compression other
-	// than BLOCK and UNCOMPRESSED.
-	ErrVariant = errs.ErrVariant
-	// ErrHashMismatch means the header names a hash other than XXHASH.
-	ErrHashMismatch = errs.ErrHashMismatch
-	// ErrGeometry means a bitset size Parquet readers do not accept: when
-	// writing, not a power of two from 32 bytes to 128 MiB.
-	ErrGeometry = errs.ErrGeometry
-	// ErrTruncated means the input ends inside the header or the bitset; the
-	// error also wraps io.ErrUnexpectedEOF.
-	ErrTruncated = errs.ErrTruncated
-)
-
 // AppendHeader appends the Thrift compact encoding of the BloomFilterHeader
 // {numBytes, algorithm BLOCK, hash XXHASH, compression UNCOMPRESSED} to b.
 // WriteFilter writes it before the bitset.
@@ -58,14 +31,14 @@ func AppendHeader(b []byte, numBytes int32) []byte {
 // bloom_filter_offset: the BloomFilterHeader, then the bitset. The bitset
 // size must be a power of two from 32 bytes to 128 MiB (New's sizes),
 // the sizes every Parquet reader accepts; otherwise nothing is written and
-// the error wraps ErrGeometry.
+// the error wraps blocked.ErrGeometry.
 func WriteFilter(w io.Writer, f *blocked.SplitBlock) error {
 	if f == nil {
-		return fmt.Errorf("%w: nil filter", ErrGeometry)
+		return fmt.Errorf("%w: nil filter", errs.ErrGeometry)
 	}
 	n := f.SizeBytes()
 	if n < MinFilterBytes || n > MaxFilterBytes || n&(n-1) != 0 {
-		return fmt.Errorf("%w: %d bytes; Parquet readers require a power of two from %d to %d", ErrGeometry, n, MinFilterBytes, MaxFilterBytes)
+		return fmt.Errorf("%w: %d bytes; Parquet readers require a power of two from %d to %d", errs.ErrGeometry, n, MinFilterBytes, MaxFilterBytes)
 	}
 	if _, err := format.WriteFull(w, AppendHeader(make([]byte, 0, 32), int32(n))); err != nil {
 		return err
@@ -82,9 +55,9 @@ func WriteFilter(w io.Writer, f *blocked.SplitBlock) error {
 //
 // The filter records blocked.HashXXH64 as its key hash, as New's do.
 // Unknown header fields are skipped. Other algorithms or compressions fail
-// with ErrVariant, other hashes with ErrHashMismatch; a numBytes that is not
-// a positive multiple of 32 up to 128 MiB with ErrCorrupt and ErrGeometry;
-// malformed Thrift with ErrCorrupt; truncated input with ErrTruncated and
+// with blocked.ErrVariant, other hashes with blocked.ErrHashMismatch; a numBytes that is not
+// a positive multiple of 32 up to 128 MiB with blocked.ErrCorrupt and blocked.ErrGeometry;
+// malformed Thrift with blocked.ErrCorrupt; truncated input with blocked.ErrTruncated and
 // io.ErrUnexpectedEOF. Memory grows only as
 // bitset bytes arrive, so a header that claims more than the input holds
 // costs at most about twice the bytes actually present.
@@ -101,7 +74,7 @@ func ReadFilter(r io.Reader) (*blocked.SplitBlock, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.SetKeyHash(blocked.HashXXH64) // the header said XXHASH (others are ErrHashMismatch)
+	s.SetKeyHash(blocked.HashXXH64) // the header said XXHASH (others are errs.ErrHashMismatch)
 	return s, nil
 }
 
@@ -112,9 +85,9 @@ func (c *compact) union(what, want string, depth int) error {
 	found := false
 	err := c.fields(depth, func(typ byte, id int16) (bool, error) {
 		if id != 1 || typ != tStruct {
-			unsupported := ErrVariant
+			unsupported := errs.ErrVariant
 			if what == "hash" {
-				unsupported = ErrHashMismatch
+				unsupported = errs.ErrHashMismatch
 			}
 			return false, fmt.Errorf("%w: parquet bloom filter %s is field %d of type %d, want %s (field 1)", unsupported, what, id, typ, want)
 		}
@@ -165,7 +138,7 @@ func (c *compact) header() (int, error) {
 		}
 	}
 	if numBytes <= 0 || numBytes%32 != 0 || numBytes > MaxFilterBytes {
-		return 0, fmt.Errorf("%w: parquet bloom filter header says %d bytes; want a positive multiple of 32 up to %d", errs.Both(ErrCorrupt, ErrGeometry), numBytes, MaxFilterBytes)
+		return 0, fmt.Errorf("%w: parquet bloom filter header says %d bytes; want a positive multiple of 32 up to %d", errs.Both(errs.ErrCorrupt, errs.ErrGeometry), numBytes, MaxFilterBytes)
 	}
 	return int(numBytes), nil
 }
@@ -181,7 +154,7 @@ func readBitset(r io.Reader, n int) ([]byte, error) {
 		m, err := io.ReadFull(r, buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+m]
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
-			return nil, fmt.Errorf("%w: parquet bloom filter bitset has %d of %d bytes: %w", ErrTruncated, len(buf), n, io.ErrUnexpectedEOF)
+			return nil, fmt.Errorf("%w: parquet bloom filter bitset has %d of %d bytes: %w", errs.ErrTruncated, len(buf), n, io.ErrUnexpectedEOF)
 		}
 		if err != nil {
 			return nil, err

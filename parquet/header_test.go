@@ -111,8 +111,8 @@ func TestReadAcceptsNonPowerOfTwoAndUnknownFields(t *testing.T) {
 		t.Fatal("bitset differs")
 	}
 	// A non-power-of-two filter reads, but WriteFilter refuses it.
-	if err := WriteFilter(io.Discard, f); !errors.Is(err, ErrGeometry) {
-		t.Fatalf("WriteFilter of 96 bytes: %v, want ErrGeometry", err)
+	if err := WriteFilter(io.Discard, f); !errors.Is(err, blocked.ErrGeometry) {
+		t.Fatalf("WriteFilter of 96 bytes: %v, want blocked.ErrGeometry", err)
 	}
 }
 
@@ -128,24 +128,24 @@ func TestReadRejects(t *testing.T) {
 		{"empty", nil, io.ErrUnexpectedEOF, "header"},
 		{"header cut", hdr(0x40)[:6], io.ErrUnexpectedEOF, "header"},
 		{"bitset cut", bits(hdr(0x40), 31), io.ErrUnexpectedEOF, "31 of 32"},
-		{"negative", bits(hdr(0x3f), 32), ErrGeometry, "-32"},
-		{"zero", hdr(0x00), ErrGeometry, "0 bytes"},
-		{"not multiple of 32", bits(hdr(0x42), 33), ErrGeometry, "33"},
-		{"over 128 MiB", hdr(0xc0, 0x80, 0x80, 0x80, 0x01), ErrGeometry, "134217760"},
-		{"max int32", hdr(0xfe, 0xff, 0xff, 0xff, 0x0f), ErrGeometry, "2147483647"},
-		{"varint too long", hdr(0xff, 0xff, 0xff, 0xff, 0x7f), ErrCorrupt, "varint"},
-		{"algorithm 2", append([]byte{0x15, 0x40, 0x1c, 0x2c, 0, 0}, block...), ErrVariant, "algorithm"},
-		{"hash 2", []byte{0x15, 0x40, 0x1c, 0x1c, 0, 0, 0x1c, 0x2c, 0, 0}, ErrHashMismatch, "hash"},
-		{"compression 2", []byte{0x15, 0x40, 0x1c, 0x1c, 0, 0, 0x1c, 0x1c, 0, 0, 0x1c, 0x2c, 0, 0}, ErrVariant, "compression"},
-		{"algorithm not a struct", []byte{0x15, 0x40, 0x1c, 0x15, 0x02, 0}, ErrVariant, "algorithm"},
-		{"empty union", []byte{0x15, 0x40, 0x1c, 0}, ErrCorrupt, "empty"},
-		{"missing hash", []byte{0x15, 0x40, 0x1c, 0x1c, 0, 0, 0x2c, 0x1c, 0, 0, 0}, ErrCorrupt, "hash"},
-		{"missing numBytes", []byte{0x2c, 0x1c, 0, 0, 0x1c, 0x1c, 0, 0, 0x1c, 0x1c, 0, 0, 0}, ErrCorrupt, "numBytes"},
-		{"numBytes wrong type", []byte{0x16, 0x40, 0}, ErrCorrupt, "type"},
-		{"unknown type", []byte{0x15, 0x40, 0x5e, 0}, ErrCorrupt, "type 14"},
-		{"deep nesting", append([]byte{0x15, 0x40}, bytes.Repeat([]byte{0x1c}, 100)...), ErrCorrupt, "nested"},
+		{"negative", bits(hdr(0x3f), 32), blocked.ErrGeometry, "-32"},
+		{"zero", hdr(0x00), blocked.ErrGeometry, "0 bytes"},
+		{"not multiple of 32", bits(hdr(0x42), 33), blocked.ErrGeometry, "33"},
+		{"over 128 MiB", hdr(0xc0, 0x80, 0x80, 0x80, 0x01), blocked.ErrGeometry, "134217760"},
+		{"max int32", hdr(0xfe, 0xff, 0xff, 0xff, 0x0f), blocked.ErrGeometry, "2147483647"},
+		{"varint too long", hdr(0xff, 0xff, 0xff, 0xff, 0x7f), blocked.ErrCorrupt, "varint"},
+		{"algorithm 2", append([]byte{0x15, 0x40, 0x1c, 0x2c, 0, 0}, block...), blocked.ErrVariant, "algorithm"},
+		{"hash 2", []byte{0x15, 0x40, 0x1c, 0x1c, 0, 0, 0x1c, 0x2c, 0, 0}, blocked.ErrHashMismatch, "hash"},
+		{"compression 2", []byte{0x15, 0x40, 0x1c, 0x1c, 0, 0, 0x1c, 0x1c, 0, 0, 0x1c, 0x2c, 0, 0}, blocked.ErrVariant, "compression"},
+		{"algorithm not a struct", []byte{0x15, 0x40, 0x1c, 0x15, 0x02, 0}, blocked.ErrVariant, "algorithm"},
+		{"empty union", []byte{0x15, 0x40, 0x1c, 0}, blocked.ErrCorrupt, "empty"},
+		{"missing hash", []byte{0x15, 0x40, 0x1c, 0x1c, 0, 0, 0x2c, 0x1c, 0, 0, 0}, blocked.ErrCorrupt, "hash"},
+		{"missing numBytes", []byte{0x2c, 0x1c, 0, 0, 0x1c, 0x1c, 0, 0, 0x1c, 0x1c, 0, 0, 0}, blocked.ErrCorrupt, "numBytes"},
+		{"numBytes wrong type", []byte{0x16, 0x40, 0}, blocked.ErrCorrupt, "type"},
+		{"unknown type", []byte{0x15, 0x40, 0x5e, 0}, blocked.ErrCorrupt, "type 14"},
+		{"deep nesting", append([]byte{0x15, 0x40}, bytes.Repeat([]byte{0x1c}, 100)...), blocked.ErrCorrupt, "nested"},
 		{"binary cut", []byte{0x15, 0x40, 0x58, 0xff, 0xff, 0xff, 0xff, 0x0f, 1, 2}, io.ErrUnexpectedEOF, "header"},
-		{"binary cut, ErrTruncated", []byte{0x15, 0x40, 0x58, 0xff, 0xff, 0xff, 0xff, 0x0f, 1, 2}, ErrTruncated, "header"},
+		{"binary cut, blocked.ErrTruncated", []byte{0x15, 0x40, 0x58, 0xff, 0xff, 0xff, 0xff, 0x0f, 1, 2}, blocked.ErrTruncated, "header"},
 	}
 	for _, c := range cases {
 		f, err := ReadFilter(bytes.NewReader(c.in))
@@ -160,12 +160,12 @@ func TestReadRejects(t *testing.T) {
 }
 
 func TestWriteRejects(t *testing.T) {
-	if err := WriteFilter(io.Discard, nil); !errors.Is(err, ErrGeometry) {
+	if err := WriteFilter(io.Discard, nil); !errors.Is(err, blocked.ErrGeometry) {
 		t.Errorf("WriteFilter(nil) = %v", err)
 	}
 	for _, n := range []int{96, 32 * 1000, MaxFilterBytes * 2} {
 		var buf bytes.Buffer
-		if err := WriteFilter(&buf, mustFilter(t, n, 0)); !errors.Is(err, ErrGeometry) || buf.Len() != 0 {
+		if err := WriteFilter(&buf, mustFilter(t, n, 0)); !errors.Is(err, blocked.ErrGeometry) || buf.Len() != 0 {
 			t.Errorf("WriteFilter of %d bytes = %v, wrote %d", n, err, buf.Len())
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // Thrift compact protocol type codes.
@@ -50,7 +52,7 @@ type compact struct {
 
 // newMetadata returns a reader of the file metadata b.
 func newMetadata(b []byte) *compact {
-	return &compact{b: b, what: "parquet file metadata", end: ErrCorrupt}
+	return &compact{b: b, what: "parquet file metadata", end: errs.ErrCorrupt}
 }
 
 // newHeader returns a reader of the Bloom filter header at the start of r,
@@ -60,7 +62,7 @@ func newHeader(r io.Reader) *compact {
 	if !ok {
 		br = &byteReader{r: r}
 	}
-	return &compact{r: br, what: "parquet bloom filter header", end: ErrTruncated}
+	return &compact{r: br, what: "parquet bloom filter header", end: errs.ErrTruncated}
 }
 
 // byteReader reads an io.Reader one byte at a time.
@@ -77,9 +79,9 @@ func (b *byteReader) ReadByte() (byte, error) {
 	return 0, err
 }
 
-// corrupt returns an ErrCorrupt error naming the position in the input.
+// corrupt returns an blocked.ErrCorrupt error naming the position in the input.
 func (c *compact) corrupt(format string, args ...any) error {
-	return fmt.Errorf("%w: %s: %s at byte %d", ErrCorrupt, c.what, fmt.Sprintf(format, args...), c.off)
+	return fmt.Errorf("%w: %s: %s at byte %d", errs.ErrCorrupt, c.what, fmt.Sprintf(format, args...), c.off)
 }
 
 // short reports input that ends inside what: c.end, wrapping

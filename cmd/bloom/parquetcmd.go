@@ -138,7 +138,7 @@ func parquetSource(f *os.File, name string, limit int64) (io.ReaderAt, int64, er
 // unsupported reports a filter error that means "a kind of filter this tool
 // cannot read", not a damaged file.
 func unsupported(err error) bool {
-	return errors.Is(err, parquet.ErrVariant) || errors.Is(err, parquet.ErrHashMismatch)
+	return errors.Is(err, blocked.ErrVariant) || errors.Is(err, blocked.ErrHashMismatch)
 }
 
 func listParquet(stdout io.Writer, r io.ReaderAt, size int64, name string, footer *parquet.Footer, asJSON bool) error {
