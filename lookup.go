@@ -35,18 +35,18 @@ func Lookup[K Key](b []byte, key K) (bool, error) {
 		}
 		p := unsafe.Pointer(unsafe.SliceData(b))
 		w0 := *(*uint64)(p) // magic, version, variant, k
-		nb := *(*uint64)(unsafe.Add(p, hdrBlocks))
+		nb := *(*uint64)(unsafe.Add(p, format.OffBlocks))
 		n := uint64(len(b)) - blocked.HeaderSize
-		fam := uint64(*(*uint32)(unsafe.Add(p, hdrCompat)) & format.CompatKeyMask)
+		fam := uint64(*(*uint32)(unsafe.Add(p, format.OffCompat)) & format.CompatKeyMask)
 		// w0 less the head and k = 8: zero but for k-8 (0 or 8) in the
 		// top byte. A recorded family (fam != 0) must be K's, which is 1
 		// or 2: fam&(fam^want) is zero only then.
 		bad := (w0-(filterHead|8<<56))&^(8<<56) |
 			(nb-1)>>32 | // 1 <= nb <= MaxBlocks, so nb<<6 cannot wrap
 			(nb<<6 ^ n) |
-			(*(*uint64)(unsafe.Add(p, hdrPayloadLen)) ^ n) |
-			uint64(*(*uint32)(unsafe.Add(p, hdrIncompat))&^format.KnownIncompat) |
-			uint64(*(*uint8)(unsafe.Add(p, hdrHash))^uint8(blocked.HashXXH3)) |
+			(*(*uint64)(unsafe.Add(p, format.OffPayloadLen)) ^ n) |
+			uint64(*(*uint32)(unsafe.Add(p, format.OffIncompat))&^format.KnownIncompat) |
+			uint64(*(*uint8)(unsafe.Add(p, format.OffHash))^uint8(blocked.HashXXH3)) |
 			fam&(fam^want)
 		if bad == 0 {
 			e := engineWords{p: unsafe.Add(p, blocked.HeaderSize), nb: uint(nb), c: uint(nb), k: int(w0 >> 56), tail: 0}
@@ -70,15 +70,6 @@ func Lookup[K Key](b []byte, key K) (bool, error) {
 // place at any address (little-endian machines that load unaligned words)
 // and tell its key kinds apart by their size (64-bit words).
 const lookupDirect = (runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64") && unsafe.Sizeof(uintptr(0)) == 8
-
-// The header's fields Lookup reads (FORMAT.md).
-const (
-	hdrBlocks     = 8  // uint64
-	hdrHash       = 16 // uint8
-	hdrPayloadLen = 24 // uint64
-	hdrCompat     = 36 // uint32
-	hdrIncompat   = 40 // uint32
-)
 
 // filterHead is the first seven bytes of a Filter encoding as a
 // little-endian word: the magic "SBLM", the version and the variant.

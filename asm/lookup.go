@@ -14,62 +14,62 @@ import (
 
 // One-key lookup on encoded bytes: blocked.LookupHash(b, h) is one call to
 // filterLookupOne, which Go inlines into the caller. It does Reset's checks
-// (lightSize and lightHead in blocked/view.go: the length, the head word of
-// magic, version, variant and k, the incompatible flags, the number of
-// blocks against MaxBlocks, the payload length and len(b)), each a compare
-// and a branch never taken on good bytes, then probes the block of h at
-// b[HeaderSize:] as filterHasOne does. A b that fails the checks is passed on, with a jump and
-// the frame as it is, to lookupHashSlow, which has the same signature and
-// returns Reset's error: so the Go wrapper has one call, and inlines. The
-// entry point (kernels_amd64.s) chooses the version by cpu.Active as
-// levelJumps does; each version does the checks itself, so that none
-// reloads what another computed.
+// (internal/format's light check, LightHead and LightSize: the length, the
+// head word of magic, version, variant and k, the incompatible flags, the
+// number of blocks against MaxBlocks, the payload length and len(b)), each
+// a compare and a branch never taken on good bytes, then probes the block
+// of h at b[HeaderSize:] as filterHasOne does. A b that fails the checks is
+// passed on, with a jump and the frame as it is, to lookupHashSlow, which
+// has the same signature and returns Reset's error: so the Go wrapper has
+// one call, and inlines. The entry point
+// (kernels_amd64.s) chooses the version by cpu.Active as levelJumps does;
+// each version does the checks itself, so that none reloads what another
+// computed.
 
 // lookupSig is the signature of filterLookupOne and its versions: that of
 // blocked.lookupHashSlow, whose frame they jump to with.
 const lookupSig = "func(b []byte, h uint64) (found bool, err error)"
 
-// encLayout is what the checks read from blocked's (and internal/format's)
-// declarations.
+// encLayout is what the checks read from internal/format's declarations,
+// the format's only definition (and the size of blocked's block).
 type encLayout struct {
 	header     int    // HeaderSize: the payload's offset
 	blockShift uint8  // log2 of a Filter block's bytes
 	maxShift   uint8  // log2 of MaxBlocks: 1 <= blocks <= MaxBlocks
 	head       uint64 // the first word of a Filter encoding with k = 8
 	kOff       int    // the byte of k in the first word
-	blocks     int    // offBlocks: uint64
-	payload    int    // offPayloadLen: uint64
-	incompat   int    // offIncompat: uint32
-	known      uint32 // format.KnownIncompat
+	blocks     int    // OffBlocks: uint64
+	payload    int    // OffPayloadLen: uint64
+	incompat   int    // OffIncompat: uint32
+	known      uint32 // KnownIncompat
 }
 
 var encCache *encLayout
 
-const formatPath = modulePath + "/internal/format"
-
-// encoding returns the layout of a Filter encoding's header, from the Go
-// declarations: the field offsets, the head word built from the magic, the
-// format version and VariantFilter at their offsets (which must fill the
-// word: the kernel compares it whole, as lightHead does).
+// encoding returns the layout of a Filter encoding's header, from
+// internal/format's declarations: the field offsets, the head word built
+// from the magic, the format version and the Filter variant at their
+// offsets (which must fill the word: the kernel compares it whole, as
+// LightHead does).
 func encoding() encLayout {
 	if encCache != nil {
 		return *encCache
 	}
-	c := func(name string) int { return constInt(blockedPath, name) }
+	c := func(name string) int { return constInt(formatPath, name) }
 	l := encLayout{
 		header:   c("HeaderSize"),
-		kOff:     c("offK"),
-		blocks:   c("offBlocks"),
-		payload:  c("offPayloadLen"),
-		incompat: c("offIncompat"),
-		known:    uint32(constInt(formatPath, "KnownIncompat")),
+		kOff:     c("OffK"),
+		blocks:   c("OffBlocks"),
+		payload:  c("OffPayloadLen"),
+		incompat: c("OffIncompat"),
+		known:    uint32(c("KnownIncompat")),
 	}
 	tn, ok := lookup(blockedPath, "block").(*types.TypeName)
 	if !ok {
 		log.Fatalf("asm: %s.block is not a type", blockedPath)
 	}
 	l.blockShift = log2(fmt.Sprintf("the size of %s.block", blockedPath), uint64(sizes.Sizeof(tn.Type())))
-	l.maxShift = log2(blockedPath+".MaxBlocks", uint64(c("MaxBlocks")))
+	l.maxShift = log2(formatPath+".MaxBlocks", uint64(c("MaxBlocks")))
 	if uint(l.maxShift) > 64-uint(l.blockShift) || l.maxShift > 32 {
 		// blocks<<blockShift must not wrap, and (h>>32)*blocks must fit.
 		log.Fatalf("asm: MaxBlocks = 1<<%d is too large for the one-key lookup's checks", l.maxShift)
@@ -85,14 +85,14 @@ func encoding() encLayout {
 		filled |= m << (8 * off)
 		l.head |= v << (8 * off)
 	}
-	magic := constString(blockedPath, "magic")
+	magic := constString(formatPath, "Magic")
 	var mw uint64
 	for i := range len(magic) {
 		mw |= uint64(magic[i]) << (8 * i)
 	}
-	put("magic", mw, c("offMagic"), len(magic))
-	put("FormatVersion", uint64(c("FormatVersion")), c("offVersion"), 2)
-	put("VariantFilter", uint64(c("VariantFilter")), c("offVariant"), 1)
+	put("Magic", mw, c("OffMagic"), len(magic))
+	put("Version", uint64(c("Version")), c("OffVersion"), 2)
+	put("Filter", uint64(c("Filter")), c("OffVariant"), 1)
 	put("k", 8, l.kOff, 1)
 	if filled != ^uint64(0) {
 		log.Fatalf("asm: magic, version, variant and k leave bytes of the head word %#x unchecked", ^filled)
