@@ -12,23 +12,25 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// One-key lookup on encoded bytes: blocked.LookupHash(b, h) is one call to
+// One-key lookup on encoded bytes: blocked.LookupHash(b, h) and
+// blocked.LookupHashFor(b, h, id, keys) are each one call to
 // filterLookupOne, which Go inlines into the caller. It does Reset's checks
 // (internal/format's light check, LightHead and LightSize: the length, the
 // head word of magic, version, variant and k, the incompatible flags, the
-// number of blocks against MaxBlocks, the payload length and len(b)), each
-// a compare and a branch never taken on good bytes, then probes the block
-// of h at b[HeaderSize:] as filterHasOne does. A b that fails the checks is
-// passed on, with a jump and the frame as it is, to lookupHashSlow, which
-// has the same signature and returns Reset's error: so the Go wrapper has
-// one call, and inlines. The entry point
+// number of blocks against MaxBlocks, the payload length and len(b)) and
+// the key hash's and key family's that its argument want asks for (a
+// blocked.lookupWant), each a compare and a branch never taken on good
+// bytes, then probes the block of h at b[HeaderSize:] as filterHasOne
+// does. A b that fails the checks is passed on, with a jump and the frame
+// as it is, to lookupHashSlow, which has the same signature and returns
+// the error: so the Go wrappers have one call, and inline. The entry point
 // (kernels_amd64.s) chooses the version by cpu.Active as levelJumps does;
 // each version does the checks itself, so that none reloads what another
 // computed.
 
 // lookupSig is the signature of filterLookupOne and its versions: that of
 // blocked.lookupHashSlow, whose frame they jump to with.
-const lookupSig = "func(b []byte, h uint64) (found bool, err error)"
+const lookupSig = "func(b []byte, h uint64, want lookupWant) (found bool, err error)"
 
 // encLayout is what the checks read from internal/format's declarations,
 // the format's only definition (and the size of blocked's block).
@@ -42,6 +44,9 @@ type encLayout struct {
 	payload    int    // OffPayloadLen: uint64
 	incompat   int    // OffIncompat: uint32
 	known      uint32 // KnownIncompat
+	hash       int    // OffHash: uint8
+	compat     int    // OffCompat: uint32, the key family in its low bits
+	keyMask    uint32 // CompatKeyMask: the key family's bits
 }
 
 var encCache *encLayout
@@ -63,6 +68,14 @@ func encoding() encLayout {
 		payload:  c("OffPayloadLen"),
 		incompat: c("OffIncompat"),
 		known:    uint32(c("KnownIncompat")),
+		hash:     c("OffHash"),
+		compat:   c("OffCompat"),
+		keyMask:  uint32(c("CompatKeyMask")),
+	}
+	if n := l.keyMask + 1; l.keyMask&n != 0 || n != 2 && n != 4 {
+		// The kernel reads the family from the flags' low byte and tests
+		// its bit in famSets(n), n*n bits indexed with a scale of n.
+		log.Fatalf("asm: %s.CompatKeyMask %#x is not 1 or 3", formatPath, l.keyMask)
 	}
 	tn, ok := lookup(blockedPath, "block").(*types.TypeName)
 	if !ok {
@@ -101,6 +114,31 @@ func encoding() encLayout {
 	return l
 }
 
+// famSets returns the sets of the n key family values that the kernel
+// accepts, n bits for each value w of lookupWant.keys: bit n*w+f is set
+// when an encoding recording family f is read for want.keys = w, as
+// lookupWant.check decides: f or w is 0 (unrecorded), or f = w.
+func famSets(n uint32) uint32 {
+	var s uint32
+	for w := range n {
+		for f := range n {
+			if f == 0 || w == 0 || f == w {
+				s |= 1 << (n*w + f)
+			}
+		}
+	}
+	return s
+}
+
+// wantAddr returns the memory operand of the field of the argument want.
+func wantAddr(field string) Mem {
+	r, err := Param("want").Field(field).Resolve()
+	if err != nil {
+		log.Fatalf("asm: want.%s: %v", field, err)
+	}
+	return r.Addr
+}
+
 // constString returns the string constant name of the package at path.
 func constString(path, name string) string {
 	c, ok := lookup(path, name).(*types.Const)
@@ -121,9 +159,10 @@ func log2(what string, n uint64) uint8 {
 
 // filterLookupDoc documents filterLookupOne's version name.
 func filterLookupDoc(name, how string) {
-	Doc(name+" is LookupHash"+how+". When b passes Reset's checks (of the length and the header, neither checksum)",
-		"it returns whether every bit of h is set in the Filter encoded in b, and a nil error; otherwise it jumps to",
-		"lookupHashSlow, which returns Reset's error (so b escapes, as it does there).")
+	Doc(name+" is LookupHash and LookupHashFor"+how+". When b passes Reset's checks (of the length and the header,",
+		"neither checksum) and its key hash and key family are ones want accepts, it returns whether every bit of h is",
+		"set in the Filter encoded in b, and a nil error; otherwise it jumps to lookupHashSlow, which returns the error",
+		"(so b escapes, as it does there).")
 }
 
 // filterLookupEntry emits filterLookupOne: the jumps to the versions of the
@@ -184,6 +223,24 @@ func filterLookupBody(body func(k int, blk Mem, x GPVirtual)) {
 	JNE(LabelRef("slow"))
 	TESTL(U32(^l.known), Mem{Base: p, Disp: l.incompat}) // no unknown incompatible flag
 	JNE(LabelRef("slow"))
+	// The key hash: id&want.mask == want.id.
+	id := GP32()
+	MOVBLZX(Mem{Base: p, Disp: l.hash}, id)
+	ANDB(wantAddr("mask"), id.As8())
+	CMPB(id.As8(), wantAddr("id"))
+	JNE(LabelRef("slow"))
+	// The key family f and want.keys w (one of the family values, else
+	// lookupHashSlow says why): bit n*w+f of famSets, n family values.
+	fam, keys, set := GP32(), GP32(), GP32()
+	MOVBLZX(Mem{Base: p, Disp: l.compat}, fam)
+	ANDL(U8(l.keyMask), fam)
+	MOVBLZX(wantAddr("keys"), keys)
+	CMPL(keys, U8(l.keyMask))
+	JA(LabelRef("slow"))
+	LEAL(Mem{Base: fam, Index: keys, Scale: uint8(l.keyMask + 1)}, fam)
+	MOVL(U32(famSets(l.keyMask+1)), set)
+	BTL(fam, set)
+	JCC(LabelRef("slow"))
 	// A nil error (stored before the last checks: lookupHashSlow writes
 	// every result anyway).
 	errAt := retAddr()

@@ -5127,9 +5127,9 @@ TEXT ·splitAddOneAVX2(SB), NOSPLIT, $0-16
 	VZEROUPPER
 	RET
 
-// func filterLookupOneAVX2(b []byte, h uint64) (found bool, err error)
+// func filterLookupOneAVX2(b []byte, h uint64, want lookupWant) (found bool, err error)
 // Requires: AVX, AVX2
-TEXT ·filterLookupOneAVX2(SB), NOSPLIT, $0-56
+TEXT ·filterLookupOneAVX2(SB), NOSPLIT, $0-64
 	MOVQ         b_base+0(FP), AX
 	MOVQ         b_len+8(FP), CX
 	CMPQ         CX, $0x00000080
@@ -5153,8 +5153,21 @@ TEXT ·filterLookupOneAVX2(SB), NOSPLIT, $0-56
 	JNE          slow
 	TESTL        $0xfffffffe, 40(AX)
 	JNE          slow
-	MOVQ         $0x00000000, err_itable+40(FP)
-	MOVQ         $0x00000000, err_data+48(FP)
+	MOVBLZX      16(AX), CX
+	ANDB         want_mask+33(FP), CL
+	CMPB         CL, want_id+34(FP)
+	JNE          slow
+	MOVBLZX      36(AX), CX
+	ANDL         $0x03, CX
+	MOVBLZX      want_keys+32(FP), DX
+	CMPL         DX, $0x03
+	JA           slow
+	LEAL         (CX)(DX*4), CX
+	MOVL         $0x0000953f, DX
+	BTL          CX, DX
+	JCC          slow
+	MOVQ         $0x00000000, err_itable+48(FP)
+	MOVQ         $0x00000000, err_data+56(FP)
 	MOVQ         (AX), AX
 	BTQ          $0x3c, AX
 	JCS          k16
@@ -5173,7 +5186,7 @@ TEXT ·filterLookupOneAVX2(SB), NOSPLIT, $0-56
 	VPSRLVQ      Y0, Y2, Y0
 	VPAND        Y0, Y1, Y1
 	VPTEST       qwordOnes<>+0(SB), Y1
-	SETCS        found+32(FP)
+	SETCS        found+40(FP)
 	VZEROUPPER
 	RET
 
@@ -5201,7 +5214,7 @@ k16:
 	VPSRLVQ      Y0, Y3, Y0
 	VPAND        Y0, Y1, Y1
 	VPTEST       qwordOnes<>+0(SB), Y1
-	SETCS        found+32(FP)
+	SETCS        found+40(FP)
 	VZEROUPPER
 	RET
 

@@ -2569,9 +2569,9 @@ k16:
 	VZEROUPPER
 	RET
 
-// func filterLookupOneAVX512(b []byte, h uint64) (found bool, err error)
+// func filterLookupOneAVX512(b []byte, h uint64, want lookupWant) (found bool, err error)
 // Requires: AVX, AVX512DQ, AVX512F
-TEXT ·filterLookupOneAVX512(SB), NOSPLIT, $0-56
+TEXT ·filterLookupOneAVX512(SB), NOSPLIT, $0-64
 	MOVQ           b_base+0(FP), AX
 	MOVQ           b_len+8(FP), CX
 	CMPQ           CX, $0x00000080
@@ -2595,8 +2595,21 @@ TEXT ·filterLookupOneAVX512(SB), NOSPLIT, $0-56
 	JNE            slow
 	TESTL          $0xfffffffe, 40(AX)
 	JNE            slow
-	MOVQ           $0x00000000, err_itable+40(FP)
-	MOVQ           $0x00000000, err_data+48(FP)
+	MOVBLZX        16(AX), CX
+	ANDB           want_mask+33(FP), CL
+	CMPB           CL, want_id+34(FP)
+	JNE            slow
+	MOVBLZX        36(AX), CX
+	ANDL           $0x03, CX
+	MOVBLZX        want_keys+32(FP), DX
+	CMPL           DX, $0x03
+	JA             slow
+	LEAL           (CX)(DX*4), CX
+	MOVL           $0x0000953f, DX
+	BTL            CX, DX
+	JCC            slow
+	MOVQ           $0x00000000, err_itable+48(FP)
+	MOVQ           $0x00000000, err_data+56(FP)
 	MOVQ           (AX), AX
 	BTQ            $0x3c, AX
 	JCS            k16
@@ -2610,7 +2623,7 @@ TEXT ·filterLookupOneAVX512(SB), NOSPLIT, $0-56
 	VPSRLVQ        Z0, Z1, Z0
 	VPTESTNMQ.BCST qwordOnes<>+0(SB), Z0, K1
 	KORTESTB       K1, K1
-	SETEQ          found+32(FP)
+	SETEQ          found+40(FP)
 	VZEROUPPER
 	RET
 
@@ -2629,7 +2642,7 @@ k16:
 	VPANDQ         Z0, Z1, Z1
 	VPTESTNMQ.BCST qwordOnes<>+0(SB), Z1, K1
 	KORTESTB       K1, K1
-	SETEQ          found+32(FP)
+	SETEQ          found+40(FP)
 	VZEROUPPER
 	RET
 

@@ -166,35 +166,6 @@ func (v *FilterView) Reset(b []byte) error {
 	return viewErr(b, VariantFilter)
 }
 
-// LookupHash reports whether h may have been added to the Filter encoded in
-// b, as Reset on a FilterView of its own then HasHash would, without
-// allocating: the checks are Reset's (neither checksum, see Verify), and a
-// b that fails them gives false and Reset's error.
-func LookupHash(b []byte, h uint64) (bool, error) {
-	// Where the one-key assembly exists (amd64), one call that Go inlines
-	// into the caller: filterLookupOne does Reset's checks (format's
-	// LightSize and LightHead) and probes the block as filterHasOne does; a b that
-	// fails them it passes on to lookupHashSlow, by a jump, for Reset's
-	// error. Elsewhere, lookupHashSlow.
-	if oneKeyAsm {
-		return filterLookupOne(b, h)
-	}
-	return lookupHashSlow(b, h)
-}
-
-// lookupHashSlow is LookupHash without the one-key assembly, or for a b
-// that fails the checks (whose error it returns). filterLookupOne jumps
-// here with its frame as it is: keep the two signatures the same.
-//
-//go:noinline
-func lookupHashSlow(b []byte, h uint64) (bool, error) {
-	var v FilterView
-	if err := v.Reset(b); err != nil {
-		return false, err
-	}
-	return v.HasHash(h), nil
-}
-
 // HasHash reports whether h may have been added, as Filter.HasHash does.
 func (v *FilterView) HasHash(h uint64) bool { return v.f.HasHash(h) }
 

@@ -10,8 +10,8 @@ import (
 	"github.com/simdbloom/bloom/internal/format"
 )
 
-// TestLookupHashHostile checks that LookupHash on damaged or hostile bytes
-// agrees with Reset, at every kernel level (filterLookupOne has a version
+// TestLookupHashHostile checks that LookupHash (and LookupHashFor) on
+// damaged or hostile bytes agrees with Reset, at every kernel level (filterLookupOne has a version
 // per level): for every k byte (only 8 and 16 are a Filter's), for block
 // counts and lengths that disagree, and for random header words, it returns
 // Reset's error with false, or Reset's view's answer, never reading outside
@@ -41,6 +41,7 @@ func lookupHashHostile(t *testing.T) {
 			if got != v.HasHash(h) {
 				t.Fatalf("%s: LookupHash %v, the reset view %v", what, got, !got)
 			}
+			checkLookupFor(t, what, b, h, HashUnspecified, KeysBytes)
 		}
 	}
 	for k := range 256 {
