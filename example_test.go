@@ -103,6 +103,32 @@ func ExampleNewScalable() {
 	// true true
 }
 
+func ExampleScalableView() {
+	// Save a Scalable, then look keys up in its bytes (a memory-mapped
+	// file, say) without decoding or copying them.
+	s, err := bloom.NewScalable[string](100, 0.01)
+	if err != nil {
+		panic(err)
+	}
+	for i := range 1000 {
+		s.Add(fmt.Sprint("user-", i))
+	}
+	b, err := s.MarshalBinary()
+	if err != nil {
+		panic(err)
+	}
+	var v bloom.ScalableView[string]
+	if err := v.Reset(b); err != nil {
+		panic(err) // damaged bytes, or not a Scalable of string keys
+	}
+	fmt.Println(v.Has("user-7"), v.Has("user-7000"))
+	out := make([]bool, 2)
+	fmt.Println(v.HasAll([]string{"user-1", "user-999"}, out))
+	// Output:
+	// true false
+	// 2
+}
+
 func ExampleNewCounting() {
 	c, err := bloom.NewCounting[string](1000, 0.01)
 	if err != nil {
