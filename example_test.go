@@ -2,6 +2,7 @@ package bloom_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 
 	"github.com/simdbloom/bloom"
@@ -117,8 +118,21 @@ func ExampleScalableView() {
 	if err != nil {
 		panic(err)
 	}
-	var v bloom.ScalableView[string]
-	if err := v.Reset(b); err != nil {
+	var v interface {
+		Has(key string) bool
+		HasAll(keys []string, out []bool) int
+	}
+	var view bloom.ScalableView[string] // keep one and Reset it for each buffer
+	if err := view.Reset(b); err == nil {
+		v = &view // read-only: it has no method that writes
+	} else if errors.Is(err, bloom.ErrByteOrder) {
+		// Views need a little-endian machine; elsewhere decode a copy.
+		g := new(bloom.Scalable[string])
+		if err := g.UnmarshalBinary(b); err != nil {
+			panic(err)
+		}
+		v = g
+	} else {
 		panic(err) // damaged bytes, or not a Scalable of string keys
 	}
 	fmt.Println(v.Has("user-7"), v.Has("user-7000"))

@@ -83,7 +83,7 @@ func TestScanMappedMatchesReference(t *testing.T) {
 	}
 	for _, sep := range []byte{'\n', 0} {
 		for name, data := range scanInputs(sep) {
-			// A Scalable of small stages, viewed as query views it.
+			// A Scalable of small stages, opened as query opens it.
 			sc, err := bloom.NewScalable[[]byte](20, 0.3)
 			if err != nil {
 				t.Fatal(err)
@@ -101,19 +101,19 @@ func TestScanMappedMatchesReference(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var sv bloom.ScalableView[[]byte]
-			if err := sv.Reset(enc); err != nil {
+			sv, err := viewScalable(enc) // a view, or where views are impossible the decoded filter
+			if err != nil {
 				t.Fatal(err)
 			}
 			_, wantSel, wantTotal := refScan(f.Has, data, sep, false)
 			for _, c := range []struct {
 				f   hasAller
 				has func([]byte) bool
-			}{{f, f.Has}, {&sv, sc.Has}} {
+			}{{f, f.Has}, {sv, sc.Has}} {
 				l := &lookup{f: c.f}
 				has := c.has
 				stages := 1
-				if c.f == hasAller(&sv) {
+				if c.f == sv {
 					stages = sc.Stages()
 				}
 				for _, invert := range []bool{false, true} {
