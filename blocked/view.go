@@ -156,7 +156,7 @@ func (v *FilterView) Reset(b []byte) error {
 			// copied with 16-byte moves, which cannot forward from its
 			// 8-byte stores.
 			v.f.blocks = viewSlice[block](b, VariantFilter, nb)
-			v.f.k = int(w0 >> 56)
+			v.f.k = int(w0 >> (8 * format.OffK))
 			v.f.hash = HashID(b[format.OffHash])
 			v.f.keys = KeyFamily(b[format.OffCompat] & uint8(format.CompatKeyMask))
 			return nil
