@@ -12,25 +12,31 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// One-key lookup on encoded bytes: blocked.LookupHash(b, h) and
-// blocked.LookupHashFor(b, h, id, keys) are each one call to
-// filterLookupOne, which Go inlines into the caller. It does Reset's checks
-// (internal/format's light check, LightHead and LightSize: the length, the
-// head word of magic, version, variant and k, the incompatible flags, the
-// number of blocks against MaxBlocks, the payload length and len(b)) and
-// the key hash's and key family's that its argument want asks for (a
-// blocked.lookupWant), each a compare and a branch never taken on good
-// bytes, then probes the block of h at b[HeaderSize:] as filterHasOne
-// does. A b that fails the checks is passed on, with a jump and the frame
-// as it is, to lookupHashSlow, which has the same signature and returns
-// the error: so the Go wrappers have one call, and inline. The entry point
-// (kernels_amd64.s) chooses the version by cpu.Active as levelJumps does;
-// each version does the checks itself, so that none reloads what another
-// computed.
+// One-key lookup on encoded bytes: blocked.LookupHash(b, h) is one call to
+// filterLookupOne, and blocked.LookupHashFor(b, h, id, keys) one call to
+// filterLookupKeyed, which Go inlines into the caller. Each does Reset's
+// checks (internal/format's light check, LightHead and LightSize: the
+// length, the head word of magic, version, variant and k, the incompatible
+// flags, the number of blocks against MaxBlocks, the payload length and
+// len(b)), and filterLookupKeyed also the key hash's and key family's its
+// argument want asks for (a blocked.lookupWant), each a compare and a
+// branch never taken on good bytes; then each probes the block of h at
+// b[HeaderSize:] as filterHasOne does. A b that fails the checks is passed
+// on, with a jump and the frame as it is, to lookupHashSlow (or
+// lookupKeyedSlow), which has the same signature and returns the error: so
+// the Go wrappers have one call, and inline. LookupHash has a kernel of its
+// own so that it pays nothing for checks it does not make. The entry
+// points (kernels_amd64.s) choose the version by cpu.Active as levelJumps
+// does; each version does the checks itself, so that none reloads what
+// another computed.
 
-// lookupSig is the signature of filterLookupOne and its versions: that of
-// blocked.lookupHashSlow, whose frame they jump to with.
-const lookupSig = "func(b []byte, h uint64, want lookupWant) (found bool, err error)"
+// lookupKernels are the two kernels' names and signatures: those of
+// blocked.lookupHashSlow and blocked.lookupKeyedSlow, whose frames they
+// jump to with.
+var lookupKernels = []struct{ name, sig, slow string }{
+	{"filterLookupOne", "func(b []byte, h uint64) (found bool, err error)", "lookupHashSlow"},
+	{"filterLookupKeyed", "func(b []byte, h uint64, want lookupWant) (found bool, err error)", "lookupKeyedSlow"},
+}
 
 // encLayout is what the checks read from internal/format's declarations,
 // the format's only definition (and the size of blocked's block).
@@ -157,35 +163,42 @@ func log2(what string, n uint64) uint8 {
 	return uint8(bits.TrailingZeros64(n))
 }
 
-// filterLookupDoc documents filterLookupOne's version name.
-func filterLookupDoc(name, how string) {
-	Doc(name+" is LookupHash and LookupHashFor"+how+". When b passes Reset's checks (of the length and the header,",
-		"neither checksum) and its key hash and key family are ones want accepts, it returns whether every bit of h is",
-		"set in the Filter encoded in b, and a nil error; otherwise it jumps to lookupHashSlow, which returns the error",
-		"(so b escapes, as it does there).")
+// filterLookupDoc documents version name of the kernel of slow.
+func filterLookupDoc(name, slow, how string) {
+	what, checks := "LookupHash", "Reset's checks (of the length and the header, neither checksum)"
+	if slow != lookupKernels[0].slow {
+		what, checks = "LookupHashFor", "Reset's checks (of the length and the header, neither checksum) and has a key hash and key family want accepts"
+	}
+	Doc(name+" is "+what+how+". When b passes "+checks+",",
+		"it returns whether every bit of h is set in the Filter encoded in b, and a nil error; otherwise it jumps to",
+		slow+", which returns the error (so b escapes, as it does there).")
 }
 
-// filterLookupEntry emits filterLookupOne: the jumps to the versions of the
-// AVX-512 and AVX2 levels, then the scalar version.
+// filterLookupEntry emits filterLookupOne and filterLookupKeyed: the jumps
+// to the versions of the AVX-512 and AVX2 levels, then the scalar version.
 func filterLookupEntry() {
-	name := "filterLookupOne"
-	TEXT(name, NOSPLIT, lookupSig)
-	filterLookupDoc(name, " on amd64: it jumps to "+name+"AVX512 or "+name+"AVX2 as cpu.Active allows, else runs scalar code")
-	levelJumps(name, true)
-	filterLookupBody(filterHasScalarBody)
+	for _, k := range lookupKernels {
+		TEXT(k.name, NOSPLIT, k.sig)
+		filterLookupDoc(k.name, k.slow, " on amd64: it jumps to "+k.name+"AVX512 or "+k.name+"AVX2 as cpu.Active allows, else runs scalar code")
+		levelJumps(k.name, true)
+		filterLookupBody(k.slow, filterHasScalarBody)
+	}
 }
 
-// filterLookupVec emits filterLookupOne's version of v's level.
+// filterLookupVec emits the two kernels' versions of v's level.
 func filterLookupVec(v vecISA) {
-	name := "filterLookupOne" + v.name
-	TEXT(name, NOSPLIT, lookupSig)
-	filterLookupDoc(name, " with "+v.name+" (cpu.Active at that level: filterLookupOne jumps here)")
-	filterLookupBody(func(k int, blk Mem, x GPVirtual) { filterHasVecBody(v, k, blk, x) })
+	for _, k := range lookupKernels {
+		name := k.name + v.name
+		TEXT(name, NOSPLIT, k.sig)
+		filterLookupDoc(name, k.slow, " with "+v.name+" (cpu.Active at that level: "+k.name+" jumps here)")
+		filterLookupBody(k.slow, func(k int, blk Mem, x GPVirtual) { filterHasVecBody(v, k, blk, x) })
+	}
 }
 
-// filterLookupBody emits the checks, then body for the block of h and the
-// encoding's k, or the jump to lookupHashSlow.
-func filterLookupBody(body func(k int, blk Mem, x GPVirtual)) {
+// filterLookupBody emits the checks (the key hash's and family's too for
+// lookupKeyedSlow's kernel), then body for the block of h and the
+// encoding's k, or the jump to slow.
+func filterLookupBody(slow string, body func(k int, blk Mem, x GPVirtual)) {
 	l := encoding()
 	// Each check is a compare (some with a memory operand) and a branch to
 	// slow that is never taken on good bytes: fewer instructions than
@@ -223,25 +236,26 @@ func filterLookupBody(body func(k int, blk Mem, x GPVirtual)) {
 	JNE(LabelRef("slow"))
 	TESTL(U32(^l.known), Mem{Base: p, Disp: l.incompat}) // no unknown incompatible flag
 	JNE(LabelRef("slow"))
-	// The key hash: id&want.mask == want.id.
-	id := GP32()
-	MOVBLZX(Mem{Base: p, Disp: l.hash}, id)
-	ANDB(wantAddr("mask"), id.As8())
-	CMPB(id.As8(), wantAddr("id"))
-	JNE(LabelRef("slow"))
-	// The key family f and want.keys w (one of the family values, else
-	// lookupHashSlow says why): bit n*w+f of famSets, n family values.
-	fam, keys, set := GP32(), GP32(), GP32()
-	MOVBLZX(Mem{Base: p, Disp: l.compat}, fam)
-	ANDL(U8(l.keyMask), fam)
-	MOVBLZX(wantAddr("keys"), keys)
-	CMPL(keys, U8(l.keyMask))
-	JA(LabelRef("slow"))
-	LEAL(Mem{Base: fam, Index: keys, Scale: uint8(l.keyMask + 1)}, fam)
-	MOVL(U32(famSets(l.keyMask+1)), set)
-	BTL(fam, set)
-	JCC(LabelRef("slow"))
-	// A nil error (stored before the last checks: lookupHashSlow writes
+	if slow != lookupKernels[0].slow {
+		// The key hash is want.id, and the key family f is one want.keys
+		// w accepts (w one of the family values, else lookupKeyedSlow
+		// says why): bit n*w+f of famSets, n family values.
+		id := GP32()
+		MOVBLZX(Mem{Base: p, Disp: l.hash}, id)
+		CMPB(id.As8(), wantAddr("id"))
+		JNE(LabelRef("slow"))
+		fam, keys, set := GP32(), GP32(), GP32()
+		MOVBLZX(Mem{Base: p, Disp: l.compat}, fam)
+		ANDL(U8(l.keyMask), fam)
+		MOVBLZX(wantAddr("keys"), keys)
+		CMPL(keys, U8(l.keyMask))
+		JA(LabelRef("slow"))
+		LEAL(Mem{Base: fam, Index: keys, Scale: uint8(l.keyMask + 1)}, fam)
+		MOVL(U32(famSets(l.keyMask+1)), set)
+		BTL(fam, set)
+		JCC(LabelRef("slow"))
+	}
+	// A nil error (stored before the last checks: the slow path writes
 	// every result anyway).
 	errAt := retAddr()
 	errAt.Disp = (errAt.Disp + 8) &^ 7
@@ -268,5 +282,5 @@ func filterLookupBody(body func(k int, blk Mem, x GPVirtual)) {
 	JNE(LabelRef("slow"))
 	body(16, Mem{Base: blk, Disp: l.header}, x)
 	Label("slow")
-	tailCall("·lookupHashSlow(SB)")
+	tailCall("·" + slow + "(SB)")
 }

@@ -10,14 +10,13 @@ import "fmt"
 func LookupHash(b []byte, h uint64) (bool, error) {
 	// Where the one-key assembly exists (amd64), one call that Go inlines
 	// into the caller: filterLookupOne does Reset's checks (internal/
-	// format's light check) and the lookupWant's (here: any key hash and
-	// family), and probes the block as filterHasOne does; a b that fails
-	// them it passes on to lookupHashSlow, by a jump, for the error.
-	// Elsewhere, lookupHashSlow.
+	// format's light check) and probes the block as filterHasOne does; a b
+	// that fails them it passes on to lookupHashSlow, by a jump, for
+	// Reset's error. Elsewhere, lookupHashSlow.
 	if oneKeyAsm {
-		return filterLookupOne(b, h, lookupWant{})
+		return filterLookupOne(b, h)
 	}
-	return lookupHashSlow(b, h, lookupWant{})
+	return lookupHashSlow(b, h)
 }
 
 // LookupHashFor is LookupHash for a hash h made by the key hash id from a
@@ -25,30 +24,32 @@ func LookupHash(b []byte, h uint64) (bool, error) {
 // a key family other than keys, gives false and an error wrapping
 // ErrHashMismatch (after Reset's checks, whose error comes first). An
 // encoding that records no family (KeysUnrecorded) is read for any keys,
-// and keys = KeysUnrecorded reads every family. It costs what LookupHash
-// does; package bloom's Lookup is the key's hash then this call, with
-// HashXXH3 and the key's family.
+// and keys = KeysUnrecorded reads every family. Like LookupHash it does
+// not allocate. Use it where the bytes may hold a filter of other hashes
+// (a storage engine's filter blocks): package bloom's Lookup is the key's
+// hash, then this call with HashXXH3 and the key's family.
 func LookupHashFor(b []byte, h uint64, id HashID, keys KeyFamily) (bool, error) {
+	// As LookupHash, with filterLookupKeyed, which also checks the key
+	// hash and family, and lookupKeyedSlow.
 	if oneKeyAsm {
-		return filterLookupOne(b, h, lookupWant{uint8(keys), 0xff, uint8(id)})
+		return filterLookupKeyed(b, h, lookupWant{uint8(keys), uint8(id)})
 	}
-	return lookupHashSlow(b, h, lookupWant{uint8(keys), 0xff, uint8(id)})
+	return lookupKeyedSlow(b, h, lookupWant{uint8(keys), uint8(id)})
 }
 
-// lookupWant is what a lookup accepts besides Reset's checks: a key hash
-// whose bits in mask are id's (mask 0: any), and a recorded key family
-// that is keys unless keys is KeysUnrecorded (an encoding that records
-// none is read for any keys). filterLookupOne reads its fields by name,
-// and refuses a keys above the family bits, passing it on to check.
+// lookupWant is what LookupHashFor accepts besides Reset's checks: key hash
+// id, and a recorded key family that is keys unless keys is KeysUnrecorded
+// (an encoding that records none is read for any keys). filterLookupKeyed
+// reads its fields by name, and refuses a keys above the family bits,
+// passing it on to lookupKeyedSlow.
 type lookupWant struct {
 	keys uint8 // a KeyFamily
-	mask uint8 // 0xff or 0
 	id   uint8 // a HashID
 }
 
 // check returns the error of a key hash or key family that w refuses.
 func (w lookupWant) check(id HashID, keys KeyFamily) error {
-	if uint8(id)&w.mask != w.id {
+	if uint8(id) != w.id {
 		return fmt.Errorf("%w: the encoding's key hash is %v, the lookup's %v", ErrHashMismatch, id, HashID(w.id))
 	}
 	if want := KeyFamily(w.keys); keys != KeysUnrecorded && want != KeysUnrecorded && keys != want {
@@ -57,13 +58,25 @@ func (w lookupWant) check(id HashID, keys KeyFamily) error {
 	return nil
 }
 
-// lookupHashSlow is LookupHash and LookupHashFor without the one-key
-// assembly, or for a b that fails the checks (whose error it returns).
-// filterLookupOne jumps here with its frame as it is: keep the two
-// signatures the same.
+// lookupHashSlow is LookupHash without the one-key assembly, or for a b
+// that fails the checks (whose error it returns). filterLookupOne jumps
+// here with its frame as it is: keep the two signatures the same.
 //
 //go:noinline
-func lookupHashSlow(b []byte, h uint64, want lookupWant) (bool, error) {
+func lookupHashSlow(b []byte, h uint64) (bool, error) {
+	var v FilterView
+	if err := v.Reset(b); err != nil {
+		return false, err
+	}
+	return v.HasHash(h), nil
+}
+
+// lookupKeyedSlow is LookupHashFor without the one-key assembly, or for a
+// b that fails the checks (whose error it returns). filterLookupKeyed jumps
+// here with its frame as it is: keep the two signatures the same.
+//
+//go:noinline
+func lookupKeyedSlow(b []byte, h uint64, want lookupWant) (bool, error) {
 	var v FilterView
 	if err := v.Reset(b); err != nil {
 		return false, err
