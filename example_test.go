@@ -2,6 +2,7 @@ package bloom_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 
 	"github.com/simdbloom/bloom"
@@ -91,6 +92,45 @@ func ExampleNewScalable() {
 	// Output:
 	// true
 	// true true
+}
+
+func ExampleScalableView() {
+	// Save a Scalable, then look keys up in its bytes (a memory-mapped
+	// file, say) without decoding or copying them.
+	s, err := bloom.NewScalable[string](100, 0.01)
+	if err != nil {
+		panic(err)
+	}
+	for i := range 1000 {
+		s.Add(fmt.Sprint("user-", i))
+	}
+	b, err := s.MarshalBinary()
+	if err != nil {
+		panic(err)
+	}
+	var v interface {
+		Has(key string) bool
+		HasAll(keys []string, out []bool) int
+	}
+	var view bloom.ScalableView[string] // keep one and Reset it for each buffer
+	if err := view.Reset(b); err == nil {
+		v = &view // read-only: it has no method that writes
+	} else if errors.Is(err, bloom.ErrByteOrder) {
+		// Views need a little-endian machine; elsewhere decode a copy.
+		g := new(bloom.Scalable[string])
+		if err := g.UnmarshalBinary(b); err != nil {
+			panic(err)
+		}
+		v = g
+	} else {
+		panic(err) // damaged bytes, or not a Scalable of string keys
+	}
+	fmt.Println(v.Has("user-7"), v.Has("user-7000"))
+	out := make([]bool, 2)
+	fmt.Println(v.HasAll([]string{"user-1", "user-999"}, out))
+	// Output:
+	// true false
+	// 2
 }
 
 func ExampleNewCounting() {

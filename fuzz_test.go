@@ -257,3 +257,51 @@ func FuzzHashStrings(f *testing.F) {
 		})
 	})
 }
+
+// FuzzScalableView feeds arbitrary bytes to ScalableView.Reset: it never
+// panics, fails only with the format's errors, accepts every encoding
+// UnmarshalBinary accepts (on little-endian machines) and refuses what it
+// refuses but for payload checksums, which it does not read; and where both
+// accept, the view answers as the decoded filter.
+func FuzzScalableView(f *testing.F) {
+	for _, n := range []int{1, 300} {
+		s := mustNewScalable(f, n)
+		b, _ := s.MarshalBinary()
+		f.Add(b)
+		f.Add(b[:len(b)-1])
+		f.Add(append(bytes.Clone(b), b...))
+	}
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var v ScalableView[uint64]
+		verr := v.Reset(data)
+		var d Scalable[uint64]
+		derr := d.UnmarshalBinary(data)
+		switch {
+		case verr != nil && !errors.Is(verr, ErrByteOrder) && !isFormatError(verr):
+			t.Fatalf("Reset: %v is none of the format's errors", verr)
+		case derr == nil && verr != nil && !errors.Is(verr, ErrByteOrder):
+			t.Fatalf("Reset refuses what UnmarshalBinary accepts: %v", verr)
+		case verr == nil && derr != nil && !errors.Is(derr, ErrChecksum):
+			t.Fatalf("Reset accepts what UnmarshalBinary refuses: %v", derr)
+		}
+		if verr == nil && derr == nil {
+			for _, k := range hashesOf(data[:min(len(data), 256)]) {
+				if v.Has(k) != d.Has(k) {
+					t.Fatalf("key %#x: the view %v, the decoded filter %v", k, v.Has(k), d.Has(k))
+				}
+			}
+		}
+	})
+}
+
+// mustNewScalable returns a Scalable[uint64] of n keys, several stages for
+// a few hundred.
+func mustNewScalable(t testing.TB, n int) *Scalable[uint64] {
+	s, err := NewScalable[uint64](30, 0.01, WithGrowth(1.5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.AddAll(seedKeys(5, n))
+	return s
+}

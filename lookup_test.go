@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/internal/format"
 )
 
 // TestLookupAgreesWithView checks that Lookup answers as a FilterView[K]
@@ -117,9 +117,8 @@ func TestLookupHostile(t *testing.T) {
 			}
 		}
 	}
-	const offK, offBlocks, offHash, offLen, offCompat = 7, 8, 16, 24, 36
 	for v := range 256 {
-		for _, off := range []int{offK, offHash, offCompat} {
+		for _, off := range []int{format.OffK, format.OffHash, format.OffCompat} {
 			b := bytes.Clone(good)
 			b[off] = byte(v)
 			refixHeader(b)
@@ -131,13 +130,13 @@ func TestLookupHostile(t *testing.T) {
 		b := bytes.Clone(good)
 		switch i % 4 {
 		case 0:
-			binary.LittleEndian.PutUint64(b[offBlocks:], r.Uint64()>>r.IntN(64))
+			binary.LittleEndian.PutUint64(b[format.OffBlocks:], r.Uint64()>>r.IntN(64))
 		case 1:
-			binary.LittleEndian.PutUint64(b[offLen:], r.Uint64()>>r.IntN(64))
+			binary.LittleEndian.PutUint64(b[format.OffPayloadLen:], r.Uint64()>>r.IntN(64))
 		case 2:
 			nb := r.Uint64() >> r.IntN(64)
-			binary.LittleEndian.PutUint64(b[offBlocks:], nb)
-			binary.LittleEndian.PutUint64(b[offLen:], nb<<6)
+			binary.LittleEndian.PutUint64(b[format.OffBlocks:], nb)
+			binary.LittleEndian.PutUint64(b[format.OffPayloadLen:], nb<<6)
 		default:
 			b[r.IntN(blocked.HeaderSize)] = byte(r.Uint32())
 		}
@@ -154,7 +153,7 @@ func TestLookupHostile(t *testing.T) {
 // refixHeader recomputes the header CRC of b, so that what a test changed
 // in the header is what a check finds, not the checksum.
 func refixHeader(b []byte) {
-	binary.LittleEndian.PutUint32(b[60:], crc32.Checksum(b[:60], crc32.MakeTable(crc32.Castagnoli)))
+	binary.LittleEndian.PutUint32(b[format.OffHeaderCRC:], format.CRC(b[:format.OffHeaderCRC]))
 }
 
 // checkLookup fails t if Lookup of key in b differs from a FilterView[K]

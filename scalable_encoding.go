@@ -153,91 +153,19 @@ func (s *Scalable[K]) ReadFrom(r io.Reader) (int64, error) {
 }
 
 // decodeScalable builds a Scalable from a checked header and its payload
-// (length and CRC checked). It checks the parameters (each in the range its
-// option allows, or allowed when written; the newest stage's planned keys
-// the ones growth from the initial keys gives for that many stages, or
-// growth stopped; adds within the plan), then each stage: a whole Filter
-// encoding of its own, valid, with key hash xxh3, no smaller than the one
-// before, sized as blocked.New sizes its planned keys at its rate (so the
-// parameters describe the stages present, and the next stage is sized from
-// keys the input vouches for), the stages filling the payload exactly. The
-// header's key hash is checked last.
+// (length and CRC checked): readChain's checks, each stage decoded (its
+// payload CRC checked) into memory of its own.
 func decodeScalable[K Key](h format.Header, p []byte) (*Scalable[K], error) {
-	le := binary.LittleEndian
-	g := &Scalable[K]{
-		fpr:        math.Float64frombits(le.Uint64(p[spFPR:])),
-		growth:     math.Float64frombits(le.Uint64(p[spGrowth:])),
-		tightening: math.Float64frombits(le.Uint64(p[spTightening:])),
-		initial:    le.Uint64(p[spInitial:]),
-		planned:    le.Uint64(p[spPlanned:]),
-		count:      le.Uint64(p[spCount:]),
-		nextCheck:  le.Uint64(p[spNextCheck:]),
-		kind:       kindOf[K](),
-	}
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w: Scalable: "+format, append([]any{ErrCorrupt}, a...)...)
-	}
-	switch {
-	case le.Uint64(p[spReserved:]) != 0:
-		return nil, bad("reserved parameter word is not zero")
-	case !(g.fpr > 0 && g.fpr < 1):
-		return nil, bad("false-positive rate %v", g.fpr)
-	case !(g.growth >= 1 && g.growth <= 1e6):
-		return nil, bad("growth factor %v", g.growth)
-	case !(g.tightening > 0 && g.tightening < 1):
-		return nil, bad("tightening ratio %v", g.tightening)
-	case g.initial == 0:
-		return nil, bad("0 keys planned for the first stage")
-	}
-	planned := g.initial
-	for range h.Blocks - 1 { // Blocks <= payload/128: bounded by the input
-		planned = nextPlanned(planned, g.growth)
-	}
-	newestPlanned := planned
-	if g.planned != planned && g.planned != math.MaxUint64 {
-		return nil, bad("%d keys planned for stage %d, growth from %d gives %d", g.planned, h.Blocks, g.initial, planned)
-	}
-	step := max(1, g.planned/16)
-	if g.count > g.planned || g.nextCheck == 0 || (g.nextCheck > g.count && g.nextCheck-g.count > step) {
-		return nil, bad("%d keys added, %d planned, next check at %d", g.count, g.planned, g.nextCheck)
-	}
-	rest := p[format.ScalableParamBytes:]
-	g.stages = make([]*blocked.Filter, 0, h.Blocks)
-	planned = g.initial // of stage i
-	for i := range h.Blocks {
-		if i > 0 {
-			planned = nextPlanned(planned, g.growth)
-		}
-		sh, err := format.Parse(rest, format.Filter)
-		if err != nil {
-			return nil, bad("stage %d: %w", i, errs.Inner(err))
-		}
-		if sh.Size() > uint64(len(rest)) {
-			return nil, bad("stage %d announces %d bytes, %d remain", i, sh.Size(), len(rest))
-		}
+	g := &Scalable[K]{kind: kindOf[K](), stages: make([]*blocked.Filter, 0, h.Blocks)} // Blocks <= payload/128: bounded by the input
+	newestPlanned, err := g.readChain(h, p, func(b []byte) (scalableStage, error) {
 		f := new(blocked.Filter)
-		if err := f.UnmarshalBinary(rest[:sh.Size()]); err != nil {
-			return nil, bad("stage %d: %w", i, errs.Inner(err))
-		}
-		if f.KeyHash() != blocked.HashXXH3 {
-			return nil, bad("stage %d has key hash %v", i, f.KeyHash())
-		}
-		if i > 0 && f.NumBits() < g.stages[i-1].NumBits() {
-			return nil, bad("stage %d is smaller than the one before", i)
-		}
-		if err := checkStageSize(f, planned, g.stageFPR(int(i))); err != nil {
-			return nil, bad("stage %d: %w", i, err)
+		if err := f.UnmarshalBinary(b); err != nil {
+			return nil, err
 		}
 		g.stages = append(g.stages, f)
-		rest = rest[sh.Size():]
-	}
-	if len(rest) != 0 {
-		return nil, bad("%d bytes after the last stage", len(rest))
-	}
-	if err := requireXXH3(blocked.HashID(h.Hash), "Scalable", "a chain of blocked.Filter"); err != nil {
-		return nil, err
-	}
-	if err := checkFamily[K](blocked.KeyFamily(h.Compat&format.CompatKeyMask), "Scalable"); err != nil {
+		return f, nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	newest := g.stages[len(g.stages)-1]
@@ -253,14 +181,115 @@ func decodeScalable[K Key](h format.Header, p []byte) (*Scalable[K], error) {
 	return g, nil
 }
 
-// checkStageSize returns an error unless stage f has about the blocks that
-// blocked.New gives its k for planned keys at rate p: the fewest blocks that
+// scalableStage is what readChain checks of a stage: a decoded
+// *blocked.Filter, or a *blocked.FilterView of the encoding's bytes.
+type scalableStage interface {
+	NumBlocks() uint64
+	NumBits() uint64
+	K() int
+	KeyHash() blocked.HashID
+}
+
+// readChain sets g's parameters from the parameter block of the Scalable
+// encoding with checked header h and payload p (its length checked), and
+// checks them and the chain of stages, for decodeScalable and
+// ScalableView.Reset: the parameters each in the range its option allows
+// (or allowed when written), the newest stage's planned keys the ones
+// growth from the initial keys gives for that many stages (or growth
+// stopped), adds within the plan; then each stage, which open makes from
+// its whole Filter encoding (header checked, of the length it announces):
+// valid, with key hash xxh3, no smaller than the one before, sized as
+// blocked.New sizes its planned keys at its rate (so the parameters
+// describe the stages present, and the next stage is sized from keys the
+// input vouches for), the stages filling the payload exactly; last the
+// header's key hash and key family. It returns the newest stage's planned
+// keys.
+func (g *Scalable[K]) readChain(h format.Header, p []byte, open func(b []byte) (scalableStage, error)) (uint64, error) {
+	le := binary.LittleEndian
+	g.fpr = math.Float64frombits(le.Uint64(p[spFPR:]))
+	g.growth = math.Float64frombits(le.Uint64(p[spGrowth:]))
+	g.tightening = math.Float64frombits(le.Uint64(p[spTightening:]))
+	g.initial = le.Uint64(p[spInitial:])
+	g.planned = le.Uint64(p[spPlanned:])
+	g.count = le.Uint64(p[spCount:])
+	g.nextCheck = le.Uint64(p[spNextCheck:])
+	bad := func(format string, a ...any) error {
+		return fmt.Errorf("%w: Scalable: "+format, append([]any{ErrCorrupt}, a...)...)
+	}
+	switch {
+	case le.Uint64(p[spReserved:]) != 0:
+		return 0, bad("reserved parameter word is not zero")
+	case !(g.fpr > 0 && g.fpr < 1):
+		return 0, bad("false-positive rate %v", g.fpr)
+	case !(g.growth >= 1 && g.growth <= 1e6):
+		return 0, bad("growth factor %v", g.growth)
+	case !(g.tightening > 0 && g.tightening < 1):
+		return 0, bad("tightening ratio %v", g.tightening)
+	case g.initial == 0:
+		return 0, bad("0 keys planned for the first stage")
+	}
+	planned := g.initial
+	for range h.Blocks - 1 { // Blocks <= payload/128: bounded by the input
+		planned = nextPlanned(planned, g.growth)
+	}
+	newestPlanned := planned
+	if g.planned != planned && g.planned != math.MaxUint64 {
+		return 0, bad("%d keys planned for stage %d, growth from %d gives %d", g.planned, h.Blocks, g.initial, planned)
+	}
+	step := max(1, g.planned/16)
+	if g.count > g.planned || g.nextCheck == 0 || (g.nextCheck > g.count && g.nextCheck-g.count > step) {
+		return 0, bad("%d keys added, %d planned, next check at %d", g.count, g.planned, g.nextCheck)
+	}
+	rest := p[format.ScalableParamBytes:]
+	var prev scalableStage
+	planned = g.initial // of stage i
+	for i := range h.Blocks {
+		if i > 0 {
+			planned = nextPlanned(planned, g.growth)
+		}
+		sh, err := format.Parse(rest, format.Filter)
+		if err != nil {
+			return 0, bad("stage %d: %w", i, errs.Inner(err))
+		}
+		if sh.Size() > uint64(len(rest)) {
+			return 0, bad("stage %d announces %d bytes, %d remain", i, sh.Size(), len(rest))
+		}
+		f, err := open(rest[:sh.Size()])
+		if err != nil {
+			return 0, bad("stage %d: %w", i, errs.Inner(err))
+		}
+		if f.KeyHash() != blocked.HashXXH3 {
+			return 0, bad("stage %d has key hash %v", i, f.KeyHash())
+		}
+		if i > 0 && f.NumBits() < prev.NumBits() {
+			return 0, bad("stage %d is smaller than the one before", i)
+		}
+		if err := checkStageSize(f.NumBlocks(), f.K(), planned, g.stageFPR(int(i))); err != nil {
+			return 0, bad("stage %d: %w", i, err)
+		}
+		prev = f
+		rest = rest[sh.Size():]
+	}
+	if len(rest) != 0 {
+		return 0, bad("%d bytes after the last stage", len(rest))
+	}
+	if err := requireXXH3(blocked.HashID(h.Hash), "Scalable", "a chain of blocked.Filter"); err != nil {
+		return 0, err
+	}
+	if err := checkFamily[K](blocked.KeyFamily(h.Compat&format.CompatKeyMask), "Scalable"); err != nil {
+		return 0, err
+	}
+	return newestPlanned, nil
+}
+
+// checkStageSize returns an error unless a stage of b blocks and k bits per
+// key has about the blocks that blocked.New gives that k for planned keys
+// at rate p: the fewest blocks that
 // reach p lie within 1 + blocks/8 of its own (slack for float rounding
 // across platforms and refinements of the sizing math). Fewer would mean
 // the parameters plan for more keys than the stage was made for, so that
 // the stages after it would be sized from keys the input does not hold.
-func checkStageSize(f *blocked.Filter, planned uint64, p float64) error {
-	b, k := f.NumBlocks(), f.K()
+func checkStageSize(b uint64, k int, planned uint64, p float64) error {
 	slack := 1 + b/8
 	if !(blocked.FPR(planned, b+slack, k) <= p) {
 		return fmt.Errorf("blocks: %d (k = %d), too few for the %d keys it plans for at rate %g", b, k, planned, p)

@@ -17,10 +17,11 @@ import (
 )
 
 // The values the kernels share with the Go code come from its declarations,
-// never from a copy: the levels from importing internal/cpu, and the
-// unexported constants and struct offsets of the root package and blocked
-// from their types, loaded with go/packages for amd64 (the sizes of gc on
-// amd64). A field that moves or a constant that changes moves the generated
+// never from a copy: the levels from importing internal/cpu, the format's
+// header offsets, flags and constants from internal/format (their only
+// definition: lookup.go), and the unexported constants and struct offsets
+// of the root package and blocked from their types, all loaded with
+// go/packages for amd64 (the sizes of gc on amd64). A field that moves or a constant that changes moves the generated
 // code with it at the next go generate, which CI runs.
 
 // The import paths whose declarations the kernels read.
@@ -28,6 +29,7 @@ const (
 	modulePath  = "github.com/simdbloom/bloom"
 	blockedPath = modulePath + "/blocked"
 	cpuPath     = modulePath + "/internal/cpu"
+	formatPath  = modulePath + "/internal/format"
 	cuckooPath  = modulePath + "/cuckoo"
 )
 

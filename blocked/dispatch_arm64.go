@@ -25,6 +25,9 @@ func splitHasOne(*SplitBlock, uint64) bool { panic("blocked: no one-key assembly
 func splitAddOne(*SplitBlock, uint64)      { panic("blocked: no one-key assembly") }
 
 func filterLookupOne([]byte, uint64) (bool, error) { panic("blocked: no one-key assembly") }
+func filterLookupKeyed([]byte, uint64, lookupWant) (bool, error) {
+	panic("blocked: no one-key assembly")
+}
 
 // addHashesArch runs the Filter batch add of the current level and reports
 // whether one ran.

@@ -16,6 +16,9 @@ func splitHasOne(*SplitBlock, uint64) bool { panic("blocked: no one-key assembly
 func splitAddOne(*SplitBlock, uint64)      { panic("blocked: no one-key assembly") }
 
 func filterLookupOne([]byte, uint64) (bool, error) { panic("blocked: no one-key assembly") }
+func filterLookupKeyed([]byte, uint64, lookupWant) (bool, error) {
+	panic("blocked: no one-key assembly")
+}
 
 func addHashesArch(f *Filter, hs []uint64) bool                              { return false }
 func hasHashesArch(f *Filter, hs []uint64, out []bool) (int, bool)           { return 0, false }

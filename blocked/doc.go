@@ -27,8 +27,9 @@
 //   - View, ViewSplitBlock, ViewCounting: a filter over an encoding you hold,
 //     such as a memory-mapped file, without copying it; read-only. The
 //     views' Reset re-points a view you keep at each buffer without
-//     allocating (LookupHash in one call), for a storage engine's block
-//     cache; AppendFilter builds an encoding in the caller's buffer.
+//     allocating (LookupHash and LookupHashFor in one call), for a storage
+//     engine's block cache; AppendFilter builds an encoding in the
+//     caller's buffer.
 //
 // Size, SizeSplitBlock and SizeCounting give the size each constructor
 // makes, by the layout's exact false-positive formula (FPR, SplitBlockFPR,

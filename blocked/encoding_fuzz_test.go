@@ -42,18 +42,18 @@ func fuzzSeeds(f *testing.F, add func(b []byte)) {
 			add(good[:HeaderSize])
 			add(append(bytes.Clone(good), 0))
 			for _, edit := range []func(b []byte){
-				func(b []byte) { b[offK] = 16 },
-				func(b []byte) { b[offVariant] ^= 3 },
-				func(b []byte) { binary.LittleEndian.PutUint64(b[offBlocks:], 0) },
-				func(b []byte) { binary.LittleEndian.PutUint64(b[offBlocks:], 1<<32) },
-				func(b []byte) { binary.LittleEndian.PutUint64(b[offPayloadLen:], 1<<63) },
+				func(b []byte) { b[format.OffK] = 16 },
+				func(b []byte) { b[format.OffVariant] ^= 3 },
+				func(b []byte) { binary.LittleEndian.PutUint64(b[format.OffBlocks:], 0) },
+				func(b []byte) { binary.LittleEndian.PutUint64(b[format.OffBlocks:], 1<<32) },
+				func(b []byte) { binary.LittleEndian.PutUint64(b[format.OffPayloadLen:], 1<<63) },
 				func(b []byte) { b[HeaderSize] ^= 1 },
-				func(b []byte) { b[offCompat] = 1 },                                              // ignored
-				func(b []byte) { b[offIncompat] = 2 },                                            // ErrVersion
-				func(b []byte) { b[offIncompat] = 1 },                                            // no payload CRC, but the field is set: ErrCorrupt
-				func(b []byte) { b[offIncompat] = 1; clear(b[offPayloadCRC : offPayloadCRC+4]) }, // no payload CRC
-				func(b []byte) { b[offVariant] = 4 },                                             // reserved: cuckoo
-				func(b []byte) { b[offVariant] = 5 },                                             // reserved: scalable
+				func(b []byte) { b[format.OffCompat] = 1 },                                                            // ignored
+				func(b []byte) { b[format.OffIncompat] = 2 },                                                          // ErrVersion
+				func(b []byte) { b[format.OffIncompat] = 1 },                                                          // no payload CRC, but the field is set: ErrCorrupt
+				func(b []byte) { b[format.OffIncompat] = 1; clear(b[format.OffPayloadCRC : format.OffPayloadCRC+4]) }, // no payload CRC
+				func(b []byte) { b[format.OffVariant] = 4 },                                                           // reserved: cuckoo
+				func(b []byte) { b[format.OffVariant] = 5 },                                                           // reserved: scalable
 			} {
 				b := bytes.Clone(good)
 				edit(b)
@@ -79,12 +79,12 @@ func fuzzSeeds(f *testing.F, add func(b []byte)) {
 func withoutCompat(b []byte) []byte {
 	c := bytes.Clone(b)
 	keep := uint32(0)
-	if v := Variant(c[offVariant]); v == VariantFilter || v == VariantCounting {
+	if v := Variant(c[format.OffVariant]); v == VariantFilter || v == VariantCounting {
 		keep = format.CompatKeyMask
 	}
-	binary.LittleEndian.PutUint32(c[offCompat:], binary.LittleEndian.Uint32(c[offCompat:])&keep)
-	if c[offIncompat]&1 != 0 { // no payload CRC: a writer puts one back
-		c[offIncompat] &^= 1
+	binary.LittleEndian.PutUint32(c[format.OffCompat:], binary.LittleEndian.Uint32(c[format.OffCompat:])&keep)
+	if c[format.OffIncompat]&1 != 0 { // no payload CRC: a writer puts one back
+		c[format.OffIncompat] &^= 1
 		return refixAll(c)
 	}
 	return refix(c)

@@ -17,36 +17,16 @@ import (
 // package's types and errors.
 
 // HeaderSize is the size of the header in bytes; the payload follows it.
-const HeaderSize = 64
+const HeaderSize = format.HeaderSize
 
 // FormatVersion is the version of the format this package writes and reads.
-const FormatVersion = 1
-
-// These fail to compile if the framing in internal/format disagrees.
-const (
-	_ = uint(HeaderSize - format.HeaderSize)
-	_ = uint(format.HeaderSize - HeaderSize)
-	_ = uint(FormatVersion - format.Version)
-	_ = uint(format.Version - FormatVersion)
-)
+const FormatVersion = format.Version
 
 // magic opens every encoding.
 const magic = format.Magic
 
-// Header field offsets (see FORMAT.md).
-const (
-	offMagic      = 0  // 4 bytes
-	offVersion    = 4  // uint16
-	offVariant    = 6  // uint8
-	offK          = 7  // uint8
-	offBlocks     = 8  // uint64
-	offHash       = 16 // uint8, then 7 variant-parameter bytes (zero here)
-	offPayloadLen = 24 // uint64
-	offPayloadCRC = 32 // uint32
-	offCompat     = 36 // uint32: compatible flags
-	offIncompat   = 40 // uint32: incompatible flags, then 16 reserved bytes
-	offHeaderCRC  = 60 // uint32: CRC-32C of bytes 0..59
-)
+// The header's field offsets, flags and light check are internal/format's
+// (OffBlocks, LightSize, ...), their only definition.
 
 // castagnoli is the CRC-32C table (hardware accelerated on amd64 and arm64).
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
@@ -85,11 +65,11 @@ type Variant uint8
 // the encodings of cuckoo.Filter and bloom.Scalable[K], which those packages
 // decode; ParseHeader and Verify check them as any other.
 const (
-	VariantFilter     Variant = 1 // Filter: 64-byte blocks of 8 uint64 words
-	VariantSplitBlock Variant = 2 // SplitBlock: 32-byte blocks of 8 uint32 words
-	VariantCounting   Variant = 3 // Counting: 64-byte blocks of 8 uint64 words of 16 4-bit counters
-	VariantCuckoo     Variant = 4 // cuckoo.Filter: packed buckets of fingerprints
-	VariantScalable   Variant = 5 // bloom.Scalable[K]: parameters, then a chain of Filter encodings
+	VariantFilter     = Variant(format.Filter)     // Filter: 64-byte blocks of 8 uint64 words
+	VariantSplitBlock = Variant(format.SplitBlock) // SplitBlock: 32-byte blocks of 8 uint32 words
+	VariantCounting   = Variant(format.Counting)   // Counting: 64-byte blocks of 8 uint64 words of 16 4-bit counters
+	VariantCuckoo     = Variant(format.Cuckoo)     // cuckoo.Filter: packed buckets of fingerprints
+	VariantScalable   = Variant(format.Scalable)   // bloom.Scalable[K]: parameters, then a chain of Filter encodings
 )
 
 // String returns the variant's type name.
@@ -147,9 +127,9 @@ type KeyFamily uint8
 
 // The key families.
 const (
-	KeysUnrecorded KeyFamily = 0 // not recorded: any keys (every encoding written before the field)
-	KeysBytes      KeyFamily = 1 // byte strings: bloom's string and []byte keys
-	KeysIntegers   KeyFamily = 2 // integers, hashed as 8 bytes little-endian after widening to 64 bits
+	KeysUnrecorded = KeyFamily(format.KeysUnrecorded) // not recorded: any keys (every encoding written before the field)
+	KeysBytes      = KeyFamily(format.KeysBytes)      // byte strings: bloom's string and []byte keys
+	KeysIntegers   = KeyFamily(format.KeysIntegers)   // integers, hashed as 8 bytes little-endian after widening to 64 bits
 )
 
 // String names the key family.

@@ -8,6 +8,8 @@ import (
 	"io"
 	"runtime"
 	"testing"
+
+	"github.com/simdbloom/bloom/internal/format"
 )
 
 // readable is what every variant and every view offers: lookups and encoders.
@@ -89,14 +91,14 @@ func alignedCopy(b []byte, off int) []byte {
 
 // refix recomputes the header checksum of an encoding after a test edits it.
 func refix(b []byte) []byte {
-	binary.LittleEndian.PutUint32(b[offHeaderCRC:], crc32.Checksum(b[:offHeaderCRC], castagnoli))
+	binary.LittleEndian.PutUint32(b[format.OffHeaderCRC:], crc32.Checksum(b[:format.OffHeaderCRC], castagnoli))
 	return b
 }
 
 // refixAll recomputes both checksums.
 func refixAll(b []byte) []byte {
 	if len(b) >= HeaderSize {
-		binary.LittleEndian.PutUint32(b[offPayloadCRC:], crc32.Checksum(b[HeaderSize:], castagnoli))
+		binary.LittleEndian.PutUint32(b[format.OffPayloadCRC:], crc32.Checksum(b[HeaderSize:], castagnoli))
 		refix(b)
 	}
 	return b
@@ -250,36 +252,36 @@ func TestEncodingErrors(t *testing.T) {
 		{"empty", func(b []byte) []byte { return nil }, []error{ErrTruncated}, true}, // ReadFrom: io.EOF, below
 		{"short header", func(b []byte) []byte { return b[:HeaderSize-1] }, []error{ErrTruncated}, true},
 		{"magic", func(b []byte) []byte { b[0] = 'X'; return b }, []error{ErrMagic}, true},
-		{"version", func(b []byte) []byte { b[offVersion] = 2; return b }, []error{ErrVersion}, true},
-		{"header bit flip", func(b []byte) []byte { b[offBlocks] ^= 4; return b }, []error{ErrChecksum}, true},
-		{"header CRC", func(b []byte) []byte { b[offHeaderCRC] ^= 1; return b }, []error{ErrChecksum}, true},
-		{"unknown variant", setByte(offVariant, 9), []error{ErrVariant}, true},
-		{"variant zero", setByte(offVariant, 0), []error{ErrVariant}, true},
-		{"k", setByte(offK, 9), []error{ErrCorrupt, ErrGeometry}, true},
-		{"zero blocks", put64(offBlocks, 0), []error{ErrCorrupt, ErrGeometry}, true},
+		{"version", func(b []byte) []byte { b[format.OffVersion] = 2; return b }, []error{ErrVersion}, true},
+		{"header bit flip", func(b []byte) []byte { b[format.OffBlocks] ^= 4; return b }, []error{ErrChecksum}, true},
+		{"header CRC", func(b []byte) []byte { b[format.OffHeaderCRC] ^= 1; return b }, []error{ErrChecksum}, true},
+		{"unknown variant", setByte(format.OffVariant, 9), []error{ErrVariant}, true},
+		{"variant zero", setByte(format.OffVariant, 0), []error{ErrVariant}, true},
+		{"k", setByte(format.OffK, 9), []error{ErrCorrupt, ErrGeometry}, true},
+		{"zero blocks", put64(format.OffBlocks, 0), []error{ErrCorrupt, ErrGeometry}, true},
 		{"2^40 blocks", func(b []byte) []byte {
-			binary.LittleEndian.PutUint64(b[offBlocks:], 1<<40)
-			binary.LittleEndian.PutUint64(b[offPayloadLen:], 64<<40)
+			binary.LittleEndian.PutUint64(b[format.OffBlocks:], 1<<40)
+			binary.LittleEndian.PutUint64(b[format.OffPayloadLen:], 64<<40)
 			return refix(b)
 		}, []error{ErrCorrupt, ErrTooLarge}, true},
-		{"payload length", put64(offPayloadLen, 64*3+32), []error{ErrCorrupt}, true},
-		{"payload length overflow", put64(offPayloadLen, 1<<63), []error{ErrCorrupt}, true},
-		{"reserved after hash", setByte(offHash+3, 1), []error{ErrCorrupt}, true},
-		{"reserved before header CRC", setByte(offHeaderCRC-1, 1), []error{ErrCorrupt}, true},
-		{"incompatible flag", setByte(offIncompat+3, 0x80), []error{ErrVersion}, true},
-		{"variant cuckoo", setByte(offVariant, 4), []error{ErrVariant}, true},
-		{"variant scalable", setByte(offVariant, 5), []error{ErrVariant}, true},
+		{"payload length", put64(format.OffPayloadLen, 64*3+32), []error{ErrCorrupt}, true},
+		{"payload length overflow", put64(format.OffPayloadLen, 1<<63), []error{ErrCorrupt}, true},
+		{"reserved after hash", setByte(format.OffHash+3, 1), []error{ErrCorrupt}, true},
+		{"reserved before header CRC", setByte(format.OffHeaderCRC-1, 1), []error{ErrCorrupt}, true},
+		{"incompatible flag", setByte(format.OffIncompat+3, 0x80), []error{ErrVersion}, true},
+		{"variant cuckoo", setByte(format.OffVariant, 4), []error{ErrVariant}, true},
+		{"variant scalable", setByte(format.OffVariant, 5), []error{ErrVariant}, true},
 		{"more blocks than bytes", func(b []byte) []byte {
-			bb := binary.LittleEndian.Uint64(b[offPayloadLen:]) / binary.LittleEndian.Uint64(b[offBlocks:])
-			binary.LittleEndian.PutUint64(b[offBlocks:], 1<<24) // fits in memory on 32-bit platforms too
-			binary.LittleEndian.PutUint64(b[offPayloadLen:], bb<<24)
+			bb := binary.LittleEndian.Uint64(b[format.OffPayloadLen:]) / binary.LittleEndian.Uint64(b[format.OffBlocks:])
+			binary.LittleEndian.PutUint64(b[format.OffBlocks:], 1<<24) // fits in memory on 32-bit platforms too
+			binary.LittleEndian.PutUint64(b[format.OffPayloadLen:], bb<<24)
 			return refix(b)
 		}, []error{ErrTruncated}, true},
 		{"payload cut", func(b []byte) []byte { return b[:len(b)-1] }, []error{ErrTruncated}, true},
 		{"header only", func(b []byte) []byte { return b[:HeaderSize] }, []error{ErrTruncated}, true},
 		{"trailing byte", func(b []byte) []byte { return append(b, 0) }, []error{ErrCorrupt}, true},
 		{"payload bit flip", func(b []byte) []byte { b[len(b)-5] ^= 0x10; return b }, []error{ErrChecksum}, false},
-		{"payload CRC", func(b []byte) []byte { b[offPayloadCRC] ^= 1; return refix(b) }, []error{ErrChecksum}, false},
+		{"payload CRC", func(b []byte) []byte { b[format.OffPayloadCRC] ^= 1; return refix(b) }, []error{ErrChecksum}, false},
 	}
 	hs := randomHashes(100, 3)
 	for _, c := range codecs {
@@ -417,8 +419,8 @@ func TestViewSharesMemory(t *testing.T) {
 func TestDecodeMemoryBound(t *testing.T) {
 	good, _ := mustBytes(t, 64, 8).MarshalBinary()
 	huge := bytes.Clone(good[:HeaderSize])
-	binary.LittleEndian.PutUint64(huge[offBlocks:], MaxBlocks) // 256 GiB
-	binary.LittleEndian.PutUint64(huge[offPayloadLen:], 64*MaxBlocks)
+	binary.LittleEndian.PutUint64(huge[format.OffBlocks:], MaxBlocks) // 256 GiB
+	binary.LittleEndian.PutUint64(huge[format.OffPayloadLen:], 64*MaxBlocks)
 	refix(huge)
 	if _, err := ParseHeader(huge); err != nil && !errors.Is(err, ErrTooLarge) {
 		t.Fatal(err) // 32-bit platforms refuse 256 GiB outright: fine too

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"testing"
+
+	"github.com/simdbloom/bloom/internal/format"
 )
 
 // TestFlags checks the header's flag words: a compatible bit is ignored by
@@ -16,12 +18,12 @@ func TestFlags(t *testing.T) {
 	hs := randomHashes(200, 31)
 	for _, c := range codecs {
 		good, _ := marshalHash(c.build(t, 4, hs), 200)
-		if binary.LittleEndian.Uint32(good[offCompat:]) != 0 || binary.LittleEndian.Uint32(good[offIncompat:]) != 0 {
+		if binary.LittleEndian.Uint32(good[format.OffCompat:]) != 0 || binary.LittleEndian.Uint32(good[format.OffIncompat:]) != 0 {
 			t.Fatalf("%s: a writer set flags", c.name)
 		}
 		for bit := range 32 {
 			compat := bytes.Clone(good)
-			binary.LittleEndian.PutUint32(compat[offCompat:], 1<<bit)
+			binary.LittleEndian.PutUint32(compat[format.OffCompat:], 1<<bit)
 			refix(compat)
 			if h, err := ParseHeader(compat); err != nil || h.CompatFlags != 1<<bit {
 				t.Fatalf("%s: compatible bit %d: %v (flags %#x)", c.name, bit, err, h.CompatFlags)
@@ -50,7 +52,7 @@ func TestFlags(t *testing.T) {
 				continue // incompatible bit 0 is the no-payload-CRC flag (TestNoPayloadCRC)
 			}
 			incompat := bytes.Clone(good)
-			binary.LittleEndian.PutUint32(incompat[offIncompat:], 1<<bit)
+			binary.LittleEndian.PutUint32(incompat[format.OffIncompat:], 1<<bit)
 			refix(incompat)
 			if _, err := ParseHeader(incompat); !errors.Is(err, ErrVersion) {
 				t.Fatalf("%s: incompatible bit %d: %v, want ErrVersion", c.name, bit, err)
@@ -86,20 +88,20 @@ func TestDecodeOrder(t *testing.T) {
 		not   error // the later check's error, which must not show
 	}{
 		{"short before magic", filter, []edit{set(0, 'X'), func(b []byte) []byte { return b[:HeaderSize-1] }}, ErrTruncated, ErrMagic},
-		{"magic before version", filter, []edit{set(0, 'X'), set(offVersion, 9)}, ErrMagic, ErrVersion},
-		{"version before header CRC", filter, []edit{set(offVersion, 9), set(offHeaderCRC, 0)}, ErrVersion, ErrChecksum},
-		{"header CRC before flags", filter, []edit{set(offIncompat, 2), fix, set(offIncompat, 4)}, ErrChecksum, ErrVersion},
-		{"flags before variant", filter, []edit{set(offIncompat, 2), set(offVariant, 9), fix}, ErrVersion, ErrVariant},
+		{"magic before version", filter, []edit{set(0, 'X'), set(format.OffVersion, 9)}, ErrMagic, ErrVersion},
+		{"version before header CRC", filter, []edit{set(format.OffVersion, 9), set(format.OffHeaderCRC, 0)}, ErrVersion, ErrChecksum},
+		{"header CRC before flags", filter, []edit{set(format.OffIncompat, 2), fix, set(format.OffIncompat, 4)}, ErrChecksum, ErrVersion},
+		{"flags before variant", filter, []edit{set(format.OffIncompat, 2), set(format.OffVariant, 9), fix}, ErrVersion, ErrVariant},
 		{"Counting read as Filter", counting, nil, ErrVariant, nil},
-		{"variant before k", counting, []edit{set(offK, 16), fix}, ErrVariant, ErrGeometry},
-		{"variant before blocks", split, []edit{put64(offBlocks, 0), fix}, ErrVariant, ErrGeometry},
-		{"variant before reserved", counting, []edit{set(offHeaderCRC-1, 1), fix}, ErrVariant, ErrCorrupt},
-		{"unknown variant before k", filter, []edit{set(offVariant, 9), set(offK, 3), fix}, ErrVariant, ErrGeometry},
-		{"reserved variant before k", filter, []edit{set(offVariant, 4), set(offK, 3), fix}, ErrVariant, ErrGeometry},
-		{"reserved before k", filter, []edit{set(offHash+1, 1), set(offK, 3), fix}, ErrCorrupt, ErrGeometry},
-		{"k before blocks", filter, []edit{set(offK, 3), put64(offBlocks, 1<<33), fix}, ErrGeometry, ErrTooLarge},
-		{"blocks before payload length", filter, []edit{put64(offBlocks, 1<<33), put64(offPayloadLen, 7), fix}, ErrTooLarge, nil},
-		{"payload length before input length", filter, []edit{put64(offPayloadLen, 7), fix, func(b []byte) []byte { return b[:HeaderSize+1] }}, ErrCorrupt, ErrTruncated},
+		{"variant before k", counting, []edit{set(format.OffK, 16), fix}, ErrVariant, ErrGeometry},
+		{"variant before blocks", split, []edit{put64(format.OffBlocks, 0), fix}, ErrVariant, ErrGeometry},
+		{"variant before reserved", counting, []edit{set(format.OffHeaderCRC-1, 1), fix}, ErrVariant, ErrCorrupt},
+		{"unknown variant before k", filter, []edit{set(format.OffVariant, 9), set(format.OffK, 3), fix}, ErrVariant, ErrGeometry},
+		{"reserved variant before k", filter, []edit{set(format.OffVariant, 4), set(format.OffK, 3), fix}, ErrVariant, ErrGeometry},
+		{"reserved before k", filter, []edit{set(format.OffHash+1, 1), set(format.OffK, 3), fix}, ErrCorrupt, ErrGeometry},
+		{"k before blocks", filter, []edit{set(format.OffK, 3), put64(format.OffBlocks, 1<<33), fix}, ErrGeometry, ErrTooLarge},
+		{"blocks before payload length", filter, []edit{put64(format.OffBlocks, 1<<33), put64(format.OffPayloadLen, 7), fix}, ErrTooLarge, nil},
+		{"payload length before input length", filter, []edit{put64(format.OffPayloadLen, 7), fix, func(b []byte) []byte { return b[:HeaderSize+1] }}, ErrCorrupt, ErrTruncated},
 		{"input length before payload CRC", filter, []edit{set(HeaderSize, 1), func(b []byte) []byte { return b[:len(b)-1] }}, ErrTruncated, ErrChecksum},
 		{"payload CRC", filter, []edit{set(HeaderSize, 1)}, ErrChecksum, nil},
 	}
@@ -250,7 +252,7 @@ func TestVariants45(t *testing.T) {
 	good, _ := mustBytes(t, 64, 8).MarshalBinary()
 	for _, v := range []Variant{VariantCuckoo, VariantScalable} {
 		b := bytes.Clone(good)
-		b[offVariant] = byte(v)
+		b[format.OffVariant] = byte(v)
 		refix(b)
 		if err := new(Filter).UnmarshalBinary(b); !errors.Is(err, ErrVariant) {
 			t.Fatalf("UnmarshalBinary %v: %v, want ErrVariant", v, err)

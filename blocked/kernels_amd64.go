@@ -24,7 +24,12 @@ func splitHasOne(s *SplitBlock, h uint64) bool
 //go:noescape
 func splitAddOne(s *SplitBlock, h uint64)
 
-// filterLookupOne is LookupHash on amd64: it jumps to filterLookupOneAVX512 or filterLookupOneAVX2 as cpu.Active allows, else runs scalar code. When b passes Reset's checks (of the length and the header, neither checksum)
+// filterLookupOne is LookupHash on amd64: it jumps to filterLookupOneAVX512 or filterLookupOneAVX2 as cpu.Active allows, else runs scalar code. When b passes Reset's checks (of the length and the header, neither checksum),
 // it returns whether every bit of h is set in the Filter encoded in b, and a nil error; otherwise it jumps to
-// lookupHashSlow, which returns Reset's error (so b escapes, as it does there).
+// lookupHashSlow, which returns the error (so b escapes, as it does there).
 func filterLookupOne(b []byte, h uint64) (found bool, err error)
+
+// filterLookupKeyed is LookupHashFor on amd64: it jumps to filterLookupKeyedAVX512 or filterLookupKeyedAVX2 as cpu.Active allows, else runs scalar code. When b passes Reset's checks (of the length and the header, neither checksum) and has a key hash and key family want accepts,
+// it returns whether every bit of h is set in the Filter encoded in b, and a nil error; otherwise it jumps to
+// lookupKeyedSlow, which returns the error (so b escapes, as it does there).
+func filterLookupKeyed(b []byte, h uint64, want lookupWant) (found bool, err error)

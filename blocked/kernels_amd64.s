@@ -571,3 +571,186 @@ k16:
 
 slow:
 	JMP ·lookupHashSlow(SB)
+
+// func filterLookupKeyed(b []byte, h uint64, want lookupWant) (found bool, err error)
+TEXT ·filterLookupKeyed(SB), NOSPLIT, $0-64
+	CMPQ github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x02
+	JB   scalar
+	JA   avx512
+	JMP  ·filterLookupKeyedAVX2(SB)
+
+avx512:
+	JMP ·filterLookupKeyedAVX512(SB)
+
+scalar:
+	MOVQ    b_base+0(FP), AX
+	MOVQ    b_len+8(FP), CX
+	CMPQ    CX, $0x00000080
+	JB      slow
+	MOVQ    8(AX), DX
+	MOVQ    h+24(FP), BX
+	MOVQ    BX, SI
+	SHRQ    $0x20, SI
+	IMULQ   DX, SI
+	SHRQ    $0x20, SI
+	SHLQ    $0x06, SI
+	ADDQ    AX, SI
+	LEAQ    -1(DX), DI
+	SHRQ    $0x20, DI
+	JNE     slow
+	SUBQ    $0x00000040, CX
+	SHLQ    $0x06, DX
+	CMPQ    DX, CX
+	JNE     slow
+	CMPQ    24(AX), CX
+	JNE     slow
+	TESTL   $0xfffffffe, 40(AX)
+	JNE     slow
+	MOVBLZX 16(AX), CX
+	CMPB    CL, want_id+33(FP)
+	JNE     slow
+	MOVBLZX 36(AX), CX
+	ANDL    $0x03, CX
+	MOVBLZX want_keys+32(FP), DX
+	CMPL    DX, $0x03
+	JA      slow
+	LEAL    (CX)(DX*4), CX
+	MOVL    $0x0000953f, DX
+	BTL     CX, DX
+	JCC     slow
+	MOVQ    $0x00000000, err_itable+48(FP)
+	MOVQ    $0x00000000, err_data+56(FP)
+	MOVQ    (AX), AX
+	BTQ     $0x3c, AX
+	JCS     k16
+	MOVQ    $0x080100014d4c4253, CX
+	CMPQ    AX, CX
+	JNE     slow
+	XORL    AX, AX
+	MOVQ    64(SI), CX
+	IMUL3L  $0x6a09e667, BX, DX
+	SHRL    $0x1a, DX
+	BTQ     DX, CX
+	ADCL    $0x00, AX
+	MOVQ    72(SI), CX
+	IMUL3L  $0xbb67ae85, BX, DX
+	SHRL    $0x1a, DX
+	BTQ     DX, CX
+	ADCL    $0x00, AX
+	MOVQ    80(SI), CX
+	IMUL3L  $0x3c6ef373, BX, DX
+	SHRL    $0x1a, DX
+	BTQ     DX, CX
+	ADCL    $0x00, AX
+	MOVQ    88(SI), CX
+	IMUL3L  $0xa54ff53b, BX, DX
+	SHRL    $0x1a, DX
+	BTQ     DX, CX
+	ADCL    $0x00, AX
+	MOVQ    96(SI), CX
+	IMUL3L  $0x510e527f, BX, DX
+	SHRL    $0x1a, DX
+	BTQ     DX, CX
+	ADCL    $0x00, AX
+	MOVQ    104(SI), CX
+	IMUL3L  $0x9b05688d, BX, DX
+	SHRL    $0x1a, DX
+	BTQ     DX, CX
+	ADCL    $0x00, AX
+	MOVQ    112(SI), CX
+	IMUL3L  $0x1f83d9ab, BX, DX
+	SHRL    $0x1a, DX
+	BTQ     DX, CX
+	ADCL    $0x00, AX
+	MOVQ    120(SI), CX
+	IMUL3L  $0x5be0cd19, BX, DX
+	SHRL    $0x1a, DX
+	BTQ     DX, CX
+	ADCL    $0x00, AX
+	CMPL    AX, $0x08
+	SETEQ   found+40(FP)
+	RET
+
+k16:
+	MOVQ   $0x100100014d4c4253, CX
+	CMPQ   AX, CX
+	JNE    slow
+	XORL   AX, AX
+	MOVQ   64(SI), CX
+	IMUL3L $0x6a09e667, BX, DX
+	SHRL   $0x1a, DX
+	BTQ    DX, CX
+	ADCL   $0x00, AX
+	IMUL3L $0xcbbb9d5d, BX, DX
+	SHRL   $0x1a, DX
+	BTQ    DX, CX
+	ADCL   $0x00, AX
+	MOVQ   72(SI), CX
+	IMUL3L $0xbb67ae85, BX, DX
+	SHRL   $0x1a, DX
+	BTQ    DX, CX
+	ADCL   $0x00, AX
+	IMUL3L $0x629a292b, BX, DX
+	SHRL   $0x1a, DX
+	BTQ    DX, CX
+	ADCL   $0x00, AX
+	MOVQ   80(SI), CX
+	IMUL3L $0x3c6ef373, BX, DX
+	SHRL   $0x1a, DX
+	BTQ    DX, CX
+	ADCL   $0x00, AX
+	IMUL3L $0x9159015b, BX, DX
+	SHRL   $0x1a, DX
+	BTQ    DX, CX
+	ADCL   $0x00, AX
+	MOVQ   88(SI), CX
+	IMUL3L $0xa54ff53b, BX, DX
+	SHRL   $0x1a, DX
+	BTQ    DX, CX
+	ADCL   $0x00, AX
+	IMUL3L $0x152fecd9, BX, DX
+	SHRL   $0x1a, DX
+	BTQ    DX, CX
+	ADCL   $0x00, AX
+	MOVQ   96(SI), CX
+	IMUL3L $0x510e527f, BX, DX
+	SHRL   $0x1a, DX
+	BTQ    DX, CX
+	ADCL   $0x00, AX
+	IMUL3L $0x67332667, BX, DX
+	SHRL   $0x1a, DX
+	BTQ    DX, CX
+	ADCL   $0x00, AX
+	MOVQ   104(SI), CX
+	IMUL3L $0x9b05688d, BX, DX
+	SHRL   $0x1a, DX
+	BTQ    DX, CX
+	ADCL   $0x00, AX
+	IMUL3L $0x8eb44a87, BX, DX
+	SHRL   $0x1a, DX
+	BTQ    DX, CX
+	ADCL   $0x00, AX
+	MOVQ   112(SI), CX
+	IMUL3L $0x1f83d9ab, BX, DX
+	SHRL   $0x1a, DX
+	BTQ    DX, CX
+	ADCL   $0x00, AX
+	IMUL3L $0xdb0c2e0d, BX, DX
+	SHRL   $0x1a, DX
+	BTQ    DX, CX
+	ADCL   $0x00, AX
+	MOVQ   120(SI), CX
+	IMUL3L $0x5be0cd19, BX, DX
+	SHRL   $0x1a, DX
+	BTQ    DX, CX
+	ADCL   $0x00, AX
+	IMUL3L $0x47b5481d, BX, DX
+	SHRL   $0x1a, DX
+	BTQ    DX, CX
+	ADCL   $0x00, AX
+	CMPL   AX, $0x10
+	SETEQ  found+40(FP)
+	RET
+
+slow:
+	JMP ·lookupKeyedSlow(SB)

@@ -113,7 +113,12 @@ func splitHasOneAVX2(s *SplitBlock, h uint64) bool
 //go:noescape
 func splitAddOneAVX2(s *SplitBlock, h uint64)
 
-// filterLookupOneAVX2 is LookupHash with AVX2 (cpu.Active at that level: filterLookupOne jumps here). When b passes Reset's checks (of the length and the header, neither checksum)
+// filterLookupOneAVX2 is LookupHash with AVX2 (cpu.Active at that level: filterLookupOne jumps here). When b passes Reset's checks (of the length and the header, neither checksum),
 // it returns whether every bit of h is set in the Filter encoded in b, and a nil error; otherwise it jumps to
-// lookupHashSlow, which returns Reset's error (so b escapes, as it does there).
+// lookupHashSlow, which returns the error (so b escapes, as it does there).
 func filterLookupOneAVX2(b []byte, h uint64) (found bool, err error)
+
+// filterLookupKeyedAVX2 is LookupHashFor with AVX2 (cpu.Active at that level: filterLookupKeyed jumps here). When b passes Reset's checks (of the length and the header, neither checksum) and has a key hash and key family want accepts,
+// it returns whether every bit of h is set in the Filter encoded in b, and a nil error; otherwise it jumps to
+// lookupKeyedSlow, which returns the error (so b escapes, as it does there).
+func filterLookupKeyedAVX2(b []byte, h uint64, want lookupWant) (found bool, err error)

@@ -5207,3 +5207,96 @@ k16:
 
 slow:
 	JMP ·lookupHashSlow(SB)
+
+// func filterLookupKeyedAVX2(b []byte, h uint64, want lookupWant) (found bool, err error)
+// Requires: AVX, AVX2
+TEXT ·filterLookupKeyedAVX2(SB), NOSPLIT, $0-64
+	MOVQ         b_base+0(FP), AX
+	MOVQ         b_len+8(FP), CX
+	CMPQ         CX, $0x00000080
+	JB           slow
+	MOVQ         8(AX), DX
+	MOVQ         h+24(FP), BX
+	MOVQ         BX, SI
+	SHRQ         $0x20, SI
+	IMULQ        DX, SI
+	SHRQ         $0x20, SI
+	SHLQ         $0x06, SI
+	ADDQ         AX, SI
+	LEAQ         -1(DX), DI
+	SHRQ         $0x20, DI
+	JNE          slow
+	SUBQ         $0x00000040, CX
+	SHLQ         $0x06, DX
+	CMPQ         DX, CX
+	JNE          slow
+	CMPQ         24(AX), CX
+	JNE          slow
+	TESTL        $0xfffffffe, 40(AX)
+	JNE          slow
+	MOVBLZX      16(AX), CX
+	CMPB         CL, want_id+33(FP)
+	JNE          slow
+	MOVBLZX      36(AX), CX
+	ANDL         $0x03, CX
+	MOVBLZX      want_keys+32(FP), DX
+	CMPL         DX, $0x03
+	JA           slow
+	LEAL         (CX)(DX*4), CX
+	MOVL         $0x0000953f, DX
+	BTL          CX, DX
+	JCC          slow
+	MOVQ         $0x00000000, err_itable+48(FP)
+	MOVQ         $0x00000000, err_data+56(FP)
+	MOVQ         (AX), AX
+	BTQ          $0x3c, AX
+	JCS          k16
+	MOVQ         $0x080100014d4c4253, CX
+	CMPQ         AX, CX
+	JNE          slow
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VPMULLD      filterSalts<>+0(SB), Y0, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VPMULLD      filterSalts<>+32(SB), Y0, Y0
+	VPSRLQ       $0x3a, Y0, Y0
+	VMOVDQU      64(SI), Y2
+	VPSRLVQ      Y1, Y2, Y1
+	VMOVDQU      96(SI), Y2
+	VPSRLVQ      Y0, Y2, Y0
+	VPAND        Y0, Y1, Y1
+	VPTEST       qwordOnes<>+0(SB), Y1
+	SETCS        found+40(FP)
+	VZEROUPPER
+	RET
+
+k16:
+	MOVQ         $0x100100014d4c4253, CX
+	CMPQ         AX, CX
+	JNE          slow
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VPMULLD      filterSalts<>+0(SB), Y0, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VPMULLD      filterSalts<>+32(SB), Y0, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VPMULLD      filterSalts16<>+0(SB), Y0, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VPMULLD      filterSalts16<>+32(SB), Y0, Y0
+	VPSRLQ       $0x3a, Y0, Y0
+	VMOVDQU      64(SI), Y4
+	VPSRLVQ      Y1, Y4, Y1
+	VPSRLVQ      Y3, Y4, Y3
+	VPAND        Y3, Y1, Y1
+	VMOVDQU      96(SI), Y3
+	VPSRLVQ      Y2, Y3, Y2
+	VPAND        Y2, Y1, Y1
+	VPSRLVQ      Y0, Y3, Y0
+	VPAND        Y0, Y1, Y1
+	VPTEST       qwordOnes<>+0(SB), Y1
+	SETCS        found+40(FP)
+	VZEROUPPER
+	RET
+
+slow:
+	JMP ·lookupKeyedSlow(SB)

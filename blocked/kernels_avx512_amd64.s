@@ -2635,3 +2635,82 @@ k16:
 
 slow:
 	JMP ·lookupHashSlow(SB)
+
+// func filterLookupKeyedAVX512(b []byte, h uint64, want lookupWant) (found bool, err error)
+// Requires: AVX, AVX512DQ, AVX512F
+TEXT ·filterLookupKeyedAVX512(SB), NOSPLIT, $0-64
+	MOVQ           b_base+0(FP), AX
+	MOVQ           b_len+8(FP), CX
+	CMPQ           CX, $0x00000080
+	JB             slow
+	MOVQ           8(AX), DX
+	MOVQ           h+24(FP), BX
+	MOVQ           BX, SI
+	SHRQ           $0x20, SI
+	IMULQ          DX, SI
+	SHRQ           $0x20, SI
+	SHLQ           $0x06, SI
+	ADDQ           AX, SI
+	LEAQ           -1(DX), DI
+	SHRQ           $0x20, DI
+	JNE            slow
+	SUBQ           $0x00000040, CX
+	SHLQ           $0x06, DX
+	CMPQ           DX, CX
+	JNE            slow
+	CMPQ           24(AX), CX
+	JNE            slow
+	TESTL          $0xfffffffe, 40(AX)
+	JNE            slow
+	MOVBLZX        16(AX), CX
+	CMPB           CL, want_id+33(FP)
+	JNE            slow
+	MOVBLZX        36(AX), CX
+	ANDL           $0x03, CX
+	MOVBLZX        want_keys+32(FP), DX
+	CMPL           DX, $0x03
+	JA             slow
+	LEAL           (CX)(DX*4), CX
+	MOVL           $0x0000953f, DX
+	BTL            CX, DX
+	JCC            slow
+	MOVQ           $0x00000000, err_itable+48(FP)
+	MOVQ           $0x00000000, err_data+56(FP)
+	MOVQ           (AX), AX
+	BTQ            $0x3c, AX
+	JCS            k16
+	MOVQ           $0x080100014d4c4253, CX
+	CMPQ           AX, CX
+	JNE            slow
+	VPBROADCASTD   BX, Z0
+	VPMULLD        filterSalts<>+0(SB), Z0, Z0
+	VPSRLQ         $0x3a, Z0, Z0
+	VMOVDQU64      64(SI), Z1
+	VPSRLVQ        Z0, Z1, Z0
+	VPTESTNMQ.BCST qwordOnes<>+0(SB), Z0, K1
+	KORTESTB       K1, K1
+	SETEQ          found+40(FP)
+	VZEROUPPER
+	RET
+
+k16:
+	MOVQ           $0x100100014d4c4253, CX
+	CMPQ           AX, CX
+	JNE            slow
+	VPBROADCASTD   BX, Z0
+	VPMULLD        filterSalts<>+0(SB), Z0, Z1
+	VPSRLQ         $0x3a, Z1, Z1
+	VPMULLD        filterSalts16<>+0(SB), Z0, Z0
+	VPSRLQ         $0x3a, Z0, Z0
+	VMOVDQU64      64(SI), Z2
+	VPSRLVQ        Z1, Z2, Z1
+	VPSRLVQ        Z0, Z2, Z0
+	VPANDQ         Z0, Z1, Z1
+	VPTESTNMQ.BCST qwordOnes<>+0(SB), Z1, K1
+	KORTESTB       K1, K1
+	SETEQ          found+40(FP)
+	VZEROUPPER
+	RET
+
+slow:
+	JMP ·lookupKeyedSlow(SB)

@@ -28,6 +28,7 @@ var kernels = map[string]cpu.Kernel{
 	"filterHasOneAVX2": kOneAVX2, "filterAddOneAVX2": kOneAVX2, "splitHasOneAVX2": kOneAVX2, "splitAddOneAVX2": kOneAVX2,
 	"filterHasOneAVX512": kOneAVX512Has, "filterAddOneAVX512": kOneAVX512Add,
 	"filterLookupOne": kOneEntry, "filterLookupOneAVX2": kOneAVX2, "filterLookupOneAVX512": kOneAVX512Has,
+	"filterLookupKeyed": kOneEntry, "filterLookupKeyedAVX2": kOneAVX2, "filterLookupKeyedAVX512": kOneAVX512Has,
 }
 
 // TestKernelFeatures checks every kernel of the generated .s files against

@@ -6,6 +6,7 @@ import (
 
 	"github.com/simdbloom/bloom/internal/alloc"
 	"github.com/simdbloom/bloom/internal/errs"
+	"github.com/simdbloom/bloom/internal/format"
 	"github.com/simdbloom/bloom/internal/memlimit"
 )
 
@@ -20,7 +21,7 @@ const BlockBits = 512
 // than the Go memory limit (GOMEMLIMIT, debug.SetMemoryLimit), and on Linux
 // more than the machine's memory and swap, the address-space and data limits
 // (ulimit -v, -d) or the cgroup's memory limit allow.
-const MaxBlocks uint64 = 1 << 32
+const MaxBlocks uint64 = format.MaxBlocks
 
 // maxBlocks returns the most blocks of blockBytes bytes a filter may have on
 // this platform: limit (what block choice can address), or fewer where an

@@ -98,39 +98,39 @@ func TestLookupHashEachCheck(t *testing.T) {
 		}, "length %+d", d)
 	}
 	for i := range 4 {
-		add(false, func(b []byte) []byte { b[offMagic+i] ^= 0x20; return refix(b) }, "magic byte %d", i)
+		add(false, func(b []byte) []byte { b[format.OffMagic+i] ^= 0x20; return refix(b) }, "magic byte %d", i)
 	}
 	for _, ver := range []uint16{0, FormatVersion + 1, 0x100 | FormatVersion, 0xffff} {
-		add(false, func(b []byte) []byte { binary.LittleEndian.PutUint16(b[offVersion:], ver); return refix(b) }, "version %d", ver)
+		add(false, func(b []byte) []byte { binary.LittleEndian.PutUint16(b[format.OffVersion:], ver); return refix(b) }, "version %d", ver)
 	}
 	for x := range 256 {
 		if x != int(VariantFilter) {
-			add(false, func(b []byte) []byte { b[offVariant] = byte(x); return refix(b) }, "variant %d", x)
+			add(false, func(b []byte) []byte { b[format.OffVariant] = byte(x); return refix(b) }, "variant %d", x)
 		}
-		add(x == 8 || x == 16, func(b []byte) []byte { b[offK] = byte(x); return refix(b) }, "k %d", x)
+		add(x == 8 || x == 16, func(b []byte) []byte { b[format.OffK] = byte(x); return refix(b) }, "k %d", x)
 	}
 	for i := range 32 {
 		known := uint32(1)<<i&format.KnownIncompat != 0
 		add(known, func(b []byte) []byte {
-			binary.LittleEndian.PutUint32(b[offIncompat:], binary.LittleEndian.Uint32(b[offIncompat:])|1<<i)
+			binary.LittleEndian.PutUint32(b[format.OffIncompat:], binary.LittleEndian.Uint32(b[format.OffIncompat:])|1<<i)
 			return refix(b)
 		}, "incompatible flag %d", i)
 	}
-	add(false, put64(offBlocks, func(uint64) uint64 { return 0 }), "no blocks")
-	add(false, put64(offBlocks, func(nb uint64) uint64 { return nb + 1 }), "one block more")
-	add(false, put64(offBlocks, func(nb uint64) uint64 { return nb - 1 }), "one block less")
+	add(false, put64(format.OffBlocks, func(uint64) uint64 { return 0 }), "no blocks")
+	add(false, put64(format.OffBlocks, func(nb uint64) uint64 { return nb + 1 }), "one block more")
+	add(false, put64(format.OffBlocks, func(nb uint64) uint64 { return nb - 1 }), "one block less")
 	// nb<<6 wraps to the payload's length: only the MaxBlocks check sees it.
-	add(false, put64(offBlocks, func(nb uint64) uint64 { return nb + 1<<58 }), "blocks + 2^58")
-	add(false, put64(offBlocks, func(nb uint64) uint64 { return nb + MaxBlocks }), "blocks + MaxBlocks")
-	add(false, put64(offBlocks, func(nb uint64) uint64 { return nb | 1<<63 }), "blocks | 2^63")
-	add(false, put64(offPayloadLen, func(n uint64) uint64 { return n + 64 }), "payload length + 64")
-	add(false, put64(offPayloadLen, func(n uint64) uint64 { return n - 64 }), "payload length - 64")
-	add(false, put64(offPayloadLen, func(n uint64) uint64 { return n ^ 1<<40 }), "payload length ^ 2^40")
-	add(false, put64(offPayloadLen, func(n uint64) uint64 { return n + 1<<58 }), "payload length + 2^58")
-	add(true, func(b []byte) []byte { b[offHeaderCRC] ^= 1; return b }, "header checksum")
-	add(true, func(b []byte) []byte { b[offPayloadCRC] ^= 1; return refix(b) }, "payload checksum")
-	add(true, func(b []byte) []byte { b[offIncompat+4] = 0xff; b[offHeaderCRC-1] = 1; return refix(b) }, "reserved bytes")
-	add(true, func(b []byte) []byte { b[offHash] ^= 3; return refix(b) }, "key hash")
+	add(false, put64(format.OffBlocks, func(nb uint64) uint64 { return nb + 1<<58 }), "blocks + 2^58")
+	add(false, put64(format.OffBlocks, func(nb uint64) uint64 { return nb + MaxBlocks }), "blocks + MaxBlocks")
+	add(false, put64(format.OffBlocks, func(nb uint64) uint64 { return nb | 1<<63 }), "blocks | 2^63")
+	add(false, put64(format.OffPayloadLen, func(n uint64) uint64 { return n + 64 }), "payload length + 64")
+	add(false, put64(format.OffPayloadLen, func(n uint64) uint64 { return n - 64 }), "payload length - 64")
+	add(false, put64(format.OffPayloadLen, func(n uint64) uint64 { return n ^ 1<<40 }), "payload length ^ 2^40")
+	add(false, put64(format.OffPayloadLen, func(n uint64) uint64 { return n + 1<<58 }), "payload length + 2^58")
+	add(true, func(b []byte) []byte { b[format.OffHeaderCRC] ^= 1; return b }, "header checksum")
+	add(true, func(b []byte) []byte { b[format.OffPayloadCRC] ^= 1; return refix(b) }, "payload checksum")
+	add(true, func(b []byte) []byte { b[format.OffIncompat+4] = 0xff; b[format.OffHeaderCRC-1] = 1; return refix(b) }, "reserved bytes")
+	add(true, func(b []byte) []byte { b[format.OffHash] ^= 3; return refix(b) }, "key hash")
 
 	forEachLevel(t, func(t *testing.T) {
 		hs := randomHashes(100, 48)
@@ -156,7 +156,7 @@ func TestLookupHashEachCheck(t *testing.T) {
 							if (err == nil) != (rerr == nil) || (err != nil && err.Error() != rerr.Error()) {
 								t.Fatalf("k = %d, %d blocks, %s: LookupHash error %v, Reset's %v", k, nb, m.name, err, rerr)
 							}
-							if got != v.HasHash(h) || (err == nil && b[offK] == byte(k) && !got) {
+							if got != v.HasHash(h) || (err == nil && b[format.OffK] == byte(k) && !got) {
 								t.Fatalf("k = %d, %d blocks, %s: LookupHash %v, the reset view %v", k, nb, m.name, got, v.HasHash(h))
 							}
 						}

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/simdbloom/bloom/internal/format"
 )
 
-// TestLookupHashHostile checks that LookupHash on damaged or hostile bytes
-// agrees with Reset, at every kernel level (filterLookupOne has a version
+// TestLookupHashHostile checks that LookupHash (and LookupHashFor) on
+// damaged or hostile bytes agrees with Reset, at every kernel level (filterLookupOne has a version
 // per level): for every k byte (only 8 and 16 are a Filter's), for block
 // counts and lengths that disagree, and for random header words, it returns
 // Reset's error with false, or Reset's view's answer, never reading outside
@@ -39,11 +41,12 @@ func lookupHashHostile(t *testing.T) {
 			if got != v.HasHash(h) {
 				t.Fatalf("%s: LookupHash %v, the reset view %v", what, got, !got)
 			}
+			checkLookupFor(t, what, b, h, HashUnspecified, KeysBytes)
 		}
 	}
 	for k := range 256 {
 		b := bytes.Clone(good)
-		b[offK] = byte(k)
+		b[format.OffK] = byte(k)
 		refix(b)
 		check("k", alignedCopy(b, 3))
 		if _, err := LookupHash(b, hs[0]); (err == nil) != (k == 8 || k == 16) {
@@ -55,13 +58,13 @@ func lookupHashHostile(t *testing.T) {
 		b := bytes.Clone(good)
 		switch i % 4 {
 		case 0: // a random block count
-			binary.LittleEndian.PutUint64(b[offBlocks:], r.Uint64()>>r.IntN(64))
+			binary.LittleEndian.PutUint64(b[format.OffBlocks:], r.Uint64()>>r.IntN(64))
 		case 1: // a random payload length
-			binary.LittleEndian.PutUint64(b[offPayloadLen:], r.Uint64()>>r.IntN(64))
+			binary.LittleEndian.PutUint64(b[format.OffPayloadLen:], r.Uint64()>>r.IntN(64))
 		case 2: // both, consistent with each other
 			nb := r.Uint64() >> r.IntN(64)
-			binary.LittleEndian.PutUint64(b[offBlocks:], nb)
-			binary.LittleEndian.PutUint64(b[offPayloadLen:], nb<<6)
+			binary.LittleEndian.PutUint64(b[format.OffBlocks:], nb)
+			binary.LittleEndian.PutUint64(b[format.OffPayloadLen:], nb<<6)
 		default: // one random header byte
 			b[r.IntN(HeaderSize)] = byte(r.Uint32())
 		}
@@ -118,7 +121,7 @@ func TestResetHostile(t *testing.T) {
 			}
 		}
 		for x := range 256 {
-			for _, off := range []int{offK, offVariant} {
+			for _, off := range []int{format.OffK, format.OffVariant} {
 				b := bytes.Clone(good)
 				b[off] = byte(x)
 				check(fmt.Sprintf("byte %d = %d", off, x), alignedCopy(b, x%5))
@@ -128,13 +131,13 @@ func TestResetHostile(t *testing.T) {
 			b := bytes.Clone(good)
 			switch i % 4 {
 			case 0:
-				binary.LittleEndian.PutUint64(b[offBlocks:], r.Uint64()>>r.IntN(64))
+				binary.LittleEndian.PutUint64(b[format.OffBlocks:], r.Uint64()>>r.IntN(64))
 			case 1:
-				binary.LittleEndian.PutUint64(b[offPayloadLen:], r.Uint64()>>r.IntN(64))
+				binary.LittleEndian.PutUint64(b[format.OffPayloadLen:], r.Uint64()>>r.IntN(64))
 			case 2:
 				nb := r.Uint64() >> r.IntN(64)
-				binary.LittleEndian.PutUint64(b[offBlocks:], nb)
-				binary.LittleEndian.PutUint64(b[offPayloadLen:], nb<<shift)
+				binary.LittleEndian.PutUint64(b[format.OffBlocks:], nb)
+				binary.LittleEndian.PutUint64(b[format.OffPayloadLen:], nb<<shift)
 			default:
 				b[r.IntN(HeaderSize)] = byte(r.Uint32())
 			}

@@ -12,15 +12,15 @@ import (
 func lookupHashOld(b []byte, h uint64) (bool, error) {
 	if littleEndian && len(b) >= HeaderSize {
 		hdr := (*[HeaderSize]byte)(b)
-		w0 := binary.LittleEndian.Uint64(hdr[offMagic:])
-		nb := binary.LittleEndian.Uint64(hdr[offBlocks:])
+		w0 := binary.LittleEndian.Uint64(hdr[format.OffMagic:])
+		nb := binary.LittleEndian.Uint64(hdr[format.OffBlocks:])
 		kk := w0 >> 56
-		bad := (w0&(1<<56-1) ^ viewHead(VariantFilter)) |
+		bad := (w0&(1<<56-1) ^ format.Head(format.Filter)) |
 			(^((1<<8 | 1<<16) >> (kk & 63)) & 1) | kk>>6 |
 			(nb-1)>>32 |
-			(binary.LittleEndian.Uint64(hdr[offPayloadLen:]) ^ nb<<6) |
+			(binary.LittleEndian.Uint64(hdr[format.OffPayloadLen:]) ^ nb<<6) |
 			((uint64(len(b)) - HeaderSize) ^ nb<<6) |
-			uint64(binary.LittleEndian.Uint32(hdr[offIncompat:])&^format.KnownIncompat)
+			uint64(binary.LittleEndian.Uint32(hdr[format.OffIncompat:])&^format.KnownIncompat)
 		if bad == 0 {
 			var f Filter
 			f.blocks = viewBlocks[block](b, VariantFilter)[:nb]
@@ -31,26 +31,26 @@ func lookupHashOld(b []byte, h uint64) (bool, error) {
 	return false, viewErr(b, VariantFilter)
 }
 
-// viewLightOld is Reset's checks as they were before lightHead and
-// lightSize: the oracle TestResetHostile compares Reset with.
+// viewLightOld is Reset's checks as they were before format.LightHead and
+// format.LightSize: the oracle TestResetHostile compares Reset with.
 func viewLightOld(b []byte, v Variant, shift uint) (nb uint64, k int, ok bool) {
 	if !littleEndian || len(b) < HeaderSize {
 		return 0, 0, false
 	}
 	hdr := (*[HeaderSize]byte)(b)
-	w0 := binary.LittleEndian.Uint64(hdr[offMagic:])
-	nb = binary.LittleEndian.Uint64(hdr[offBlocks:])
+	w0 := binary.LittleEndian.Uint64(hdr[format.OffMagic:])
+	nb = binary.LittleEndian.Uint64(hdr[format.OffBlocks:])
 	kk := w0 >> 56
 	kOK := uint64(1 << 8)
 	if v == VariantFilter {
 		kOK |= 1 << 16
 	}
-	bad := (w0&(1<<56-1) ^ viewHead(v)) |
+	bad := (w0&(1<<56-1) ^ format.Head(format.Variant(v))) |
 		(^(kOK >> (kk & 63)) & 1) | kk>>6 |
 		(nb-1)>>32 |
-		(binary.LittleEndian.Uint64(hdr[offPayloadLen:]) ^ nb<<shift) |
+		(binary.LittleEndian.Uint64(hdr[format.OffPayloadLen:]) ^ nb<<shift) |
 		((uint64(len(b)) - HeaderSize) ^ nb<<shift) |
-		uint64(binary.LittleEndian.Uint32(hdr[offIncompat:])&^format.KnownIncompat)
+		uint64(binary.LittleEndian.Uint32(hdr[format.OffIncompat:])&^format.KnownIncompat)
 	if bad != 0 {
 		return 0, 0, false
 	}
@@ -67,7 +67,7 @@ func (v *FilterView) resetOld(b []byte) error {
 	}
 	v.f.blocks = viewBlocks[block](b, VariantFilter)[:nb]
 	v.f.k = k
-	v.f.hash = HashID(b[offHash])
-	v.f.keys = KeyFamily(b[offCompat] & uint8(format.CompatKeyMask))
+	v.f.hash = HashID(b[format.OffHash])
+	v.f.keys = KeyFamily(b[format.OffCompat] & uint8(format.CompatKeyMask))
 	return nil
 }

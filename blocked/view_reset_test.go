@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/simdbloom/bloom/internal/format"
 )
 
 // resetter is a view value made by Reset, as the tests use one.
@@ -160,19 +162,19 @@ func TestViewResetChecks(t *testing.T) {
 			{"one byte short", func(b []byte) []byte { return b[:len(b)-1] }, ErrTruncated},
 			{"one byte long", func(b []byte) []byte { return append(b, 0) }, ErrCorrupt},
 			{"magic", set(1, 'X'), ErrMagic},
-			{"version", set(offVersion, 2), ErrVersion},
-			{"variant", set(offVariant, 9), ErrVariant},
-			{"k", set(offK, 7), ErrGeometry},
-			{"k 16", set(offK, 16), nil},
-			{"more blocks than bytes", put64(offBlocks, 6), ErrCorrupt},
+			{"version", set(format.OffVersion, 2), ErrVersion},
+			{"variant", set(format.OffVariant, 9), ErrVariant},
+			{"k", set(format.OffK, 7), ErrGeometry},
+			{"k 16", set(format.OffK, 16), nil},
+			{"more blocks than bytes", put64(format.OffBlocks, 6), ErrCorrupt},
 			{"blocks and length both grown", func(b []byte) []byte {
-				put64(offBlocks, 1<<20)(b)
-				return put64(offPayloadLen, 1<<20*c.variant.blockBytes())(b)
+				put64(format.OffBlocks, 1<<20)(b)
+				return put64(format.OffPayloadLen, 1<<20*c.variant.blockBytes())(b)
 			}, ErrTruncated},
-			{"2^32+1 blocks", put64(offBlocks, 1<<32+1), ErrTooLarge},
-			{"zero blocks", put64(offBlocks, 0), ErrGeometry},
-			{"payload length", put64(offPayloadLen, 64), ErrCorrupt},
-			{"unknown incompatible flag", set(offIncompat, 2), ErrVersion},
+			{"2^32+1 blocks", put64(format.OffBlocks, 1<<32+1), ErrTooLarge},
+			{"zero blocks", put64(format.OffBlocks, 0), ErrGeometry},
+			{"payload length", put64(format.OffPayloadLen, 64), ErrCorrupt},
+			{"unknown incompatible flag", set(format.OffIncompat, 2), ErrVersion},
 		}
 		for _, tc := range bad {
 			if tc.name == "k 16" {
@@ -203,9 +205,9 @@ func TestViewResetChecks(t *testing.T) {
 		}
 		// Left to Verify: the checksums, the reserved bytes.
 		for name, edit := range map[string]func(b []byte) []byte{
-			"header CRC":  set(offHeaderCRC, good[offHeaderCRC]^1),
+			"header CRC":  set(format.OffHeaderCRC, good[format.OffHeaderCRC]^1),
 			"payload CRC": func(b []byte) []byte { b[HeaderSize] ^= 0xff; return b },
-			"reserved":    set(offHeaderCRC-2, 1),
+			"reserved":    set(format.OffHeaderCRC-2, 1),
 		} {
 			b := edit(bytes.Clone(good))
 			v := resetView(c)
@@ -324,7 +326,7 @@ func TestNoPayloadCRC(t *testing.T) {
 	}
 	// A CRC field under the flag is refused, not silently ignored.
 	bad := bytes.Clone(b)
-	binary.LittleEndian.PutUint32(bad[offPayloadCRC:], 0x12345678)
+	binary.LittleEndian.PutUint32(bad[format.OffPayloadCRC:], 0x12345678)
 	refix(bad)
 	if err := Verify(bad); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("Verify of a CRC field under the no-CRC flag: %v, want ErrCorrupt", err)
@@ -336,7 +338,7 @@ func TestNoPayloadCRC(t *testing.T) {
 	// the header is ErrChecksum of the header, and clearing it with the
 	// header fixed makes the zero field a payload CRC that fails.
 	cleared := bytes.Clone(b)
-	cleared[offIncompat] = 0
+	cleared[format.OffIncompat] = 0
 	if err := Verify(cleared); !errors.Is(err, ErrChecksum) {
 		t.Errorf("flag cleared: %v, want ErrChecksum", err)
 	}
@@ -367,7 +369,7 @@ func TestGoldenNoPayloadCRC(t *testing.T) {
 	if !bytes.Equal(fresh, want) {
 		t.Fatal("AppendFilter with NoPayloadCRC no longer writes the golden bytes")
 	}
-	if binary.LittleEndian.Uint32(want[offIncompat:]) != 1 || binary.LittleEndian.Uint32(want[offPayloadCRC:]) != 0 {
+	if binary.LittleEndian.Uint32(want[format.OffIncompat:]) != 1 || binary.LittleEndian.Uint32(want[format.OffPayloadCRC:]) != 0 {
 		t.Fatal("the golden file lacks the no-CRC flag or has a CRC")
 	}
 	var f Filter

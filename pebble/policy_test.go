@@ -266,3 +266,53 @@ func TestName(t *testing.T) {
 		t.Fatal("the name depends on the bits per key")
 	}
 }
+
+// TestMayContainRefusesOtherFilters checks that a filter block of another
+// key hash or of integer keys (a simdbloom encoding this policy did not
+// write), a damaged one, or none answers true for every key, while this
+// policy's own filter of the same keys answers false for most absent keys.
+func TestMayContainRefusesOtherFilters(t *testing.T) {
+	const n = 1000
+	hs := make([]uint64, n)
+	w := FilterPolicy(10).NewWriter(pebble.TableFilter).(*writer)
+	for i := range n {
+		w.AddKey(key(i))
+	}
+	copy(hs, *w.hs)
+	own := w.Finish(nil)
+	other := func(id blocked.HashID, keys blocked.KeyFamily) []byte {
+		f, err := blocked.NewBytes(uint64(len(own)-blocked.HeaderSize), 8)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.AddHashes(hs)
+		f.SetKeyHash(id)
+		f.SetKeyFamily(keys)
+		b, err := f.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	cut := bytes.Clone(own)[:len(own)-1]
+	p := FilterPolicy(10)
+	for name, f := range map[string][]byte{
+		"xxh64 hashes":        other(blocked.HashXXH64, blocked.KeysUnrecorded),
+		"unspecified hashes":  other(blocked.HashUnspecified, blocked.KeysUnrecorded),
+		"integer keys":        other(blocked.HashXXH3, blocked.KeysIntegers),
+		"cut":                 cut,
+		"empty":               nil,
+		"own (control)":       own,
+		"byte keys (control)": other(blocked.HashXXH3, blocked.KeysBytes),
+	} {
+		misses := 0
+		for i := range 1000 {
+			if !p.MayContain(pebble.TableFilter, f, absent(i)) {
+				misses++
+			}
+		}
+		if control := bytes.HasSuffix([]byte(name), []byte("(control)")); control != (misses > 900) {
+			t.Errorf("%s: %d of 1000 absent keys answered false", name, misses)
+		}
+	}
+}

@@ -12,11 +12,10 @@ import (
 	"github.com/simdbloom/bloom/blocked"
 )
 
-// lookup is a filter file opened for queries: a Filter or the stages of a
-// Scalable filter, viewed in place.
+// lookup is a filter file opened for queries: a Filter or a Scalable
+// filter, viewed in place.
 type lookup struct {
-	stages  []hasAller // one for a Filter; the stages, oldest first, for a Scalable
-	tmp     []bool
+	f       hasAller // the library's view (or, where views are impossible, the decoded filter)
 	release func()
 	variant string
 	name    string // the file's name
@@ -24,58 +23,32 @@ type lookup struct {
 	mapped  bool   // mem is memory-mapped: reads may fault (guardMapped)
 }
 
-// hasAllGuarded is hasAllCount, with a fault in reading a mapped file
+// hasAllGuarded is f.HasAll, with a fault in reading a mapped file
 // (truncated while it is read) returned as an error rather than a crash.
 func (l *lookup) hasAllGuarded(keys [][]byte, out []bool) (found int, err error) {
 	err = guardMapped(l.mem, l.mapped, l.name, func() error {
-		found = l.hasAllCount(keys, out, &l.tmp)
+		found = l.f.HasAll(keys, out)
 		return nil
 	})
 	return found, err
 }
 
-// hasAller is a filter's batch lookup.
+// hasAller is a filter's batch lookup: it sets out[i] to whether the
+// filter may hold keys[i] and returns how many may. It is read-only, so
+// many goroutines may call it at once.
 type hasAller interface {
 	HasAll(keys [][]byte, out []bool) int
 }
 
-// hasAllCount sets out[i] to whether any stage may hold keys[i], and
-// returns how many may. tmp is a buffer for the stages after the first,
-// grown as needed: one per goroutine, as the lookup itself is read-only.
-func (l *lookup) hasAllCount(keys [][]byte, out []bool, tmp *[]bool) int {
-	found := l.stages[0].HasAll(keys, out)
-	if len(l.stages) == 1 {
-		return found
-	}
-	if cap(*tmp) < len(keys) {
-		*tmp = make([]bool, len(keys))
-	}
-	t := (*tmp)[:len(keys)]
-	for _, s := range l.stages[1:] {
-		s.HasAll(keys, t)
-		for i, v := range t {
-			out[i] = out[i] || v
-		}
-	}
-	found = 0
-	for _, v := range out[:len(keys)] {
-		if v {
-			found++
-		}
-	}
-	return found
-}
-
 // openLookup opens the filter file name for queries. It tells the two
-// kinds of file apart by the variant in the header (FORMAT.md, offset 6):
-// 1 is a Filter, used through bloom.View; 5 is a Scalable, whose stages
-// (Filter encodings at 64-byte offsets in its payload) are each used
-// through bloom.View. Either way the file is memory-mapped, not copied
-// (on platforms without mmap, and on big-endian machines, it is read and
-// decoded). The headers and lengths are checked, and with verify the
-// payload checksum too (blocked.Verify, which reads the whole file once):
-// the views check no more than the header, and a damaged payload would
-// answer present keys absent.
+// kinds of file apart by the variant its header records (blocked.ParseHeader):
+// a Filter is used through a bloom.FilterView, a Scalable through a
+// bloom.ScalableView, whose stages are views too. Either way the file is
+// memory-mapped, not copied (on platforms without mmap, and on big-endian
+// machines, it is read and decoded). The headers and lengths are checked,
+// and with verify the payload checksum too (blocked.Verify, which reads
+// the whole file once): the views check no more than the headers, and a
+// damaged payload would answer present keys absent.
 func openLookup(name string, verify bool) (*lookup, error) {
 	b, mapped, release, err := loadFile(name)
 	if err != nil {
@@ -115,45 +88,20 @@ func viewLookup(b []byte) (*lookup, error) {
 		return nil, errors.New("it holds integer keys (a filter of an integer key type saved by the Go library); " +
 			"query looks lines up as byte strings, and reads filters of string or []byte keys")
 	}
+	var f hasAller
 	switch h.Variant {
 	case blocked.VariantFilter:
-		v, err := viewFilter(b)
-		if err != nil {
-			return nil, err
-		}
-		return &lookup{stages: []hasAller{v}, variant: "filter"}, nil
+		f, err = viewFilter(b)
 	case blocked.VariantScalable:
-		if uint64(len(b)) != h.Size() {
-			var s bloom.Scalable[[]byte] // says exactly what is wrong
-			return nil, s.UnmarshalBinary(b)
-		}
-		l := &lookup{variant: "scalable"}
-		off := uint64(2 * blocked.HeaderSize) // header, then the parameter block
-		for i := uint64(0); i < h.Blocks; i++ {
-			if off > uint64(len(b)) {
-				return nil, fmt.Errorf("%w: scalable filter ends before stage %d", blocked.ErrCorrupt, i)
-			}
-			sh, err := blocked.ParseHeader(b[off:])
-			if err != nil {
-				return nil, fmt.Errorf("stage %d: %w", i, err)
-			}
-			if sh.Size() > uint64(len(b))-off {
-				return nil, fmt.Errorf("%w: stage %d of the scalable filter is cut off", blocked.ErrTruncated, i)
-			}
-			v, err := viewFilter(b[off : off+sh.Size()])
-			if err != nil {
-				return nil, fmt.Errorf("stage %d: %w", i, err)
-			}
-			l.stages = append(l.stages, v)
-			off += sh.Size()
-		}
-		if off != uint64(len(b)) {
-			return nil, fmt.Errorf("%w: %d bytes after the scalable filter's stages", blocked.ErrCorrupt, uint64(len(b))-off)
-		}
-		return l, nil
+		f, err = viewScalable(b)
+	default:
+		return nil, fmt.Errorf("%w: it holds a %s, and query reads filters and scalable filters (made by bloom build or bloom.New and bloom.NewScalable)",
+			blocked.ErrVariant, variantName(h.Variant))
 	}
-	return nil, fmt.Errorf("%w: it holds a %s, and query reads filters and scalable filters (made by bloom build or bloom.New and bloom.NewScalable)",
-		blocked.ErrVariant, variantName(h.Variant))
+	if err != nil {
+		return nil, err
+	}
+	return &lookup{f: f, variant: variantName(h.Variant)}, nil
 }
 
 // variantName names a variant as bloom info prints it.
@@ -171,6 +119,24 @@ func variantName(v blocked.Variant) string {
 		return "scalable"
 	}
 	return v.String()
+}
+
+// viewScalable returns a typed view of the Scalable encoding b, or, where
+// views are impossible (a big-endian machine), the decoded filter.
+func viewScalable(b []byte) (hasAller, error) {
+	v := new(bloom.ScalableView[[]byte])
+	err := v.Reset(b)
+	if errors.Is(err, bloom.ErrByteOrder) {
+		var s bloom.Scalable[[]byte]
+		if err := s.UnmarshalBinary(b); err != nil {
+			return nil, err
+		}
+		return &s, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // viewFilter returns a typed view of the Filter encoding b, or, where views

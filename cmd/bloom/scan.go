@@ -78,8 +78,8 @@ type scanner struct {
 
 // scanState is one goroutine's buffers.
 type scanState struct {
-	lines    [][]byte
-	out, tmp []bool
+	lines [][]byte
+	out   []bool
 }
 
 // piece is the range data[lo:end] of a mapped input and, once done is
@@ -109,7 +109,7 @@ func (s *scanner) look(st *scanState, name string, data []byte, p *piece, buf []
 			chunk := data[start:hi]
 			for q := 0; q < len(chunk); {
 				st.lines, q = splitBatch(st.lines[:0], chunk, q, s.sep, scanBatch)
-				found := s.l.hasAllCount(st.lines, st.out[:len(st.lines)], &st.tmp)
+				found := s.l.f.HasAll(st.lines, st.out[:len(st.lines)])
 				p.lines += uint64(len(st.lines))
 				if s.invert {
 					found = len(st.lines) - found

@@ -81,28 +81,40 @@ func TestScanMappedMatchesReference(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f2, err := bloom.New[[]byte](10_000, 0.3)
-	if err != nil {
-		t.Fatal(err)
-	}
 	for _, sep := range []byte{'\n', 0} {
 		for name, data := range scanInputs(sep) {
+			// A Scalable of small stages, opened as query opens it.
+			sc, err := bloom.NewScalable[[]byte](20, 0.3)
+			if err != nil {
+				t.Fatal(err)
+			}
 			for i, line := range refLines(data, sep) {
 				switch i % 3 {
 				case 0:
 					f.Add(line)
+					sc.Add(line)
 				case 1:
-					f2.Add(line)
+					sc.Add(line)
 				}
 			}
-			one := func(k []byte) bool { return f.Has(k) }
-			either := func(k []byte) bool { return f.Has(k) || f2.Has(k) }
-			_, wantSel, wantTotal := refScan(one, data, sep, false)
-			for _, stages := range [][]hasAller{{f}, {f2, f}} {
-				l := &lookup{stages: stages}
-				has := one
-				if len(stages) == 2 {
-					has = either
+			enc, err := sc.MarshalBinary()
+			if err != nil {
+				t.Fatal(err)
+			}
+			sv, err := viewScalable(enc) // a view, or where views are impossible the decoded filter
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, wantSel, wantTotal := refScan(f.Has, data, sep, false)
+			for _, c := range []struct {
+				f   hasAller
+				has func([]byte) bool
+			}{{f, f.Has}, {sv, sc.Has}} {
+				l := &lookup{f: c.f}
+				has := c.has
+				stages := 1
+				if c.f == sv {
+					stages = sc.Stages()
 				}
 				for _, invert := range []bool{false, true} {
 					want, wantSel, _ := refScan(has, data, sep, invert)
@@ -119,7 +131,7 @@ func TestScanMappedMatchesReference(t *testing.T) {
 									return nil
 								})
 								what := fmt.Sprintf("%q sep %q, %d stages, -v %v -c %v, pieces of %d, %d workers",
-									name, sep, len(stages), invert, count, size, workers)
+									name, sep, stages, invert, count, size, workers)
 								if err != nil {
 									t.Fatalf("%s: %v", what, err)
 								}
@@ -158,7 +170,7 @@ func TestScanMappedWriteError(t *testing.T) {
 	f, _ := bloom.New[[]byte](100, 0.01)
 	data := bytes.Repeat([]byte("some line\n"), 10_000)
 	for _, workers := range []int{1, 2} {
-		s := &scanner{l: &lookup{stages: []hasAller{f}}, sep: '\n', invert: true, pieceSize: 100, workers: workers}
+		s := &scanner{l: &lookup{f: f}, sep: '\n', invert: true, pieceSize: 100, workers: workers}
 		want := errors.New("disk full")
 		writes := 0
 		err := s.scanMapped("in", data, func([]byte) error {
@@ -208,7 +220,7 @@ func TestScanMappedInputTruncated(t *testing.T) {
 	p, data := truncatedMappedInput(t)
 	f, _ := bloom.New[[]byte](100, 0.01)
 	for _, workers := range []int{1, 2} {
-		s := &scanner{l: &lookup{stages: []hasAller{f}}, sep: '\n', count: true, workers: workers}
+		s := &scanner{l: &lookup{f: f}, sep: '\n', count: true, workers: workers}
 		err := s.scanMapped(p, data, func([]byte) error { return nil })
 		var ie inputError
 		if !errors.As(err, &ie) || !strings.Contains(err.Error(), "truncated or changed while it was read") {

@@ -61,3 +61,39 @@ func TestQueryChecksFilterChecksum(t *testing.T) {
 		}
 	}
 }
+
+// query refuses a Scalable file cut short or followed by other bytes,
+// even with --no-verify (the library's ScalableView checks the stages),
+// with exit 2 and one line saying what is wrong; the whole file answers.
+func TestQueryRefusesCutScalable(t *testing.T) {
+	const n = 5000
+	presentFile, _, present, _ := keyFiles(t, n)
+	scalable := filepath.Join(t.TempDir(), "scalable.bloom")
+	if code, _, errs := runChildStdin(t, strings.Join(present, "\n")+"\n", "build", "-o", scalable); code != 0 {
+		t.Fatal(errs)
+	}
+	b, err := os.ReadFile(scalable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, want string
+		b          []byte
+	}{
+		{"cut", "truncated", b[:len(b)-64]},
+		{"extended", "after the", append(b[:len(b):len(b)], make([]byte, 64)...)},
+		{"whole", "", b},
+	} {
+		f := scalable + "." + c.name
+		if err := os.WriteFile(f, c.b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errs := runChild(t, "query", "-c", "--no-verify", f, presentFile)
+		switch {
+		case c.want == "" && (code != 0 || out != strconv.Itoa(n)+"\n"):
+			t.Errorf("%s: exit %d, %q, %q; want every key", c.name, code, out, errs)
+		case c.want != "" && (code != 2 || out != "" || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, c.want)):
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 2 and one line with %q", c.name, code, out, errs, c.want)
+		}
+	}
+}

@@ -40,21 +40,24 @@ const Magic = "SBLM"
 // MaxBlocks is the most blocks (buckets, units) a header may announce.
 const MaxBlocks = 1 << 32
 
-// Header field offsets (FORMAT.md).
+// Header field offsets (FORMAT.md). These are their only definition:
+// package blocked, the root package and the generator of blocked's
+// assembly (asm/lookup.go, which loads this package's declarations) read
+// them here, and the pebble module reads through blocked's functions.
 const (
-	offMagic      = 0  // 4 bytes
-	offVersion    = 4  // uint16
-	offVariant    = 6  // uint8
-	offK          = 7  // uint8
-	offBlocks     = 8  // uint64
-	offHash       = 16 // uint8
-	offParams     = 17 // 7 bytes, variant-specific, zero for variants 1..3
-	offPayloadLen = 24 // uint64
-	offPayloadCRC = 32 // uint32
-	offCompat     = 36 // uint32: compatible flags, ignored by readers
-	offIncompat   = 40 // uint32: incompatible flags, refused by readers
-	offReserved   = 44 // 16 bytes, zero
-	offHeaderCRC  = 60 // uint32: CRC-32C of bytes 0..59
+	OffMagic      = 0  // 4 bytes
+	OffVersion    = 4  // uint16
+	OffVariant    = 6  // uint8
+	OffK          = 7  // uint8
+	OffBlocks     = 8  // uint64
+	OffHash       = 16 // uint8
+	OffParams     = 17 // 7 bytes, variant-specific, zero for variants 1..3
+	OffPayloadLen = 24 // uint64
+	OffPayloadCRC = 32 // uint32
+	OffCompat     = 36 // uint32: compatible flags, ignored by readers
+	OffIncompat   = 40 // uint32: incompatible flags, refused by readers
+	OffReserved   = 44 // 16 bytes, zero
+	OffHeaderCRC  = 60 // uint32: CRC-32C of bytes 0..59
 )
 
 // Compatible flags (offset 36). Bits 0..1 are the key family: what the
@@ -168,18 +171,18 @@ func UpdateCRC(crc uint32, b []byte) uint32 { return crc32.Update(crc, castagnol
 func (h Header) Put(b []byte) {
 	b = b[:HeaderSize]
 	clear(b)
-	copy(b[offMagic:], Magic)
-	binary.LittleEndian.PutUint16(b[offVersion:], h.Version)
-	b[offVariant] = byte(h.Variant)
-	b[offK] = h.K
-	binary.LittleEndian.PutUint64(b[offBlocks:], h.Blocks)
-	b[offHash] = h.Hash
-	copy(b[offParams:offPayloadLen], h.Params[:])
-	binary.LittleEndian.PutUint64(b[offPayloadLen:], h.PayloadBytes)
-	binary.LittleEndian.PutUint32(b[offPayloadCRC:], h.PayloadCRC)
-	binary.LittleEndian.PutUint32(b[offCompat:], h.Compat)
-	binary.LittleEndian.PutUint32(b[offIncompat:], h.Incompat)
-	binary.LittleEndian.PutUint32(b[offHeaderCRC:], CRC(b[:offHeaderCRC]))
+	copy(b[OffMagic:], Magic)
+	binary.LittleEndian.PutUint16(b[OffVersion:], h.Version)
+	b[OffVariant] = byte(h.Variant)
+	b[OffK] = h.K
+	binary.LittleEndian.PutUint64(b[OffBlocks:], h.Blocks)
+	b[OffHash] = h.Hash
+	copy(b[OffParams:OffPayloadLen], h.Params[:])
+	binary.LittleEndian.PutUint64(b[OffPayloadLen:], h.PayloadBytes)
+	binary.LittleEndian.PutUint32(b[OffPayloadCRC:], h.PayloadCRC)
+	binary.LittleEndian.PutUint32(b[OffCompat:], h.Compat)
+	binary.LittleEndian.PutUint32(b[OffIncompat:], h.Incompat)
+	binary.LittleEndian.PutUint32(b[OffHeaderCRC:], CRC(b[:OffHeaderCRC]))
 }
 
 // Parse decodes the header at the start of b and checks it in FORMAT.md's
@@ -190,25 +193,25 @@ func Parse(b []byte, want Variant) (Header, error) {
 	if len(b) < HeaderSize {
 		return Header{}, fmt.Errorf("%w: %d byte%.*s, shorter than the %d-byte header", errs.ErrTruncated, len(b), errs.S(len(b)), "s", HeaderSize)
 	}
-	if string(b[offMagic:offMagic+4]) != Magic {
-		return Header{}, fmt.Errorf("%w: starts with %q, want %q", errs.ErrMagic, b[offMagic:offMagic+4], Magic)
+	if string(b[OffMagic:OffMagic+4]) != Magic {
+		return Header{}, fmt.Errorf("%w: starts with %q, want %q", errs.ErrMagic, b[OffMagic:OffMagic+4], Magic)
 	}
 	h := Header{
-		Version:      binary.LittleEndian.Uint16(b[offVersion:]),
-		Variant:      Variant(b[offVariant]),
-		K:            b[offK],
-		Blocks:       binary.LittleEndian.Uint64(b[offBlocks:]),
-		Hash:         b[offHash],
-		PayloadBytes: binary.LittleEndian.Uint64(b[offPayloadLen:]),
-		PayloadCRC:   binary.LittleEndian.Uint32(b[offPayloadCRC:]),
-		Compat:       binary.LittleEndian.Uint32(b[offCompat:]),
-		Incompat:     binary.LittleEndian.Uint32(b[offIncompat:]),
+		Version:      binary.LittleEndian.Uint16(b[OffVersion:]),
+		Variant:      Variant(b[OffVariant]),
+		K:            b[OffK],
+		Blocks:       binary.LittleEndian.Uint64(b[OffBlocks:]),
+		Hash:         b[OffHash],
+		PayloadBytes: binary.LittleEndian.Uint64(b[OffPayloadLen:]),
+		PayloadCRC:   binary.LittleEndian.Uint32(b[OffPayloadCRC:]),
+		Compat:       binary.LittleEndian.Uint32(b[OffCompat:]),
+		Incompat:     binary.LittleEndian.Uint32(b[OffIncompat:]),
 	}
-	copy(h.Params[:], b[offParams:offPayloadLen])
+	copy(h.Params[:], b[OffParams:OffPayloadLen])
 	if h.Version != Version {
 		return Header{}, fmt.Errorf("%w: version %d, this package reads version %d", errs.ErrVersion, h.Version, Version)
 	}
-	if got, hdr := CRC(b[:offHeaderCRC]), binary.LittleEndian.Uint32(b[offHeaderCRC:]); got != hdr {
+	if got, hdr := CRC(b[:OffHeaderCRC]), binary.LittleEndian.Uint32(b[OffHeaderCRC:]); got != hdr {
 		return Header{}, fmt.Errorf("%w: header CRC-32C is %#08x, header says %#08x", errs.ErrChecksum, got, hdr)
 	}
 	if u := h.Incompat &^ KnownIncompat; u != 0 {
@@ -217,7 +220,7 @@ func Parse(b []byte, want Variant) (Header, error) {
 	if err := checkVariant(h.Variant, want); err != nil {
 		return Header{}, err
 	}
-	for _, c := range b[offReserved:offHeaderCRC] {
+	for _, c := range b[OffReserved:OffHeaderCRC] {
 		if c != 0 {
 			return Header{}, fmt.Errorf("%w: reserved header bytes are not zero", errs.ErrCorrupt)
 		}
