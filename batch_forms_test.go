@@ -61,7 +61,7 @@ func batchFormsEqual[K Key](t *testing.T, keys []K, n int) {
 	}
 	checkHasAll("Filter", f.HasAll, f.Has)
 	if b, err := f.MarshalBinary(); err == nil {
-		if v, err := View[K](b); err == nil {
+		if v, err := newView[K](b); err == nil {
 			checkHasAll("FilterView", v.HasAll, v.Has)
 		}
 	}
@@ -77,7 +77,7 @@ func batchFormsEqual[K Key](t *testing.T, keys []K, n int) {
 	}
 	checkHasAll("Counting", c.HasAll, c.Has)
 	if b, err := c.MarshalBinary(); err == nil {
-		if v, err := ViewCounting[K](b); err == nil {
+		if v, err := newCountingView[K](b); err == nil {
 			checkHasAll("CountingView", v.HasAll, v.Has)
 		}
 	}

@@ -71,13 +71,12 @@ func TestTypedEncodingRoundTrip(t *testing.T) {
 	}
 	got := []*Filter[string]{&u, &r, &r2}
 	if littleEndian {
-		v, err := View[string](aligned(b))
+		v, err := newView[string](aligned(b))
 		if err != nil {
 			t.Fatal(err)
 		}
-		got = append(got, v.Clone())
-		if !v.Equal(v) || v.HasAll(keys, make([]bool, len(keys))) != len(keys) || !v.Has("key-7") || !v.Clone().Equal(f) {
-			t.Fatal("View: keys missing or filter differs")
+		if v.HasAll(keys, make([]bool, len(keys))) != len(keys) || !v.Has("key-7") {
+			t.Fatal("View: keys missing")
 		}
 	}
 	out := make([]bool, len(keys))
@@ -119,7 +118,7 @@ func TestTypedEncodingRefusesOtherHashes(t *testing.T) {
 		if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
 			wantView = blocked.ErrByteOrder // views need a little-endian machine, whatever the bytes
 		}
-		if _, err := View[string](aligned(b)); !errors.Is(err, wantView) {
+		if _, err := newView[string](aligned(b)); !errors.Is(err, wantView) {
 			t.Errorf("View of key hash %v: %v, want %v", id, err, wantView)
 		}
 		if !f.Has("kept") {

@@ -69,7 +69,7 @@ func TestTypedVariantBeforeHash(t *testing.T) {
 	if _, err := f.ReadFrom(bytes.NewReader(b)); !errors.Is(err, blocked.ErrVariant) || errors.Is(err, blocked.ErrHashMismatch) {
 		t.Fatalf("ReadFrom: %v, want ErrVariant", err)
 	}
-	if _, err := View[string](aligned(b)); binary.NativeEndian.Uint16([]byte{1, 0}) == 1 && // views need little-endian
+	if _, err := newView[string](aligned(b)); binary.NativeEndian.Uint16([]byte{1, 0}) == 1 && // views need little-endian
 		(!errors.Is(err, blocked.ErrVariant) || errors.Is(err, blocked.ErrHashMismatch)) {
 		t.Fatalf("View: %v, want ErrVariant", err)
 	}

@@ -205,7 +205,7 @@ func TestTypedZeroAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, verr := View[uint64](enc)
+	v, verr := newView[uint64](enc)
 	if verr != nil && !errors.Is(verr, ErrByteOrder) {
 		t.Fatal(verr)
 	}

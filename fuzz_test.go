@@ -149,7 +149,7 @@ func FuzzTypedHash(f *testing.F) {
 		strs := []string{string(data), string(data[:len(data)/2])}
 		fs.AddAll(strs)
 		for _, v := range ints {
-			if Hash(v) != HashUint64(v) || Hash(int64(v)) != HashUint64(v) {
+			if Hash(v) != hashUint64(v) || Hash(int64(v)) != hashUint64(v) {
 				t.Fatalf("Hash(%#x) differs between types", v)
 			}
 			if !fi.Has(v) {
@@ -220,7 +220,7 @@ func FuzzTypedDecode(f *testing.F) {
 		default:
 			accepted(t, "ReadFrom", &r)
 		}
-		if v, err := View[string](aligned(data)); err != nil {
+		if v, err := newView[string](aligned(data)); err != nil {
 			check(t, "View", err)
 		} else {
 			v.Has("a")

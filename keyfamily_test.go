@@ -26,7 +26,7 @@ func decodersOf[K Key](name string) []typedDecoder {
 		if !littleEndian {
 			return nil
 		}
-		_, err := View[K](aligned(b))
+		_, err := newView[K](aligned(b))
 		return err
 	}
 	both := func(u interface {
@@ -190,15 +190,9 @@ func TestKeyFamilyUnrecorded(t *testing.T) {
 			t.Errorf("%s as a Filter[uint64]: %v (an old encoding loads as any key type)", g.old, err)
 		}
 		if littleEndian {
-			v, err := View[string](aligned(old))
+			v, err := newView[string](aligned(old))
 			if err != nil || !v.Has("key-7") {
 				t.Fatalf("View of %s: %v", g.old, err)
-			}
-			if again, _ := v.MarshalBinary(); !bytes.Equal(again, old) {
-				t.Error("a view re-encodes other bytes than it views")
-			}
-			if again := mustMarshal(t, v.Clone()); !bytes.Equal(again, now) {
-				t.Error("the Clone of a view does not record its key type's family")
 			}
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/zeebo/xxh3"
+
+	"github.com/simdbloom/bloom/blocked"
 )
 
 var lookupSink int
@@ -44,7 +46,10 @@ func BenchmarkLookup(b *testing.B) {
 		if err := held.Reset(enc); err != nil {
 			b.Fatal(err)
 		}
-		eng := held.Engine()
+		var eng blocked.FilterView
+		if err := eng.Reset(enc); err != nil {
+			b.Fatal(err)
+		}
 		name := fmt.Sprintf("keys=%d/op=%%s", n)
 		b.Run(fmt.Sprintf("keys=%d/op=paired", n), func(b *testing.B) {
 			ops := []func(k []byte) bool{

@@ -25,14 +25,6 @@ func TestWriteToShortWriter(t *testing.T) {
 	f := mustNew[string](t, 1000, 0.01)
 	f.AddAll(goldenKeys())
 	checkShortWrites(t, "Filter[string]", f)
-	b, _ := f.MarshalBinary()
-	if littleEndian {
-		v, err := View[string](aligned(b))
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkShortWrites(t, "FilterView[string]", v)
-	}
 	for _, p := range persistedTypes {
 		checkShortWrites(t, p.name, p.build(t, 1))
 	}

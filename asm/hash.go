@@ -5,7 +5,7 @@ import (
 )
 
 // The root package hashes a 64-bit integer key x as XXH3-64 of its 8-byte
-// little-endian encoding (bloom.HashUint64):
+// little-endian encoding (bloom.Hash[uint64]):
 //
 //	h := rotl(x, 32) ^ secret
 //	h ^= rotl(h, 49) ^ rotl(h, 24)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/simdbloom/bloom"
 	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/internal/sizing"
 )
 
 // TestPeerAccuracy measures, for every library in the benchmarks, the
@@ -39,16 +40,16 @@ func TestPeerAccuracy(t *testing.T) {
 	}
 	var buf [8]byte
 	libs := []lib{
-		{"simdbloom (k=8)", fx.Ours.SizeBytes(), func(k uint64) bool { return fx.Ours.HasHash(bloom.HashUint64(k)) },
+		{"simdbloom (k=8)", fx.Ours.SizeBytes(), func(k uint64) bool { return fx.Ours.HasHash(bloom.Hash(k)) },
 			blocked.FPR(n, fx.Ours.NumBlocks(), 8)},
-		{"parquet-go split block", uint64(len(fx.parquet.Bytes())), func(k uint64) bool { return fx.parquet.Check(bloom.HashUint64(k)) },
+		{"parquet-go split block", uint64(len(fx.parquet.Bytes())), func(k uint64) bool { return fx.parquet.Check(bloom.Hash(k)) },
 			blocked.SplitBlockFPR(n, uint64(len(fx.parquet)))},
-		{"holiman/bloomfilter", fx.hol.M() / 8, func(k uint64) bool { return fx.hol.ContainsHash(bloom.HashUint64(k)) },
-			bloom.ClassicFPR(fx.hol.M(), n, int(fx.hol.K()))},
+		{"holiman/bloomfilter", fx.hol.M() / 8, func(k uint64) bool { return fx.hol.ContainsHash(bloom.Hash(k)) },
+			sizing.ClassicFPR(fx.hol.M(), n, int(fx.hol.K()))},
 		{"bits-and-blooms", uint64(fx.bits.Cap()) / 8, func(k uint64) bool {
 			binary.LittleEndian.PutUint64(buf[:], k)
 			return fx.bits.Test(buf[:])
-		}, bloom.ClassicFPR(uint64(fx.bits.Cap()), n, int(fx.bits.K()))},
+		}, sizing.ClassicFPR(uint64(fx.bits.Cap()), n, int(fx.bits.K()))},
 		{"xorfilter BinaryFuse8", fx.fuseBytes, fx.fuse.Contains, 1.0 / 256},
 	}
 	t.Logf("%d keys, %d absent probes", n, probes)

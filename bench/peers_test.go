@@ -29,9 +29,9 @@ import (
 	holiman "github.com/holiman/bloomfilter/v2"
 	parquetbloom "github.com/parquet-go/parquet-go/bloom"
 
-	"github.com/simdbloom/bloom"
 	"github.com/simdbloom/bloom/bench/internal/benchkit"
 	"github.com/simdbloom/bloom/bench/internal/cputime"
+	"github.com/simdbloom/bloom/internal/sizing"
 )
 
 // The keys, streams, simdbloom's filters and rows, the -bench.sizes flag, the
@@ -67,7 +67,7 @@ func getFixture(tb testing.TB, size uint64) *fixture {
 	fx := &fixture{Fixture: benchkit.Get(tb, size)}
 	n := uint64(len(fx.Keys))
 	mbits := size * 8
-	k := uint(bloom.OptimalKInt(mbits, n))
+	k := uint(sizing.OptimalKInt(mbits, n))
 	fx.bits = bitsbloom.New(uint(mbits), k)
 	for _, x := range fx.Keys {
 		fx.bits.Add(le64(x))

@@ -41,7 +41,7 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("build", "bloom build [-n N] [-p P] [-0] -o FILE [INPUT...]: a filter file of the keys in the inputs,\n"+
 		"one key a line (the line's bytes without its newline), read from standard input when no INPUT\n"+
 		"is given or for \"-\". The file is in simdbloom's format (FORMAT.md) with the xxh3 key hash, for\n"+
-		"bloom query and for bloom.View[string] or bloom.View[[]byte] in Go.\n\n"+
+		"bloom query and for bloom.FilterView[string] or [[]byte] in Go.\n\n"+
 		"The filter is sized for N keys at false-positive rate P. Without -n, the lines of the input files\n"+
 		"are counted first (a file named twice, once); when an input can be read only once (standard\n"+
 		"input, a pipe given by name such as /dev/stdin or <(...), a FIFO) and -n is not given, the filter\n"+

@@ -21,7 +21,7 @@ func newClassic(m uint64, k int) *classic {
 
 // pos returns position i of key x.
 func (c *classic) pos(x uint64, i int) uint64 {
-	h := bloom.HashUint64(x ^ uint64(i)*0x9e3779b97f4a7c15)
+	h := bloom.Hash(x ^ uint64(i)*0x9e3779b97f4a7c15)
 	hi, _ := bits.Mul64(h, c.m)
 	return hi
 }

@@ -298,7 +298,7 @@ func addRange(add func([]uint64), base, n uint64) {
 	for i := uint64(0); i < n; i += uint64(len(buf)) {
 		b := buf[:min(uint64(len(buf)), n-i)]
 		for j := range b {
-			b[j] = bloom.HashUint64(base + i + uint64(j))
+			b[j] = bloom.Hash(base + i + uint64(j))
 		}
 		add(b)
 	}
@@ -312,7 +312,7 @@ func countFPBatch(probes int, from uint64, has func([]uint64, []bool) int) float
 	for i := 0; i < probes; i += len(buf) {
 		b := buf[:min(len(buf), probes-i)]
 		for j := range b {
-			b[j] = bloom.HashUint64(from + uint64(i+j))
+			b[j] = bloom.Hash(from + uint64(i+j))
 		}
 		fp += has(b, out)
 	}

@@ -142,7 +142,8 @@ func viewScalable(b []byte) (hasAller, error) {
 // viewFilter returns a typed view of the Filter encoding b, or, where views
 // are impossible (a big-endian machine), the decoded filter.
 func viewFilter(b []byte) (hasAller, error) {
-	v, err := bloom.View[[]byte](b)
+	v := new(bloom.FilterView[[]byte])
+	err := v.Reset(b)
 	if errors.Is(err, bloom.ErrByteOrder) {
 		var f bloom.Filter[[]byte]
 		if err := f.UnmarshalBinary(b); err != nil {

@@ -73,18 +73,19 @@ func TestBuildQueryFile(t *testing.T) {
 	checkQuery(t, f, pf, af, present, absent)
 	checkInfo(t, f, "filter", n)
 
-	// The file is the library's format: bloom.View[string] reads it.
+	// The file is the library's format: bloom.FilterView[string] reads it.
 	b, err := os.ReadFile(f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := bloom.View[string](b)
+	v := new(bloom.FilterView[string])
+	err = v.Reset(b)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, k := range present[:1000] {
 		if !v.Has(k) {
-			t.Fatalf("bloom.View[string] of the built file lacks %q", k)
+			t.Fatalf("bloom.FilterView[string] of the built file lacks %q", k)
 		}
 	}
 }
