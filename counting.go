@@ -33,27 +33,6 @@ func NewCounting[K Key](n uint64, fpr float64) (*Counting[K], error) {
 	return &Counting[K]{c: c, kind: kindOf[K]()}, nil
 }
 
-// CountingFromEngine returns a typed counting filter over an existing
-// hash-level one (the inverse of Engine); both share the counters. Keys
-// added through either must be hashed with Hash, so it records
-// blocked.HashXXH3 (SetKeyHash) and K's key family (SetKeyFamily) on c when c
-// records none; a filter recording another keeps it, and its encodings are
-// then refused by the typed decoders. It panics if c is nil.
-func CountingFromEngine[K Key](c *blocked.Counting) *Counting[K] {
-	if c.KeyHash() == blocked.HashUnspecified {
-		c.SetKeyHash(blocked.HashXXH3)
-	}
-	if c.KeyFamily() == blocked.KeysUnrecorded {
-		c.SetKeyFamily(keyFamily[K]())
-	}
-	return &Counting[K]{c: c, kind: kindOf[K]()}
-}
-
-// Engine returns the hash-level counting filter underneath, for AddHash,
-// HasHash and RemoveHash with hashes computed by Hash, and for the methods
-// this type does not repeat; nil for the zero Counting.
-func (c *Counting[K]) Engine() *blocked.Counting { return c.c }
-
 // mustEngine panics, naming the constructor, when c is the zero Counting.
 func (c *Counting[K]) mustEngine(op string) *blocked.Counting {
 	if c.c == nil {

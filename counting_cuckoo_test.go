@@ -6,7 +6,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 func TestCuckooTyped(t *testing.T) {
@@ -47,10 +47,10 @@ func TestCuckooTyped(t *testing.T) {
 	if p := float64(still) / (n / 2); p > 0.01+4*math.Sqrt(0.01/(n/2)) {
 		t.Errorf("%.4f of removed keys still present", p)
 	}
-	if c.EstimatedFPR() <= 0 || c.EstimatedFPR() > 0.01 || c.Engine() == nil {
+	if c.EstimatedFPR() <= 0 || c.EstimatedFPR() > 0.01 || c.f == nil {
 		t.Errorf("EstimatedFPR %v", c.EstimatedFPR())
 	}
-	if _, err := NewCuckoo[int](0, 0.01); !errors.Is(err, blocked.ErrKeys) {
+	if _, err := NewCuckoo[int](0, 0.01); !errors.Is(err, errs.ErrKeys) {
 		t.Errorf("n=0: %v", err)
 	}
 }
@@ -80,13 +80,13 @@ func TestCountingTyped(t *testing.T) {
 			t.Fatalf("false negative for %d", i)
 		}
 	}
-	if c.Saturated() != 0 || c.NumBits() == 0 || c.EstimatedFPR() <= 0 || c.Engine() == nil {
+	if c.Saturated() != 0 || c.NumBits() == 0 || c.EstimatedFPR() <= 0 || c.c == nil {
 		t.Errorf("Saturated %d NumBits %d EstimatedFPR %v", c.Saturated(), c.NumBits(), c.EstimatedFPR())
 	}
 	if c.Remove(1<<60) && c.Remove(1<<60+1) && c.Remove(1<<60+2) {
 		t.Error("removing absent keys keeps succeeding")
 	}
-	if _, err := NewCounting[int](10, math.NaN()); !errors.Is(err, blocked.ErrFPR) {
+	if _, err := NewCounting[int](10, math.NaN()); !errors.Is(err, errs.ErrFPR) {
 		t.Errorf("fpr NaN: %v", err)
 	}
 }

@@ -37,27 +37,6 @@ func NewCuckoo[K Key](n uint64, fpr float64) (*Cuckoo[K], error) {
 	return &Cuckoo[K]{f: f, kind: kindOf[K]()}, nil
 }
 
-// CuckooFromEngine returns a typed cuckoo filter over an existing hash-level
-// one (the inverse of Engine); both share the table. Keys added through
-// either must be hashed with Hash, so it records blocked.HashXXH3 (SetKeyHash)
-// and K's key family (SetKeyFamily) on f when f records none; a filter
-// recording another keeps it, and its encodings are then refused by the
-// typed decoders. It panics if f is nil.
-func CuckooFromEngine[K Key](f *cuckoo.Filter) *Cuckoo[K] {
-	if f.KeyHash() == blocked.HashUnspecified {
-		f.SetKeyHash(blocked.HashXXH3)
-	}
-	if f.KeyFamily() == blocked.KeysUnrecorded {
-		f.SetKeyFamily(keyFamily[K]())
-	}
-	return &Cuckoo[K]{f: f, kind: kindOf[K]()}
-}
-
-// Engine returns the hash-level cuckoo filter underneath, for AddHash,
-// HasHash and RemoveHash with hashes computed by Hash, and for the methods
-// this type does not repeat; nil for the zero Cuckoo.
-func (c *Cuckoo[K]) Engine() *cuckoo.Filter { return c.f }
-
 // mustEngine panics, naming the constructor, when c is the zero Cuckoo.
 func (c *Cuckoo[K]) mustEngine(op string) *cuckoo.Filter {
 	if c.f == nil {

@@ -5,12 +5,14 @@ import (
 	"io"
 
 	"github.com/simdbloom/bloom/blocked"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // The typed filter's binary format is blocked.Filter's (FORMAT.md), with the
 // key-hash identifier blocked.HashXXH3, which every typed filter records
 // when it is made: the hashes this package's Hash computes. Decoding refuses any other identifier with an error wrapping
-// blocked.ErrHashMismatch, so a filter built over other hashes (Parquet's
+// bloom.ErrHashMismatch, so a filter built over other hashes (Parquet's
 // XXH64, or raw hashes) is never queried with xxh3 ones. The encoding also
 // records the key family (byte strings or integers, keyfamily.go), and the
 // decoders refuse the other family the same way, after the key hash: a
@@ -35,14 +37,14 @@ func (f *Filter[K]) WriteTo(w io.Writer) (int64, error) { return f.engine().Writ
 func checkHash(id blocked.HashID) error {
 	if id != blocked.HashXXH3 {
 		return fmt.Errorf("%w: the encoding's key hash is %v, bloom.Filter reads only %v (for other hashes use blocked.Filter and FromEngine)",
-			blocked.ErrHashMismatch, id, blocked.HashXXH3)
+			errs.ErrHashMismatch, id, blocked.HashXXH3)
 	}
 	return nil
 }
 
 // UnmarshalBinary replaces f with the filter encoded in b, which must have
 // been written by MarshalBinary or WriteTo (key hash xxh3, else an error
-// wrapping blocked.ErrHashMismatch, checked after the rest of the encoding);
+// wrapping bloom.ErrHashMismatch, checked after the rest of the encoding);
 // on error f is unchanged. It copies b; see View to use b in place.
 func (f *Filter[K]) UnmarshalBinary(b []byte) error {
 	g := new(blocked.Filter)

@@ -12,6 +12,8 @@ import (
 	"unsafe"
 
 	"github.com/simdbloom/bloom/blocked"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite the typed golden encoding (little-endian machines only)")
@@ -108,15 +110,15 @@ func TestTypedEncodingRefusesOtherHashes(t *testing.T) {
 		b, _ := bf.MarshalBinary()
 		f := mustNew[string](t, 10, 0.01)
 		f.Add("kept")
-		if err := f.UnmarshalBinary(b); !errors.Is(err, blocked.ErrHashMismatch) {
+		if err := f.UnmarshalBinary(b); !errors.Is(err, errs.ErrHashMismatch) {
 			t.Errorf("UnmarshalBinary of key hash %v: %v, want ErrHashMismatch", id, err)
 		}
-		if _, err := f.ReadFrom(bytes.NewReader(b)); !errors.Is(err, blocked.ErrHashMismatch) {
+		if _, err := f.ReadFrom(bytes.NewReader(b)); !errors.Is(err, errs.ErrHashMismatch) {
 			t.Errorf("ReadFrom of key hash %v: %v, want ErrHashMismatch", id, err)
 		}
-		wantView := blocked.ErrHashMismatch
+		wantView := errs.ErrHashMismatch
 		if binary.NativeEndian.Uint16([]byte{1, 0}) != 1 {
-			wantView = blocked.ErrByteOrder // views need a little-endian machine, whatever the bytes
+			wantView = errs.ErrByteOrder // views need a little-endian machine, whatever the bytes
 		}
 		if _, err := newView[string](aligned(b)); !errors.Is(err, wantView) {
 			t.Errorf("View of key hash %v: %v, want %v", id, err, wantView)
@@ -130,19 +132,19 @@ func TestTypedEncodingRefusesOtherHashes(t *testing.T) {
 	s.SetKeyHash(blocked.HashXXH3)
 	b, _ := s.MarshalBinary()
 	var f Filter[string]
-	if err := f.UnmarshalBinary(b); !errors.Is(err, blocked.ErrVariant) {
+	if err := f.UnmarshalBinary(b); !errors.Is(err, errs.ErrVariant) {
 		t.Errorf("a SplitBlock decoded as a typed filter: %v", err)
 	}
-	if _, err := f.ReadFrom(bytes.NewReader(b)); !errors.Is(err, blocked.ErrVariant) {
+	if _, err := f.ReadFrom(bytes.NewReader(b)); !errors.Is(err, errs.ErrVariant) {
 		t.Errorf("a SplitBlock read as a typed filter: %v", err)
 	}
 	// Short and damaged input: the blocked errors come through.
 	good, _ := mustNew[string](t, 10, 0.01).MarshalBinary()
 	for _, bad := range [][]byte{nil, good[:10], good[:len(good)-1]} {
-		if err := f.UnmarshalBinary(bad); !errors.Is(err, blocked.ErrTruncated) {
+		if err := f.UnmarshalBinary(bad); !errors.Is(err, errs.ErrTruncated) {
 			t.Errorf("%d bytes: UnmarshalBinary: %v", len(bad), err)
 		}
-		if _, err := f.ReadFrom(bytes.NewReader(bad)); len(bad) == 0 && err != io.EOF || len(bad) > 0 && !errors.Is(err, blocked.ErrTruncated) {
+		if _, err := f.ReadFrom(bytes.NewReader(bad)); len(bad) == 0 && err != io.EOF || len(bad) > 0 && !errors.Is(err, errs.ErrTruncated) {
 			t.Errorf("%d bytes: ReadFrom: %v", len(bad), err)
 		}
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/simdbloom/bloom/blocked"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // TestTypedRecordsXXH3 checks that every typed filter records xxh3 when it
@@ -19,8 +21,8 @@ func TestTypedRecordsXXH3(t *testing.T) {
 		t.Fatalf("New: %v", id)
 	}
 	c, err := NewCounting[string](100, 0.01)
-	if err != nil || c.Engine().KeyHash() != blocked.HashXXH3 {
-		t.Fatalf("NewCounting: %v %v", err, c.Engine().KeyHash())
+	if err != nil || c.c.KeyHash() != blocked.HashXXH3 {
+		t.Fatalf("NewCounting: %v %v", err, c.c.KeyHash())
 	}
 	s, err := NewScalable[int](10, 0.01)
 	if err != nil {
@@ -44,7 +46,7 @@ func TestTypedRecordsXXH3(t *testing.T) {
 	other, _ := blocked.New(100, 0.01)
 	other.SetKeyHash(blocked.HashXXH64)
 	b, _ := FromEngine[string](other).MarshalBinary()
-	if err := new(Filter[string]).UnmarshalBinary(b); !errors.Is(err, blocked.ErrHashMismatch) {
+	if err := new(Filter[string]).UnmarshalBinary(b); !errors.Is(err, errs.ErrHashMismatch) {
 		t.Fatalf("FromEngine kept another hash, its encoding must be refused: %v", err)
 	}
 	// AppendBinary: MarshalBinary's bytes after the prefix.
@@ -63,14 +65,14 @@ func TestTypedVariantBeforeHash(t *testing.T) {
 	c, _ := blocked.NewCountingBytes(64 * 4)
 	b, _ := c.MarshalBinary()
 	var f Filter[string]
-	if err := f.UnmarshalBinary(b); !errors.Is(err, blocked.ErrVariant) || errors.Is(err, blocked.ErrHashMismatch) {
+	if err := f.UnmarshalBinary(b); !errors.Is(err, errs.ErrVariant) || errors.Is(err, errs.ErrHashMismatch) {
 		t.Fatalf("UnmarshalBinary: %v, want ErrVariant", err)
 	}
-	if _, err := f.ReadFrom(bytes.NewReader(b)); !errors.Is(err, blocked.ErrVariant) || errors.Is(err, blocked.ErrHashMismatch) {
+	if _, err := f.ReadFrom(bytes.NewReader(b)); !errors.Is(err, errs.ErrVariant) || errors.Is(err, errs.ErrHashMismatch) {
 		t.Fatalf("ReadFrom: %v, want ErrVariant", err)
 	}
 	if _, err := newView[string](aligned(b)); binary.NativeEndian.Uint16([]byte{1, 0}) == 1 && // views need little-endian
-		(!errors.Is(err, blocked.ErrVariant) || errors.Is(err, blocked.ErrHashMismatch)) {
+		(!errors.Is(err, errs.ErrVariant) || errors.Is(err, errs.ErrHashMismatch)) {
 		t.Fatalf("View: %v, want ErrVariant", err)
 	}
 }

@@ -2,9 +2,10 @@ package bloom
 
 import "github.com/simdbloom/bloom/internal/errs"
 
-// The errors every package of this module returns, wrapped with details.
-// Packages blocked, cuckoo and parquet export the same values under the same
-// names, so errors.Is(err, bloom.ErrFPR) matches an error from any of them:
+// The errors every package of this module returns, wrapped with details:
+// errors.Is(err, bloom.ErrFPR) matches an error from any of them (packages
+// blocked, cuckoo and parquet return these values and export no others,
+// but cuckoo.ErrFull, which is ErrFull):
 //
 //	if _, err := bloom.New[string](n, fpr); errors.Is(err, bloom.ErrFPR) {
 //		// fpr was not in (0, 1)
@@ -22,8 +23,8 @@ var (
 	// not one the filter supports, or that Union or Intersect was given
 	// filters of different geometry.
 	ErrGeometry = errs.ErrGeometry
-	// ErrOption means an option value (a NewScalable option, a sizing
-	// Variant) is out of range or unknown.
+	// ErrOption means an option value (a NewScalable option) is out of
+	// range or unknown.
 	ErrOption = errs.ErrOption
 	// ErrFull means a cuckoo filter found no room for a key; the filter is
 	// unchanged.
@@ -43,9 +44,6 @@ var (
 	ErrTruncated = errs.ErrTruncated
 	// ErrCorrupt means the encoding's header is malformed or inconsistent.
 	ErrCorrupt = errs.ErrCorrupt
-	// ErrAlignment is no longer returned: views accept payloads at any
-	// address. It is kept so that code testing for it still compiles.
-	ErrAlignment = errs.ErrAlignment
 	// ErrByteOrder means View was called on a big-endian machine; decode a
 	// copy with UnmarshalBinary instead.
 	ErrByteOrder = errs.ErrByteOrder

@@ -14,6 +14,8 @@ import (
 	"github.com/simdbloom/bloom/blocked"
 	"github.com/simdbloom/bloom/cuckoo"
 	"github.com/simdbloom/bloom/parquet"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // constructors makes a filter of every kind for n keys at fpr, returning
@@ -65,7 +67,7 @@ func TestOneErrorSet(t *testing.T) {
 	for _, c := range constructors {
 		for _, p := range []float64{2, -1, 0, 1, math.NaN(), math.Inf(1)} {
 			err := c.make(100, p)
-			if !errors.Is(err, bloom.ErrFPR) || !errors.Is(err, blocked.ErrFPR) {
+			if !errors.Is(err, bloom.ErrFPR) || !errors.Is(err, errs.ErrFPR) {
 				t.Errorf("%s(100, %v) = %v, want ErrFPR", c.name, p, err)
 			}
 			if err != nil && !strings.HasPrefix(err.Error(), "bloom: ") {
@@ -73,7 +75,7 @@ func TestOneErrorSet(t *testing.T) {
 			}
 		}
 		err := c.make(0, 0.01)
-		if !errors.Is(err, bloom.ErrKeys) || !errors.Is(err, blocked.ErrKeys) {
+		if !errors.Is(err, bloom.ErrKeys) || !errors.Is(err, errs.ErrKeys) {
 			t.Errorf("%s(0, 0.01) = %v, want ErrKeys", c.name, err)
 		}
 		if err := c.make(100, 0.01); err != nil {
@@ -88,19 +90,18 @@ func TestErrorValuesShared(t *testing.T) {
 		name      string
 		got, want error
 	}{
-		{"blocked.ErrKeys", blocked.ErrKeys, bloom.ErrKeys},
-		{"blocked.ErrFPR", blocked.ErrFPR, bloom.ErrFPR},
-		{"blocked.ErrTooLarge", blocked.ErrTooLarge, bloom.ErrTooLarge},
-		{"blocked.ErrGeometry", blocked.ErrGeometry, bloom.ErrGeometry},
-		{"blocked.ErrMagic", blocked.ErrMagic, bloom.ErrMagic},
-		{"blocked.ErrVersion", blocked.ErrVersion, bloom.ErrVersion},
-		{"blocked.ErrVariant", blocked.ErrVariant, bloom.ErrVariant},
-		{"blocked.ErrChecksum", blocked.ErrChecksum, bloom.ErrChecksum},
-		{"blocked.ErrTruncated", blocked.ErrTruncated, bloom.ErrTruncated},
-		{"blocked.ErrCorrupt", blocked.ErrCorrupt, bloom.ErrCorrupt},
-		{"blocked.ErrAlignment", blocked.ErrAlignment, bloom.ErrAlignment},
-		{"blocked.ErrByteOrder", blocked.ErrByteOrder, bloom.ErrByteOrder},
-		{"blocked.ErrHashMismatch", blocked.ErrHashMismatch, bloom.ErrHashMismatch},
+		{"errs.ErrKeys", errs.ErrKeys, bloom.ErrKeys},
+		{"errs.ErrFPR", errs.ErrFPR, bloom.ErrFPR},
+		{"errs.ErrTooLarge", errs.ErrTooLarge, bloom.ErrTooLarge},
+		{"errs.ErrGeometry", errs.ErrGeometry, bloom.ErrGeometry},
+		{"errs.ErrMagic", errs.ErrMagic, bloom.ErrMagic},
+		{"errs.ErrVersion", errs.ErrVersion, bloom.ErrVersion},
+		{"errs.ErrVariant", errs.ErrVariant, bloom.ErrVariant},
+		{"errs.ErrChecksum", errs.ErrChecksum, bloom.ErrChecksum},
+		{"errs.ErrTruncated", errs.ErrTruncated, bloom.ErrTruncated},
+		{"errs.ErrCorrupt", errs.ErrCorrupt, bloom.ErrCorrupt},
+		{"errs.ErrByteOrder", errs.ErrByteOrder, bloom.ErrByteOrder},
+		{"errs.ErrHashMismatch", errs.ErrHashMismatch, bloom.ErrHashMismatch},
 		{"cuckoo.ErrFull", cuckoo.ErrFull, bloom.ErrFull},
 	} {
 		if c.got != c.want {
@@ -109,7 +110,7 @@ func TestErrorValuesShared(t *testing.T) {
 	}
 	all := []error{bloom.ErrKeys, bloom.ErrFPR, bloom.ErrTooLarge, bloom.ErrGeometry, bloom.ErrOption, bloom.ErrFull,
 		bloom.ErrMagic, bloom.ErrVersion, bloom.ErrVariant, bloom.ErrChecksum, bloom.ErrTruncated, bloom.ErrCorrupt,
-		bloom.ErrAlignment, bloom.ErrByteOrder, bloom.ErrHashMismatch}
+		bloom.ErrByteOrder, bloom.ErrHashMismatch}
 	for i, a := range all {
 		if !strings.HasPrefix(a.Error(), "bloom: ") {
 			t.Errorf("%q does not start with \"bloom: \"", a)

@@ -114,9 +114,6 @@ func (f *Filter[K]) engine() *blocked.Filter {
 // NumBits returns the size of the filter in bits.
 func (f *Filter[K]) NumBits() uint64 { return f.engine().NumBits() }
 
-// K returns the number of bits set per key (8 or 16; 0 for the zero Filter).
-func (f *Filter[K]) K() int { return f.engine().K() }
-
 // FillRatio returns the fraction of bits set (about 0.5 or less at the planned load).
 func (f *Filter[K]) FillRatio() float64 { return f.engine().FillRatio() }
 

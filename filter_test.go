@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/simdbloom/bloom/blocked"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 func mustNew[K Key](t testing.TB, n uint64, p float64) *Filter[K] {
@@ -118,22 +120,22 @@ func TestTypedMatchesHashLevel(t *testing.T) {
 }
 
 func TestTypedErrors(t *testing.T) {
-	if _, err := New[string](0, 0.01); !errors.Is(err, blocked.ErrKeys) {
+	if _, err := New[string](0, 0.01); !errors.Is(err, errs.ErrKeys) {
 		t.Errorf("n=0: %v", err)
 	}
 	for _, p := range []float64{0, -1, 1, 2, math.NaN()} {
-		if f, err := New[int](10, p); !errors.Is(err, blocked.ErrFPR) || f != nil {
+		if f, err := New[int](10, p); !errors.Is(err, errs.ErrFPR) || f != nil {
 			t.Errorf("fpr=%v: %v", p, err)
 		}
 	}
 	a, b := mustNew[int](t, 1000, 0.01), mustNew[int](t, 100000, 0.01)
-	if err := a.Union(b); !errors.Is(err, blocked.ErrGeometry) {
+	if err := a.Union(b); !errors.Is(err, errs.ErrGeometry) {
 		t.Errorf("Union of different sizes: %v", err)
 	}
-	if err := a.Union(nil); !errors.Is(err, blocked.ErrGeometry) {
+	if err := a.Union(nil); !errors.Is(err, errs.ErrGeometry) {
 		t.Errorf("Union with nil: %v", err)
 	}
-	if err := a.Intersect(b); !errors.Is(err, blocked.ErrGeometry) {
+	if err := a.Intersect(b); !errors.Is(err, errs.ErrGeometry) {
 		t.Errorf("Intersect of different sizes: %v", err)
 	}
 }
@@ -153,7 +155,7 @@ func TestTypedUnionCloneClear(t *testing.T) {
 		t.Fatal("Intersect lost a common key")
 	}
 	c.Clear()
-	if c.Has("x") || c.FillRatio() != 0 || a.NumBits() != c.NumBits() || c.K() != a.K() {
+	if c.Has("x") || c.FillRatio() != 0 || a.NumBits() != c.NumBits() || c.f.K() != a.f.K() {
 		t.Fatal("Clear")
 	}
 	if a.EstimatedCount() < 0.5 || a.EstimatedFPR() <= 0 {

@@ -10,6 +10,8 @@ import (
 	"github.com/simdbloom/bloom/blocked"
 	"github.com/simdbloom/bloom/internal/childtest"
 	"github.com/simdbloom/bloom/internal/cpu"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // hashesOf turns fuzz bytes into hashes, 8 bytes each (a short tail is padded).
@@ -182,8 +184,8 @@ func FuzzTypedDecode(f *testing.F) {
 	cb, _ := c.MarshalBinary()
 	f.Add(cb)
 	f.Add([]byte{})
-	sentinels := []error{blocked.ErrMagic, blocked.ErrVersion, blocked.ErrVariant, blocked.ErrChecksum,
-		blocked.ErrTruncated, blocked.ErrCorrupt, blocked.ErrAlignment, blocked.ErrByteOrder, blocked.ErrHashMismatch}
+	sentinels := []error{errs.ErrMagic, errs.ErrVersion, errs.ErrVariant, errs.ErrChecksum,
+		errs.ErrTruncated, errs.ErrCorrupt, errs.ErrByteOrder, errs.ErrHashMismatch}
 	check := func(t *testing.T, how string, err error) {
 		for _, s := range sentinels {
 			if errors.Is(err, s) {

@@ -4,9 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"testing"
-
-	"github.com/simdbloom/bloom/blocked"
-	"github.com/simdbloom/bloom/cuckoo"
 )
 
 // The method sets every typed filter shares with its engine (the naming
@@ -198,44 +195,6 @@ func TestCountingEstimatedCountAfterRemove(t *testing.T) {
 	}
 	if c.FillRatio() <= 0 || c.FillRatio() >= 1 {
 		t.Fatalf("FillRatio %v", c.FillRatio())
-	}
-}
-
-func TestFromEngines(t *testing.T) {
-	e, err := blocked.NewCounting(1000, 0.01)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := CountingFromEngine[string](e)
-	c.Add("a")
-	if !e.HasHash(Hash("a")) || c.Engine() != e || e.KeyHash() != blocked.HashXXH3 || e.KeyFamily() != blocked.KeysBytes {
-		t.Fatalf("CountingFromEngine: shares %v, hash %v, family %v", e.HasHash(Hash("a")), e.KeyHash(), e.KeyFamily())
-	}
-	b, _ := c.MarshalBinary()
-	var d Counting[string]
-	if err := d.UnmarshalBinary(b); err != nil || !d.Has("a") {
-		t.Fatalf("round trip of a CountingFromEngine: %v", err)
-	}
-
-	k, err := cuckoo.New(1000, 0.01)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ck := CuckooFromEngine[uint64](k)
-	if err := ck.Add(7); err != nil {
-		t.Fatal(err)
-	}
-	if !k.HasHash(Hash(uint64(7))) || ck.Engine() != k || k.KeyHash() != blocked.HashXXH3 || k.KeyFamily() != blocked.KeysIntegers {
-		t.Fatal("CuckooFromEngine does not share the table or record the hash and family")
-	}
-	// A recorded family stays: the typed decoder of another family refuses it.
-	kb, _ := ck.MarshalBinary()
-	var wrong Cuckoo[string]
-	if err := wrong.UnmarshalBinary(kb); !errors.Is(err, ErrHashMismatch) {
-		t.Fatalf("integer cuckoo decoded as strings: %v", err)
-	}
-	if CuckooFromEngine[string](k).Engine().KeyFamily() != blocked.KeysIntegers {
-		t.Fatal("CuckooFromEngine overwrote a recorded family")
 	}
 }
 

@@ -296,12 +296,12 @@ func TestPersistCrafted(t *testing.T) {
 
 	// Counting[K] and Cuckoo[K] refuse encodings of other key hashes.
 	c := persistedTypes[0].build(t, 1).(*Counting[uint64])
-	c.Engine().SetKeyHash(blocked.HashXXH64)
+	c.c.SetKeyHash(blocked.HashXXH64)
 	if err := new(Counting[uint64]).UnmarshalBinary(mustMarshal(t, c)); !errors.Is(err, ErrHashMismatch) {
 		t.Errorf("Counting of key hash xxh64: %v, want ErrHashMismatch", err)
 	}
 	k := persistedTypes[1].build(t, 1).(*Cuckoo[uint64])
-	k.Engine().SetKeyHash(blocked.HashUnspecified)
+	k.f.SetKeyHash(blocked.HashUnspecified)
 	if err := new(Cuckoo[uint64]).UnmarshalBinary(mustMarshal(t, k)); !errors.Is(err, ErrHashMismatch) {
 		t.Errorf("Cuckoo of no key hash: %v, want ErrHashMismatch", err)
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/simdbloom/bloom/blocked"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 func TestScalableGrowsWithinTarget(t *testing.T) {
@@ -100,10 +102,10 @@ func TestScalableOptions(t *testing.T) {
 			t.Errorf("bad option accepted: %v", err)
 		}
 	}
-	if _, err := NewScalable[int](0, 0.01); !errors.Is(err, blocked.ErrKeys) {
+	if _, err := NewScalable[int](0, 0.01); !errors.Is(err, errs.ErrKeys) {
 		t.Errorf("initial 0: %v", err)
 	}
-	if _, err := NewScalable[int](10, 1.5); !errors.Is(err, blocked.ErrFPR) {
+	if _, err := NewScalable[int](10, 1.5); !errors.Is(err, errs.ErrFPR) {
 		t.Errorf("fpr 1.5: %v", err)
 	}
 }

@@ -115,8 +115,8 @@ func zeroTypedChecks[K Key](t *testing.T, keys []K) {
 			t.Errorf("HasAll left out[%d] true", i)
 		}
 	}
-	if z.NumBits() != 0 || z.K() != 0 || z.FillRatio() != 0 || z.EstimatedCount() != 0 || z.EstimatedFPR() != 0 {
-		t.Errorf("zero Filter: %d bits, k %d, fill %v, count %v, FPR %v", z.NumBits(), z.K(), z.FillRatio(), z.EstimatedCount(), z.EstimatedFPR())
+	if z.NumBits() != 0 || z.FillRatio() != 0 || z.EstimatedCount() != 0 || z.EstimatedFPR() != 0 {
+		t.Errorf("zero Filter: %d bits, fill %v, count %v, FPR %v", z.NumBits(), z.FillRatio(), z.EstimatedCount(), z.EstimatedFPR())
 	}
 	if z.Engine() != nil {
 		t.Error("Engine of a zero value")

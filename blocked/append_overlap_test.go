@@ -71,7 +71,7 @@ func TestAppendFilterHashesInDst(t *testing.T) {
 // word-by-word conversion of big-endian machines (here the identity).
 func TestAppendBinaryViewInDst(t *testing.T) {
 	if !littleEndian {
-		t.Skip("no views on a big-endian machine (ErrByteOrder); its conversion runs here on little-endian ones")
+		t.Skip("no views on a big-endian machine (errs.ErrByteOrder); its conversion runs here on little-endian ones")
 	}
 	defer func(le bool) { littleEndian = le }(littleEndian)
 	paths := []bool{true, false} // false: the conversion, word by word, is the identity here

@@ -33,7 +33,7 @@ import (
 // UnmarshalBinary or ReadFrom. The zero value is an empty filter with no
 // blocks, ready for UnmarshalBinary or ReadFrom, and behaves as a zero
 // Filter does: lookups answer false, read-only methods 0, Clear does
-// nothing, the encoders return ErrGeometry, and AddHash, AddHashes,
+// nothing, the encoders return bloom.ErrGeometry, and AddHash, AddHashes,
 // RemoveHash and RemoveHashes panic.
 type Counting struct {
 	blocks []block   // 64-byte aligned, 16 nibble counters per word
@@ -68,7 +68,7 @@ func CountingFPR(n, nblocks uint64) float64 {
 
 // NewCounting returns the smallest Counting filter whose exact FPR for n
 // keys (CountingFPR) is at most fpr: the filter SizeCounting(n, fpr)
-// describes. It returns SizeCounting's errors, and ErrTooLarge for a filter
+// describes. It returns SizeCounting's errors, and bloom.ErrTooLarge for a filter
 // this platform cannot allocate.
 func NewCounting(n uint64, fpr float64) (*Counting, error) {
 	s, err := SizeCounting(n, fpr)
@@ -82,8 +82,8 @@ func NewCounting(n uint64, fpr float64) (*Counting, error) {
 }
 
 // NewCountingBytes returns an empty Counting filter of numBytes bytes,
-// rounded up to a whole number of 64-byte blocks. It returns ErrGeometry if
-// numBytes is 0, and ErrTooLarge for more than MaxBlocks blocks or more than
+// rounded up to a whole number of 64-byte blocks. It returns bloom.ErrGeometry if
+// numBytes is 0, and bloom.ErrTooLarge for more than MaxBlocks blocks or more than
 // this platform can allocate.
 func NewCountingBytes(numBytes uint64) (*Counting, error) {
 	nb, err := blocksOfBytes(numBytes, 64, MaxBlocks)

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 func mustCounting(t testing.TB, numBytes uint64) *Counting {
@@ -343,8 +345,8 @@ func TestCountingBadInput(t *testing.T) {
 		p    float64
 		want error
 	}{
-		{0, 0.01, ErrKeys}, {10, 0, ErrFPR}, {10, 1, ErrFPR}, {10, math.NaN(), ErrFPR}, {10, -1, ErrFPR},
-		{math.MaxUint64, 0.01, ErrTooLarge},
+		{0, 0.01, errs.ErrKeys}, {10, 0, errs.ErrFPR}, {10, 1, errs.ErrFPR}, {10, math.NaN(), errs.ErrFPR}, {10, -1, errs.ErrFPR},
+		{math.MaxUint64, 0.01, errs.ErrTooLarge},
 	} {
 		c, err := NewCounting(cs.n, cs.p)
 		if !errors.Is(err, cs.want) || c != nil {
@@ -354,7 +356,7 @@ func TestCountingBadInput(t *testing.T) {
 	for _, cs := range []struct {
 		bytes uint64
 		want  error
-	}{{0, ErrGeometry}, {MaxBlocks*64 + 1, ErrTooLarge}, {math.MaxUint64, ErrTooLarge}} {
+	}{{0, errs.ErrGeometry}, {MaxBlocks*64 + 1, errs.ErrTooLarge}, {math.MaxUint64, errs.ErrTooLarge}} {
 		c, err := NewCountingBytes(cs.bytes)
 		if !errors.Is(err, cs.want) || c != nil {
 			t.Errorf("NewCountingBytes(%d) = %v, %v; want error %v", cs.bytes, c, err, cs.want)
@@ -371,10 +373,10 @@ func TestCountingTooLargeFor32Bit(t *testing.T) {
 	if math.MaxInt != math.MaxInt32 {
 		t.Skip("64-bit platform")
 	}
-	if _, err := NewCountingBytes(1 << 31); !errors.Is(err, ErrTooLarge) {
+	if _, err := NewCountingBytes(1 << 31); !errors.Is(err, errs.ErrTooLarge) {
 		t.Errorf("NewCountingBytes(2^31) on 32-bit: %v", err)
 	}
-	if _, err := NewCounting(1e9, 0.01); !errors.Is(err, ErrTooLarge) { // 5.7 GB
+	if _, err := NewCounting(1e9, 0.01); !errors.Is(err, errs.ErrTooLarge) { // 5.7 GB
 		t.Errorf("NewCounting(1e9, 0.01) on 32-bit: %v", err)
 	}
 }

@@ -52,7 +52,7 @@
 // UnmarshalBinary and ReadFrom read it back, and View uses it in place.
 // ParseHeader reads an encoding's header and Verify checks a whole encoding.
 // The format is specified in FORMAT.md at the root of the repository.
-// Decoding never panics on damaged or hostile input; errors match the Err
-// values with errors.Is, the same values as in packages bloom, cuckoo and
-// parquet.
+// Decoding never panics on damaged or hostile input. Every error this
+// package returns wraps one of package bloom's Err values (ErrFPR,
+// ErrCorrupt, ...); test for them with errors.Is.
 package blocked

@@ -3,6 +3,8 @@ package blocked
 import (
 	"fmt"
 	"io"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // Encoding of Filter, SplitBlock and Counting in the binary format of
@@ -19,7 +21,7 @@ import (
 // compatible flags; a SplitBlock records none.
 //
 // Decoding checks everything before it allocates: a header that announces
-// more payload than the input holds is ErrTruncated, and ReadFrom's memory
+// more payload than the input holds is bloom.ErrTruncated, and ReadFrom's memory
 // grows with the bytes actually read. On error the receiver is unchanged.
 // ReadFrom at the clean end of a stream (no byte read) returns 0, io.EOF, so
 // concatenated encodings are read in a loop until io.EOF.
@@ -27,12 +29,12 @@ import (
 // errZeroEncode is the error of encoding a zero filter (one with no blocks):
 // the format has no encoding for it.
 func errZeroEncode(typ string) error {
-	return fmt.Errorf("%w: a zero %s has no blocks to encode", ErrGeometry, typ)
+	return fmt.Errorf("%w: a zero %s has no blocks to encode", errs.ErrGeometry, typ)
 }
 
 // combinedHash returns the key hash of a filter combined (Union, Intersect)
 // from filters with ids a and b: two different known ids cannot be combined
-// (ErrHashMismatch: the bits would mean nothing under either hash), and
+// (bloom.ErrHashMismatch: the bits would mean nothing under either hash), and
 // HashUnspecified combines with anything, taking the other's id.
 func combinedHash(a, b HashID) (HashID, error) {
 	switch {
@@ -41,7 +43,7 @@ func combinedHash(a, b HashID) (HashID, error) {
 	case a == HashUnspecified:
 		return b, nil
 	}
-	return a, fmt.Errorf("%w: cannot combine a filter of key hash %v with one of %v", ErrHashMismatch, a, b)
+	return a, fmt.Errorf("%w: cannot combine a filter of key hash %v with one of %v", errs.ErrHashMismatch, a, b)
 }
 
 // combinedKeys returns the key family of a filter combined from filters of
@@ -54,7 +56,7 @@ func combinedKeys(a, b KeyFamily) (KeyFamily, error) {
 	case a == KeysUnrecorded:
 		return b, nil
 	}
-	return a, fmt.Errorf("%w: cannot combine a filter of %v keys with one of %v keys", ErrHashMismatch, a, b)
+	return a, fmt.Errorf("%w: cannot combine a filter of %v keys with one of %v keys", errs.ErrHashMismatch, a, b)
 }
 
 // KeyHash returns the identifier of the function that hashed f's keys, as
@@ -79,11 +81,11 @@ func (f *Filter) SetKeyFamily(k KeyFamily) { f.keys = k }
 func (f *Filter) mem() []byte { return bytesOf(f.blocks) }
 
 // MarshalBinary returns the encoding of f, with its key hash (KeyHash). A
-// zero Filter has no encoding: an error wrapping ErrGeometry.
+// zero Filter has no encoding: an error wrapping bloom.ErrGeometry.
 func (f *Filter) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
 
 // AppendBinary appends the encoding of f, with its key hash, to b. For a
-// zero Filter it returns b unchanged and an error wrapping ErrGeometry.
+// zero Filter it returns b unchanged and an error wrapping bloom.ErrGeometry.
 func (f *Filter) AppendBinary(b []byte) ([]byte, error) {
 	if len(f.blocks) == 0 {
 		return b, errZeroEncode("Filter")
@@ -95,7 +97,7 @@ func (f *Filter) AppendBinary(b []byte) ([]byte, error) {
 // straight from the filter's memory in 1 MiB writes (no copy on
 // little-endian machines, a 1 MiB buffer on big-endian ones). It reads the
 // filter twice: once for the checksum, which the header carries, then to write.
-// For a zero Filter it writes nothing and returns an error wrapping ErrGeometry.
+// For a zero Filter it writes nothing and returns an error wrapping bloom.ErrGeometry.
 func (f *Filter) WriteTo(w io.Writer) (int64, error) {
 	if len(f.blocks) == 0 {
 		return 0, errZeroEncode("Filter")
@@ -117,7 +119,7 @@ func (f *Filter) UnmarshalBinary(b []byte) error {
 
 // ReadFrom replaces f with the Filter encoded at the start of r, reading
 // exactly its bytes, and returns the number of bytes read. At the end of r
-// (no byte read) it returns 0, io.EOF; an encoding cut short is ErrTruncated.
+// (no byte read) it returns 0, io.EOF; an encoding cut short is bloom.ErrTruncated.
 func (f *Filter) ReadFrom(r io.Reader) (int64, error) {
 	h, mem, n, err := readEncoded(r, VariantFilter)
 	if err != nil {
@@ -137,11 +139,11 @@ func (s *SplitBlock) SetKeyHash(id HashID) { s.hash = id }
 
 // MarshalBinary returns the encoding of s, with its key hash. The payload is
 // the Parquet bitset. A zero SplitBlock has no encoding: an error wrapping
-// ErrGeometry.
+// bloom.ErrGeometry.
 func (s *SplitBlock) MarshalBinary() ([]byte, error) { return s.AppendBinary(nil) }
 
 // AppendBinary appends the encoding of s, with its key hash, to b. For a
-// zero SplitBlock it returns b unchanged and an error wrapping ErrGeometry.
+// zero SplitBlock it returns b unchanged and an error wrapping bloom.ErrGeometry.
 func (s *SplitBlock) AppendBinary(b []byte) ([]byte, error) {
 	if len(s.blocks) == 0 {
 		return b, errZeroEncode("SplitBlock")
@@ -150,7 +152,7 @@ func (s *SplitBlock) AppendBinary(b []byte) ([]byte, error) {
 }
 
 // WriteTo writes the encoding of s, with its key hash, to w, as
-// Filter.WriteTo does (an error wrapping ErrGeometry for a zero SplitBlock).
+// Filter.WriteTo does (an error wrapping bloom.ErrGeometry for a zero SplitBlock).
 // WriteBitset writes the bare Parquet bitset instead.
 func (s *SplitBlock) WriteTo(w io.Writer) (int64, error) {
 	if len(s.blocks) == 0 {
@@ -202,11 +204,11 @@ func (c *Counting) SetKeyFamily(k KeyFamily) { c.keys = k }
 func (c *Counting) mem() []byte { return bytesOf(c.blocks) }
 
 // MarshalBinary returns the encoding of c, with its key hash. A zero
-// Counting has no encoding: an error wrapping ErrGeometry.
+// Counting has no encoding: an error wrapping bloom.ErrGeometry.
 func (c *Counting) MarshalBinary() ([]byte, error) { return c.AppendBinary(nil) }
 
 // AppendBinary appends the encoding of c, with its key hash, to b. For a
-// zero Counting it returns b unchanged and an error wrapping ErrGeometry.
+// zero Counting it returns b unchanged and an error wrapping bloom.ErrGeometry.
 func (c *Counting) AppendBinary(b []byte) ([]byte, error) {
 	if len(c.blocks) == 0 {
 		return b, errZeroEncode("Counting")
@@ -215,7 +217,7 @@ func (c *Counting) AppendBinary(b []byte) ([]byte, error) {
 }
 
 // WriteTo writes the encoding of c, with its key hash, to w, as
-// Filter.WriteTo does (an error wrapping ErrGeometry for a zero Counting).
+// Filter.WriteTo does (an error wrapping bloom.ErrGeometry for a zero Counting).
 func (c *Counting) WriteTo(w io.Writer) (int64, error) {
 	if len(c.blocks) == 0 {
 		return 0, errZeroEncode("Counting")

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/simdbloom/bloom/internal/format"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // The fuzz targets take any bytes and, when fix is set, first recompute both
@@ -19,7 +21,7 @@ import (
 // exactly the input.
 
 // sentinels are the errors decoding may report.
-var sentinels = []error{ErrMagic, ErrVersion, ErrVariant, ErrChecksum, ErrTruncated, ErrCorrupt, ErrAlignment, ErrByteOrder}
+var sentinels = []error{errs.ErrMagic, errs.ErrVersion, errs.ErrVariant, errs.ErrChecksum, errs.ErrTruncated, errs.ErrCorrupt, errs.ErrByteOrder}
 
 func checkSentinel(t *testing.T, how string, err error) {
 	t.Helper()
@@ -49,8 +51,8 @@ func fuzzSeeds(f *testing.F, add func(b []byte)) {
 				func(b []byte) { binary.LittleEndian.PutUint64(b[format.OffPayloadLen:], 1<<63) },
 				func(b []byte) { b[HeaderSize] ^= 1 },
 				func(b []byte) { b[format.OffCompat] = 1 },                                                            // ignored
-				func(b []byte) { b[format.OffIncompat] = 2 },                                                          // ErrVersion
-				func(b []byte) { b[format.OffIncompat] = 1 },                                                          // no payload CRC, but the field is set: ErrCorrupt
+				func(b []byte) { b[format.OffIncompat] = 2 },                                                          // errs.ErrVersion
+				func(b []byte) { b[format.OffIncompat] = 1 },                                                          // no payload CRC, but the field is set: errs.ErrCorrupt
 				func(b []byte) { b[format.OffIncompat] = 1; clear(b[format.OffPayloadCRC : format.OffPayloadCRC+4]) }, // no payload CRC
 				func(b []byte) { b[format.OffVariant] = 4 },                                                           // reserved: cuckoo
 				func(b []byte) { b[format.OffVariant] = 5 },                                                           // reserved: scalable

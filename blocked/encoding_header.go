@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"hash/crc32"
 
-	"github.com/simdbloom/bloom/internal/errs"
 	"github.com/simdbloom/bloom/internal/format"
 )
 
@@ -30,33 +29,6 @@ const magic = format.Magic
 
 // castagnoli is the CRC-32C table (hardware accelerated on amd64 and arm64).
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
-// Errors returned when decoding, wrapped with the details; test for them
-// with errors.Is. Size and k problems in a header wrap ErrCorrupt and also
-// ErrGeometry or ErrTooLarge. They are the values of the same names in
-// packages bloom, cuckoo and parquet.
-var (
-	// ErrMagic means the input is not a filter encoding of this module.
-	ErrMagic = errs.ErrMagic
-	// ErrVersion means the format version is not one this package reads.
-	ErrVersion = errs.ErrVersion
-	// ErrVariant means the encoding holds another kind of filter than the
-	// one asked for, or a kind this package does not know.
-	ErrVariant = errs.ErrVariant
-	// ErrChecksum means a CRC-32C does not match the bytes it covers.
-	ErrChecksum = errs.ErrChecksum
-	// ErrTruncated means the input ends before the encoding does.
-	ErrTruncated = errs.ErrTruncated
-	// ErrCorrupt means the header is malformed or inconsistent.
-	ErrCorrupt = errs.ErrCorrupt
-	// ErrAlignment is no longer returned: views accept payloads at any
-	// address. It is kept so that code testing for it still compiles.
-	ErrAlignment = errs.ErrAlignment
-	// ErrByteOrder means View was called on a big-endian machine.
-	ErrByteOrder = errs.ErrByteOrder
-	// ErrHashMismatch means the filter was written with another key hash.
-	ErrHashMismatch = errs.ErrHashMismatch
-)
 
 // Variant says which kind of filter an encoding holds.
 type Variant uint8

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/simdbloom/bloom/internal/format"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // readable is what every variant and every view offers: lookups and encoders.
@@ -185,8 +187,8 @@ func TestEncodingRoundTrip(t *testing.T) {
 				// View, where the machine allows it.
 				v, err := c.view(alignedCopy(b, 0))
 				if !littleEndian {
-					if !errors.Is(err, ErrByteOrder) {
-						t.Fatalf("View on big-endian: %v, want ErrByteOrder", err)
+					if !errors.Is(err, errs.ErrByteOrder) {
+						t.Fatalf("View on big-endian: %v, want errs.ErrByteOrder", err)
 					}
 					continue
 				}
@@ -249,39 +251,39 @@ func TestEncodingErrors(t *testing.T) {
 		want   []error // every error the result must wrap
 		view   bool    // View also reports it (View skips the payload CRC)
 	}{
-		{"empty", func(b []byte) []byte { return nil }, []error{ErrTruncated}, true}, // ReadFrom: io.EOF, below
-		{"short header", func(b []byte) []byte { return b[:HeaderSize-1] }, []error{ErrTruncated}, true},
-		{"magic", func(b []byte) []byte { b[0] = 'X'; return b }, []error{ErrMagic}, true},
-		{"version", func(b []byte) []byte { b[format.OffVersion] = 2; return b }, []error{ErrVersion}, true},
-		{"header bit flip", func(b []byte) []byte { b[format.OffBlocks] ^= 4; return b }, []error{ErrChecksum}, true},
-		{"header CRC", func(b []byte) []byte { b[format.OffHeaderCRC] ^= 1; return b }, []error{ErrChecksum}, true},
-		{"unknown variant", setByte(format.OffVariant, 9), []error{ErrVariant}, true},
-		{"variant zero", setByte(format.OffVariant, 0), []error{ErrVariant}, true},
-		{"k", setByte(format.OffK, 9), []error{ErrCorrupt, ErrGeometry}, true},
-		{"zero blocks", put64(format.OffBlocks, 0), []error{ErrCorrupt, ErrGeometry}, true},
+		{"empty", func(b []byte) []byte { return nil }, []error{errs.ErrTruncated}, true}, // ReadFrom: io.EOF, below
+		{"short header", func(b []byte) []byte { return b[:HeaderSize-1] }, []error{errs.ErrTruncated}, true},
+		{"magic", func(b []byte) []byte { b[0] = 'X'; return b }, []error{errs.ErrMagic}, true},
+		{"version", func(b []byte) []byte { b[format.OffVersion] = 2; return b }, []error{errs.ErrVersion}, true},
+		{"header bit flip", func(b []byte) []byte { b[format.OffBlocks] ^= 4; return b }, []error{errs.ErrChecksum}, true},
+		{"header CRC", func(b []byte) []byte { b[format.OffHeaderCRC] ^= 1; return b }, []error{errs.ErrChecksum}, true},
+		{"unknown variant", setByte(format.OffVariant, 9), []error{errs.ErrVariant}, true},
+		{"variant zero", setByte(format.OffVariant, 0), []error{errs.ErrVariant}, true},
+		{"k", setByte(format.OffK, 9), []error{errs.ErrCorrupt, errs.ErrGeometry}, true},
+		{"zero blocks", put64(format.OffBlocks, 0), []error{errs.ErrCorrupt, errs.ErrGeometry}, true},
 		{"2^40 blocks", func(b []byte) []byte {
 			binary.LittleEndian.PutUint64(b[format.OffBlocks:], 1<<40)
 			binary.LittleEndian.PutUint64(b[format.OffPayloadLen:], 64<<40)
 			return refix(b)
-		}, []error{ErrCorrupt, ErrTooLarge}, true},
-		{"payload length", put64(format.OffPayloadLen, 64*3+32), []error{ErrCorrupt}, true},
-		{"payload length overflow", put64(format.OffPayloadLen, 1<<63), []error{ErrCorrupt}, true},
-		{"reserved after hash", setByte(format.OffHash+3, 1), []error{ErrCorrupt}, true},
-		{"reserved before header CRC", setByte(format.OffHeaderCRC-1, 1), []error{ErrCorrupt}, true},
-		{"incompatible flag", setByte(format.OffIncompat+3, 0x80), []error{ErrVersion}, true},
-		{"variant cuckoo", setByte(format.OffVariant, 4), []error{ErrVariant}, true},
-		{"variant scalable", setByte(format.OffVariant, 5), []error{ErrVariant}, true},
+		}, []error{errs.ErrCorrupt, errs.ErrTooLarge}, true},
+		{"payload length", put64(format.OffPayloadLen, 64*3+32), []error{errs.ErrCorrupt}, true},
+		{"payload length overflow", put64(format.OffPayloadLen, 1<<63), []error{errs.ErrCorrupt}, true},
+		{"reserved after hash", setByte(format.OffHash+3, 1), []error{errs.ErrCorrupt}, true},
+		{"reserved before header CRC", setByte(format.OffHeaderCRC-1, 1), []error{errs.ErrCorrupt}, true},
+		{"incompatible flag", setByte(format.OffIncompat+3, 0x80), []error{errs.ErrVersion}, true},
+		{"variant cuckoo", setByte(format.OffVariant, 4), []error{errs.ErrVariant}, true},
+		{"variant scalable", setByte(format.OffVariant, 5), []error{errs.ErrVariant}, true},
 		{"more blocks than bytes", func(b []byte) []byte {
 			bb := binary.LittleEndian.Uint64(b[format.OffPayloadLen:]) / binary.LittleEndian.Uint64(b[format.OffBlocks:])
 			binary.LittleEndian.PutUint64(b[format.OffBlocks:], 1<<24) // fits in memory on 32-bit platforms too
 			binary.LittleEndian.PutUint64(b[format.OffPayloadLen:], bb<<24)
 			return refix(b)
-		}, []error{ErrTruncated}, true},
-		{"payload cut", func(b []byte) []byte { return b[:len(b)-1] }, []error{ErrTruncated}, true},
-		{"header only", func(b []byte) []byte { return b[:HeaderSize] }, []error{ErrTruncated}, true},
-		{"trailing byte", func(b []byte) []byte { return append(b, 0) }, []error{ErrCorrupt}, true},
-		{"payload bit flip", func(b []byte) []byte { b[len(b)-5] ^= 0x10; return b }, []error{ErrChecksum}, false},
-		{"payload CRC", func(b []byte) []byte { b[format.OffPayloadCRC] ^= 1; return refix(b) }, []error{ErrChecksum}, false},
+		}, []error{errs.ErrTruncated}, true},
+		{"payload cut", func(b []byte) []byte { return b[:len(b)-1] }, []error{errs.ErrTruncated}, true},
+		{"header only", func(b []byte) []byte { return b[:HeaderSize] }, []error{errs.ErrTruncated}, true},
+		{"trailing byte", func(b []byte) []byte { return append(b, 0) }, []error{errs.ErrCorrupt}, true},
+		{"payload bit flip", func(b []byte) []byte { b[len(b)-5] ^= 0x10; return b }, []error{errs.ErrChecksum}, false},
+		{"payload CRC", func(b []byte) []byte { b[format.OffPayloadCRC] ^= 1; return refix(b) }, []error{errs.ErrChecksum}, false},
 	}
 	hs := randomHashes(100, 3)
 	for _, c := range codecs {
@@ -321,8 +323,8 @@ func TestEncodingErrors(t *testing.T) {
 			if tc.name == "variant cuckoo" || tc.name == "variant scalable" {
 				// Verify reads variants 4 and 5: a relabelled block filter
 				// is a malformed one of those.
-				if err := Verify(bad); !errors.Is(err, ErrCorrupt) {
-					t.Errorf("%s/%s/Verify: %v, want ErrCorrupt", c.name, tc.name, err)
+				if err := Verify(bad); !errors.Is(err, errs.ErrCorrupt) {
+					t.Errorf("%s/%s/Verify: %v, want errs.ErrCorrupt", c.name, tc.name, err)
 				}
 			} else {
 				check("Verify", Verify(bad), true)
@@ -335,8 +337,8 @@ func TestEncodingErrors(t *testing.T) {
 		// A decoder of one variant refuses the others.
 		for _, o := range codecs {
 			if o.variant != c.variant {
-				if err := o.fresh().UnmarshalBinary(good); !errors.Is(err, ErrVariant) {
-					t.Errorf("%s decoding a %s: %v, want ErrVariant", o.name, c.name, err)
+				if err := o.fresh().UnmarshalBinary(good); !errors.Is(err, errs.ErrVariant) {
+					t.Errorf("%s decoding a %s: %v, want errs.ErrVariant", o.name, c.name, err)
 				}
 			}
 		}
@@ -422,7 +424,7 @@ func TestDecodeMemoryBound(t *testing.T) {
 	binary.LittleEndian.PutUint64(huge[format.OffBlocks:], MaxBlocks) // 256 GiB
 	binary.LittleEndian.PutUint64(huge[format.OffPayloadLen:], 64*MaxBlocks)
 	refix(huge)
-	if _, err := ParseHeader(huge); err != nil && !errors.Is(err, ErrTooLarge) {
+	if _, err := ParseHeader(huge); err != nil && !errors.Is(err, errs.ErrTooLarge) {
 		t.Fatal(err) // 32-bit platforms refuse 256 GiB outright: fine too
 	}
 	short := append(bytes.Clone(huge), make([]byte, 100)...)
@@ -444,7 +446,7 @@ func TestDecodeMemoryBound(t *testing.T) {
 		t.Errorf("UnmarshalBinary of a 164-byte input announcing 256 GiB allocated %d bytes", a)
 	}
 	if a := allocs(func() {
-		if _, err := f.ReadFrom(noLenReader{bytes.NewReader(short)}); !errors.Is(err, ErrTruncated) && !errors.Is(err, ErrTooLarge) {
+		if _, err := f.ReadFrom(noLenReader{bytes.NewReader(short)}); !errors.Is(err, errs.ErrTruncated) && !errors.Is(err, errs.ErrTooLarge) {
 			t.Fatalf("ReadFrom: %v", err)
 		}
 	}); a > chunkBytes+64<<10 {
@@ -455,7 +457,7 @@ func TestDecodeMemoryBound(t *testing.T) {
 	const sent = 20 << 20
 	stream := io.MultiReader(bytes.NewReader(huge), io.LimitReader(zeros{}, sent))
 	if a := allocs(func() {
-		if _, err := f.ReadFrom(stream); !errors.Is(err, ErrTruncated) && !errors.Is(err, ErrTooLarge) {
+		if _, err := f.ReadFrom(stream); !errors.Is(err, errs.ErrTruncated) && !errors.Is(err, errs.ErrTooLarge) {
 			t.Fatalf("ReadFrom: %v", err)
 		}
 	}); a > 4*sent+chunkBytes {

@@ -8,12 +8,14 @@ import (
 	"testing"
 
 	"github.com/simdbloom/bloom/internal/format"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // TestFlags checks the header's flag words: a compatible bit is ignored by
 // every decoder (and cleared when the filter is written again, but for the
 // key family of a Filter or Counting, which it keeps), an
-// incompatible bit is ErrVersion, and encodings written today have both zero.
+// incompatible bit is bloom.ErrVersion, and encodings written today have both zero.
 func TestFlags(t *testing.T) {
 	hs := randomHashes(200, 31)
 	for _, c := range codecs {
@@ -54,13 +56,13 @@ func TestFlags(t *testing.T) {
 			incompat := bytes.Clone(good)
 			binary.LittleEndian.PutUint32(incompat[format.OffIncompat:], 1<<bit)
 			refix(incompat)
-			if _, err := ParseHeader(incompat); !errors.Is(err, ErrVersion) {
-				t.Fatalf("%s: incompatible bit %d: %v, want ErrVersion", c.name, bit, err)
+			if _, err := ParseHeader(incompat); !errors.Is(err, errs.ErrVersion) {
+				t.Fatalf("%s: incompatible bit %d: %v, want errs.ErrVersion", c.name, bit, err)
 			}
-			if err := c.fresh().UnmarshalBinary(incompat); !errors.Is(err, ErrVersion) {
+			if err := c.fresh().UnmarshalBinary(incompat); !errors.Is(err, errs.ErrVersion) {
 				t.Fatalf("%s: UnmarshalBinary with incompatible bit %d: %v", c.name, bit, err)
 			}
-			if _, err := c.fresh().ReadFrom(bytes.NewReader(incompat)); !errors.Is(err, ErrVersion) {
+			if _, err := c.fresh().ReadFrom(bytes.NewReader(incompat)); !errors.Is(err, errs.ErrVersion) {
 				t.Fatalf("%s: ReadFrom with incompatible bit %d: %v", c.name, bit, err)
 			}
 		}
@@ -87,23 +89,23 @@ func TestDecodeOrder(t *testing.T) {
 		want  error
 		not   error // the later check's error, which must not show
 	}{
-		{"short before magic", filter, []edit{set(0, 'X'), func(b []byte) []byte { return b[:HeaderSize-1] }}, ErrTruncated, ErrMagic},
-		{"magic before version", filter, []edit{set(0, 'X'), set(format.OffVersion, 9)}, ErrMagic, ErrVersion},
-		{"version before header CRC", filter, []edit{set(format.OffVersion, 9), set(format.OffHeaderCRC, 0)}, ErrVersion, ErrChecksum},
-		{"header CRC before flags", filter, []edit{set(format.OffIncompat, 2), fix, set(format.OffIncompat, 4)}, ErrChecksum, ErrVersion},
-		{"flags before variant", filter, []edit{set(format.OffIncompat, 2), set(format.OffVariant, 9), fix}, ErrVersion, ErrVariant},
-		{"Counting read as Filter", counting, nil, ErrVariant, nil},
-		{"variant before k", counting, []edit{set(format.OffK, 16), fix}, ErrVariant, ErrGeometry},
-		{"variant before blocks", split, []edit{put64(format.OffBlocks, 0), fix}, ErrVariant, ErrGeometry},
-		{"variant before reserved", counting, []edit{set(format.OffHeaderCRC-1, 1), fix}, ErrVariant, ErrCorrupt},
-		{"unknown variant before k", filter, []edit{set(format.OffVariant, 9), set(format.OffK, 3), fix}, ErrVariant, ErrGeometry},
-		{"reserved variant before k", filter, []edit{set(format.OffVariant, 4), set(format.OffK, 3), fix}, ErrVariant, ErrGeometry},
-		{"reserved before k", filter, []edit{set(format.OffHash+1, 1), set(format.OffK, 3), fix}, ErrCorrupt, ErrGeometry},
-		{"k before blocks", filter, []edit{set(format.OffK, 3), put64(format.OffBlocks, 1<<33), fix}, ErrGeometry, ErrTooLarge},
-		{"blocks before payload length", filter, []edit{put64(format.OffBlocks, 1<<33), put64(format.OffPayloadLen, 7), fix}, ErrTooLarge, nil},
-		{"payload length before input length", filter, []edit{put64(format.OffPayloadLen, 7), fix, func(b []byte) []byte { return b[:HeaderSize+1] }}, ErrCorrupt, ErrTruncated},
-		{"input length before payload CRC", filter, []edit{set(HeaderSize, 1), func(b []byte) []byte { return b[:len(b)-1] }}, ErrTruncated, ErrChecksum},
-		{"payload CRC", filter, []edit{set(HeaderSize, 1)}, ErrChecksum, nil},
+		{"short before magic", filter, []edit{set(0, 'X'), func(b []byte) []byte { return b[:HeaderSize-1] }}, errs.ErrTruncated, errs.ErrMagic},
+		{"magic before version", filter, []edit{set(0, 'X'), set(format.OffVersion, 9)}, errs.ErrMagic, errs.ErrVersion},
+		{"version before header CRC", filter, []edit{set(format.OffVersion, 9), set(format.OffHeaderCRC, 0)}, errs.ErrVersion, errs.ErrChecksum},
+		{"header CRC before flags", filter, []edit{set(format.OffIncompat, 2), fix, set(format.OffIncompat, 4)}, errs.ErrChecksum, errs.ErrVersion},
+		{"flags before variant", filter, []edit{set(format.OffIncompat, 2), set(format.OffVariant, 9), fix}, errs.ErrVersion, errs.ErrVariant},
+		{"Counting read as Filter", counting, nil, errs.ErrVariant, nil},
+		{"variant before k", counting, []edit{set(format.OffK, 16), fix}, errs.ErrVariant, errs.ErrGeometry},
+		{"variant before blocks", split, []edit{put64(format.OffBlocks, 0), fix}, errs.ErrVariant, errs.ErrGeometry},
+		{"variant before reserved", counting, []edit{set(format.OffHeaderCRC-1, 1), fix}, errs.ErrVariant, errs.ErrCorrupt},
+		{"unknown variant before k", filter, []edit{set(format.OffVariant, 9), set(format.OffK, 3), fix}, errs.ErrVariant, errs.ErrGeometry},
+		{"reserved variant before k", filter, []edit{set(format.OffVariant, 4), set(format.OffK, 3), fix}, errs.ErrVariant, errs.ErrGeometry},
+		{"reserved before k", filter, []edit{set(format.OffHash+1, 1), set(format.OffK, 3), fix}, errs.ErrCorrupt, errs.ErrGeometry},
+		{"k before blocks", filter, []edit{set(format.OffK, 3), put64(format.OffBlocks, 1<<33), fix}, errs.ErrGeometry, errs.ErrTooLarge},
+		{"blocks before payload length", filter, []edit{put64(format.OffBlocks, 1<<33), put64(format.OffPayloadLen, 7), fix}, errs.ErrTooLarge, nil},
+		{"payload length before input length", filter, []edit{put64(format.OffPayloadLen, 7), fix, func(b []byte) []byte { return b[:HeaderSize+1] }}, errs.ErrCorrupt, errs.ErrTruncated},
+		{"input length before payload CRC", filter, []edit{set(HeaderSize, 1), func(b []byte) []byte { return b[:len(b)-1] }}, errs.ErrTruncated, errs.ErrChecksum},
+		{"payload CRC", filter, []edit{set(HeaderSize, 1)}, errs.ErrChecksum, nil},
 	}
 	for _, tc := range cases {
 		b := bytes.Clone(tc.base)
@@ -128,7 +130,7 @@ func TestDecodeOrder(t *testing.T) {
 
 // TestReadFromStreamEnd reads three concatenated encodings in a loop until
 // io.EOF, as a Go reader would; a stream cut inside an encoding is
-// ErrTruncated and io.ErrUnexpectedEOF, never a clean io.EOF.
+// bloom.ErrTruncated and io.ErrUnexpectedEOF, never a clean io.EOF.
 func TestReadFromStreamEnd(t *testing.T) {
 	hs := randomHashes(300, 33)
 	for _, c := range codecs {
@@ -177,8 +179,8 @@ func TestReadFromStreamEnd(t *testing.T) {
 				t.Fatal(err)
 			}
 			n, err := c.fresh().ReadFrom(r)
-			if err == io.EOF || !errors.Is(err, ErrTruncated) || !errors.Is(err, io.ErrUnexpectedEOF) || n != int64(cut-len(want[0])) {
-				t.Fatalf("%s: cut at %d: n=%d %v, want ErrTruncated and io.ErrUnexpectedEOF", c.name, cut, n, err)
+			if err == io.EOF || !errors.Is(err, errs.ErrTruncated) || !errors.Is(err, io.ErrUnexpectedEOF) || n != int64(cut-len(want[0])) {
+				t.Fatalf("%s: cut at %d: n=%d %v, want errs.ErrTruncated and io.ErrUnexpectedEOF", c.name, cut, n, err)
 			}
 		}
 	}
@@ -211,7 +213,7 @@ func TestKeyHash(t *testing.T) {
 		f, before := mk(HashXXH3), mk(HashXXH3)
 		f.blocks[0][0] ^= 1 << 63 // a bit the other lacks
 		before.blocks[0][0] = f.blocks[0][0]
-		if err := op.do(f, mk(HashXXH64)); !errors.Is(err, ErrHashMismatch) || !f.Equal(before) {
+		if err := op.do(f, mk(HashXXH64)); !errors.Is(err, errs.ErrHashMismatch) || !f.Equal(before) {
 			t.Fatalf("%s of xxh3 and xxh64: %v (filter changed: %v)", op.name, err, !f.Equal(before))
 		}
 		if err := op.do(f, mk(HashUnspecified)); err != nil || f.KeyHash() != HashXXH3 {
@@ -225,10 +227,10 @@ func TestKeyHash(t *testing.T) {
 	s, o := mustSplit(t, 64), mustSplit(t, 64)
 	s.SetKeyHash(HashXXH64)
 	o.SetKeyHash(HashXXH3)
-	if err := s.Union(o); !errors.Is(err, ErrHashMismatch) {
+	if err := s.Union(o); !errors.Is(err, errs.ErrHashMismatch) {
 		t.Fatalf("SplitBlock Union of two hashes: %v", err)
 	}
-	if err := s.Intersect(o); !errors.Is(err, ErrHashMismatch) {
+	if err := s.Intersect(o); !errors.Is(err, errs.ErrHashMismatch) {
 		t.Fatalf("SplitBlock Intersect of two hashes: %v", err)
 	}
 	if s.Clone().KeyHash() != HashXXH64 || s.Equal(o) {
@@ -254,14 +256,14 @@ func TestVariants45(t *testing.T) {
 		b := bytes.Clone(good)
 		b[format.OffVariant] = byte(v)
 		refix(b)
-		if err := new(Filter).UnmarshalBinary(b); !errors.Is(err, ErrVariant) {
-			t.Fatalf("UnmarshalBinary %v: %v, want ErrVariant", v, err)
+		if err := new(Filter).UnmarshalBinary(b); !errors.Is(err, errs.ErrVariant) {
+			t.Fatalf("UnmarshalBinary %v: %v, want errs.ErrVariant", v, err)
 		}
-		if _, err := ParseHeader(b); !errors.Is(err, ErrCorrupt) {
-			t.Fatalf("ParseHeader %v: %v, want ErrCorrupt", v, err)
+		if _, err := ParseHeader(b); !errors.Is(err, errs.ErrCorrupt) {
+			t.Fatalf("ParseHeader %v: %v, want errs.ErrCorrupt", v, err)
 		}
-		if err := Verify(b); !errors.Is(err, ErrCorrupt) {
-			t.Fatalf("Verify %v: %v, want ErrCorrupt", v, err)
+		if err := Verify(b); !errors.Is(err, errs.ErrCorrupt) {
+			t.Fatalf("Verify %v: %v, want errs.ErrCorrupt", v, err)
 		}
 	}
 }

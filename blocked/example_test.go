@@ -7,6 +7,7 @@ import (
 	"os"
 	"sync"
 
+	"github.com/simdbloom/bloom"
 	"github.com/simdbloom/bloom/blocked"
 	"github.com/zeebo/xxh3"
 )
@@ -128,7 +129,7 @@ func ExampleView() {
 	}
 	if view, err := blocked.View(data); err == nil {
 		v = view // read-only: it has no method that writes
-	} else if errors.Is(err, blocked.ErrByteOrder) {
+	} else if errors.Is(err, bloom.ErrByteOrder) {
 		// Views need a little-endian machine; elsewhere decode a copy.
 		g := new(blocked.Filter)
 		if err := g.UnmarshalBinary(data); err != nil {

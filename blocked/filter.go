@@ -7,6 +7,8 @@ import (
 	"unsafe"
 
 	"github.com/simdbloom/bloom/internal/alloc"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // block is one cache line: eight 64-bit words.
@@ -18,7 +20,7 @@ type block [8]uint64
 // The zero value is an empty filter with no blocks, ready for
 // UnmarshalBinary or ReadFrom: its lookups answer false, its read-only
 // methods 0, Clear does nothing, MarshalBinary, AppendBinary and WriteTo
-// return an error wrapping ErrGeometry, and the methods that add keys (and
+// return an error wrapping bloom.ErrGeometry, and the methods that add keys (and
 // Union, Intersect) panic.
 type Filter struct {
 	// The one-key assembly (filterAddOne, filterHasOne, and the root
@@ -38,7 +40,7 @@ type Filter struct {
 // New returns the smallest Filter whose exact false-positive rate for n keys
 // is at most fpr, with k = 8 or k = 16, whichever needs less memory.
 // It is the filter Size(n, fpr) describes, and returns its errors; it
-// also returns ErrTooLarge for a filter this platform cannot allocate.
+// also returns bloom.ErrTooLarge for a filter this platform cannot allocate.
 func New(n uint64, fpr float64) (*Filter, error) {
 	s, err := Size(n, fpr)
 	if err != nil {
@@ -51,12 +53,12 @@ func New(n uint64, fpr float64) (*Filter, error) {
 }
 
 // NewBytes returns an empty Filter of numBytes bytes, rounded up to a whole
-// number of 64-byte blocks, setting k bits per key. It returns ErrGeometry
-// if k is not 8 or 16 or numBytes is 0, and ErrTooLarge for more than
+// number of 64-byte blocks, setting k bits per key. It returns bloom.ErrGeometry
+// if k is not 8 or 16 or numBytes is 0, and bloom.ErrTooLarge for more than
 // MaxBlocks blocks or more than this platform can allocate.
 func NewBytes(numBytes uint64, k int) (*Filter, error) {
 	if k != 8 && k != 16 {
-		return nil, fmt.Errorf("%w: k must be 8 or 16, got %d", ErrGeometry, k)
+		return nil, fmt.Errorf("%w: k must be 8 or 16, got %d", errs.ErrGeometry, k)
 	}
 	nb, err := blocksOfBytes(numBytes, 64, MaxBlocks)
 	if err != nil {
@@ -261,26 +263,26 @@ func (f *Filter) EstimatedFPR() float64 {
 // compatible returns an error unless o has the same geometry as f.
 func (f *Filter) compatible(o *Filter) error {
 	if o == nil {
-		return fmt.Errorf("%w: other filter is nil", ErrGeometry)
+		return fmt.Errorf("%w: other filter is nil", errs.ErrGeometry)
 	}
 	if f.k != o.k || len(f.blocks) != len(o.blocks) {
-		return fmt.Errorf("%w: %d blocks k=%d vs %d blocks k=%d", ErrGeometry, len(f.blocks), f.k, len(o.blocks), o.k)
+		return fmt.Errorf("%w: %d blocks k=%d vs %d blocks k=%d", errs.ErrGeometry, len(f.blocks), f.k, len(o.blocks), o.k)
 	}
 	return nil
 }
 
 // Union adds every key of o to f (bitwise OR). Both must have the same number
-// of blocks and k (else ErrGeometry) and key hashes that agree (else
-// ErrHashMismatch; a filter recording HashUnspecified agrees with any and
+// of blocks and k (else bloom.ErrGeometry) and key hashes that agree (else
+// bloom.ErrHashMismatch; a filter recording HashUnspecified agrees with any and
 // the result records the other's hash), and key families that agree in the
 // same way (KeysUnrecorded agrees with any); otherwise f is unchanged. A zero
-// or nil o is ErrGeometry; a zero f panics.
+// or nil o is bloom.ErrGeometry; a zero f panics.
 func (f *Filter) Union(o *Filter) error { return f.combine(o, "Union", false) }
 
 // Intersect keeps in f only the bits also set in o (bitwise AND): every key
 // added to both still answers true. Both must have the same geometry and
 // key hashes that agree, as for Union; otherwise f is unchanged. A zero or
-// nil o is ErrGeometry; a zero f panics.
+// nil o is bloom.ErrGeometry; a zero f panics.
 func (f *Filter) Intersect(o *Filter) error { return f.combine(o, "Intersect", true) }
 
 // combine is Union (and false) or Intersect (and true), named op in the

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/simdbloom/bloom/internal/longtest"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // randomHashes returns n well-mixed hashes from a seeded generator.
@@ -245,8 +247,8 @@ func TestBadInput(t *testing.T) {
 		p    float64
 		want error
 	}{
-		{0, 0.01, ErrKeys}, {10, 0, ErrFPR}, {10, -0.1, ErrFPR}, {10, 1, ErrFPR}, {10, 1.5, ErrFPR},
-		{10, nan, ErrFPR}, {10, math.Inf(1), ErrFPR}, {math.MaxUint64, 0.01, ErrTooLarge}, {1 << 40, 1e-9, ErrTooLarge},
+		{0, 0.01, errs.ErrKeys}, {10, 0, errs.ErrFPR}, {10, -0.1, errs.ErrFPR}, {10, 1, errs.ErrFPR}, {10, 1.5, errs.ErrFPR},
+		{10, nan, errs.ErrFPR}, {10, math.Inf(1), errs.ErrFPR}, {math.MaxUint64, 0.01, errs.ErrTooLarge}, {1 << 40, 1e-9, errs.ErrTooLarge},
 	} {
 		f, err := New(c.n, c.p)
 		if !errors.Is(err, c.want) || f != nil {
@@ -258,8 +260,8 @@ func TestBadInput(t *testing.T) {
 		k     int
 		want  error
 	}{
-		{0, 8, ErrGeometry}, {64, 0, ErrGeometry}, {64, 7, ErrGeometry}, {64, 32, ErrGeometry}, {64, -8, ErrGeometry},
-		{MaxBlocks*64 + 1, 8, ErrTooLarge}, {math.MaxUint64, 16, ErrTooLarge},
+		{0, 8, errs.ErrGeometry}, {64, 0, errs.ErrGeometry}, {64, 7, errs.ErrGeometry}, {64, 32, errs.ErrGeometry}, {64, -8, errs.ErrGeometry},
+		{MaxBlocks*64 + 1, 8, errs.ErrTooLarge}, {math.MaxUint64, 16, errs.ErrTooLarge},
 	} {
 		f, err := NewBytes(c.bytes, c.k)
 		if !errors.Is(err, c.want) || f != nil {
@@ -293,7 +295,7 @@ type combinable[T any, W uint32 | uint64] interface {
 // checkUnionIntersect checks Union against the filter of all keys, that
 // Intersect is the bitwise AND and keeps every key added to both sides, and
 // that Union and Intersect with each of bad (filters of another geometry,
-// and nil) fail with ErrGeometry and leave the filter as it was. n keys go
+// and nil) fail with bloom.ErrGeometry and leave the filter as it was. n keys go
 // into one side only, shared into both; seed picks the hashes.
 func checkUnionIntersect[T combinable[T, W], W uint32 | uint64](t *testing.T, mk func() T, n, shared int, seed uint64, bad []T) {
 	t.Helper()
@@ -333,10 +335,10 @@ func checkUnionIntersect[T combinable[T, W], W uint32 | uint64](t *testing.T, mk
 	}
 	before := a.Clone()
 	for _, o := range bad {
-		if err := a.Union(o); !errors.Is(err, ErrGeometry) {
+		if err := a.Union(o); !errors.Is(err, errs.ErrGeometry) {
 			t.Errorf("Union of mismatched filters: %v", err)
 		}
-		if err := a.Intersect(o); !errors.Is(err, ErrGeometry) {
+		if err := a.Intersect(o); !errors.Is(err, errs.ErrGeometry) {
 			t.Errorf("Intersect of mismatched filters: %v", err)
 		}
 		if !a.Equal(before) {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"testing"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // TestKeyFamilyTravels: the key family a Filter or Counting records is
@@ -68,10 +70,10 @@ func TestKeyFamilyTravels(t *testing.T) {
 	a, b, z := mustBytes(t, 256, 8), mustBytes(t, 256, 8), mustBytes(t, 256, 8)
 	a.SetKeyFamily(KeysBytes)
 	b.SetKeyFamily(KeysIntegers)
-	if err := a.Union(b); !errors.Is(err, ErrHashMismatch) || a.KeyFamily() != KeysBytes {
+	if err := a.Union(b); !errors.Is(err, errs.ErrHashMismatch) || a.KeyFamily() != KeysBytes {
 		t.Errorf("Union of byte-string and integer filters: %v", err)
 	}
-	if err := a.Intersect(b); !errors.Is(err, ErrHashMismatch) {
+	if err := a.Intersect(b); !errors.Is(err, errs.ErrHashMismatch) {
 		t.Errorf("Intersect of byte-string and integer filters: %v", err)
 	}
 	if err := z.Union(b); err != nil || z.KeyFamily() != KeysIntegers {

@@ -1,6 +1,10 @@
 package blocked
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/simdbloom/bloom/internal/errs"
+)
 
 // LookupHash reports whether h may have been added to the Filter encoded in
 // b, as Reset on a FilterView of its own then HasHash would, without
@@ -22,7 +26,7 @@ func LookupHash(b []byte, h uint64) (bool, error) {
 // LookupHashFor is LookupHash for a hash h made by the key hash id from a
 // key of family keys: an encoding whose key hash is not id, or that records
 // a key family other than keys, gives false and an error wrapping
-// ErrHashMismatch (after Reset's checks, whose error comes first). An
+// bloom.ErrHashMismatch (after Reset's checks, whose error comes first). An
 // encoding that records no family (KeysUnrecorded) is read for any keys,
 // and keys = KeysUnrecorded reads every family. Like LookupHash it does
 // not allocate. Use it where the bytes may hold a filter of other hashes
@@ -50,10 +54,10 @@ type lookupWant struct {
 // check returns the error of a key hash or key family that w refuses.
 func (w lookupWant) check(id HashID, keys KeyFamily) error {
 	if uint8(id) != w.id {
-		return fmt.Errorf("%w: the encoding's key hash is %v, the lookup's %v", ErrHashMismatch, id, HashID(w.id))
+		return fmt.Errorf("%w: the encoding's key hash is %v, the lookup's %v", errs.ErrHashMismatch, id, HashID(w.id))
 	}
 	if want := KeyFamily(w.keys); keys != KeysUnrecorded && want != KeysUnrecorded && keys != want {
-		return fmt.Errorf("%w: the encoding holds keys that are %v, the lookup's are %v", ErrHashMismatch, keys, want)
+		return fmt.Errorf("%w: the encoding holds keys that are %v, the lookup's are %v", errs.ErrHashMismatch, keys, want)
 	}
 	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/simdbloom/bloom/internal/format"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // lookupForOracle is LookupHashFor spelled out: Reset, then the key hash,
@@ -19,17 +21,17 @@ func lookupForOracle(b []byte, h uint64, id HashID, keys KeyFamily) (bool, error
 		return false, err
 	}
 	if v.KeyHash() != id {
-		return false, ErrHashMismatch
+		return false, errs.ErrHashMismatch
 	}
 	if fam := v.KeyFamily(); fam != KeysUnrecorded && keys != KeysUnrecorded && fam != keys {
-		return false, ErrHashMismatch
+		return false, errs.ErrHashMismatch
 	}
 	return v.HasHash(h), nil
 }
 
 // checkLookupFor fails t unless LookupHashFor(b, h, id, keys) answers as
 // lookupForOracle: the same result, Reset's error word for word, or an
-// error wrapping ErrHashMismatch where the key hash or family is refused.
+// error wrapping bloom.ErrHashMismatch where the key hash or family is refused.
 func checkLookupFor(t *testing.T, what string, b []byte, h uint64, id HashID, keys KeyFamily) {
 	t.Helper()
 	want, werr := lookupForOracle(b, h, id, keys)
@@ -37,9 +39,9 @@ func checkLookupFor(t *testing.T, what string, b []byte, h uint64, id HashID, ke
 	switch {
 	case (err == nil) != (werr == nil):
 		t.Fatalf("%s, want %v %v: LookupHashFor error %v, want %v", what, id, keys, err, werr)
-	case werr == ErrHashMismatch && !errors.Is(err, ErrHashMismatch):
-		t.Fatalf("%s, want %v %v: LookupHashFor error %v, want one wrapping ErrHashMismatch", what, id, keys, err)
-	case werr != nil && werr != ErrHashMismatch && err.Error() != werr.Error():
+	case werr == errs.ErrHashMismatch && !errors.Is(err, errs.ErrHashMismatch):
+		t.Fatalf("%s, want %v %v: LookupHashFor error %v, want one wrapping errs.ErrHashMismatch", what, id, keys, err)
+	case werr != nil && werr != errs.ErrHashMismatch && err.Error() != werr.Error():
 		t.Fatalf("%s, want %v %v: LookupHashFor error %v, Reset's %v", what, id, keys, err, werr)
 	case got != want:
 		t.Fatalf("%s, want %v %v: LookupHashFor %v, the view %v", what, id, keys, got, want)
@@ -97,8 +99,8 @@ func TestLookupHashFor(t *testing.T) {
 		refix(b)
 		for _, id := range ids {
 			checkLookupFor(t, "k = 9", b, hs[0], id, KeysBytes)
-			if _, err := LookupHashFor(b, hs[0], id, KeysBytes); !errors.Is(err, ErrGeometry) || errors.Is(err, ErrHashMismatch) {
-				t.Fatalf("k = 9 and key hash %v: error %v, want Reset's (ErrGeometry)", id, err)
+			if _, err := LookupHashFor(b, hs[0], id, KeysBytes); !errors.Is(err, errs.ErrGeometry) || errors.Is(err, errs.ErrHashMismatch) {
+				t.Fatalf("k = 9 and key hash %v: error %v, want Reset's (errs.ErrGeometry)", id, err)
 			}
 		}
 	})

@@ -9,11 +9,13 @@ import (
 
 	"github.com/simdbloom/bloom/internal/childtest"
 	"github.com/simdbloom/bloom/internal/memlimit"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // TestTooLargeForMemory: under a limit on one allocation (set here to
 // 24 MiB), every constructor and every decoder that copies refuses a larger
-// filter with ErrTooLarge and a message that says what was asked and the
+// filter with bloom.ErrTooLarge and a message that says what was asked and the
 // limit; smaller filters and the views (which copy nothing) are unaffected.
 func TestTooLargeForMemory(t *testing.T) {
 	big := mustBytes(t, 40<<20, 8)
@@ -26,8 +28,8 @@ func TestTooLargeForMemory(t *testing.T) {
 
 	tooLarge := func(what string, err error, says ...string) {
 		t.Helper()
-		if !errors.Is(err, ErrTooLarge) {
-			t.Errorf("%s: %v, want ErrTooLarge", what, err)
+		if !errors.Is(err, errs.ErrTooLarge) {
+			t.Errorf("%s: %v, want errs.ErrTooLarge", what, err)
 			return
 		}
 		for _, s := range append(says, "the test's limit (25.2 MB)") {
@@ -72,7 +74,7 @@ func TestTooLargeForMemory(t *testing.T) {
 }
 
 // TestNewBeyondMemory: blocked.New(1e11, 0.5), under the format's limit
-// but (on most machines) beyond memory, is ErrTooLarge, not a fatal
+// but (on most machines) beyond memory, is bloom.ErrTooLarge, not a fatal
 // "runtime: out of memory"; so is a 4 GiB filter under an address-space
 // limit (ulimit -v) of 2 GiB more than is mapped (1 GiB and 512 MiB in a
 // 32-bit process). In a child process, so
@@ -89,8 +91,8 @@ func TestNewBeyondMemory(t *testing.T) {
 			if s.Bytes+64 > math.MaxInt {
 				why = "more than this platform can allocate" // checkAlloc's own words for what an int cannot count
 			}
-			if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), why) {
-				t.Errorf("New(1e11, 0.5), %d bytes over a limit of %d: %v, want ErrTooLarge", s.Bytes, l.Bytes, err)
+			if !errors.Is(err, errs.ErrTooLarge) || !strings.Contains(err.Error(), why) {
+				t.Errorf("New(1e11, 0.5), %d bytes over a limit of %d: %v, want errs.ErrTooLarge", s.Bytes, l.Bytes, err)
 			}
 			t.Log(err)
 		} else {
@@ -104,8 +106,8 @@ func TestNewBeyondMemory(t *testing.T) {
 			return
 		}
 		_, err = NewBytes(big, 8)
-		if !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "ulimit -v") {
-			t.Errorf("NewBytes(%d) under ulimit -v at %d bytes more than mapped: %v, want ErrTooLarge", big, free, err)
+		if !errors.Is(err, errs.ErrTooLarge) || !strings.Contains(err.Error(), "ulimit -v") {
+			t.Errorf("NewBytes(%d) under ulimit -v at %d bytes more than mapped: %v, want errs.ErrTooLarge", big, free, err)
 		}
 		t.Log(err)
 		if _, err := NewBytes(64<<20, 8); err != nil {

@@ -16,7 +16,7 @@ const BlockBits = 512
 // MaxBlocks is the largest number of blocks a Filter or Counting filter may
 // have: block choice maps the upper 32 bits of a hash onto the blocks, so at
 // most 2^32 (256 GiB). The sizing functions and the format use this limit;
-// the constructors also refuse, with ErrTooLarge, what this platform cannot
+// the constructors also refuse, with bloom.ErrTooLarge, what this platform cannot
 // allocate: more than an int counts (on 32-bit platforms, about 2 GiB), more
 // than the Go memory limit (GOMEMLIMIT, debug.SetMemoryLimit), and on Linux
 // more than the machine's memory and swap, the address-space and data limits
@@ -29,14 +29,14 @@ const MaxBlocks uint64 = format.MaxBlocks
 // decoders apply it; sizing is arithmetic and uses limit alone.
 func maxBlocks(limit, blockBytes uint64) uint64 { return min(limit, (math.MaxInt-64)/blockBytes) }
 
-// checkAlloc returns ErrTooLarge if nblocks blocks of blockBytes bytes are
+// checkAlloc returns bloom.ErrTooLarge if nblocks blocks of blockBytes bytes are
 // more than this platform can allocate: more than an int counts, or more
 // than the machine's memory or the process's limits allow (see
 // internal/memlimit). what names the request for the message ("100 keys at
 // fpr 0.01"); nil says it in blocks.
 func checkAlloc(nblocks, blockBytes uint64, what func() string) error {
 	if nblocks > maxBlocks(math.MaxUint64, blockBytes) {
-		return fmt.Errorf("%w: %d blocks of %d bytes, more than this platform can allocate", ErrTooLarge, nblocks, blockBytes)
+		return fmt.Errorf("%w: %d blocks of %d bytes, more than this platform can allocate", errs.ErrTooLarge, nblocks, blockBytes)
 	}
 	if what == nil {
 		what = func() string { return fmt.Sprintf("%s of %d bytes", errs.Count(nblocks, "block"), blockBytes) }
@@ -50,38 +50,21 @@ func keysAt(n uint64, fpr float64) func() string {
 }
 
 // blocksOfBytes returns numBytes rounded up to whole blocks of blockBytes
-// bytes: ErrGeometry for 0 bytes, ErrTooLarge for more than limit blocks or
+// bytes: bloom.ErrGeometry for 0 bytes, bloom.ErrTooLarge for more than limit blocks or
 // more than this platform can allocate.
 func blocksOfBytes(numBytes, blockBytes, limit uint64) (uint64, error) {
 	if numBytes == 0 {
-		return 0, fmt.Errorf("%w: size 0 bytes", ErrGeometry)
+		return 0, fmt.Errorf("%w: size 0 bytes", errs.ErrGeometry)
 	}
 	nb := numBytes/blockBytes + min(numBytes%blockBytes, 1)
 	if nb > limit {
-		return 0, fmt.Errorf("%w: %d bytes is more than %d blocks of %d bytes", ErrTooLarge, numBytes, limit, blockBytes)
+		return 0, fmt.Errorf("%w: %d bytes is more than %d blocks of %d bytes", errs.ErrTooLarge, numBytes, limit, blockBytes)
 	}
 	if err := checkAlloc(nb, blockBytes, nil); err != nil {
 		return 0, err
 	}
 	return nb, nil
 }
-
-// Errors returned by this package, wrapped with the details; test for them
-// with errors.Is. They are the values of the same names in packages bloom,
-// cuckoo and parquet.
-var (
-	// ErrKeys means the number of keys to plan for is zero.
-	ErrKeys = errs.ErrKeys
-	// ErrFPR means a false-positive rate is outside (0, 1) or NaN.
-	ErrFPR = errs.ErrFPR
-	// ErrTooLarge means the filter would need more than MaxBlocks (or
-	// MaxSplitBlocks) blocks, or more memory than this platform can address.
-	ErrTooLarge = errs.ErrTooLarge
-	// ErrGeometry means k is not 8 or 16, a size is 0 or not whole blocks
-	// where whole blocks are required, or Union or Intersect was given
-	// filters of different geometry.
-	ErrGeometry = errs.ErrGeometry
-)
 
 // poissonMixture returns sum_i Poisson(i; lambda) * g(i), summing the terms
 // that carry the probability mass (until the tail is below 1e-18 of the mass).
@@ -177,10 +160,10 @@ func Fill(n, nblocks uint64, k int) float64 {
 // checkNFPR validates the (n, fpr) pair given to constructors.
 func checkNFPR(n uint64, fpr float64) error {
 	if n == 0 {
-		return ErrKeys
+		return errs.ErrKeys
 	}
 	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
-		return fmt.Errorf("%w: got %v", ErrFPR, fpr)
+		return fmt.Errorf("%w: got %v", errs.ErrFPR, fpr)
 	}
 	return nil
 }
@@ -193,7 +176,7 @@ func blocksFor(n uint64, fpr float64, max uint64, f func(n, nblocks uint64) floa
 		return 0, err
 	}
 	if !(f(n, max) <= fpr) { // also refuses a NaN
-		return 0, fmt.Errorf("%w: %s at fpr %v need more than %d blocks", ErrTooLarge, errs.Count(n, "key"), fpr, max)
+		return 0, fmt.Errorf("%w: %s at fpr %v need more than %d blocks", errs.ErrTooLarge, errs.Count(n, "key"), fpr, max)
 	}
 	lo, hi := uint64(0), max // f(lo) > fpr (or lo = 0), f(hi) <= fpr
 	for hi-lo > 1 {
@@ -245,8 +228,8 @@ func blockSizing(n, nblocks, blockBytes uint64, k int, fpr float64) Sizing {
 // Size returns the smallest Filter geometry whose exact FPR for n keys
 // is at most fpr, choosing k = 8 or k = 16, whichever needs fewer blocks
 // (k = 8 on a tie: it is faster to probe). New(n, fpr) makes this filter.
-// It returns ErrKeys for n = 0, ErrFPR for fpr outside (0, 1), and
-// ErrTooLarge if more than MaxBlocks blocks would be needed. It is only
+// It returns bloom.ErrKeys for n = 0, bloom.ErrFPR for fpr outside (0, 1), and
+// bloom.ErrTooLarge if more than MaxBlocks blocks would be needed. It is only
 // arithmetic: it answers sizes this platform cannot allocate.
 func Size(n uint64, fpr float64) (Sizing, error) {
 	var best Sizing
@@ -269,10 +252,10 @@ func Size(n uint64, fpr float64) (Sizing, error) {
 	return best, nil
 }
 
-// SizeK is Size with k fixed; k other than 8 or 16 is ErrGeometry.
+// SizeK is Size with k fixed; k other than 8 or 16 is bloom.ErrGeometry.
 func SizeK(n uint64, fpr float64, k int) (Sizing, error) {
 	if k != 8 && k != 16 {
-		return Sizing{}, fmt.Errorf("%w: k must be 8 or 16, got %d", ErrGeometry, k)
+		return Sizing{}, fmt.Errorf("%w: k must be 8 or 16, got %d", errs.ErrGeometry, k)
 	}
 	b, err := blocksFor(n, fpr, MaxBlocks, func(n, nb uint64) float64 { return FPR(n, nb, k) })
 	if err != nil {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // TestSizingMatchesConstructors: every Size function describes exactly the
@@ -34,14 +36,14 @@ func TestSizingMatchesConstructors(t *testing.T) {
 			}
 		}
 	}
-	if _, err := SizeK(100, 0.01, 12); !errors.Is(err, ErrGeometry) {
-		t.Errorf("SizeK k=12: %v, want ErrGeometry", err)
+	if _, err := SizeK(100, 0.01, 12); !errors.Is(err, errs.ErrGeometry) {
+		t.Errorf("SizeK k=12: %v, want errs.ErrGeometry", err)
 	}
-	if _, err := SizeCounting(0, 0.01); !errors.Is(err, ErrKeys) {
-		t.Errorf("SizeCounting n=0: %v, want ErrKeys", err)
+	if _, err := SizeCounting(0, 0.01); !errors.Is(err, errs.ErrKeys) {
+		t.Errorf("SizeCounting n=0: %v, want errs.ErrKeys", err)
 	}
-	if _, err := SizeCounting(math.MaxUint64, 0.01); !errors.Is(err, ErrTooLarge) {
-		t.Errorf("SizeCounting n=2^64-1: %v, want ErrTooLarge", err)
+	if _, err := SizeCounting(math.MaxUint64, 0.01); !errors.Is(err, errs.ErrTooLarge) {
+		t.Errorf("SizeCounting n=2^64-1: %v, want errs.ErrTooLarge", err)
 	}
 }
 

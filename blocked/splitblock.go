@@ -10,6 +10,8 @@ import (
 
 	"github.com/simdbloom/bloom/internal/alloc"
 	"github.com/simdbloom/bloom/internal/format"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // SplitBlockBytes is the size of one SplitBlock block: 256 bits.
@@ -40,7 +42,7 @@ type splitBlock [8]uint32
 // SplitBlockFromBitset, or decode one with UnmarshalBinary or ReadFrom. The
 // zero value is an empty filter with no blocks, ready for UnmarshalBinary or
 // ReadFrom, and behaves as a zero Filter does: lookups answer false,
-// read-only methods 0, Clear does nothing, the encoders return ErrGeometry,
+// read-only methods 0, Clear does nothing, the encoders return bloom.ErrGeometry,
 // and the methods that add keys (and Union, Intersect) panic. Concurrency is
 // as for Filter: lookups may run from many goroutines at once, changes may
 // not.
@@ -72,7 +74,7 @@ func SplitBlockFPR(n, nblocks uint64) float64 {
 // readers require.
 //
 // It is the filter SizeSplitBlock(n, fpr) describes, and returns its errors;
-// it also returns ErrTooLarge for a filter this platform cannot allocate.
+// it also returns bloom.ErrTooLarge for a filter this platform cannot allocate.
 func NewSplitBlock(n uint64, fpr float64) (*SplitBlock, error) {
 	s, err := SizeSplitBlock(n, fpr)
 	if err != nil {
@@ -85,8 +87,8 @@ func NewSplitBlock(n uint64, fpr float64) (*SplitBlock, error) {
 }
 
 // NewSplitBlockBytes returns an empty SplitBlock of numBytes bytes, rounded
-// up to a whole number of 32-byte blocks. It returns ErrGeometry if numBytes
-// is 0, and ErrTooLarge for more than MaxSplitBlocks blocks or more than this
+// up to a whole number of 32-byte blocks. It returns bloom.ErrGeometry if numBytes
+// is 0, and bloom.ErrTooLarge for more than MaxSplitBlocks blocks or more than this
 // platform can allocate.
 func NewSplitBlockBytes(numBytes uint64) (*SplitBlock, error) {
 	nb, err := blocksOfBytes(numBytes, SplitBlockBytes, MaxSplitBlocks)
@@ -98,7 +100,7 @@ func NewSplitBlockBytes(numBytes uint64) (*SplitBlock, error) {
 
 // SplitBlockFromBitset returns a SplitBlock holding a copy of the serialized
 // bitset b (as Bitset returns it, or as a Parquet file stores it), whose
-// length must be a positive multiple of 32 (else ErrGeometry).
+// length must be a positive multiple of 32 (else bloom.ErrGeometry).
 func SplitBlockFromBitset(b []byte) (*SplitBlock, error) {
 	nb, err := splitBlocksOf(len(b))
 	if err != nil {
@@ -120,7 +122,7 @@ func SplitBlockFromBitset(b []byte) (*SplitBlock, error) {
 // unless numBytes is a positive multiple of 32 and not too large.
 func splitBlocksOf(numBytes int) (uint64, error) {
 	if numBytes <= 0 || numBytes%SplitBlockBytes != 0 {
-		return 0, fmt.Errorf("%w: split block size must be a positive multiple of 32 bytes, got %d", ErrGeometry, numBytes)
+		return 0, fmt.Errorf("%w: split block size must be a positive multiple of 32 bytes, got %d", errs.ErrGeometry, numBytes)
 	}
 	return blocksOfBytes(uint64(numBytes), SplitBlockBytes, MaxSplitBlocks)
 }
@@ -332,24 +334,24 @@ func (s *SplitBlock) EstimatedFPR() float64 {
 // compatible returns an error unless o has the same geometry as s.
 func (s *SplitBlock) compatible(o *SplitBlock) error {
 	if o == nil {
-		return fmt.Errorf("%w: other split block filter is nil", ErrGeometry)
+		return fmt.Errorf("%w: other split block filter is nil", errs.ErrGeometry)
 	}
 	if len(s.blocks) != len(o.blocks) {
-		return fmt.Errorf("%w: %d split blocks vs %d", ErrGeometry, len(s.blocks), len(o.blocks))
+		return fmt.Errorf("%w: %d split blocks vs %d", errs.ErrGeometry, len(s.blocks), len(o.blocks))
 	}
 	return nil
 }
 
 // Union adds every key of o to s (bitwise OR). Both must have the same number
-// of blocks (else ErrGeometry) and key hashes that agree (else
-// ErrHashMismatch, as for Filter.Union); otherwise s is unchanged. A zero
-// or nil o is ErrGeometry; a zero s panics.
+// of blocks (else bloom.ErrGeometry) and key hashes that agree (else
+// bloom.ErrHashMismatch, as for Filter.Union); otherwise s is unchanged. A zero
+// or nil o is bloom.ErrGeometry; a zero s panics.
 func (s *SplitBlock) Union(o *SplitBlock) error { return s.combine(o, "SplitBlock.Union", false) }
 
 // Intersect keeps in s only the bits also set in o (bitwise AND): every key
 // added to both still answers true. Both must have the same number of
 // blocks and key hashes that agree, as for Union; otherwise s is unchanged.
-// A zero or nil o is ErrGeometry; a zero s panics.
+// A zero or nil o is bloom.ErrGeometry; a zero s panics.
 func (s *SplitBlock) Intersect(o *SplitBlock) error {
 	return s.combine(o, "SplitBlock.Intersect", true)
 }

@@ -11,6 +11,8 @@ import (
 
 	"github.com/simdbloom/bloom/internal/childtest"
 	"github.com/simdbloom/bloom/internal/cpu"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 func mustSplit[N ~int | ~uint64](t testing.TB, numBytes N) *SplitBlock {
@@ -288,8 +290,8 @@ func TestSplitBlockBadInput(t *testing.T) {
 		p    float64
 		want error
 	}{
-		{0, 0.01, ErrKeys}, {10, 0, ErrFPR}, {10, 1, ErrFPR}, {10, math.NaN(), ErrFPR},
-		{10, -1, ErrFPR}, {math.MaxUint64, 0.01, ErrTooLarge},
+		{0, 0.01, errs.ErrKeys}, {10, 0, errs.ErrFPR}, {10, 1, errs.ErrFPR}, {10, math.NaN(), errs.ErrFPR},
+		{10, -1, errs.ErrFPR}, {math.MaxUint64, 0.01, errs.ErrTooLarge},
 	} {
 		s, err := NewSplitBlock(c.n, c.p)
 		if !errors.Is(err, c.want) || s != nil {
@@ -299,7 +301,7 @@ func TestSplitBlockBadInput(t *testing.T) {
 	for _, c := range []struct {
 		bytes uint64
 		want  error
-	}{{0, ErrGeometry}, {MaxSplitBlocks*32 + 1, ErrTooLarge}, {math.MaxUint64, ErrTooLarge}} {
+	}{{0, errs.ErrGeometry}, {MaxSplitBlocks*32 + 1, errs.ErrTooLarge}, {math.MaxUint64, errs.ErrTooLarge}} {
 		if s, err := NewSplitBlockBytes(c.bytes); !errors.Is(err, c.want) || s != nil {
 			t.Errorf("NewSplitBlockBytes(%d) = %v, %v; want error %v", c.bytes, s, err, c.want)
 		}
@@ -310,8 +312,8 @@ func TestSplitBlockBadInput(t *testing.T) {
 		}
 	}
 	for _, b := range [][]byte{nil, {}, make([]byte, 31), make([]byte, 33), make([]byte, 65)} {
-		if s, err := SplitBlockFromBitset(b); !errors.Is(err, ErrGeometry) || s != nil {
-			t.Errorf("SplitBlockFromBitset(%d bytes) = %v, %v; want ErrGeometry", len(b), s, err)
+		if s, err := SplitBlockFromBitset(b); !errors.Is(err, errs.ErrGeometry) || s != nil {
+			t.Errorf("SplitBlockFromBitset(%d bytes) = %v, %v; want errs.ErrGeometry", len(b), s, err)
 		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"unsafe"
 
 	"github.com/simdbloom/bloom/internal/format"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // Zero-copy views: read-only filters whose blocks are the caller's bytes,
@@ -39,14 +41,14 @@ import (
 // the few platforms that fault on unaligned words (not amd64, arm64, 386,
 // ppc64le or wasm) an unaligned payload is copied into aligned memory, so
 // that view costs an allocation. Views need a little-endian machine, else
-// ErrByteOrder: use UnmarshalBinary there.
+// bloom.ErrByteOrder: use UnmarshalBinary there.
 
 // viewMem checks that b is exactly one encoding of variant v that can be
 // used in place, with the full header checks, and returns its header and
 // payload (copied where the platform needs the words aligned: viewPayload).
 func viewMem(b []byte, v Variant) (Header, []byte, error) {
 	if !littleEndian {
-		return Header{}, nil, ErrByteOrder
+		return Header{}, nil, errs.ErrByteOrder
 	}
 	h, p, err := framePayload(b, v)
 	if err != nil {
@@ -96,12 +98,12 @@ func viewSlice[T any](b []byte, v Variant, nb uint64) (s []T) {
 // when it is what fails first).
 func viewErr(b []byte, v Variant) error {
 	if !littleEndian {
-		return ErrByteOrder
+		return errs.ErrByteOrder
 	}
 	if _, _, err := framePayload(b, v); err != nil {
 		return err
 	}
-	return fmt.Errorf("%w: the header does not describe a %v of this length", ErrCorrupt, v) // not reached: Reset checks a subset
+	return fmt.Errorf("%w: the header does not describe a %v of this length", errs.ErrCorrupt, v) // not reached: Reset checks a subset
 }
 
 // viewBlocks returns the blocks of T in the payload of b (which passed
@@ -127,7 +129,7 @@ type FilterView struct {
 // is in use. The payload may start at any address; an encoding placed at a
 // 64-byte boundary (a memory-mapped file is) keeps every block in one cache
 // line, otherwise each lookup may touch two. On a big-endian machine View
-// returns ErrByteOrder: use UnmarshalBinary there. To look up keys in
+// returns bloom.ErrByteOrder: use UnmarshalBinary there. To look up keys in
 // buffers that come and go without allocating, keep a FilterView and Reset
 // it instead.
 func View(b []byte) (*FilterView, error) {

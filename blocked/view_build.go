@@ -5,6 +5,8 @@ import (
 	"unsafe"
 
 	"github.com/simdbloom/bloom/internal/format"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // BuildOptions say how AppendFilter encodes the filter it builds. The zero
@@ -20,7 +22,7 @@ type BuildOptions struct {
 	// encoding then sets the no-payload-CRC flag of FORMAT.md, which every
 	// reader of this package honours (Verify and the decoders check the
 	// header CRC only) and which a reader that predates it refuses with
-	// ErrVersion, never mistaking the missing checksum for a damaged
+	// bloom.ErrVersion, never mistaking the missing checksum for a damaged
 	// payload. Header.HasPayloadCRC tells which kind an encoding is.
 	NoPayloadCRC bool
 }
@@ -42,17 +44,17 @@ type BuildOptions struct {
 // big-endian machine, or one that needs aligned words when dst's payload is
 // not aligned, the filter is built in memory of its own and copied (a
 // second allocation). It returns dst unchanged and an error wrapping
-// ErrGeometry if k is not 8 or 16 or nblocks is 0, or ErrTooLarge if
+// bloom.ErrGeometry if k is not 8 or 16 or nblocks is 0, or bloom.ErrTooLarge if
 // nblocks is above MaxBlocks or the encoding would not fit in memory.
 func AppendFilter(dst []byte, nblocks uint64, k int, hs []uint64, o BuildOptions) ([]byte, error) {
 	if k != 8 && k != 16 {
-		return dst, fmt.Errorf("%w: k must be 8 or 16, got %d", ErrGeometry, k)
+		return dst, fmt.Errorf("%w: k must be 8 or 16, got %d", errs.ErrGeometry, k)
 	}
 	if nblocks == 0 {
-		return dst, fmt.Errorf("%w: a Filter needs at least one block", ErrGeometry)
+		return dst, fmt.Errorf("%w: a Filter needs at least one block", errs.ErrGeometry)
 	}
 	if nblocks > MaxBlocks {
-		return dst, fmt.Errorf("%w: %d blocks, the most is %d", ErrTooLarge, nblocks, uint64(MaxBlocks))
+		return dst, fmt.Errorf("%w: %d blocks, the most is %d", errs.ErrTooLarge, nblocks, uint64(MaxBlocks))
 	}
 	if err := checkAlloc(nblocks+uint64(len(dst)+HeaderSize+63)/64, 64, nil); err != nil {
 		return dst, err

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/simdbloom/bloom/internal/format"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // resetter is a view value made by Reset, as the tests use one.
@@ -156,32 +158,32 @@ func TestViewResetChecks(t *testing.T) {
 			edit func(b []byte) []byte
 			want error
 		}{
-			{"short", func(b []byte) []byte { return b[:HeaderSize-1] }, ErrTruncated},
-			{"empty", func(b []byte) []byte { return b[:0] }, ErrTruncated},
-			{"header only", func(b []byte) []byte { return b[:HeaderSize] }, ErrTruncated},
-			{"one byte short", func(b []byte) []byte { return b[:len(b)-1] }, ErrTruncated},
-			{"one byte long", func(b []byte) []byte { return append(b, 0) }, ErrCorrupt},
-			{"magic", set(1, 'X'), ErrMagic},
-			{"version", set(format.OffVersion, 2), ErrVersion},
-			{"variant", set(format.OffVariant, 9), ErrVariant},
-			{"k", set(format.OffK, 7), ErrGeometry},
+			{"short", func(b []byte) []byte { return b[:HeaderSize-1] }, errs.ErrTruncated},
+			{"empty", func(b []byte) []byte { return b[:0] }, errs.ErrTruncated},
+			{"header only", func(b []byte) []byte { return b[:HeaderSize] }, errs.ErrTruncated},
+			{"one byte short", func(b []byte) []byte { return b[:len(b)-1] }, errs.ErrTruncated},
+			{"one byte long", func(b []byte) []byte { return append(b, 0) }, errs.ErrCorrupt},
+			{"magic", set(1, 'X'), errs.ErrMagic},
+			{"version", set(format.OffVersion, 2), errs.ErrVersion},
+			{"variant", set(format.OffVariant, 9), errs.ErrVariant},
+			{"k", set(format.OffK, 7), errs.ErrGeometry},
 			{"k 16", set(format.OffK, 16), nil},
-			{"more blocks than bytes", put64(format.OffBlocks, 6), ErrCorrupt},
+			{"more blocks than bytes", put64(format.OffBlocks, 6), errs.ErrCorrupt},
 			{"blocks and length both grown", func(b []byte) []byte {
 				put64(format.OffBlocks, 1<<20)(b)
 				return put64(format.OffPayloadLen, 1<<20*c.variant.blockBytes())(b)
-			}, ErrTruncated},
-			{"2^32+1 blocks", put64(format.OffBlocks, 1<<32+1), ErrTooLarge},
-			{"zero blocks", put64(format.OffBlocks, 0), ErrGeometry},
-			{"payload length", put64(format.OffPayloadLen, 64), ErrCorrupt},
-			{"unknown incompatible flag", set(format.OffIncompat, 2), ErrVersion},
+			}, errs.ErrTruncated},
+			{"2^32+1 blocks", put64(format.OffBlocks, 1<<32+1), errs.ErrTooLarge},
+			{"zero blocks", put64(format.OffBlocks, 0), errs.ErrGeometry},
+			{"payload length", put64(format.OffPayloadLen, 64), errs.ErrCorrupt},
+			{"unknown incompatible flag", set(format.OffIncompat, 2), errs.ErrVersion},
 		}
 		for _, tc := range bad {
 			if tc.name == "k 16" {
 				if c.variant == VariantFilter {
 					continue // k = 16 is a Filter's
 				}
-				tc.want = ErrGeometry
+				tc.want = errs.ErrGeometry
 			}
 			b := tc.edit(bytes.Clone(good))
 			if len(b) >= HeaderSize {
@@ -265,7 +267,7 @@ func TestAppendFilter(t *testing.T) {
 		nb   uint64
 		k    int
 		want error
-	}{{0, 8, ErrGeometry}, {1, 9, ErrGeometry}, {MaxBlocks + 1, 8, ErrTooLarge}} {
+	}{{0, 8, errs.ErrGeometry}, {1, 9, errs.ErrGeometry}, {MaxBlocks + 1, 8, errs.ErrTooLarge}} {
 		got, err := AppendFilter(dst, tc.nb, tc.k, hs, BuildOptions{})
 		if !errors.Is(err, tc.want) || !bytes.Equal(got, dst) {
 			t.Errorf("AppendFilter(%d blocks, k=%d): %v, %v bytes; want %v and dst unchanged", tc.nb, tc.k, err, len(got), tc.want)
@@ -276,7 +278,7 @@ func TestAppendFilter(t *testing.T) {
 // TestNoPayloadCRC checks the encoding without a payload CRC: it carries
 // the flag and a zero CRC field, every reader accepts it (checking the
 // header), none reports a checksum failure for the missing CRC, a CRC
-// field that is not zero under the flag is ErrCorrupt, and re-encoding
+// field that is not zero under the flag is bloom.ErrCorrupt, and re-encoding
 // writes a CRC again.
 func TestNoPayloadCRC(t *testing.T) {
 	hs := randomHashes(700, 46)
@@ -328,19 +330,19 @@ func TestNoPayloadCRC(t *testing.T) {
 	bad := bytes.Clone(b)
 	binary.LittleEndian.PutUint32(bad[format.OffPayloadCRC:], 0x12345678)
 	refix(bad)
-	if err := Verify(bad); !errors.Is(err, ErrCorrupt) {
-		t.Errorf("Verify of a CRC field under the no-CRC flag: %v, want ErrCorrupt", err)
+	if err := Verify(bad); !errors.Is(err, errs.ErrCorrupt) {
+		t.Errorf("Verify of a CRC field under the no-CRC flag: %v, want errs.ErrCorrupt", err)
 	}
-	if err := new(Filter).UnmarshalBinary(bad); !errors.Is(err, ErrCorrupt) {
-		t.Errorf("UnmarshalBinary of a CRC field under the no-CRC flag: %v, want ErrCorrupt", err)
+	if err := new(Filter).UnmarshalBinary(bad); !errors.Is(err, errs.ErrCorrupt) {
+		t.Errorf("UnmarshalBinary of a CRC field under the no-CRC flag: %v, want errs.ErrCorrupt", err)
 	}
 	// The flag is covered by the header CRC: clearing it without fixing
-	// the header is ErrChecksum of the header, and clearing it with the
+	// the header is bloom.ErrChecksum of the header, and clearing it with the
 	// header fixed makes the zero field a payload CRC that fails.
 	cleared := bytes.Clone(b)
 	cleared[format.OffIncompat] = 0
-	if err := Verify(cleared); !errors.Is(err, ErrChecksum) {
-		t.Errorf("flag cleared: %v, want ErrChecksum", err)
+	if err := Verify(cleared); !errors.Is(err, errs.ErrChecksum) {
+		t.Errorf("flag cleared: %v, want errs.ErrChecksum", err)
 	}
 }
 

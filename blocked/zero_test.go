@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // The zero value of every filter and view type: lookups answer false and
@@ -62,15 +64,15 @@ func checkZeroReads(t *testing.T, name string, r readable) {
 	if r.KeyHash() != HashUnspecified {
 		t.Errorf("%s: KeyHash %v", name, r.KeyHash())
 	}
-	if b, err := r.MarshalBinary(); !errors.Is(err, ErrGeometry) || len(b) != 0 {
-		t.Errorf("%s: MarshalBinary %d bytes, %v; want ErrGeometry", name, len(b), err)
+	if b, err := r.MarshalBinary(); !errors.Is(err, errs.ErrGeometry) || len(b) != 0 {
+		t.Errorf("%s: MarshalBinary %d bytes, %v; want errs.ErrGeometry", name, len(b), err)
 	}
-	if b, err := r.AppendBinary([]byte("x")); !errors.Is(err, ErrGeometry) || string(b) != "x" {
-		t.Errorf("%s: AppendBinary %q, %v; want b unchanged and ErrGeometry", name, b, err)
+	if b, err := r.AppendBinary([]byte("x")); !errors.Is(err, errs.ErrGeometry) || string(b) != "x" {
+		t.Errorf("%s: AppendBinary %q, %v; want b unchanged and errs.ErrGeometry", name, b, err)
 	}
 	var buf bytes.Buffer
-	if n, err := r.WriteTo(&buf); !errors.Is(err, ErrGeometry) || n != 0 || buf.Len() != 0 {
-		t.Errorf("%s: WriteTo %d, %v; want nothing written and ErrGeometry", name, n, err)
+	if n, err := r.WriteTo(&buf); !errors.Is(err, errs.ErrGeometry) || n != 0 || buf.Len() != 0 {
+		t.Errorf("%s: WriteTo %d, %v; want nothing written and errs.ErrGeometry", name, n, err)
 	}
 }
 
@@ -112,8 +114,8 @@ func TestZeroFilter(t *testing.T) {
 			fn   func(*Filter, *Filter) error
 		}{{"Union", (*Filter).Union}, {"Intersect", (*Filter).Intersect}} {
 			g := f.Clone()
-			if err := op.fn(g, &z); !errors.Is(err, ErrGeometry) || !g.Equal(f) {
-				t.Errorf("%s with a zero argument: %v, want ErrGeometry and no change", op.name, err)
+			if err := op.fn(g, &z); !errors.Is(err, errs.ErrGeometry) || !g.Equal(f) {
+				t.Errorf("%s with a zero argument: %v, want errs.ErrGeometry and no change", op.name, err)
 			}
 			wantPanic(t, op.name, op.name+" on a zero Filter; use blocked.New or NewBytes", func() { op.fn(&z, f) })
 		}
@@ -159,8 +161,8 @@ func TestZeroSplitBlock(t *testing.T) {
 			fn   func(*SplitBlock, *SplitBlock) error
 		}{{"Union", (*SplitBlock).Union}, {"Intersect", (*SplitBlock).Intersect}} {
 			g := s.Clone()
-			if err := op.fn(g, &z); !errors.Is(err, ErrGeometry) || !g.Equal(s) {
-				t.Errorf("%s with a zero argument: %v, want ErrGeometry and no change", op.name, err)
+			if err := op.fn(g, &z); !errors.Is(err, errs.ErrGeometry) || !g.Equal(s) {
+				t.Errorf("%s with a zero argument: %v, want errs.ErrGeometry and no change", op.name, err)
 			}
 			wantPanic(t, op.name, op.name+zeroSplitBlock, func() { op.fn(&z, s) })
 		}

@@ -36,7 +36,7 @@
 // goroutines at once. AddHash, RemoveHash and Clear must not run at the same
 // time as any other method on the same filter.
 //
-// Errors other than ErrFull wrap the Err values of package blocked (the same
-// values as package bloom's); test for them with errors.Is. The binary format of this module's filters is
+// Errors other than ErrFull wrap package bloom's Err values; test for them
+// with errors.Is. The binary format of this module's filters is
 // specified in FORMAT.md at the root of the repository.
 package cuckoo

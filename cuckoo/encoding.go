@@ -80,7 +80,7 @@ func (f *Filter) prefix() []byte {
 }
 
 // MarshalBinary returns the encoding of f, with its key hash (KeyHash). It
-// returns an error wrapping blocked.ErrGeometry for a zero Filter.
+// returns an error wrapping bloom.ErrGeometry for a zero Filter.
 func (f *Filter) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
 
 // AppendBinary appends the encoding of f, with its key hash, to b.

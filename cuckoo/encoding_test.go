@@ -11,6 +11,8 @@ import (
 
 	"github.com/simdbloom/bloom/blocked"
 	"github.com/simdbloom/bloom/internal/format"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite testdata/golden (little-endian machines only)")
@@ -104,7 +106,7 @@ func TestEncodingRoundTrip(t *testing.T) {
 		}
 	}
 	var z Filter
-	if _, err := z.MarshalBinary(); !errors.Is(err, blocked.ErrGeometry) {
+	if _, err := z.MarshalBinary(); !errors.Is(err, errs.ErrGeometry) {
 		t.Fatalf("MarshalBinary of a zero Filter: %v", err)
 	}
 }
@@ -121,28 +123,28 @@ func TestEncodingCrafted(t *testing.T) {
 		damage func(b []byte)
 		want   []error
 	}{
-		{"layout 4 (a later version)", func(b []byte) { b[17] = 4 }, []error{blocked.ErrVersion}},
-		{"layout 1 (an earlier draft)", func(b []byte) { b[17] = 1 }, []error{blocked.ErrVersion}},
-		{"layout 0", func(b []byte) { b[17] = 0 }, []error{blocked.ErrCorrupt}},
-		{"plain layout", func(b []byte) { b[17] = format.CuckooLayoutPlain }, []error{blocked.ErrCorrupt}},
-		{"8 slots", func(b []byte) { b[18] = 8 }, []error{blocked.ErrCorrupt, blocked.ErrGeometry}},
-		{"parameter byte", func(b []byte) { b[23] = 1 }, []error{blocked.ErrCorrupt}},
-		{"3-bit fingerprints", func(b []byte) { b[7] = 3 }, []error{blocked.ErrCorrupt, blocked.ErrGeometry}},
-		{"33-bit fingerprints", func(b []byte) { b[7] = 33 }, []error{blocked.ErrCorrupt, blocked.ErrGeometry}},
-		{"0 buckets", func(b []byte) { le.PutUint64(b[8:], 0) }, []error{blocked.ErrCorrupt, blocked.ErrGeometry}},
-		{"2^33 buckets", func(b []byte) { le.PutUint64(b[8:], 1<<33) }, []error{blocked.ErrCorrupt, blocked.ErrTooLarge}},
-		{"payload length", func(b []byte) { le.PutUint64(b[24:], le.Uint64(b[24:])+6) }, []error{blocked.ErrCorrupt}},
-		{"padding bits", func(b []byte) { b[len(b)-1] |= 0x80 }, []error{blocked.ErrCorrupt}},
+		{"layout 4 (a later version)", func(b []byte) { b[17] = 4 }, []error{errs.ErrVersion}},
+		{"layout 1 (an earlier draft)", func(b []byte) { b[17] = 1 }, []error{errs.ErrVersion}},
+		{"layout 0", func(b []byte) { b[17] = 0 }, []error{errs.ErrCorrupt}},
+		{"plain layout", func(b []byte) { b[17] = format.CuckooLayoutPlain }, []error{errs.ErrCorrupt}},
+		{"8 slots", func(b []byte) { b[18] = 8 }, []error{errs.ErrCorrupt, errs.ErrGeometry}},
+		{"parameter byte", func(b []byte) { b[23] = 1 }, []error{errs.ErrCorrupt}},
+		{"3-bit fingerprints", func(b []byte) { b[7] = 3 }, []error{errs.ErrCorrupt, errs.ErrGeometry}},
+		{"33-bit fingerprints", func(b []byte) { b[7] = 33 }, []error{errs.ErrCorrupt, errs.ErrGeometry}},
+		{"0 buckets", func(b []byte) { le.PutUint64(b[8:], 0) }, []error{errs.ErrCorrupt, errs.ErrGeometry}},
+		{"2^33 buckets", func(b []byte) { le.PutUint64(b[8:], 1<<33) }, []error{errs.ErrCorrupt, errs.ErrTooLarge}},
+		{"payload length", func(b []byte) { le.PutUint64(b[24:], le.Uint64(b[24:])+6) }, []error{errs.ErrCorrupt}},
+		{"padding bits", func(b []byte) { b[len(b)-1] |= 0x80 }, []error{errs.ErrCorrupt}},
 		{"code 3876", func(b []byte) {
 			t := b[p+format.CuckooPrefixBytes:]
 			t[0], t[1] = numCodes&0xff, t[1]&0xf0|numCodes>>8
-		}, []error{blocked.ErrCorrupt}},
+		}, []error{errs.ErrCorrupt}},
 		{"code 4095", func(b []byte) {
 			t := b[p+format.CuckooPrefixBytes:]
 			t[0], t[1] = 0xff, t[1]|0x0f
-		}, []error{blocked.ErrCorrupt}},
-		{"count one more", func(b []byte) { le.PutUint64(b[p+8:], uint64(f.EstimatedCount())+1) }, []error{blocked.ErrCorrupt}},
-		{"count one less", func(b []byte) { le.PutUint64(b[p+8:], uint64(f.EstimatedCount())-1) }, []error{blocked.ErrCorrupt}},
+		}, []error{errs.ErrCorrupt}},
+		{"count one more", func(b []byte) { le.PutUint64(b[p+8:], uint64(f.EstimatedCount())+1) }, []error{errs.ErrCorrupt}},
+		{"count one less", func(b []byte) { le.PutUint64(b[p+8:], uint64(f.EstimatedCount())-1) }, []error{errs.ErrCorrupt}},
 		{"a slot emptied", func(b []byte) {
 			t := b[p+format.CuckooPrefixBytes:]
 			for i := range t {
@@ -152,10 +154,10 @@ func TestEncodingCrafted(t *testing.T) {
 				}
 			}
 		}, nil},
-		{"planned 0", func(b []byte) { le.PutUint64(b[p:], 0) }, []error{blocked.ErrCorrupt}},
-		{"generator 0", func(b []byte) { le.PutUint64(b[p+16:], 0) }, []error{blocked.ErrCorrupt}},
-		{"reserved word", func(b []byte) { b[p+24] = 1 }, []error{blocked.ErrCorrupt}},
-		{"variant", func(b []byte) { b[6] = 1 }, []error{blocked.ErrVariant}},
+		{"planned 0", func(b []byte) { le.PutUint64(b[p:], 0) }, []error{errs.ErrCorrupt}},
+		{"generator 0", func(b []byte) { le.PutUint64(b[p+16:], 0) }, []error{errs.ErrCorrupt}},
+		{"reserved word", func(b []byte) { b[p+24] = 1 }, []error{errs.ErrCorrupt}},
+		{"variant", func(b []byte) { b[6] = 1 }, []error{errs.ErrVariant}},
 	}
 	for _, tc := range cases {
 		b := bytes.Clone(good)
@@ -183,7 +185,7 @@ func TestEncodingCrafted(t *testing.T) {
 			t.Errorf("%s: ReadFrom accepted", tc.name)
 		}
 	}
-	if err := new(Filter).UnmarshalBinary(good[:len(good)-1]); !errors.Is(err, blocked.ErrTruncated) {
+	if err := new(Filter).UnmarshalBinary(good[:len(good)-1]); !errors.Is(err, errs.ErrTruncated) {
 		t.Errorf("truncated: %v", err)
 	}
 	// A semi-sorted bucket whose fingerprints are out of order (the code
@@ -192,7 +194,7 @@ func TestEncodingCrafted(t *testing.T) {
 	g.setBits(codeBits+2*uint64(g.rest), g.rest, 5)
 	g.setBits(codeBits+3*uint64(g.rest), g.rest, 3)
 	g.count = 2
-	if err := new(Filter).UnmarshalBinary(encode(t, g)); !errors.Is(err, blocked.ErrCorrupt) {
+	if err := new(Filter).UnmarshalBinary(encode(t, g)); !errors.Is(err, errs.ErrCorrupt) {
 		t.Errorf("unsorted bucket: %v", err)
 	}
 	g.setBits(codeBits+2*uint64(g.rest), g.rest, 3)
@@ -276,7 +278,7 @@ func FuzzDecode(f *testing.F) {
 		f.Add(b[:len(b)-3])
 	}
 	f.Add([]byte{})
-	sentinels := []error{blocked.ErrMagic, blocked.ErrVersion, blocked.ErrVariant, blocked.ErrChecksum, blocked.ErrTruncated, blocked.ErrCorrupt}
+	sentinels := []error{errs.ErrMagic, errs.ErrVersion, errs.ErrVariant, errs.ErrChecksum, errs.ErrTruncated, errs.ErrCorrupt}
 	check := func(t *testing.T, err error) {
 		for _, s := range sentinels {
 			if errors.Is(err, s) {

@@ -45,13 +45,13 @@ type kick struct {
 
 // New returns a semi-sorted filter for n keys with an expected
 // false-positive rate of at most fpr at n keys: the filter Size(n, fpr)
-// describes. It returns Size's errors, and blocked.ErrTooLarge for a table this
+// describes. It returns Size's errors, and bloom.ErrTooLarge for a table this
 // platform cannot allocate.
 func New(n uint64, fpr float64) (*Filter, error) { return NewLayout(n, fpr, SemiSorted) }
 
 // NewLayout returns a filter of layout l for n keys with an expected
 // false-positive rate of at most fpr at n keys: the filter SizeLayout(n,
-// fpr, l) describes. It returns SizeLayout's errors, and blocked.ErrTooLarge for a
+// fpr, l) describes. It returns SizeLayout's errors, and bloom.ErrTooLarge for a
 // table this platform cannot allocate.
 func NewLayout(n uint64, fpr float64, l Layout) (*Filter, error) {
 	s, err := SizeLayout(n, fpr, l)
@@ -74,9 +74,9 @@ func NewLayout(n uint64, fpr float64, l Layout) (*Filter, error) {
 
 // NewBuckets returns an empty filter of exactly buckets buckets of
 // fingerprints of fpBits bits in layout l, planned for MaxLoad of its slots
-// (see BitsPerKey). It returns blocked.ErrGeometry if buckets is 0, fpBits is
+// (see BitsPerKey). It returns bloom.ErrGeometry if buckets is 0, fpBits is
 // outside MinFingerprintBits..MaxFingerprintBits or l is unknown, and
-// blocked.ErrTooLarge for more than MaxBuckets buckets or more than this platform
+// bloom.ErrTooLarge for more than MaxBuckets buckets or more than this platform
 // can allocate.
 func NewBuckets(buckets uint64, fpBits int, l Layout) (*Filter, error) {
 	if fpBits < MinFingerprintBits || fpBits > MaxFingerprintBits {
@@ -104,7 +104,7 @@ func NewBuckets(buckets uint64, fpBits int, l Layout) (*Filter, error) {
 	return f, nil
 }
 
-// checkMemory returns blocked.ErrTooLarge if a table of buckets buckets is more
+// checkMemory returns bloom.ErrTooLarge if a table of buckets buckets is more
 // than this machine can allocate now (internal/memlimit); what names the
 // request for the message.
 func checkMemory(buckets uint64, fpBits int, l Layout, what func() string) error {

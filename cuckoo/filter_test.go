@@ -10,7 +10,7 @@ import (
 
 	"github.com/simdbloom/bloom/internal/longtest"
 
-	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // randomHashes returns n well-mixed hashes from a seeded generator.
@@ -462,9 +462,9 @@ func TestBadInput(t *testing.T) {
 		p    float64
 		want error
 	}{
-		{0, 0.01, blocked.ErrKeys}, {10, 0, blocked.ErrFPR}, {10, -0.1, blocked.ErrFPR}, {10, 1, blocked.ErrFPR}, {10, 2, blocked.ErrFPR},
-		{10, math.NaN(), blocked.ErrFPR}, {10, math.Inf(1), blocked.ErrFPR}, {10, 1e-10, blocked.ErrFPR}, {10, 1e-12, blocked.ErrFPR},
-		{math.MaxUint64, 0.01, blocked.ErrTooLarge}, {1 << 40, 0.001, blocked.ErrTooLarge},
+		{0, 0.01, errs.ErrKeys}, {10, 0, errs.ErrFPR}, {10, -0.1, errs.ErrFPR}, {10, 1, errs.ErrFPR}, {10, 2, errs.ErrFPR},
+		{10, math.NaN(), errs.ErrFPR}, {10, math.Inf(1), errs.ErrFPR}, {10, 1e-10, errs.ErrFPR}, {10, 1e-12, errs.ErrFPR},
+		{math.MaxUint64, 0.01, errs.ErrTooLarge}, {1 << 40, 0.001, errs.ErrTooLarge},
 	} {
 		f, err := New(c.n, c.p)
 		if !errors.Is(err, c.want) || f != nil {
@@ -477,16 +477,16 @@ func TestBadInput(t *testing.T) {
 		l       Layout
 		want    error
 	}{
-		{0, 8, SemiSorted, blocked.ErrGeometry}, {1 << 33, 16, SemiSorted, blocked.ErrTooLarge}, {1<<32 + 1, 8, Plain, blocked.ErrTooLarge},
-		{16, 0, SemiSorted, blocked.ErrGeometry}, {16, 3, Plain, blocked.ErrGeometry}, {16, 33, SemiSorted, blocked.ErrGeometry},
-		{16, -8, Plain, blocked.ErrGeometry}, {16, 8, 0, blocked.ErrGeometry}, {16, 8, 3, blocked.ErrGeometry},
+		{0, 8, SemiSorted, errs.ErrGeometry}, {1 << 33, 16, SemiSorted, errs.ErrTooLarge}, {1<<32 + 1, 8, Plain, errs.ErrTooLarge},
+		{16, 0, SemiSorted, errs.ErrGeometry}, {16, 3, Plain, errs.ErrGeometry}, {16, 33, SemiSorted, errs.ErrGeometry},
+		{16, -8, Plain, errs.ErrGeometry}, {16, 8, 0, errs.ErrGeometry}, {16, 8, 3, errs.ErrGeometry},
 	} {
 		f, err := NewBuckets(c.buckets, c.fb, c.l)
 		if !errors.Is(err, c.want) || f != nil {
 			t.Errorf("NewBuckets(%d, %d, %v) = %v, %v; want error %v", c.buckets, c.fb, c.l, f, err, c.want)
 		}
 	}
-	if _, err := SizeLayout(10, 0.01, 7); !errors.Is(err, blocked.ErrGeometry) {
+	if _, err := SizeLayout(10, 0.01, 7); !errors.Is(err, errs.ErrGeometry) {
 		t.Errorf("SizeLayout with layout 7: %v", err)
 	}
 }
@@ -497,10 +497,10 @@ func TestTooLargeFor32Bit(t *testing.T) {
 	if math.MaxInt != math.MaxInt32 {
 		t.Skip("64-bit platform")
 	}
-	if _, err := NewBuckets(1<<30, 16, Plain); !errors.Is(err, blocked.ErrTooLarge) {
+	if _, err := NewBuckets(1<<30, 16, Plain); !errors.Is(err, errs.ErrTooLarge) {
 		t.Errorf("NewBuckets(2^30, 16) on 32-bit: %v", err)
 	}
-	if _, err := New(1<<31, 0.01); !errors.Is(err, blocked.ErrTooLarge) {
+	if _, err := New(1<<31, 0.01); !errors.Is(err, errs.ErrTooLarge) {
 		t.Errorf("New(2^31, 0.01) on 32-bit: %v", err)
 	}
 	// Size is arithmetic: it answers what the format can address.

@@ -10,11 +10,11 @@ import (
 	"github.com/simdbloom/bloom/internal/childtest"
 	"github.com/simdbloom/bloom/internal/memlimit"
 
-	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // TestSizeBeyondMemory: NewBuckets(1<<32, 32, Plain), 64 GiB and within
-// the format's limit, is blocked.ErrTooLarge on a machine with less memory, not a
+// the format's limit, is bloom.ErrTooLarge on a machine with less memory, not a
 // fatal "runtime: out of memory" (in a child process, so that a fault fails
 // the test alone). Under a limit set by the test, New, NewBuckets and the
 // decoders refuse what is larger and make what is smaller.
@@ -31,8 +31,8 @@ func TestSizeBeyondMemory(t *testing.T) {
 			if need > math.MaxInt {
 				want = "4294967296 buckets of 32-bit fingerprints is more than this platform can allocate" // what an int cannot count
 			}
-			if !errors.Is(err, blocked.ErrTooLarge) || !strings.Contains(err.Error(), want) {
-				t.Fatalf("NewBuckets(1<<32, 32, Plain): %v, want blocked.ErrTooLarge", err)
+			if !errors.Is(err, errs.ErrTooLarge) || !strings.Contains(err.Error(), want) {
+				t.Fatalf("NewBuckets(1<<32, 32, Plain): %v, want errs.ErrTooLarge", err)
 			}
 		})
 	})
@@ -49,8 +49,8 @@ func TestSizeBeyondMemory(t *testing.T) {
 			"UnmarshalBinary":       (&Filter{}).UnmarshalBinary(enc),
 			"ReadFrom":              func() error { _, err := new(Filter).ReadFrom(bytes.NewReader(enc)); return err }(),
 		} {
-			if !errors.Is(err, blocked.ErrTooLarge) || !strings.Contains(err.Error(), "the test's limit") || strings.Contains(err.Error(), "block") {
-				t.Errorf("%s: %v, want blocked.ErrTooLarge naming the limit", what, err)
+			if !errors.Is(err, errs.ErrTooLarge) || !strings.Contains(err.Error(), "the test's limit") || strings.Contains(err.Error(), "block") {
+				t.Errorf("%s: %v, want errs.ErrTooLarge naming the limit", what, err)
 			}
 		}
 		if _, err := New(100_000, 0.01); err != nil {

@@ -63,7 +63,7 @@ const minLoad = 0.5
 
 // MaxBuckets is the largest number of buckets: the first bucket comes from
 // the upper 32 bits of the hash. Size uses this limit; the constructors also
-// refuse, with blocked.ErrTooLarge, what this platform cannot allocate.
+// refuse, with bloom.ErrTooLarge, what this platform cannot allocate.
 const MaxBuckets uint64 = 1 << 32
 
 // Layout is the way a bucket's 4 fingerprints are stored.
@@ -111,8 +111,8 @@ func platformBuckets(fpBits int, l Layout) uint64 {
 }
 
 // ErrFull means AddHash found no room; the filter is unchanged. It is
-// bloom.ErrFull too. The package's other errors wrap the Err values of
-// package blocked; test for them with errors.Is.
+// bloom.ErrFull too; the package's other errors wrap package bloom's Err
+// values. Test for them with errors.Is.
 var ErrFull = errs.ErrFull
 
 // slotMatch is the probability that a stored fingerprint equals a query's:
@@ -209,9 +209,9 @@ func Size(n uint64, fpr float64) (Sizing, error) { return SizeLayout(n, fpr, Sem
 // longer fingerprint on a tie). Tables under 512 buckets (about 1900 keys)
 // are planned for a lower load, since they fill less reliably. A width that
 // would need a load under one half is not considered; if none qualifies
-// (fpr below about 9.3e-10) SizeLayout returns blocked.ErrFPR. It returns blocked.ErrKeys
-// for n = 0, blocked.ErrFPR for fpr outside (0, 1), blocked.ErrGeometry for an unknown
-// layout and blocked.ErrTooLarge for more than MaxBuckets buckets. NewLayout(n,
+// (fpr below about 9.3e-10) SizeLayout returns bloom.ErrFPR. It returns bloom.ErrKeys
+// for n = 0, bloom.ErrFPR for fpr outside (0, 1), bloom.ErrGeometry for an unknown
+// layout and bloom.ErrTooLarge for more than MaxBuckets buckets. NewLayout(n,
 // fpr, l) makes this filter.
 func SizeLayout(n uint64, fpr float64, l Layout) (Sizing, error) {
 	if n == 0 {

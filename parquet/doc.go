@@ -44,7 +44,6 @@
 //
 // Filters are blocked.SplitBlock values: lookups may run from many goroutines
 // at once; adds must not run at the same time as any other method, except
-// AddHashAtomic alongside lookups. Errors wrap the Err values of package
-// blocked (the same values as package bloom's); test for them with
-// errors.Is.
+// AddHashAtomic alongside lookups. Errors wrap package bloom's Err values;
+// test for them with errors.Is.
 package parquet

@@ -25,12 +25,12 @@ const (
 // records blocked.HashXXH64 as its key hash (KeyHash), so its encodings say
 // that its keys are hashed with this package's Hash functions.
 //
-// ndv = 0 is blocked.ErrKeys, as for every constructor of this module: a column
+// ndv = 0 is bloom.ErrKeys, as for every constructor of this module: a column
 // chunk with no distinct values (all nulls) needs no filter. If even 128 MiB cannot meet fpr for ndv values, New returns
-// an error wrapping blocked.ErrTooLarge and no filter, rather than a filter that
+// an error wrapping bloom.ErrTooLarge and no filter, rather than a filter that
 // silently misses its rate; a caller that prefers a capped filter (as some
 // Parquet writers do) can use blocked.NewSplitBlockBytes(MaxFilterBytes) and
-// check EstimatedFPR. fpr outside (0, 1) is blocked.ErrFPR.
+// check EstimatedFPR. fpr outside (0, 1) is bloom.ErrFPR.
 //
 // It is the filter Size(ndv, fpr) describes.
 func New(ndv uint64, fpr float64) (*blocked.SplitBlock, error) {

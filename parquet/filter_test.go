@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/simdbloom/bloom/blocked"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 func TestNewSizing(t *testing.T) {
@@ -43,20 +45,20 @@ func TestNewSizing(t *testing.T) {
 		s.FPR != blocked.SplitBlockFPR(n, s.Blocks) || s.FPR > 0.01 || s.BitsPerKey != float64(s.Bits)/n {
 		t.Fatalf("Size(1.6M, 1%%) = %+v: fields disagree", s)
 	}
-	if s, err := Size(0, 0.01); !errors.Is(err, blocked.ErrKeys) || s != (Sizing{}) {
-		t.Fatalf("Size(0, 1%%) = %+v, %v; want blocked.ErrKeys", s, err)
+	if s, err := Size(0, 0.01); !errors.Is(err, errs.ErrKeys) || s != (Sizing{}) {
+		t.Fatalf("Size(0, 1%%) = %+v, %v; want errs.ErrKeys", s, err)
 	}
 }
 
 func TestNewErrors(t *testing.T) {
 	for _, p := range []float64{0, 1, -0.5, 2, math.NaN()} {
-		if f, err := New(10, p); !errors.Is(err, blocked.ErrFPR) || f != nil {
-			t.Errorf("New(10, %v) = %v, %v; want blocked.ErrFPR", p, f, err)
+		if f, err := New(10, p); !errors.Is(err, errs.ErrFPR) || f != nil {
+			t.Errorf("New(10, %v) = %v, %v; want errs.ErrFPR", p, f, err)
 		}
 	}
 	// 128 MiB holds about 100M values at 1%; a billion cannot fit.
-	if f, err := New(1_000_000_000, 0.01); !errors.Is(err, blocked.ErrTooLarge) || f != nil {
-		t.Errorf("New(1e9, 1%%) = %v, %v; want blocked.ErrTooLarge", f, err)
+	if f, err := New(1_000_000_000, 0.01); !errors.Is(err, errs.ErrTooLarge) || f != nil {
+		t.Errorf("New(1e9, 1%%) = %v, %v; want errs.ErrTooLarge", f, err)
 	}
 }
 

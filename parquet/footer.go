@@ -108,12 +108,12 @@ func (c *ColumnChunk) Name() string { return strings.Join(c.Path, ".") }
 //		}
 //	}
 //
-// A file without "PAR1" at both ends fails with blocked.ErrMagic, an encrypted
-// footer ("PARE") with blocked.ErrVariant, a metadata length beyond the file or
-// MaxFooterBytes with blocked.ErrTruncated (wrapping io.ErrUnexpectedEOF) or
-// blocked.ErrCorrupt, and metadata that is not valid Thrift, lacks a required
+// A file without "PAR1" at both ends fails with bloom.ErrMagic, an encrypted
+// footer ("PARE") with bloom.ErrVariant, a metadata length beyond the file or
+// MaxFooterBytes with bloom.ErrTruncated (wrapping io.ErrUnexpectedEOF) or
+// bloom.ErrCorrupt, and metadata that is not valid Thrift, lacks a required
 // field, gives a field the wrong type or nests deeper than 32 levels with
-// blocked.ErrCorrupt. Unknown fields, of any type, are skipped. It allocates the
+// bloom.ErrCorrupt. Unknown fields, of any type, are skipped. It allocates the
 // metadata's length once that is known to fit in the file, and then memory
 // in proportion to what it decodes: no count or length read from the input
 // sizes an allocation before the bytes behind it are known to exist.
@@ -176,7 +176,7 @@ func ReadFooter(r io.ReaderAt, size int64) (*Footer, error) {
 	return f, nil
 }
 
-// magicError is blocked.ErrMagic in words about Parquet files (blocked.ErrMagic's own
+// magicError is bloom.ErrMagic in words about Parquet files (bloom.ErrMagic's own
 // message speaks of simdbloom's format).
 type magicError struct{ msg string }
 
@@ -185,7 +185,7 @@ func (e *magicError) Is(target error) bool { return target == errs.ErrMagic }
 
 func notParquet(msg string) error { return &magicError{msg} }
 
-// readAt fills b from r at off; a short read is blocked.ErrTruncated.
+// readAt fills b from r at off; a short read is bloom.ErrTruncated.
 func readAt(r io.ReaderAt, b []byte, off int64, what string) error {
 	n, err := r.ReadAt(b, off)
 	if n == len(b) {
@@ -199,10 +199,10 @@ func readAt(r io.ReaderAt, b []byte, off int64, what string) error {
 
 // ReadFilter reads the chunk's Bloom filter from r, the file of size bytes
 // whose footer gave c, with the package's ReadFilter: its errors, and
-// blocked.ErrCorrupt when the filter's header and bitset are not exactly
+// bloom.ErrCorrupt when the filter's header and bitset are not exactly
 // BloomFilterLength bytes (when the writer recorded a length). A chunk
 // without a filter, or stored in another file (FilePath), is an error
-// wrapping blocked.ErrVariant.
+// wrapping bloom.ErrVariant.
 func (c *ColumnChunk) ReadFilter(r io.ReaderAt, size int64) (*blocked.SplitBlock, error) {
 	if !c.HasBloomFilter {
 		return nil, fmt.Errorf("%w: column %s has no bloom filter", errs.ErrVariant, c.Name())

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/simdbloom/bloom/blocked"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // tw writes the Thrift compact protocol, for building test footers.
@@ -198,8 +200,8 @@ func TestReadFooter(t *testing.T) {
 				}
 				got, err := cc.ReadFilter(r, int64(len(file)))
 				if filters[g][c] == nil {
-					if !errors.Is(err, blocked.ErrVariant) {
-						t.Fatalf("row group %d column %s without a filter: %v, want blocked.ErrVariant", g, cc.Name(), err)
+					if !errors.Is(err, errs.ErrVariant) {
+						t.Fatalf("row group %d column %s without a filter: %v, want errs.ErrVariant", g, cc.Name(), err)
 					}
 					continue
 				}
@@ -230,28 +232,28 @@ func TestReadFooterErrors(t *testing.T) {
 		in   []byte
 		want []error
 	}{
-		{"empty", nil, []error{blocked.ErrTruncated, io.ErrUnexpectedEOF}},
-		{"11 bytes", []byte("PAR1abcPAR1"), []error{blocked.ErrTruncated}},
-		{"no tail magic", append(bytes.Clone(good[:len(good)-1]), 'X'), []error{blocked.ErrMagic}},
-		{"no head magic", append([]byte("PAR0"), good[4:]...), []error{blocked.ErrMagic}},
-		{"encrypted", append(bytes.Clone(good[:len(good)-4]), "PARE"...), []error{blocked.ErrVariant}},
-		{"zero length", appendTail([]byte("PAR1"), nil), []error{blocked.ErrCorrupt}},
-		{"length past start", append(append(bytes.Clone(good[:len(good)-8]), 0xff, 0xff, 0, 0), "PAR1"...), []error{blocked.ErrTruncated, io.ErrUnexpectedEOF}},
-		{"length beyond limit", append(append(bytes.Clone(good[:len(good)-8]), 0xff, 0xff, 0xff, 0xff), "PAR1"...), []error{blocked.ErrCorrupt}},
-		{"metadata cut", withMeta(meta[:len(meta)-5]), []error{blocked.ErrCorrupt}},
-		{"trailing byte", withMeta(append(bytes.Clone(meta), 0)), []error{blocked.ErrCorrupt}},
-		{"junk", withMeta([]byte("this is not thrift at all")), []error{blocked.ErrCorrupt}},
-		{"huge list", withMeta([]byte{0x49, 0xfc, 0xff, 0xff, 0xff, 0xff, 0x07}), []error{blocked.ErrCorrupt}},
-		{"huge string", withMeta([]byte{0x68, 0xff, 0xff, 0xff, 0xff, 0x07}), []error{blocked.ErrCorrupt}},
-		{"wrong type", withMeta([]byte{0x16, 0x02, 0x00}), []error{blocked.ErrCorrupt}}, // version as i64
-		{"no row groups", withMeta([]byte{0x15, 0x02, 0x26, 0x02, 0x00}), []error{blocked.ErrCorrupt}},
-		{"deep", withMeta(append(append([]byte{0x2c}, bytes.Repeat([]byte{0x1c}, 99)...), make([]byte, 101)...)), []error{blocked.ErrCorrupt}},
-		{"varint too long", withMeta([]byte{0x15, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0x00}), []error{blocked.ErrCorrupt}},
-		{"unknown type", withMeta([]byte{0x2e, 0x00}), []error{blocked.ErrCorrupt}},
-		{"filter outside data", testFile(t, [][]testChunk{{{path: []string{"id"}, typ: Int64, off: 1 << 40}}}, nil, false), []error{blocked.ErrCorrupt}},
-		{"filter in magic", testFile(t, [][]testChunk{{{path: []string{"id"}, typ: Int64, off: 1}}}, nil, false), []error{blocked.ErrCorrupt}},
+		{"empty", nil, []error{errs.ErrTruncated, io.ErrUnexpectedEOF}},
+		{"11 bytes", []byte("PAR1abcPAR1"), []error{errs.ErrTruncated}},
+		{"no tail magic", append(bytes.Clone(good[:len(good)-1]), 'X'), []error{errs.ErrMagic}},
+		{"no head magic", append([]byte("PAR0"), good[4:]...), []error{errs.ErrMagic}},
+		{"encrypted", append(bytes.Clone(good[:len(good)-4]), "PARE"...), []error{errs.ErrVariant}},
+		{"zero length", appendTail([]byte("PAR1"), nil), []error{errs.ErrCorrupt}},
+		{"length past start", append(append(bytes.Clone(good[:len(good)-8]), 0xff, 0xff, 0, 0), "PAR1"...), []error{errs.ErrTruncated, io.ErrUnexpectedEOF}},
+		{"length beyond limit", append(append(bytes.Clone(good[:len(good)-8]), 0xff, 0xff, 0xff, 0xff), "PAR1"...), []error{errs.ErrCorrupt}},
+		{"metadata cut", withMeta(meta[:len(meta)-5]), []error{errs.ErrCorrupt}},
+		{"trailing byte", withMeta(append(bytes.Clone(meta), 0)), []error{errs.ErrCorrupt}},
+		{"junk", withMeta([]byte("this is not thrift at all")), []error{errs.ErrCorrupt}},
+		{"huge list", withMeta([]byte{0x49, 0xfc, 0xff, 0xff, 0xff, 0xff, 0x07}), []error{errs.ErrCorrupt}},
+		{"huge string", withMeta([]byte{0x68, 0xff, 0xff, 0xff, 0xff, 0x07}), []error{errs.ErrCorrupt}},
+		{"wrong type", withMeta([]byte{0x16, 0x02, 0x00}), []error{errs.ErrCorrupt}}, // version as i64
+		{"no row groups", withMeta([]byte{0x15, 0x02, 0x26, 0x02, 0x00}), []error{errs.ErrCorrupt}},
+		{"deep", withMeta(append(append([]byte{0x2c}, bytes.Repeat([]byte{0x1c}, 99)...), make([]byte, 101)...)), []error{errs.ErrCorrupt}},
+		{"varint too long", withMeta([]byte{0x15, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01, 0x00}), []error{errs.ErrCorrupt}},
+		{"unknown type", withMeta([]byte{0x2e, 0x00}), []error{errs.ErrCorrupt}},
+		{"filter outside data", testFile(t, [][]testChunk{{{path: []string{"id"}, typ: Int64, off: 1 << 40}}}, nil, false), []error{errs.ErrCorrupt}},
+		{"filter in magic", testFile(t, [][]testChunk{{{path: []string{"id"}, typ: Int64, off: 1}}}, nil, false), []error{errs.ErrCorrupt}},
 		{"column without type", withMeta((&tw{}).begin().i64(3, 1).list(4, tStruct, 1).begin().list(1, tStruct, 1).begin().
-			structField(3).list(3, tBinary, 1).uvarint(1).raw('a').end().end().i64(3, 1).end().end().b), []error{blocked.ErrCorrupt}},
+			structField(3).list(3, tBinary, 1).uvarint(1).raw('a').end().end().i64(3, 1).end().end().b), []error{errs.ErrCorrupt}},
 	}
 	for _, c := range cases {
 		f, err := ReadFooter(bytes.NewReader(c.in), int64(len(c.in)))
@@ -283,11 +285,11 @@ func TestColumnChunkReadFilterErrors(t *testing.T) {
 		cc   ColumnChunk
 		want error
 	}{
-		{"length too long", ColumnChunk{HasBloomFilter: true, BloomFilterOffset: 4, BloomFilterLength: int32(buf.Len() + 1)}, blocked.ErrCorrupt},
-		{"length too short", ColumnChunk{HasBloomFilter: true, BloomFilterOffset: 4, BloomFilterLength: int32(buf.Len() - 1)}, blocked.ErrTruncated},
-		{"length past the end", ColumnChunk{HasBloomFilter: true, BloomFilterOffset: 4, BloomFilterLength: int32(size)}, blocked.ErrCorrupt},
-		{"past the end", ColumnChunk{HasBloomFilter: true, BloomFilterOffset: size}, blocked.ErrCorrupt},
-		{"other file", ColumnChunk{HasBloomFilter: true, BloomFilterOffset: 4, FilePath: "x.parquet"}, blocked.ErrVariant},
+		{"length too long", ColumnChunk{HasBloomFilter: true, BloomFilterOffset: 4, BloomFilterLength: int32(buf.Len() + 1)}, errs.ErrCorrupt},
+		{"length too short", ColumnChunk{HasBloomFilter: true, BloomFilterOffset: 4, BloomFilterLength: int32(buf.Len() - 1)}, errs.ErrTruncated},
+		{"length past the end", ColumnChunk{HasBloomFilter: true, BloomFilterOffset: 4, BloomFilterLength: int32(size)}, errs.ErrCorrupt},
+		{"past the end", ColumnChunk{HasBloomFilter: true, BloomFilterOffset: size}, errs.ErrCorrupt},
+		{"other file", ColumnChunk{HasBloomFilter: true, BloomFilterOffset: 4, FilePath: "x.parquet"}, errs.ErrVariant},
 	} {
 		if g, err := c.cc.ReadFilter(r, size); g != nil || !errors.Is(err, c.want) {
 			t.Errorf("%s: %v; want %v", c.name, err, c.want)
@@ -300,7 +302,7 @@ func TestColumnChunkReadFilterErrors(t *testing.T) {
 	// Cut one byte off the bitset: truncated.
 	cut := file[:4+buf.Len()-1]
 	cc.BloomFilterLength = 0
-	if g, err := cc.ReadFilter(bytes.NewReader(cut), int64(len(cut))); g != nil || !errors.Is(err, blocked.ErrTruncated) {
+	if g, err := cc.ReadFilter(bytes.NewReader(cut), int64(len(cut))); g != nil || !errors.Is(err, errs.ErrTruncated) {
 		t.Fatalf("cut bitset: %v", err)
 	}
 }

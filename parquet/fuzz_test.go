@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/simdbloom/bloom/blocked"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // FuzzReadFilter feeds arbitrary bytes to ReadFilter: it must never panic,
@@ -29,8 +31,8 @@ func FuzzReadFilter(f *testing.F) {
 			if g != nil {
 				t.Fatal("ReadFilter returned a filter and an error")
 			}
-			if !errors.Is(err, blocked.ErrCorrupt) && !errors.Is(err, blocked.ErrVariant) && !errors.Is(err, blocked.ErrHashMismatch) &&
-				!(errors.Is(err, blocked.ErrTruncated) && errors.Is(err, io.ErrUnexpectedEOF)) {
+			if !errors.Is(err, errs.ErrCorrupt) && !errors.Is(err, errs.ErrVariant) && !errors.Is(err, errs.ErrHashMismatch) &&
+				!(errors.Is(err, errs.ErrTruncated) && errors.Is(err, io.ErrUnexpectedEOF)) {
 				t.Fatalf("undocumented error: %v", err)
 			}
 			return
@@ -68,8 +70,8 @@ func FuzzReadFooter(f *testing.F) {
 			if ft != nil {
 				t.Fatal("ReadFooter returned a footer and an error")
 			}
-			if !errors.Is(err, blocked.ErrCorrupt) && !errors.Is(err, blocked.ErrVariant) && !errors.Is(err, blocked.ErrMagic) &&
-				!(errors.Is(err, blocked.ErrTruncated) && errors.Is(err, io.ErrUnexpectedEOF)) {
+			if !errors.Is(err, errs.ErrCorrupt) && !errors.Is(err, errs.ErrVariant) && !errors.Is(err, errs.ErrMagic) &&
+				!(errors.Is(err, errs.ErrTruncated) && errors.Is(err, io.ErrUnexpectedEOF)) {
 				t.Fatalf("undocumented error: %v", err)
 			}
 			return
@@ -87,8 +89,8 @@ func FuzzReadFooter(f *testing.F) {
 				}
 				g, err := c.ReadFilter(r, size)
 				if err != nil {
-					if !errors.Is(err, blocked.ErrCorrupt) && !errors.Is(err, blocked.ErrVariant) && !errors.Is(err, blocked.ErrHashMismatch) &&
-						!(errors.Is(err, blocked.ErrTruncated) && errors.Is(err, io.ErrUnexpectedEOF)) {
+					if !errors.Is(err, errs.ErrCorrupt) && !errors.Is(err, errs.ErrVariant) && !errors.Is(err, errs.ErrHashMismatch) &&
+						!(errors.Is(err, errs.ErrTruncated) && errors.Is(err, io.ErrUnexpectedEOF)) {
 						t.Fatalf("undocumented filter error: %v", err)
 					}
 					continue

@@ -31,7 +31,7 @@ func AppendHeader(b []byte, numBytes int32) []byte {
 // bloom_filter_offset: the BloomFilterHeader, then the bitset. The bitset
 // size must be a power of two from 32 bytes to 128 MiB (New's sizes),
 // the sizes every Parquet reader accepts; otherwise nothing is written and
-// the error wraps blocked.ErrGeometry.
+// the error wraps bloom.ErrGeometry.
 func WriteFilter(w io.Writer, f *blocked.SplitBlock) error {
 	if f == nil {
 		return fmt.Errorf("%w: nil filter", errs.ErrGeometry)
@@ -55,9 +55,9 @@ func WriteFilter(w io.Writer, f *blocked.SplitBlock) error {
 //
 // The filter records blocked.HashXXH64 as its key hash, as New's do.
 // Unknown header fields are skipped. Other algorithms or compressions fail
-// with blocked.ErrVariant, other hashes with blocked.ErrHashMismatch; a numBytes that is not
-// a positive multiple of 32 up to 128 MiB with blocked.ErrCorrupt and blocked.ErrGeometry;
-// malformed Thrift with blocked.ErrCorrupt; truncated input with blocked.ErrTruncated and
+// with bloom.ErrVariant, other hashes with bloom.ErrHashMismatch; a numBytes that is not
+// a positive multiple of 32 up to 128 MiB with bloom.ErrCorrupt and bloom.ErrGeometry;
+// malformed Thrift with bloom.ErrCorrupt; truncated input with bloom.ErrTruncated and
 // io.ErrUnexpectedEOF. Memory grows only as
 // bitset bytes arrive, so a header that claims more than the input holds
 // costs at most about twice the bytes actually present.

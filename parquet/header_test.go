@@ -11,6 +11,8 @@ import (
 	"testing/iotest"
 
 	"github.com/simdbloom/bloom/blocked"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 func mustFilter(t testing.TB, numBytes int, keys int) *blocked.SplitBlock {
@@ -111,8 +113,8 @@ func TestReadAcceptsNonPowerOfTwoAndUnknownFields(t *testing.T) {
 		t.Fatal("bitset differs")
 	}
 	// A non-power-of-two filter reads, but WriteFilter refuses it.
-	if err := WriteFilter(io.Discard, f); !errors.Is(err, blocked.ErrGeometry) {
-		t.Fatalf("WriteFilter of 96 bytes: %v, want blocked.ErrGeometry", err)
+	if err := WriteFilter(io.Discard, f); !errors.Is(err, errs.ErrGeometry) {
+		t.Fatalf("WriteFilter of 96 bytes: %v, want errs.ErrGeometry", err)
 	}
 }
 
@@ -128,24 +130,24 @@ func TestReadRejects(t *testing.T) {
 		{"empty", nil, io.ErrUnexpectedEOF, "header"},
 		{"header cut", hdr(0x40)[:6], io.ErrUnexpectedEOF, "header"},
 		{"bitset cut", bits(hdr(0x40), 31), io.ErrUnexpectedEOF, "31 of 32"},
-		{"negative", bits(hdr(0x3f), 32), blocked.ErrGeometry, "-32"},
-		{"zero", hdr(0x00), blocked.ErrGeometry, "0 bytes"},
-		{"not multiple of 32", bits(hdr(0x42), 33), blocked.ErrGeometry, "33"},
-		{"over 128 MiB", hdr(0xc0, 0x80, 0x80, 0x80, 0x01), blocked.ErrGeometry, "134217760"},
-		{"max int32", hdr(0xfe, 0xff, 0xff, 0xff, 0x0f), blocked.ErrGeometry, "2147483647"},
-		{"varint too long", hdr(0xff, 0xff, 0xff, 0xff, 0x7f), blocked.ErrCorrupt, "varint"},
-		{"algorithm 2", append([]byte{0x15, 0x40, 0x1c, 0x2c, 0, 0}, block...), blocked.ErrVariant, "algorithm"},
-		{"hash 2", []byte{0x15, 0x40, 0x1c, 0x1c, 0, 0, 0x1c, 0x2c, 0, 0}, blocked.ErrHashMismatch, "hash"},
-		{"compression 2", []byte{0x15, 0x40, 0x1c, 0x1c, 0, 0, 0x1c, 0x1c, 0, 0, 0x1c, 0x2c, 0, 0}, blocked.ErrVariant, "compression"},
-		{"algorithm not a struct", []byte{0x15, 0x40, 0x1c, 0x15, 0x02, 0}, blocked.ErrVariant, "algorithm"},
-		{"empty union", []byte{0x15, 0x40, 0x1c, 0}, blocked.ErrCorrupt, "empty"},
-		{"missing hash", []byte{0x15, 0x40, 0x1c, 0x1c, 0, 0, 0x2c, 0x1c, 0, 0, 0}, blocked.ErrCorrupt, "hash"},
-		{"missing numBytes", []byte{0x2c, 0x1c, 0, 0, 0x1c, 0x1c, 0, 0, 0x1c, 0x1c, 0, 0, 0}, blocked.ErrCorrupt, "numBytes"},
-		{"numBytes wrong type", []byte{0x16, 0x40, 0}, blocked.ErrCorrupt, "type"},
-		{"unknown type", []byte{0x15, 0x40, 0x5e, 0}, blocked.ErrCorrupt, "type 14"},
-		{"deep nesting", append([]byte{0x15, 0x40}, bytes.Repeat([]byte{0x1c}, 100)...), blocked.ErrCorrupt, "nested"},
+		{"negative", bits(hdr(0x3f), 32), errs.ErrGeometry, "-32"},
+		{"zero", hdr(0x00), errs.ErrGeometry, "0 bytes"},
+		{"not multiple of 32", bits(hdr(0x42), 33), errs.ErrGeometry, "33"},
+		{"over 128 MiB", hdr(0xc0, 0x80, 0x80, 0x80, 0x01), errs.ErrGeometry, "134217760"},
+		{"max int32", hdr(0xfe, 0xff, 0xff, 0xff, 0x0f), errs.ErrGeometry, "2147483647"},
+		{"varint too long", hdr(0xff, 0xff, 0xff, 0xff, 0x7f), errs.ErrCorrupt, "varint"},
+		{"algorithm 2", append([]byte{0x15, 0x40, 0x1c, 0x2c, 0, 0}, block...), errs.ErrVariant, "algorithm"},
+		{"hash 2", []byte{0x15, 0x40, 0x1c, 0x1c, 0, 0, 0x1c, 0x2c, 0, 0}, errs.ErrHashMismatch, "hash"},
+		{"compression 2", []byte{0x15, 0x40, 0x1c, 0x1c, 0, 0, 0x1c, 0x1c, 0, 0, 0x1c, 0x2c, 0, 0}, errs.ErrVariant, "compression"},
+		{"algorithm not a struct", []byte{0x15, 0x40, 0x1c, 0x15, 0x02, 0}, errs.ErrVariant, "algorithm"},
+		{"empty union", []byte{0x15, 0x40, 0x1c, 0}, errs.ErrCorrupt, "empty"},
+		{"missing hash", []byte{0x15, 0x40, 0x1c, 0x1c, 0, 0, 0x2c, 0x1c, 0, 0, 0}, errs.ErrCorrupt, "hash"},
+		{"missing numBytes", []byte{0x2c, 0x1c, 0, 0, 0x1c, 0x1c, 0, 0, 0x1c, 0x1c, 0, 0, 0}, errs.ErrCorrupt, "numBytes"},
+		{"numBytes wrong type", []byte{0x16, 0x40, 0}, errs.ErrCorrupt, "type"},
+		{"unknown type", []byte{0x15, 0x40, 0x5e, 0}, errs.ErrCorrupt, "type 14"},
+		{"deep nesting", append([]byte{0x15, 0x40}, bytes.Repeat([]byte{0x1c}, 100)...), errs.ErrCorrupt, "nested"},
 		{"binary cut", []byte{0x15, 0x40, 0x58, 0xff, 0xff, 0xff, 0xff, 0x0f, 1, 2}, io.ErrUnexpectedEOF, "header"},
-		{"binary cut, blocked.ErrTruncated", []byte{0x15, 0x40, 0x58, 0xff, 0xff, 0xff, 0xff, 0x0f, 1, 2}, blocked.ErrTruncated, "header"},
+		{"binary cut, errs.ErrTruncated", []byte{0x15, 0x40, 0x58, 0xff, 0xff, 0xff, 0xff, 0x0f, 1, 2}, errs.ErrTruncated, "header"},
 	}
 	for _, c := range cases {
 		f, err := ReadFilter(bytes.NewReader(c.in))
@@ -160,12 +162,12 @@ func TestReadRejects(t *testing.T) {
 }
 
 func TestWriteRejects(t *testing.T) {
-	if err := WriteFilter(io.Discard, nil); !errors.Is(err, blocked.ErrGeometry) {
+	if err := WriteFilter(io.Discard, nil); !errors.Is(err, errs.ErrGeometry) {
 		t.Errorf("WriteFilter(nil) = %v", err)
 	}
 	for _, n := range []int{96, 32 * 1000, MaxFilterBytes * 2} {
 		var buf bytes.Buffer
-		if err := WriteFilter(&buf, mustFilter(t, n, 0)); !errors.Is(err, blocked.ErrGeometry) || buf.Len() != 0 {
+		if err := WriteFilter(&buf, mustFilter(t, n, 0)); !errors.Is(err, errs.ErrGeometry) || buf.Len() != 0 {
 			t.Errorf("WriteFilter of %d bytes = %v, wrote %d", n, err, buf.Len())
 		}
 	}

@@ -79,7 +79,7 @@ func (b *byteReader) ReadByte() (byte, error) {
 	return 0, err
 }
 
-// corrupt returns an blocked.ErrCorrupt error naming the position in the input.
+// corrupt returns an bloom.ErrCorrupt error naming the position in the input.
 func (c *compact) corrupt(format string, args ...any) error {
 	return fmt.Errorf("%w: %s: %s at byte %d", errs.ErrCorrupt, c.what, fmt.Sprintf(format, args...), c.off)
 }

@@ -9,6 +9,8 @@ import (
 	"github.com/simdbloom/bloom"
 	"github.com/simdbloom/bloom/blocked"
 	"github.com/simdbloom/bloom/internal/memlimit"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // filterInfo is what "bloom info" prints. Figures a variant does not have
@@ -140,7 +142,7 @@ func viewOrDecode[V figures, T any, PT interface {
 	UnmarshalBinary([]byte) error
 }](b []byte, view func([]byte) (V, error)) (figures, error) {
 	v, err := view(b)
-	if errors.Is(err, blocked.ErrByteOrder) {
+	if errors.Is(err, errs.ErrByteOrder) {
 		f := PT(new(T))
 		return f, f.UnmarshalBinary(b)
 	}

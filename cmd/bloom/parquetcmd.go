@@ -15,6 +15,8 @@ import (
 	"github.com/simdbloom/bloom/blocked"
 	"github.com/simdbloom/bloom/internal/memlimit"
 	"github.com/simdbloom/bloom/parquet"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // parquetFilter is one line of "bloom parquet FILE": a column chunk with a
@@ -138,7 +140,7 @@ func parquetSource(f *os.File, name string, limit int64) (io.ReaderAt, int64, er
 // unsupported reports a filter error that means "a kind of filter this tool
 // cannot read", not a damaged file.
 func unsupported(err error) bool {
-	return errors.Is(err, blocked.ErrVariant) || errors.Is(err, blocked.ErrHashMismatch)
+	return errors.Is(err, errs.ErrVariant) || errors.Is(err, errs.ErrHashMismatch)
 }
 
 func listParquet(stdout io.Writer, r io.ReaderAt, size int64, name string, footer *parquet.Footer, asJSON bool) error {

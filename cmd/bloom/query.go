@@ -10,6 +10,8 @@ import (
 
 	"github.com/simdbloom/bloom"
 	"github.com/simdbloom/bloom/blocked"
+
+	"github.com/simdbloom/bloom/internal/errs"
 )
 
 // lookup is a filter file opened for queries: a Filter or a Scalable
@@ -96,7 +98,7 @@ func viewLookup(b []byte) (*lookup, error) {
 		f, err = viewScalable(b)
 	default:
 		return nil, fmt.Errorf("%w: it holds a %s, and query reads filters and scalable filters (made by bloom build or bloom.New and bloom.NewScalable)",
-			blocked.ErrVariant, variantName(h.Variant))
+			errs.ErrVariant, variantName(h.Variant))
 	}
 	if err != nil {
 		return nil, err

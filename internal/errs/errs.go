@@ -28,7 +28,6 @@ var (
 	ErrChecksum     = errors.New("bloom: checksum mismatch")
 	ErrTruncated    = errors.New("bloom: encoding is truncated")
 	ErrCorrupt      = errors.New("bloom: corrupt encoding")
-	ErrAlignment    = errors.New("bloom: payload is not aligned")
 	ErrByteOrder    = errors.New("bloom: View needs a little-endian machine; use UnmarshalBinary")
 	ErrHashMismatch = errors.New("bloom: filter was written with a different key hash")
 )
