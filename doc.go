@@ -32,8 +32,9 @@
 //     Filter.Engine and FromEngine).
 //   - Parquet files: package parquet (blocked.SplitBlock underneath).
 //   - A saved filter used in place, for example from a memory-mapped file:
-//     View, which neither copies nor decodes the bits; the result is
-//     read-only, Clone it to change it.
+//     FilterView (and CountingView, ScalableView), whose Reset neither copies
+//     nor decodes the bits; the view is read-only: UnmarshalBinary the same
+//     bytes for a filter you may change.
 //   - Sizes only, without making a filter: blocked.Size (and SizeCounting,
 //     SizeSplitBlock), cuckoo.Size and parquet.Size.
 //
@@ -67,22 +68,22 @@
 //
 // Every package of this module spells one meaning one way. For a filter
 // type T of a package (the package's main type is its plain names: New,
-// Size, FPR, View; a second type adds its name, as NewCounting, SizeCounting,
-// CountingFPR, ViewCounting):
+// Size, FPR; a second type adds its name, as NewCounting, SizeCounting,
+// CountingFPR):
 //
 //	meaning                      spelling                      examples
 //	make one for n keys at fpr   New, NewT(n, fpr)             bloom.New, blocked.NewSplitBlock, cuckoo.New, parquet.New
 //	make one of a given size     NewTBytes, NewBuckets         blocked.NewBytes, blocked.NewCountingBytes, cuckoo.NewBuckets
 //	its size without making it   Size, SizeT(n, fpr)           blocked.Size, blocked.SizeCounting, cuckoo.Size, parquet.Size
 //	the exact rate formula       FPR, TFPR(n, geometry)        blocked.FPR, blocked.SplitBlockFPR, cuckoo.FPR
-//	read-only, over a buffer     View, ViewT, and Reset        bloom.View, bloom.ViewCounting, blocked.ViewSplitBlock
+//	read-only, over a buffer     a TView's Reset               bloom.FilterView, bloom.ScalableView, blocked.SplitBlockView
 //	how many keys it holds       EstimatedCount()              exact for Cuckoo and (unsaturated) Counting
 //	the rate as it is now        EstimatedFPR()
 //	fraction of bits in use      FillRatio()                   LoadFactor() for cuckoo slots
 //	one key by hash / by key     HasHash, AddHash / Has, Add   RemoveHash / Remove where keys can go
 //	a batch                      HasHashes, AddHashes / HasAll, AddAll, RemoveAll
 //	copy, compare, empty         Clone, Equal, Clear           on every filter and engine
-//	the engine under a typed one Engine(), and back: FromEngine, CountingFromEngine, CuckooFromEngine
+//	the engine under a Filter    Filter.Engine(), and back: FromEngine
 //	saving                       MarshalBinary, AppendBinary, WriteTo / UnmarshalBinary, ReadFrom
 //
 // Typed filters (this package) take keys; engines (packages blocked, cuckoo

@@ -14,6 +14,8 @@ import (
 	"github.com/simdbloom/bloom/blocked"
 
 	"github.com/simdbloom/bloom/internal/errs"
+
+	"github.com/simdbloom/bloom/internal/format"
 )
 
 var updateGolden = flag.Bool("update", false, "rewrite the typed golden encoding (little-endian machines only)")
@@ -51,7 +53,7 @@ func TestTypedEncodingRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h, err := blocked.ParseHeader(b); err != nil || h.Hash != blocked.HashXXH3 {
+	if h, err := format.Parse(b, 0); err != nil || blocked.HashID(h.Hash) != blocked.HashXXH3 {
 		t.Fatalf("header %+v, %v: want key hash xxh3", h, err)
 	}
 	var buf bytes.Buffer

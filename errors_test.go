@@ -16,6 +16,8 @@ import (
 	"github.com/simdbloom/bloom/parquet"
 
 	"github.com/simdbloom/bloom/internal/errs"
+
+	"github.com/simdbloom/bloom/internal/format"
 )
 
 // constructors makes a filter of every kind for n keys at fpr, returning
@@ -187,8 +189,8 @@ func TestErrorMessages(t *testing.T) {
 	var gc cuckoo.Filter
 	var gs bloom.Scalable[string]
 	stage := append([]byte(nil), sb...)
-	stage[3*blocked.HeaderSize] ^= 1 // a bit of stage 0's blocks: its CRC fails, the outer one is made to match
-	binary.LittleEndian.PutUint32(stage[32:], crc(stage[blocked.HeaderSize:]))
+	stage[3*format.HeaderSize] ^= 1 // a bit of stage 0's blocks: its CRC fails, the outer one is made to match
+	binary.LittleEndian.PutUint32(stage[32:], crc(stage[format.HeaderSize:]))
 	refix(stage)
 	cases := []struct {
 		name   string

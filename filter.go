@@ -112,7 +112,7 @@ func (f *Filter[K]) engine() *blocked.Filter {
 }
 
 // NumBits returns the size of the filter in bits.
-func (f *Filter[K]) NumBits() uint64 { return f.engine().NumBits() }
+func (f *Filter[K]) NumBits() uint64 { return f.engine().SizeBytes() * 8 }
 
 // FillRatio returns the fraction of bits set (about 0.5 or less at the planned load).
 func (f *Filter[K]) FillRatio() float64 { return f.engine().FillRatio() }

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/simdbloom/bloom/blocked"
+
+	"github.com/simdbloom/bloom/internal/format"
 )
 
 // typedDecoder decodes an encoding as one typed filter and key type, every
@@ -76,7 +78,7 @@ func encodingsOf[K Key](t *testing.T, keys []K) [][]byte {
 	var out [][]byte
 	for _, e := range []interface{ MarshalBinary() ([]byte, error) }{f, c, k, s} {
 		b := mustMarshal(t, e.(codec))
-		if h, err := blocked.ParseHeader(b); err != nil || h.Keys != keyFamily[K]() || h.CompatFlags != uint32(keyFamily[K]()) {
+		if h, err := format.Parse(b, 0); err != nil || blocked.KeyFamily(h.Compat&format.CompatKeyMask) != keyFamily[K]() || h.Compat != uint32(keyFamily[K]()) {
 			t.Fatalf("%T: header %+v, %v; want key family %v", e, h, err, keyFamily[K]())
 		}
 		out = append(out, b)
@@ -154,7 +156,7 @@ func TestKeyFamilyUnrecorded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if h, err := blocked.ParseHeader(old); err != nil || h.Keys != blocked.KeysUnrecorded {
+		if h, err := format.Parse(old, 0); err != nil || blocked.KeyFamily(h.Compat&format.CompatKeyMask) != blocked.KeysUnrecorded {
 			t.Fatalf("%s: %+v, %v: want an encoding without a key family", g.old, h, err)
 		}
 		if !bytes.Equal(withCompat(old, uint32(blocked.KeysBytes)), now) {

@@ -7,7 +7,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/simdbloom/bloom/blocked"
 	"github.com/simdbloom/bloom/internal/format"
 )
 
@@ -138,7 +137,7 @@ func TestLookupHostile(t *testing.T) {
 			binary.LittleEndian.PutUint64(b[format.OffBlocks:], nb)
 			binary.LittleEndian.PutUint64(b[format.OffPayloadLen:], nb<<6)
 		default:
-			b[r.IntN(blocked.HeaderSize)] = byte(r.Uint32())
+			b[r.IntN(format.HeaderSize)] = byte(r.Uint32())
 		}
 		switch r.IntN(4) {
 		case 0:

@@ -112,7 +112,7 @@ func TestPersistRoundTrip(t *testing.T) {
 			if err := blocked.Verify(b); err != nil {
 				t.Fatalf("Verify: %v", err)
 			}
-			if h, err := blocked.ParseHeader(b); err != nil || h.Hash != blocked.HashXXH3 {
+			if h, err := format.Parse(b, 0); err != nil || blocked.HashID(h.Hash) != blocked.HashXXH3 {
 				t.Fatalf("ParseHeader: %+v, %v: want key hash xxh3", h, err)
 			}
 			a, err := f.AppendBinary([]byte("prefix"))
@@ -457,7 +457,7 @@ func FuzzCuckooDecode(f *testing.F)   { fuzzDecode(f, persistedTypes[1]) }
 // so the header CRC changes too); one that records a family re-encodes as
 // it is.
 func withFamily(b []byte, k blocked.KeyFamily) []byte {
-	if len(b) < blocked.HeaderSize || b[36]&3 != 0 {
+	if len(b) < format.HeaderSize || b[36]&3 != 0 {
 		return b
 	}
 	b = bytes.Clone(b)

@@ -157,13 +157,13 @@ func (s *Scalable[K]) ReadFrom(r io.Reader) (int64, error) {
 // payload CRC checked) into memory of its own.
 func decodeScalable[K Key](h format.Header, p []byte) (*Scalable[K], error) {
 	g := &Scalable[K]{kind: kindOf[K](), stages: make([]*blocked.Filter, 0, h.Blocks)} // Blocks <= payload/128: bounded by the input
-	newestPlanned, err := g.readChain(h, p, func(b []byte) (scalableStage, error) {
+	newestPlanned, err := g.readChain(h, p, func(b []byte) error {
 		f := new(blocked.Filter)
 		if err := f.UnmarshalBinary(b); err != nil {
-			return nil, err
+			return err
 		}
 		g.stages = append(g.stages, f)
-		return f, nil
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -181,15 +181,6 @@ func decodeScalable[K Key](h format.Header, p []byte) (*Scalable[K], error) {
 	return g, nil
 }
 
-// scalableStage is what readChain checks of a stage: a decoded
-// *blocked.Filter, or a *blocked.FilterView of the encoding's bytes.
-type scalableStage interface {
-	NumBlocks() uint64
-	NumBits() uint64
-	K() int
-	KeyHash() blocked.HashID
-}
-
 // readChain sets g's parameters from the parameter block of the Scalable
 // encoding with checked header h and payload p (its length checked), and
 // checks them and the chain of stages, for decodeScalable and
@@ -204,7 +195,7 @@ type scalableStage interface {
 // input vouches for), the stages filling the payload exactly; last the
 // header's key hash and key family. It returns the newest stage's planned
 // keys.
-func (g *Scalable[K]) readChain(h format.Header, p []byte, open func(b []byte) (scalableStage, error)) (uint64, error) {
+func (g *Scalable[K]) readChain(h format.Header, p []byte, open func(b []byte) error) (uint64, error) {
 	le := binary.LittleEndian
 	g.fpr = math.Float64frombits(le.Uint64(p[spFPR:]))
 	g.growth = math.Float64frombits(le.Uint64(p[spGrowth:]))
@@ -241,7 +232,7 @@ func (g *Scalable[K]) readChain(h format.Header, p []byte, open func(b []byte) (
 		return 0, bad("%d keys added, %d planned, next check at %d", g.count, g.planned, g.nextCheck)
 	}
 	rest := p[format.ScalableParamBytes:]
-	var prev scalableStage
+	var prevBlocks uint64
 	planned = g.initial // of stage i
 	for i := range h.Blocks {
 		if i > 0 {
@@ -254,20 +245,19 @@ func (g *Scalable[K]) readChain(h format.Header, p []byte, open func(b []byte) (
 		if sh.Size() > uint64(len(rest)) {
 			return 0, bad("stage %d announces %d bytes, %d remain", i, sh.Size(), len(rest))
 		}
-		f, err := open(rest[:sh.Size()])
-		if err != nil {
+		if err := open(rest[:sh.Size()]); err != nil {
 			return 0, bad("stage %d: %w", i, errs.Inner(err))
 		}
-		if f.KeyHash() != blocked.HashXXH3 {
-			return 0, bad("stage %d has key hash %v", i, f.KeyHash())
+		if id := blocked.HashID(sh.Hash); id != blocked.HashXXH3 {
+			return 0, bad("stage %d has key hash %v", i, id)
 		}
-		if i > 0 && f.NumBits() < prev.NumBits() {
+		if i > 0 && sh.Blocks < prevBlocks {
 			return 0, bad("stage %d is smaller than the one before", i)
 		}
-		if err := checkStageSize(f.NumBlocks(), f.K(), planned, g.stageFPR(int(i))); err != nil {
+		if err := checkStageSize(sh.Blocks, int(sh.K), planned, g.stageFPR(int(i))); err != nil {
 			return 0, bad("stage %d: %w", i, err)
 		}
-		prev = f
+		prevBlocks = sh.Blocks
 		rest = rest[sh.Size():]
 	}
 	if len(rest) != 0 {

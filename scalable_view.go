@@ -29,7 +29,8 @@ type ScalableView[K Key] struct {
 // as Scalable.UnmarshalBinary does but for the payload checksums (of b and
 // of each stage: blocked.Verify checks b's, which covers the stages): the
 // header, checksum included; the parameters; and each stage, a Filter
-// encoding whose header and length are checked as blocked.View does, with
+// encoding whose header and length are checked as blocked.FilterView.Reset
+// does (its header checksum too), with
 // key hash xxh3, no smaller than the one before and sized for the keys the
 // parameters plan for it, the stages filling the payload exactly; then the
 // key hash and key family. Its cost grows with the number of stages, not
@@ -67,13 +68,9 @@ func (v *ScalableView[K]) reset(b []byte) error {
 		v.stages = make([]blocked.FilterView, 0, h.Blocks)
 	}
 	var g Scalable[K]
-	_, err = g.readChain(h, p, func(b []byte) (scalableStage, error) {
+	_, err = g.readChain(h, p, func(b []byte) error {
 		v.stages = v.stages[:len(v.stages)+1]
-		s := &v.stages[len(v.stages)-1]
-		if err := s.Reset(b); err != nil {
-			return nil, err
-		}
-		return s, nil
+		return v.stages[len(v.stages)-1].Reset(b)
 	})
 	return err
 }

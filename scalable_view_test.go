@@ -148,7 +148,7 @@ func stageSpans(t *testing.T, b []byte) [][2]int {
 	t.Helper()
 	var spans [][2]int
 	for off := format.HeaderSize + format.ScalableParamBytes; off < len(b); {
-		h, err := blocked.ParseHeader(b[off:])
+		h, err := format.Parse(b[off:], 0)
 		if err != nil {
 			t.Fatal(err)
 		}

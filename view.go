@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/internal/format"
 )
 
 // FilterView is a read-only Filter over an encoding in memory the caller
@@ -39,11 +40,12 @@ func (f *FilterView[K]) Reset(b []byte) error {
 		f.kind = kindInvalid
 		return err
 	}
-	if id := f.v.KeyHash(); id != blocked.HashXXH3 {
+	id, keys := encodedKeys(b)
+	if id != blocked.HashXXH3 {
 		f.v, f.kind = blocked.FilterView{}, kindInvalid
 		return checkHash(id)
 	}
-	if keys := f.v.KeyFamily(); keys != blocked.KeysUnrecorded && keys != keyFamily[K]() {
+	if keys != blocked.KeysUnrecorded && keys != keyFamily[K]() {
 		f.v, f.kind = blocked.FilterView{}, kindInvalid
 		return checkFamily[K](keys, "FilterView")
 	}
@@ -51,6 +53,12 @@ func (f *FilterView[K]) Reset(b []byte) error {
 		f.kind = kindFast[K]()
 	}
 	return nil
+}
+
+// encodedKeys returns the key hash and the key family recorded in the
+// header of the encoding b, which a view's Reset has checked.
+func encodedKeys(b []byte) (blocked.HashID, blocked.KeyFamily) {
+	return blocked.HashID(b[format.OffHash]), blocked.KeyFamily(b[format.OffCompat] & uint8(format.CompatKeyMask))
 }
 
 // wordKey reports whether keys are 64-bit integers, which Has hashes in place.
@@ -129,11 +137,12 @@ func (c *CountingView[K]) Reset(b []byte) error {
 		c.kind = kindInvalid
 		return err
 	}
-	if err := requireXXH3(c.v.KeyHash(), "CountingView", "blocked.CountingView"); err != nil {
+	id, keys := encodedKeys(b)
+	if err := requireXXH3(id, "CountingView", "blocked.CountingView"); err != nil {
 		c.v, c.kind = blocked.CountingView{}, kindInvalid
 		return err
 	}
-	if err := checkFamily[K](c.v.KeyFamily(), "CountingView"); err != nil {
+	if err := checkFamily[K](keys, "CountingView"); err != nil {
 		c.v, c.kind = blocked.CountingView{}, kindInvalid
 		return err
 	}

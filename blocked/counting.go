@@ -96,9 +96,6 @@ func NewCountingBytes(numBytes uint64) (*Counting, error) {
 // NumBlocks returns the number of 64-byte blocks.
 func (c *Counting) NumBlocks() uint64 { return uint64(len(c.blocks)) }
 
-// NumBits returns the size of the counter array in bits (4 per counter).
-func (c *Counting) NumBits() uint64 { return uint64(len(c.blocks)) * BlockBits }
-
 // SizeBytes returns the size of the counter array in bytes.
 func (c *Counting) SizeBytes() uint64 { return uint64(len(c.blocks)) * 64 }
 

@@ -24,12 +24,12 @@
 //     files store it.
 //   - Counting (NewCounting): 4-bit counters instead of bits, so hashes can
 //     be removed (RemoveHash), at several times a Filter's memory.
-//   - View, ViewSplitBlock, ViewCounting: a filter over an encoding you hold,
-//     such as a memory-mapped file, without copying it; read-only. The
-//     views' Reset re-points a view you keep at each buffer without
-//     allocating (LookupHash and LookupHashFor in one call), for a storage
-//     engine's block cache; AppendFilter builds an encoding in the
-//     caller's buffer.
+//   - FilterView, SplitBlockView, CountingView: a filter over an encoding you
+//     hold, such as a memory-mapped file, without copying it; read-only.
+//     Reset points a view you keep at each buffer without allocating
+//     (LookupHash and LookupHashFor do both in one call), for a storage
+//     engine's block cache; AppendFilter builds an encoding in the caller's
+//     buffer.
 //
 // Size, SizeSplitBlock and SizeCounting give the size each constructor
 // makes, by the layout's exact false-positive formula (FPR, SplitBlockFPR,
@@ -49,8 +49,9 @@
 //
 // MarshalBinary, AppendBinary and WriteTo write a versioned, little-endian,
 // checksummed encoding that records the key hash (KeyHash, SetKeyHash);
-// UnmarshalBinary and ReadFrom read it back, and View uses it in place.
-// ParseHeader reads an encoding's header and Verify checks a whole encoding.
+// UnmarshalBinary and ReadFrom read it back, and the views (FilterView.Reset)
+// use it in place.
+// Verify checks a whole encoding, both checksums included.
 // The format is specified in FORMAT.md at the root of the repository.
 // Decoding never panics on damaged or hostile input. Every error this
 // package returns wraps one of package bloom's Err values (ErrFPR,

@@ -15,7 +15,7 @@ import (
 // Every filter records the function that hashed its keys (KeyHash,
 // SetKeyHash; HashUnspecified unless set). MarshalBinary, AppendBinary and
 // WriteTo write it; UnmarshalBinary, ReadFrom and the views restore it from
-// the header, accepting any id: check KeyHash (or ParseHeader first) when it
+// the header, accepting any id: check KeyHash when it
 // matters, as the typed package bloom does. Filter and Counting record their
 // key family (KeyFamily, SetKeyFamily) the same way, in the header's
 // compatible flags; a SplitBlock records none.
@@ -90,7 +90,7 @@ func (f *Filter) AppendBinary(b []byte) ([]byte, error) {
 	if len(f.blocks) == 0 {
 		return b, errZeroEncode("Filter")
 	}
-	return appendEncoded(b, VariantFilter, f.k, f.hash, f.keys, f.mem()), nil
+	return appendEncoded(b, variantFilter, f.k, f.hash, f.keys, f.mem()), nil
 }
 
 // WriteTo writes the encoding of f, with its key hash, to w, the payload
@@ -102,14 +102,14 @@ func (f *Filter) WriteTo(w io.Writer) (int64, error) {
 	if len(f.blocks) == 0 {
 		return 0, errZeroEncode("Filter")
 	}
-	return writeEncoded(w, VariantFilter, f.k, f.hash, f.keys, f.mem())
+	return writeEncoded(w, variantFilter, f.k, f.hash, f.keys, f.mem())
 }
 
 // UnmarshalBinary replaces f with the filter encoded in b, which must be
 // exactly one encoding of a Filter, key hash included. It copies b; see View
 // to use b in place.
 func (f *Filter) UnmarshalBinary(b []byte) error {
-	h, mem, err := decodeCopy(b, VariantFilter)
+	h, mem, err := decodeCopy(b, variantFilter)
 	if err != nil {
 		return err
 	}
@@ -121,7 +121,7 @@ func (f *Filter) UnmarshalBinary(b []byte) error {
 // exactly its bytes, and returns the number of bytes read. At the end of r
 // (no byte read) it returns 0, io.EOF; an encoding cut short is bloom.ErrTruncated.
 func (f *Filter) ReadFrom(r io.Reader) (int64, error) {
-	h, mem, n, err := readEncoded(r, VariantFilter)
+	h, mem, n, err := readEncoded(r, variantFilter)
 	if err != nil {
 		return n, err
 	}
@@ -148,23 +148,23 @@ func (s *SplitBlock) AppendBinary(b []byte) ([]byte, error) {
 	if len(s.blocks) == 0 {
 		return b, errZeroEncode("SplitBlock")
 	}
-	return appendEncoded(b, VariantSplitBlock, 8, s.hash, KeysUnrecorded, s.bytes()), nil
+	return appendEncoded(b, variantSplitBlock, 8, s.hash, KeysUnrecorded, s.bytes()), nil
 }
 
 // WriteTo writes the encoding of s, with its key hash, to w, as
 // Filter.WriteTo does (an error wrapping bloom.ErrGeometry for a zero SplitBlock).
-// WriteBitset writes the bare Parquet bitset instead.
+// Bitset gives the bare Parquet bitset instead.
 func (s *SplitBlock) WriteTo(w io.Writer) (int64, error) {
 	if len(s.blocks) == 0 {
 		return 0, errZeroEncode("SplitBlock")
 	}
-	return writeEncoded(w, VariantSplitBlock, 8, s.hash, KeysUnrecorded, s.bytes())
+	return writeEncoded(w, variantSplitBlock, 8, s.hash, KeysUnrecorded, s.bytes())
 }
 
 // UnmarshalBinary replaces s with the SplitBlock encoded in b, which must be
 // exactly one encoding of a SplitBlock, key hash included. It copies b.
 func (s *SplitBlock) UnmarshalBinary(b []byte) error {
-	h, mem, err := decodeCopy(b, VariantSplitBlock)
+	h, mem, err := decodeCopy(b, variantSplitBlock)
 	if err != nil {
 		return err
 	}
@@ -177,7 +177,7 @@ func (s *SplitBlock) UnmarshalBinary(b []byte) error {
 // bytes read; memory grows with the bytes read, and the end of r is
 // io.EOF, as in Filter.ReadFrom.
 func (s *SplitBlock) ReadFrom(r io.Reader) (int64, error) {
-	h, mem, n, err := readEncoded(r, VariantSplitBlock)
+	h, mem, n, err := readEncoded(r, variantSplitBlock)
 	if err != nil {
 		return n, err
 	}
@@ -213,7 +213,7 @@ func (c *Counting) AppendBinary(b []byte) ([]byte, error) {
 	if len(c.blocks) == 0 {
 		return b, errZeroEncode("Counting")
 	}
-	return appendEncoded(b, VariantCounting, 8, c.hash, c.keys, c.mem()), nil
+	return appendEncoded(b, variantCounting, 8, c.hash, c.keys, c.mem()), nil
 }
 
 // WriteTo writes the encoding of c, with its key hash, to w, as
@@ -222,14 +222,14 @@ func (c *Counting) WriteTo(w io.Writer) (int64, error) {
 	if len(c.blocks) == 0 {
 		return 0, errZeroEncode("Counting")
 	}
-	return writeEncoded(w, VariantCounting, 8, c.hash, c.keys, c.mem())
+	return writeEncoded(w, variantCounting, 8, c.hash, c.keys, c.mem())
 }
 
 // UnmarshalBinary replaces c with the Counting filter encoded in b, which
 // must be exactly one encoding of a Counting filter, key hash included. It
 // copies b.
 func (c *Counting) UnmarshalBinary(b []byte) error {
-	h, mem, err := decodeCopy(b, VariantCounting)
+	h, mem, err := decodeCopy(b, variantCounting)
 	if err != nil {
 		return err
 	}
@@ -241,7 +241,7 @@ func (c *Counting) UnmarshalBinary(b []byte) error {
 // reading exactly its bytes, and returns the number of bytes read; the end
 // of r is io.EOF, as in Filter.ReadFrom.
 func (c *Counting) ReadFrom(r io.Reader) (int64, error) {
-	h, mem, n, err := readEncoded(r, VariantCounting)
+	h, mem, n, err := readEncoded(r, variantCounting)
 	if err != nil {
 		return n, err
 	}

@@ -62,7 +62,7 @@ func BenchmarkEncoding(b *testing.B) {
 		})
 		b.Run(fmt.Sprintf("View/%s", s.name), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := View(enc); err != nil {
+				if _, err := newView(enc); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -41,7 +41,7 @@ func fuzzSeeds(f *testing.F, add func(b []byte)) {
 			good, _ := marshalHash(c.build(f, nb, hs), HashXXH3)
 			add(good)
 			add(good[:len(good)-1])
-			add(good[:HeaderSize])
+			add(good[:headerSize])
 			add(append(bytes.Clone(good), 0))
 			for _, edit := range []func(b []byte){
 				func(b []byte) { b[format.OffK] = 16 },
@@ -49,7 +49,7 @@ func fuzzSeeds(f *testing.F, add func(b []byte)) {
 				func(b []byte) { binary.LittleEndian.PutUint64(b[format.OffBlocks:], 0) },
 				func(b []byte) { binary.LittleEndian.PutUint64(b[format.OffBlocks:], 1<<32) },
 				func(b []byte) { binary.LittleEndian.PutUint64(b[format.OffPayloadLen:], 1<<63) },
-				func(b []byte) { b[HeaderSize] ^= 1 },
+				func(b []byte) { b[headerSize] ^= 1 },
 				func(b []byte) { b[format.OffCompat] = 1 },                                                            // ignored
 				func(b []byte) { b[format.OffIncompat] = 2 },                                                          // errs.ErrVersion
 				func(b []byte) { b[format.OffIncompat] = 1 },                                                          // no payload CRC, but the field is set: errs.ErrCorrupt
@@ -81,7 +81,7 @@ func fuzzSeeds(f *testing.F, add func(b []byte)) {
 func withoutCompat(b []byte) []byte {
 	c := bytes.Clone(b)
 	keep := uint32(0)
-	if v := Variant(c[format.OffVariant]); v == VariantFilter || v == VariantCounting {
+	if v := variant(c[format.OffVariant]); v == variantFilter || v == variantCounting {
 		keep = format.CompatKeyMask
 	}
 	binary.LittleEndian.PutUint32(c[format.OffCompat:], binary.LittleEndian.Uint32(c[format.OffCompat:])&keep)
@@ -96,7 +96,7 @@ func withoutCompat(b []byte) []byte {
 // any compatible flags, which a writer clears) with in's key hash.
 func reencodes(t *testing.T, how string, e encodable, in []byte) {
 	t.Helper()
-	h, err := ParseHeader(in)
+	h, err := parseHeader(in)
 	if err != nil {
 		t.Fatalf("%s accepted input whose header fails: %v", how, err)
 	}
@@ -214,18 +214,6 @@ func FuzzView(f *testing.F) {
 				v.HasHashes(hs, out)
 			case *CountingView:
 				v.HasHashes(hs, out)
-			}
-			// The payload is not verified by View: re-encoding gives the
-			// input with a correct payload CRC.
-			if h, _ := ParseHeader(b); v.KeyHash() != h.Hash {
-				t.Fatalf("%s: view's key hash %v, header says %v", c.name, v.KeyHash(), h.Hash)
-			}
-			again, _ := v.MarshalBinary()
-			if !bytes.Equal(again, refixAll(withoutCompat(b))) {
-				t.Fatalf("%s: a view does not re-encode to its bytes", c.name)
-			}
-			if Verify(b) == nil && !bytes.Equal(again, withoutCompat(b)) {
-				t.Fatalf("%s: verified input re-encodes differently", c.name)
 			}
 		}
 	})

@@ -15,11 +15,11 @@ import (
 // other encoded filters in internal/format; this file maps it onto the
 // package's types and errors.
 
-// HeaderSize is the size of the header in bytes; the payload follows it.
-const HeaderSize = format.HeaderSize
+// headerSize is the size of the header in bytes; the payload follows it.
+const headerSize = format.HeaderSize
 
-// FormatVersion is the version of the format this package writes and reads.
-const FormatVersion = format.Version
+// formatVersion is the version of the format this package writes and reads.
+const formatVersion = format.Version
 
 // magic opens every encoding.
 const magic = format.Magic
@@ -30,29 +30,29 @@ const magic = format.Magic
 // castagnoli is the CRC-32C table (hardware accelerated on amd64 and arm64).
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 
-// Variant says which kind of filter an encoding holds.
-type Variant uint8
+// variant says which kind of filter an encoding holds (FORMAT.md).
+type variant uint8
 
-// The variants. Zero is never written. VariantCuckoo and VariantScalable are
+// The variants. Zero is never written. variantCuckoo and variantScalable are
 // the encodings of cuckoo.Filter and bloom.Scalable[K], which those packages
-// decode; ParseHeader and Verify check them as any other.
+// decode; parseHeader and Verify check them as any other.
 const (
-	VariantFilter     = Variant(format.Filter)     // Filter: 64-byte blocks of 8 uint64 words
-	VariantSplitBlock = Variant(format.SplitBlock) // SplitBlock: 32-byte blocks of 8 uint32 words
-	VariantCounting   = Variant(format.Counting)   // Counting: 64-byte blocks of 8 uint64 words of 16 4-bit counters
-	VariantCuckoo     = Variant(format.Cuckoo)     // cuckoo.Filter: packed buckets of fingerprints
-	VariantScalable   = Variant(format.Scalable)   // bloom.Scalable[K]: parameters, then a chain of Filter encodings
+	variantFilter     = variant(format.Filter)     // Filter: 64-byte blocks of 8 uint64 words
+	variantSplitBlock = variant(format.SplitBlock) // SplitBlock: 32-byte blocks of 8 uint32 words
+	variantCounting   = variant(format.Counting)   // Counting: 64-byte blocks of 8 uint64 words of 16 4-bit counters
+	variantCuckoo     = variant(format.Cuckoo)     // cuckoo.Filter: packed buckets of fingerprints
+	variantScalable   = variant(format.Scalable)   // bloom.Scalable[K]: parameters, then a chain of Filter encodings
 )
 
 // String returns the variant's type name.
-func (v Variant) String() string { return format.Variant(v).String() }
+func (v variant) String() string { return format.Variant(v).String() }
 
 // blockBytes returns the size of one block of the variant, or 0 if unknown.
-func (v Variant) blockBytes() uint64 { return format.Variant(v).BlockBytes() }
+func (v variant) blockBytes() uint64 { return format.Variant(v).BlockBytes() }
 
 // wordBytes returns the size of the variant's little-endian words.
-func (v Variant) wordBytes() int {
-	if v == VariantSplitBlock {
+func (v variant) wordBytes() int {
+	if v == variantSplitBlock {
 		return 4
 	}
 	return 8
@@ -117,10 +117,10 @@ func (k KeyFamily) String() string {
 	return fmt.Sprintf("KeyFamily(%d)", uint8(k))
 }
 
-// Header is the decoded header of an encoding.
-type Header struct {
-	Version      uint16    // format version (FormatVersion)
-	Variant      Variant   // which filter type
+// header is the decoded header of an encoding.
+type header struct {
+	Version      uint16    // format version (formatVersion)
+	variant      variant   // which filter type
 	K            int       // bits (or counters) per key: 8 or 16 for Filter, 8 otherwise
 	Blocks       uint64    // number of blocks
 	Hash         HashID    // key-hash identifier
@@ -137,16 +137,16 @@ type Header struct {
 // HasPayloadCRC reports whether the encoding carries a payload CRC: true
 // unless its writer left it out (BuildOptions.NoPayloadCRC), in which case
 // Verify and the decoders check the header only.
-func (h Header) HasPayloadCRC() bool { return h.IncompatFlags&format.IncompatNoPayloadCRC == 0 }
+func (h header) HasPayloadCRC() bool { return h.IncompatFlags&format.IncompatNoPayloadCRC == 0 }
 
 // Size returns the length of the whole encoding: header and payload.
-func (h Header) Size() uint64 { return HeaderSize + h.PayloadBytes }
+func (h header) Size() uint64 { return headerSize + h.PayloadBytes }
 
-// fromFormat converts a framing header to a Header.
-func fromFormat(h format.Header) Header {
-	return Header{
+// fromFormat converts a framing header to a header.
+func fromFormat(h format.Header) header {
+	return header{
 		Version:       h.Version,
-		Variant:       Variant(h.Variant),
+		variant:       variant(h.Variant),
 		K:             int(h.K),
 		Blocks:        h.Blocks,
 		Hash:          HashID(h.Hash),
@@ -161,9 +161,9 @@ func fromFormat(h format.Header) Header {
 // toFormat returns the framing header of a filter of variant v with k, id,
 // key family keys and n payload bytes (payload CRC left for the framing to
 // fill in).
-func toFormat(v Variant, k int, id HashID, keys KeyFamily, n int) format.Header {
+func toFormat(v variant, k int, id HashID, keys KeyFamily, n int) format.Header {
 	return format.Header{
-		Version:      FormatVersion,
+		Version:      formatVersion,
 		Variant:      format.Variant(v),
 		K:            uint8(k),
 		Blocks:       uint64(n) / v.blockBytes(),
@@ -173,15 +173,15 @@ func toFormat(v Variant, k int, id HashID, keys KeyFamily, n int) format.Header 
 	}
 }
 
-// ParseHeader decodes and checks the header at the start of b (at least
-// HeaderSize bytes; the payload need not follow), in FORMAT.md's order: the
+// parseHeader decodes and checks the header at the start of b (at least
+// headerSize bytes; the payload need not follow), in FORMAT.md's order: the
 // magic, the version, the header checksum, the incompatible flags, the
 // variant, the reserved bytes, then k, the number of blocks and the payload
 // length. It does not read the payload.
-func ParseHeader(b []byte) (Header, error) {
+func parseHeader(b []byte) (header, error) {
 	h, err := format.Parse(b, 0)
 	if err != nil {
-		return Header{}, err
+		return header{}, err
 	}
 	return fromFormat(h), nil
 }

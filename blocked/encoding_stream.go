@@ -73,7 +73,7 @@ func fromLE(b []byte, word int) {
 }
 
 // appendEncoded appends the encoding of a filter to dst.
-func appendEncoded(dst []byte, v Variant, k int, id HashID, keys KeyFamily, mem []byte) []byte {
+func appendEncoded(dst []byte, v variant, k int, id HashID, keys KeyFamily, mem []byte) []byte {
 	return format.Append(dst, toFormat(v, k, id, keys, len(mem)), len(mem), func(p []byte) {
 		switch {
 		case littleEndian:
@@ -91,7 +91,7 @@ func appendEncoded(dst []byte, v Variant, k int, id HashID, keys KeyFamily, mem 
 // writeEncoded writes the encoding of a filter to w: the header, then the
 // payload in chunks straight from mem (converted chunk by chunk on
 // big-endian machines), so no second copy of the filter is made.
-func writeEncoded(w io.Writer, v Variant, k int, id HashID, keys KeyFamily, mem []byte) (int64, error) {
+func writeEncoded(w io.Writer, v variant, k int, id HashID, keys KeyFamily, mem []byte) (int64, error) {
 	var buf []byte
 	if !littleEndian {
 		buf = make([]byte, min(len(mem), chunkBytes))
@@ -107,20 +107,20 @@ func writeEncoded(w io.Writer, v Variant, k int, id HashID, keys KeyFamily, mem 
 
 // framePayload checks the header of b and that b is exactly one encoding of
 // variant v, and returns the header and the payload, unverified.
-func framePayload(b []byte, v Variant) (Header, []byte, error) {
+func framePayload(b []byte, v variant) (header, []byte, error) {
 	h, p, err := format.Frame(b, format.Variant(v))
 	return fromFormat(h), p, err
 }
 
 // decodeCopy decodes b (variant v, payload CRC checked) into new 64-byte
 // aligned native memory.
-func decodeCopy(b []byte, v Variant) (Header, []byte, error) {
+func decodeCopy(b []byte, v variant) (header, []byte, error) {
 	h, p, err := format.Decode(b, format.Variant(v))
 	if err != nil {
-		return Header{}, nil, err
+		return header{}, nil, err
 	}
 	if err := format.CheckMemory(h); err != nil {
-		return Header{}, nil, err
+		return header{}, nil, err
 	}
 	mem := alignedMem(h.PayloadBytes)
 	copy(mem, p)
@@ -132,10 +132,10 @@ func decodeCopy(b []byte, v Variant) (Header, []byte, error) {
 // no more, and returns its header, its payload as 64-byte aligned native
 // memory, and the number of bytes read. It returns io.EOF alone when r is
 // at its end before the first byte (see format.Read for the memory bound).
-func readEncoded(r io.Reader, v Variant) (Header, []byte, int64, error) {
+func readEncoded(r io.Reader, v variant) (header, []byte, int64, error) {
 	h, mem, n, err := format.Read(r, format.Variant(v))
 	if err != nil {
-		return Header{}, nil, n, err
+		return header{}, nil, n, err
 	}
 	fromLE(mem, v.wordBytes())
 	return fromFormat(h), mem, n, nil
@@ -143,7 +143,7 @@ func readEncoded(r io.Reader, v Variant) (Header, []byte, int64, error) {
 
 // Verify checks a whole encoding of any variant: the header, the length and
 // both checksums (the header's alone for an encoding written without a
-// payload CRC: Header.HasPayloadCRC). It reads every byte (O(size)); View
+// payload CRC: header.HasPayloadCRC). It reads every byte (O(size)); View
 // checks only the header (O(1)) and Reset less, so call Verify first when
 // the bytes might be damaged.
 func Verify(b []byte) error {

@@ -27,7 +27,7 @@ func TestFlags(t *testing.T) {
 			compat := bytes.Clone(good)
 			binary.LittleEndian.PutUint32(compat[format.OffCompat:], 1<<bit)
 			refix(compat)
-			if h, err := ParseHeader(compat); err != nil || h.CompatFlags != 1<<bit {
+			if h, err := parseHeader(compat); err != nil || h.CompatFlags != 1<<bit {
 				t.Fatalf("%s: compatible bit %d: %v (flags %#x)", c.name, bit, err, h.CompatFlags)
 			}
 			if err := Verify(compat); err != nil {
@@ -56,7 +56,7 @@ func TestFlags(t *testing.T) {
 			incompat := bytes.Clone(good)
 			binary.LittleEndian.PutUint32(incompat[format.OffIncompat:], 1<<bit)
 			refix(incompat)
-			if _, err := ParseHeader(incompat); !errors.Is(err, errs.ErrVersion) {
+			if _, err := parseHeader(incompat); !errors.Is(err, errs.ErrVersion) {
 				t.Fatalf("%s: incompatible bit %d: %v, want errs.ErrVersion", c.name, bit, err)
 			}
 			if err := c.fresh().UnmarshalBinary(incompat); !errors.Is(err, errs.ErrVersion) {
@@ -89,7 +89,7 @@ func TestDecodeOrder(t *testing.T) {
 		want  error
 		not   error // the later check's error, which must not show
 	}{
-		{"short before magic", filter, []edit{set(0, 'X'), func(b []byte) []byte { return b[:HeaderSize-1] }}, errs.ErrTruncated, errs.ErrMagic},
+		{"short before magic", filter, []edit{set(0, 'X'), func(b []byte) []byte { return b[:headerSize-1] }}, errs.ErrTruncated, errs.ErrMagic},
 		{"magic before version", filter, []edit{set(0, 'X'), set(format.OffVersion, 9)}, errs.ErrMagic, errs.ErrVersion},
 		{"version before header CRC", filter, []edit{set(format.OffVersion, 9), set(format.OffHeaderCRC, 0)}, errs.ErrVersion, errs.ErrChecksum},
 		{"header CRC before flags", filter, []edit{set(format.OffIncompat, 2), fix, set(format.OffIncompat, 4)}, errs.ErrChecksum, errs.ErrVersion},
@@ -103,9 +103,9 @@ func TestDecodeOrder(t *testing.T) {
 		{"reserved before k", filter, []edit{set(format.OffHash+1, 1), set(format.OffK, 3), fix}, errs.ErrCorrupt, errs.ErrGeometry},
 		{"k before blocks", filter, []edit{set(format.OffK, 3), put64(format.OffBlocks, 1<<33), fix}, errs.ErrGeometry, errs.ErrTooLarge},
 		{"blocks before payload length", filter, []edit{put64(format.OffBlocks, 1<<33), put64(format.OffPayloadLen, 7), fix}, errs.ErrTooLarge, nil},
-		{"payload length before input length", filter, []edit{put64(format.OffPayloadLen, 7), fix, func(b []byte) []byte { return b[:HeaderSize+1] }}, errs.ErrCorrupt, errs.ErrTruncated},
-		{"input length before payload CRC", filter, []edit{set(HeaderSize, 1), func(b []byte) []byte { return b[:len(b)-1] }}, errs.ErrTruncated, errs.ErrChecksum},
-		{"payload CRC", filter, []edit{set(HeaderSize, 1)}, errs.ErrChecksum, nil},
+		{"payload length before input length", filter, []edit{put64(format.OffPayloadLen, 7), fix, func(b []byte) []byte { return b[:headerSize+1] }}, errs.ErrCorrupt, errs.ErrTruncated},
+		{"input length before payload CRC", filter, []edit{set(headerSize, 1), func(b []byte) []byte { return b[:len(b)-1] }}, errs.ErrTruncated, errs.ErrChecksum},
+		{"payload CRC", filter, []edit{set(headerSize, 1)}, errs.ErrChecksum, nil},
 	}
 	for _, tc := range cases {
 		b := bytes.Clone(tc.base)
@@ -117,7 +117,7 @@ func TestDecodeOrder(t *testing.T) {
 			"ReadFrom":        func() error { _, err := new(Filter).ReadFrom(noLenReader{bytes.NewReader(b)}); return err },
 		}
 		if littleEndian && tc.name != "payload CRC" { // View skips the payload CRC
-			decoders["View"] = func() error { _, err := View(alignedCopy(b, 0)); return err }
+			decoders["View"] = func() error { _, err := newView(alignedCopy(b, 0)); return err }
 		}
 		for how, dec := range decoders {
 			err := dec()
@@ -173,7 +173,7 @@ func TestReadFromStreamEnd(t *testing.T) {
 			}
 		}
 		// Cut in the second header or payload: not a clean end.
-		for _, cut := range []int{len(want[0]) + 1, len(want[0]) + HeaderSize - 1, len(want[0]) + HeaderSize + 1} {
+		for _, cut := range []int{len(want[0]) + 1, len(want[0]) + headerSize - 1, len(want[0]) + headerSize + 1} {
 			r := bytes.NewReader(all[:cut])
 			if _, err := c.fresh().ReadFrom(r); err != nil {
 				t.Fatal(err)
@@ -245,22 +245,22 @@ func TestKeyHash(t *testing.T) {
 
 // TestVariants45 checks that the ids of cuckoo and scalable encodings are
 // named, that a decoder of this package refuses them as another variant,
-// and that Verify and ParseHeader, which read them, find a block filter
+// and that Verify and parseHeader, which read them, find a block filter
 // relabelled as one malformed.
 func TestVariants45(t *testing.T) {
-	if VariantCuckoo.String() != "Cuckoo" || VariantScalable.String() != "Scalable" {
+	if variantCuckoo.String() != "Cuckoo" || variantScalable.String() != "Scalable" {
 		t.Fatal("variants 4 and 5 are not named")
 	}
 	good, _ := mustBytes(t, 64, 8).MarshalBinary()
-	for _, v := range []Variant{VariantCuckoo, VariantScalable} {
+	for _, v := range []variant{variantCuckoo, variantScalable} {
 		b := bytes.Clone(good)
 		b[format.OffVariant] = byte(v)
 		refix(b)
 		if err := new(Filter).UnmarshalBinary(b); !errors.Is(err, errs.ErrVariant) {
 			t.Fatalf("UnmarshalBinary %v: %v, want errs.ErrVariant", v, err)
 		}
-		if _, err := ParseHeader(b); !errors.Is(err, errs.ErrCorrupt) {
-			t.Fatalf("ParseHeader %v: %v, want errs.ErrCorrupt", v, err)
+		if _, err := parseHeader(b); !errors.Is(err, errs.ErrCorrupt) {
+			t.Fatalf("parseHeader %v: %v, want errs.ErrCorrupt", v, err)
 		}
 		if err := Verify(b); !errors.Is(err, errs.ErrCorrupt) {
 			t.Fatalf("Verify %v: %v, want errs.ErrCorrupt", v, err)

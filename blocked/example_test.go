@@ -101,7 +101,7 @@ func ExampleFilter_WriteTo() {
 	// Output: true true
 }
 
-func ExampleView() {
+func ExampleFilterView() {
 	// Save a filter to a file.
 	f, _ := blocked.New(100_000, 0.01)
 	f.AddHash(xxh3.HashString("alice"))
@@ -127,7 +127,8 @@ func ExampleView() {
 		HasHash(h uint64) bool
 		HasHashes(hs []uint64, out []bool) int
 	}
-	if view, err := blocked.View(data); err == nil {
+	view := new(blocked.FilterView)
+	if err := view.Reset(data); err == nil {
 		v = view // read-only: it has no method that writes
 	} else if errors.Is(err, bloom.ErrByteOrder) {
 		// Views need a little-endian machine; elsewhere decode a copy.

@@ -84,9 +84,6 @@ func (f *Filter) K() int { return f.k }
 // NumBlocks returns the number of 64-byte blocks.
 func (f *Filter) NumBlocks() uint64 { return uint64(len(f.blocks)) }
 
-// NumBits returns the size of the filter in bits.
-func (f *Filter) NumBits() uint64 { return uint64(len(f.blocks)) * BlockBits }
-
 // SizeBytes returns the size of the bit array in bytes.
 func (f *Filter) SizeBytes() uint64 { return uint64(len(f.blocks)) * 64 }
 
@@ -210,7 +207,7 @@ func (f *Filter) FillRatio() float64 {
 	if len(f.blocks) == 0 {
 		return 0
 	}
-	return float64(f.popcount()) / float64(f.NumBits())
+	return float64(f.popcount()) / float64(f.numBits())
 }
 
 // EstimatedCount estimates how many distinct keys were added, from each
@@ -229,9 +226,9 @@ func (f *Filter) EstimatedCount() float64 {
 		if x == 0 {
 			continue
 		}
-		fill := float64(x) / BlockBits
-		if x == BlockBits {
-			fill = (BlockBits - 0.5) / BlockBits // saturated: a lower bound
+		fill := float64(x) / blockBits
+		if x == blockBits {
+			fill = (blockBits - 0.5) / blockBits // saturated: a lower bound
 		}
 		total += math.Log1p(-fill) / (l * perKey)
 	}

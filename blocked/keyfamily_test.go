@@ -20,14 +20,14 @@ func TestKeyFamilyTravels(t *testing.T) {
 			e := c.build(t, 4, hs)
 			s, ok := e.(interface{ SetKeyFamily(KeyFamily) })
 			if !ok {
-				if h, _ := ParseHeader(mustMarshalB(t, e)); h.CompatFlags != 0 || h.Keys != KeysUnrecorded {
+				if h, _ := parseHeader(mustMarshalB(t, e)); h.CompatFlags != 0 || h.Keys != KeysUnrecorded {
 					t.Errorf("%s: header %+v, want no flags", c.name, h)
 				}
 				continue
 			}
 			s.SetKeyFamily(k)
 			b := mustMarshalB(t, e)
-			if h, err := ParseHeader(b); err != nil || h.Keys != k || h.CompatFlags != uint32(k) {
+			if h, err := parseHeader(b); err != nil || h.Keys != k || h.CompatFlags != uint32(k) {
 				t.Fatalf("%s, %v: header %+v, %v", c.name, k, h, err)
 			}
 			var w bytes.Buffer
@@ -49,7 +49,7 @@ func TestKeyFamilyTravels(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got = append(got, v.(interface{ KeyFamily() KeyFamily }))
+				got = append(got, viewFamily{v.(interface{ keyFamily() KeyFamily })})
 			}
 			switch f := e.(type) {
 			case *Filter:
@@ -106,11 +106,19 @@ func TestResetKeepsKeyFamily(t *testing.T) {
 		cb, _ := c.MarshalBinary()
 		var fv FilterView
 		var cv CountingView
-		if err := fv.Reset(fb); err != nil || fv.KeyFamily() != k {
-			t.Errorf("FilterView.Reset: family %v, want %v (%v)", fv.KeyFamily(), k, err)
+		if err := fv.Reset(fb); err != nil || fv.keyFamily() != k {
+			t.Errorf("FilterView.Reset: family %v, want %v (%v)", fv.keyFamily(), k, err)
 		}
-		if err := cv.Reset(cb); err != nil || cv.KeyFamily() != k {
-			t.Errorf("CountingView.Reset: family %v, want %v (%v)", cv.KeyFamily(), k, err)
+		if err := cv.Reset(cb); err != nil || cv.keyFamily() != k {
+			t.Errorf("CountingView.Reset: family %v, want %v (%v)", cv.keyFamily(), k, err)
 		}
 	}
 }
+
+// viewFamily gives a view's key family (a test-only method) the exported
+// name its filter's has.
+type viewFamily struct {
+	v interface{ keyFamily() KeyFamily }
+}
+
+func (f viewFamily) KeyFamily() KeyFamily { return f.v.keyFamily() }

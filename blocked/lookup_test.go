@@ -20,10 +20,10 @@ func lookupForOracle(b []byte, h uint64, id HashID, keys KeyFamily) (bool, error
 	if err := v.Reset(b); err != nil {
 		return false, err
 	}
-	if v.KeyHash() != id {
+	if v.keyHash() != id {
 		return false, errs.ErrHashMismatch
 	}
-	if fam := v.KeyFamily(); fam != KeysUnrecorded && keys != KeysUnrecorded && fam != keys {
+	if fam := v.keyFamily(); fam != KeysUnrecorded && keys != KeysUnrecorded && fam != keys {
 		return false, errs.ErrHashMismatch
 	}
 	return v.HasHash(h), nil

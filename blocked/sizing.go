@@ -10,8 +10,8 @@ import (
 	"github.com/simdbloom/bloom/internal/memlimit"
 )
 
-// BlockBits is the number of bits in one Filter block (one 64-byte cache line).
-const BlockBits = 512
+// blockBits is the number of bits in one Filter block (one 64-byte cache line).
+const blockBits = 512
 
 // MaxBlocks is the largest number of blocks a Filter or Counting filter may
 // have: block choice maps the upper 32 bits of a hash onto the blocks, so at
@@ -287,3 +287,8 @@ func SizeCounting(n uint64, fpr float64) (Sizing, error) {
 	}
 	return blockSizing(n, b, 64, 8, CountingFPR(n, b)), nil
 }
+
+// numBits returns the size of a filter in bits (SizeBytes times 8).
+func (f *Filter) numBits() uint64     { return f.SizeBytes() * 8 }
+func (s *SplitBlock) numBits() uint64 { return s.SizeBytes() * 8 }
+func (c *Counting) numBits() uint64   { return c.SizeBytes() * 8 }

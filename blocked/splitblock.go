@@ -3,13 +3,11 @@ package blocked
 import (
 	"encoding/binary"
 	"fmt"
-	"io"
 	"math"
 	"math/bits"
 	"unsafe"
 
 	"github.com/simdbloom/bloom/internal/alloc"
-	"github.com/simdbloom/bloom/internal/format"
 
 	"github.com/simdbloom/bloom/internal/errs"
 )
@@ -144,9 +142,6 @@ var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 // NumBlocks returns the number of 32-byte blocks.
 func (s *SplitBlock) NumBlocks() uint64 { return uint64(len(s.blocks)) }
 
-// NumBits returns the size of the filter in bits.
-func (s *SplitBlock) NumBits() uint64 { return uint64(len(s.blocks)) * SplitBlockBytes * 8 }
-
 // SizeBytes returns the size of the bitset in bytes.
 func (s *SplitBlock) SizeBytes() uint64 { return uint64(len(s.blocks)) * SplitBlockBytes }
 
@@ -249,33 +244,6 @@ func (s *SplitBlock) Bitset() []byte {
 	return out
 }
 
-// WriteBitset writes the serialized bitset (the bytes Bitset returns) to w
-// without copying it on little-endian machines, and returns the number of
-// bytes written: what a Parquet file stores after the filter header.
-// (WriteTo writes simdbloom's framed format, see FORMAT.md.)
-func (s *SplitBlock) WriteBitset(w io.Writer) (int64, error) {
-	if littleEndian {
-		n, err := format.WriteFull(w, s.bytes())
-		return int64(n), err
-	}
-	var buf [4096]byte
-	var total int64
-	ws := s.words()
-	for len(ws) > 0 {
-		c := min(len(ws), len(buf)/4)
-		for i, v := range ws[:c] {
-			binary.LittleEndian.PutUint32(buf[4*i:], v)
-		}
-		n, err := format.WriteFull(w, buf[:4*c])
-		total += int64(n)
-		if err != nil {
-			return total, err
-		}
-		ws = ws[c:]
-	}
-	return total, nil
-}
-
 // FillRatio returns the fraction of bits that are set. A well-sized filter at
 // its planned number of keys is below one half; far above means overflow.
 func (s *SplitBlock) FillRatio() float64 {
@@ -286,7 +254,7 @@ func (s *SplitBlock) FillRatio() float64 {
 	for _, w := range s.words() {
 		n += uint64(bits.OnesCount32(w))
 	}
-	return float64(n) / float64(s.NumBits())
+	return float64(n) / float64(s.numBits())
 }
 
 // EstimatedCount estimates how many distinct keys were added, from each

@@ -18,7 +18,7 @@ func BenchmarkViewAlign(b *testing.B) {
 			b.Fatal(err)
 		}
 		for _, off := range []int{0, 8} {
-			v, err := View(alignedCopy(enc, off))
+			v, err := newView(alignedCopy(enc, off))
 			if err != nil {
 				b.Fatal(err)
 			}

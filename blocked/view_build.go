@@ -23,14 +23,14 @@ type BuildOptions struct {
 	// reader of this package honours (Verify and the decoders check the
 	// header CRC only) and which a reader that predates it refuses with
 	// bloom.ErrVersion, never mistaking the missing checksum for a damaged
-	// payload. Header.HasPayloadCRC tells which kind an encoding is.
+	// payload. header.HasPayloadCRC tells which kind an encoding is.
 	NoPayloadCRC bool
 }
 
 // AppendFilter appends to dst the encoding of a Filter of nblocks 64-byte
 // blocks setting k bits per key (8 or 16) that holds every hash of hs: the
 // bytes New-then-AddHashes-then-AppendBinary would give, but built in place
-// in dst, so it allocates at most once, when dst lacks the HeaderSize +
+// in dst, so it allocates at most once, when dst lacks the 64-byte header +
 // 64*nblocks bytes of room (the payload is never copied; with a payload CRC
 // it is read once more for the checksum). Size gives nblocks and k
 // for a number of keys and a false-positive rate.
@@ -56,7 +56,7 @@ func AppendFilter(dst []byte, nblocks uint64, k int, hs []uint64, o BuildOptions
 	if nblocks > MaxBlocks {
 		return dst, fmt.Errorf("%w: %d blocks, the most is %d", errs.ErrTooLarge, nblocks, uint64(MaxBlocks))
 	}
-	if err := checkAlloc(nblocks+uint64(len(dst)+HeaderSize+63)/64, 64, nil); err != nil {
+	if err := checkAlloc(nblocks+uint64(len(dst)+headerSize+63)/64, 64, nil); err != nil {
 		return dst, err
 	}
 	n := int(nblocks * 64)
@@ -64,16 +64,16 @@ func AppendFilter(dst []byte, nblocks uint64, k int, hs []uint64, o BuildOptions
 	// Hashes staged in the bytes about to be written (dst's spare capacity
 	// used as scratch) would be cleared and overwritten before they are
 	// read: build into new memory then, as when dst lacks room.
-	fresh := cap(dst)-start < HeaderSize+n ||
-		overlaps(bytesOf(hs), dst[start:start+HeaderSize+n])
+	fresh := cap(dst)-start < headerSize+n ||
+		overlaps(bytesOf(hs), dst[start:start+headerSize+n])
 	if fresh {
 		// One allocation (slices.Grow makes two under -race), zeroed.
-		grown := make([]byte, start, start+HeaderSize+n)
+		grown := make([]byte, start, start+headerSize+n)
 		copy(grown, dst)
 		dst = grown
 	}
-	dst = dst[:start+HeaderSize+n]
-	p := dst[start+HeaderSize:]
+	dst = dst[:start+headerSize+n]
+	p := dst[start+headerSize:]
 	if littleEndian && (unalignedOK || uintptr(unsafe.Pointer(unsafe.SliceData(p)))%8 == 0) {
 		if !fresh {
 			clear(p) // dst's spare capacity may hold anything
@@ -91,7 +91,7 @@ func AppendFilter(dst []byte, nblocks uint64, k int, hs []uint64, o BuildOptions
 			toLE(p, f.mem(), 8)
 		}
 	}
-	h := toFormat(VariantFilter, k, o.Hash, o.Keys, n)
+	h := toFormat(variantFilter, k, o.Hash, o.Keys, n)
 	if o.NoPayloadCRC {
 		h.Incompat |= format.IncompatNoPayloadCRC
 	} else {

@@ -100,11 +100,11 @@ func TestLookupHashEachCheck(t *testing.T) {
 	for i := range 4 {
 		add(false, func(b []byte) []byte { b[format.OffMagic+i] ^= 0x20; return refix(b) }, "magic byte %d", i)
 	}
-	for _, ver := range []uint16{0, FormatVersion + 1, 0x100 | FormatVersion, 0xffff} {
+	for _, ver := range []uint16{0, formatVersion + 1, 0x100 | formatVersion, 0xffff} {
 		add(false, func(b []byte) []byte { binary.LittleEndian.PutUint16(b[format.OffVersion:], ver); return refix(b) }, "version %d", ver)
 	}
 	for x := range 256 {
-		if x != int(VariantFilter) {
+		if x != int(variantFilter) {
 			add(false, func(b []byte) []byte { b[format.OffVariant] = byte(x); return refix(b) }, "variant %d", x)
 		}
 		add(x == 8 || x == 16, func(b []byte) []byte { b[format.OffK] = byte(x); return refix(b) }, "k %d", x)

@@ -66,7 +66,7 @@ func lookupHashHostile(t *testing.T) {
 			binary.LittleEndian.PutUint64(b[format.OffBlocks:], nb)
 			binary.LittleEndian.PutUint64(b[format.OffPayloadLen:], nb<<6)
 		default: // one random header byte
-			b[r.IntN(HeaderSize)] = byte(r.Uint32())
+			b[r.IntN(headerSize)] = byte(r.Uint32())
 		}
 		// Cut or extend b too, now and then: a length that no longer
 		// matches the header.
@@ -93,7 +93,7 @@ func TestResetHostile(t *testing.T) {
 	for _, c := range codecs {
 		good, _ := marshalHash(c.build(t, 6, hs), HashXXH3)
 		shift := uint(6)
-		if c.variant == VariantSplitBlock {
+		if c.variant == variantSplitBlock {
 			shift = 5
 		}
 		check := func(what string, b []byte) {
@@ -110,8 +110,8 @@ func TestResetHostile(t *testing.T) {
 				}
 				return
 			}
-			if v.NumBlocks() != nb {
-				t.Fatalf("%s, %s: %d blocks, want %d", c.name, what, v.NumBlocks(), nb)
+			if v.numBlocks() != nb {
+				t.Fatalf("%s, %s: %d blocks, want %d", c.name, what, v.numBlocks(), nb)
 			}
 			w, werr := c.view(refix(bytes.Clone(b)))
 			for _, h := range hs[:32] {
@@ -139,7 +139,7 @@ func TestResetHostile(t *testing.T) {
 				binary.LittleEndian.PutUint64(b[format.OffBlocks:], nb)
 				binary.LittleEndian.PutUint64(b[format.OffPayloadLen:], nb<<shift)
 			default:
-				b[r.IntN(HeaderSize)] = byte(r.Uint32())
+				b[r.IntN(headerSize)] = byte(r.Uint32())
 			}
 			switch r.IntN(4) {
 			case 0:

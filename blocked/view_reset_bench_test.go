@@ -78,7 +78,7 @@ func BenchmarkViewLookup(b *testing.B) {
 				c := 0
 				timed(b, func() {
 					for i := 0; i < b.N; i++ {
-						v, err := View(buf)
+						v, err := newView(buf)
 						if err != nil {
 							b.Fatal(err)
 						}

@@ -15,18 +15,18 @@ import (
 
 // resetter is a view value made by Reset, as the tests use one.
 type resetter interface {
-	readable
+	looker
 	Reset(b []byte) error
-	HasHashes(hs []uint64, out []bool) int
-	NumBlocks() uint64
+	keyHash() HashID
+	numBlocks() uint64
 }
 
 // resetView returns a new zero view of c's variant.
 func resetView(c codec) resetter {
 	switch c.variant {
-	case VariantSplitBlock:
+	case variantSplitBlock:
 		return new(SplitBlockView)
-	case VariantCounting:
+	case variantCounting:
 		return new(CountingView)
 	}
 	return new(FilterView)
@@ -52,8 +52,8 @@ func TestViewResetAnyAlignment(t *testing.T) {
 			if err := v.Reset(b); err != nil {
 				t.Fatalf("%s: Reset at offset %d: %v", c.name, off, err)
 			}
-			if v.KeyHash() != HashXXH3 {
-				t.Fatalf("%s: Reset's key hash %v", c.name, v.KeyHash())
+			if v.keyHash() != HashXXH3 {
+				t.Fatalf("%s: Reset's key hash %v", c.name, v.keyHash())
 			}
 			w, err := c.view(b)
 			if err != nil {
@@ -63,7 +63,7 @@ func TestViewResetAnyAlignment(t *testing.T) {
 				if v.HasHash(h) != want[i] || w.HasHash(h) != want[i] {
 					t.Fatalf("%s at offset %d: lookup %d differs from the filter's", c.name, off, i)
 				}
-				if c.variant == VariantFilter {
+				if c.variant == variantFilter {
 					if got, err := LookupHash(b, h); err != nil || got != want[i] {
 						t.Fatalf("%s at offset %d: LookupHash %d: %v, %v", c.name, off, i, got, err)
 					}
@@ -122,7 +122,7 @@ func TestViewResetAllocs(t *testing.T) {
 		if n != 0 {
 			t.Errorf("%s: Reset and lookups allocate %v times", c.name, n)
 		}
-		if c.variant == VariantFilter {
+		if c.variant == variantFilter {
 			n := testing.AllocsPerRun(100, func() {
 				if ok, err := LookupHash(b, hs[7]); !ok || err != nil {
 					t.Fatal(ok, err)
@@ -158,9 +158,9 @@ func TestViewResetChecks(t *testing.T) {
 			edit func(b []byte) []byte
 			want error
 		}{
-			{"short", func(b []byte) []byte { return b[:HeaderSize-1] }, errs.ErrTruncated},
+			{"short", func(b []byte) []byte { return b[:headerSize-1] }, errs.ErrTruncated},
 			{"empty", func(b []byte) []byte { return b[:0] }, errs.ErrTruncated},
-			{"header only", func(b []byte) []byte { return b[:HeaderSize] }, errs.ErrTruncated},
+			{"header only", func(b []byte) []byte { return b[:headerSize] }, errs.ErrTruncated},
 			{"one byte short", func(b []byte) []byte { return b[:len(b)-1] }, errs.ErrTruncated},
 			{"one byte long", func(b []byte) []byte { return append(b, 0) }, errs.ErrCorrupt},
 			{"magic", set(1, 'X'), errs.ErrMagic},
@@ -180,13 +180,13 @@ func TestViewResetChecks(t *testing.T) {
 		}
 		for _, tc := range bad {
 			if tc.name == "k 16" {
-				if c.variant == VariantFilter {
+				if c.variant == variantFilter {
 					continue // k = 16 is a Filter's
 				}
 				tc.want = errs.ErrGeometry
 			}
 			b := tc.edit(bytes.Clone(good))
-			if len(b) >= HeaderSize {
+			if len(b) >= headerSize {
 				refix(b) // so that the header CRC is not what fails
 			}
 			b = alignedCopy(b, 1)
@@ -198,7 +198,7 @@ func TestViewResetChecks(t *testing.T) {
 			if !errors.Is(err, tc.want) {
 				t.Errorf("%s, %s: Reset: %v, want %v", c.name, tc.name, err, tc.want)
 			}
-			if v.NumBlocks() != 0 || v.HasHash(hs[0]) {
+			if v.numBlocks() != 0 || v.HasHash(hs[0]) {
 				t.Errorf("%s, %s: a refused Reset leaves a non-zero view", c.name, tc.name)
 			}
 			if _, verr := c.view(b); verr == nil || verr.Error() != err.Error() {
@@ -208,7 +208,7 @@ func TestViewResetChecks(t *testing.T) {
 		// Left to Verify: the checksums, the reserved bytes.
 		for name, edit := range map[string]func(b []byte) []byte{
 			"header CRC":  set(format.OffHeaderCRC, good[format.OffHeaderCRC]^1),
-			"payload CRC": func(b []byte) []byte { b[HeaderSize] ^= 0xff; return b },
+			"payload CRC": func(b []byte) []byte { b[headerSize] ^= 0xff; return b },
 			"reserved":    set(format.OffHeaderCRC-2, 1),
 		} {
 			b := edit(bytes.Clone(good))
@@ -257,7 +257,7 @@ func TestAppendFilter(t *testing.T) {
 	if want := 1.0; n != want && (littleEndian || n > 2) { // big-endian: a native filter, then converted
 		t.Errorf("AppendFilter into nil: %v allocations, want %v", n, want)
 	}
-	buf := make([]byte, 0, HeaderSize+40*64)
+	buf := make([]byte, 0, headerSize+40*64)
 	n = testing.AllocsPerRun(20, func() { _, _ = AppendFilter(buf, 40, 8, hs, BuildOptions{NoPayloadCRC: true}) })
 	if n != 0 && littleEndian {
 		t.Errorf("AppendFilter with room: %v allocations, want 0", n)
@@ -286,7 +286,7 @@ func TestNoPayloadCRC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := ParseHeader(b)
+	h, err := parseHeader(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -294,10 +294,10 @@ func TestNoPayloadCRC(t *testing.T) {
 		t.Fatalf("header %+v: want the no-CRC flag (incompatible bit 0) and a zero CRC", h)
 	}
 	withCRC, _ := AppendFilter(nil, 20, 8, hs, BuildOptions{Hash: HashXXH3})
-	if wh, _ := ParseHeader(withCRC); !wh.HasPayloadCRC() || wh.PayloadCRC == 0 {
+	if wh, _ := parseHeader(withCRC); !wh.HasPayloadCRC() || wh.PayloadCRC == 0 {
 		t.Fatalf("the default encoding has no payload CRC: %+v", wh)
 	}
-	if !bytes.Equal(b[HeaderSize:], withCRC[HeaderSize:]) {
+	if !bytes.Equal(b[headerSize:], withCRC[headerSize:]) {
 		t.Fatal("the option changes the payload")
 	}
 	if err := Verify(b); err != nil {
@@ -322,7 +322,7 @@ func TestNoPayloadCRC(t *testing.T) {
 			t.Fatalf("Reset: %v", err)
 		}
 		checkHas(t, "view", &v, hs)
-		if _, err := View(b); err != nil {
+		if _, err := newView(b); err != nil {
 			t.Fatalf("View: %v", err)
 		}
 	}

@@ -123,16 +123,16 @@ func TestHasHashesLevels(t *testing.T) {
 		bucketCounts = []uint64{1, 3, 17, 1000, 100_003}
 	}
 	childtest.Levels(t, cpu.Usable(), func(t *testing.T, l cpu.Level) {
-		for fb := MinFingerprintBits; fb <= MaxFingerprintBits; fb++ {
+		for fb := minFingerprintBits; fb <= maxFingerprintBits; fb++ {
 			for _, lay := range []Layout{SemiSorted, Plain} {
-				if !longtest.Enabled() && fb > 17 && fb%5 != 0 && fb != MaxFingerprintBits {
+				if !longtest.Enabled() && fb > 17 && fb%5 != 0 && fb != maxFingerprintBits {
 					continue
 				}
 				g := geometry{fb, lay}
 				for _, nb := range bucketCounts {
 					// Without -long, the large table at four widths only
 					// (the narrowest, byte, half-word and widest codes).
-					if !longtest.Enabled() && nb > 1000 && fb != MinFingerprintBits && fb != 8 && fb != 16 && fb != MaxFingerprintBits {
+					if !longtest.Enabled() && nb > 1000 && fb != minFingerprintBits && fb != 8 && fb != 16 && fb != maxFingerprintBits {
 						continue
 					}
 					for _, load := range []float64{0, 0.5, 1} {
@@ -181,7 +181,7 @@ func FuzzHasHashes(f *testing.F) {
 	f.Add(byte(0), byte(1), uint16(1), []byte{})
 	levels := childtest.NewFuzzLevels(f)
 	f.Fuzz(func(t *testing.T, fb, lay byte, nb uint16, in []byte) {
-		g := geometry{MinFingerprintBits + int(fb)%(MaxFingerprintBits-MinFingerprintBits+1), Layout(lay%2 + 1)}
+		g := geometry{minFingerprintBits + int(fb)%(maxFingerprintBits-minFingerprintBits+1), Layout(lay%2 + 1)}
 		seed := uint64(len(in))
 		for _, b := range in {
 			seed = seed*31 + uint64(b)

@@ -56,8 +56,8 @@ func TestEncodingRoundTrip(t *testing.T) {
 		if err := blocked.Verify(b); err != nil {
 			t.Fatal(err)
 		}
-		h, err := blocked.ParseHeader(b)
-		if err != nil || h.K != fb || h.Blocks != 61 || h.Hash != blocked.HashXXH3 || h.PayloadBytes != 32+(61*bucketBits(fb, geo.l)+7)/8 {
+		h, err := format.Parse(b, 0)
+		if err != nil || int(h.K) != fb || h.Blocks != 61 || blocked.HashID(h.Hash) != blocked.HashXXH3 || h.PayloadBytes != 32+(61*bucketBits(fb, geo.l)+7)/8 {
 			t.Fatalf("header %+v, %v", h, err)
 		}
 		a, _ := f.AppendBinary([]byte{1, 2})
@@ -73,7 +73,7 @@ func TestEncodingRoundTrip(t *testing.T) {
 		if err := g.UnmarshalBinary(b); err != nil {
 			t.Fatal(err)
 		}
-		if !g.Equal(f) || g.KeyHash() != f.KeyHash() || g.BitsPerKey() != f.BitsPerKey() {
+		if !g.Equal(f) || g.KeyHash() != f.KeyHash() {
 			t.Fatal("decoded filter differs")
 		}
 		for _, h := range hs {

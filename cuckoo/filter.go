@@ -22,7 +22,7 @@ const maxKicks = 500
 type Filter struct {
 	data     []byte // the table (bucketBits bits per bucket), then 8 bytes of padding
 	nb       uint64 // number of buckets
-	fpBits   uint   // MinFingerprintBits..MaxFingerprintBits
+	fpBits   uint   // minFingerprintBits..maxFingerprintBits
 	rest     uint   // semi-sorted: fpBits-4, the bits of a slot stored outside the code
 	bBits    uint64 // bits per bucket
 	fpMask   uint64 // 2^fpBits - 1
@@ -75,12 +75,12 @@ func NewLayout(n uint64, fpr float64, l Layout) (*Filter, error) {
 // NewBuckets returns an empty filter of exactly buckets buckets of
 // fingerprints of fpBits bits in layout l, planned for MaxLoad of its slots
 // (see BitsPerKey). It returns bloom.ErrGeometry if buckets is 0, fpBits is
-// outside MinFingerprintBits..MaxFingerprintBits or l is unknown, and
-// bloom.ErrTooLarge for more than MaxBuckets buckets or more than this platform
+// outside minFingerprintBits..maxFingerprintBits or l is unknown, and
+// bloom.ErrTooLarge for more than maxBuckets buckets or more than this platform
 // can allocate.
 func NewBuckets(buckets uint64, fpBits int, l Layout) (*Filter, error) {
-	if fpBits < MinFingerprintBits || fpBits > MaxFingerprintBits {
-		return nil, fmt.Errorf("%w: fingerprints must be %d to %d bits, got %d", errs.ErrGeometry, MinFingerprintBits, MaxFingerprintBits, fpBits)
+	if fpBits < minFingerprintBits || fpBits > maxFingerprintBits {
+		return nil, fmt.Errorf("%w: fingerprints must be %d to %d bits, got %d", errs.ErrGeometry, minFingerprintBits, maxFingerprintBits, fpBits)
 	}
 	if l != SemiSorted && l != Plain {
 		return nil, fmt.Errorf("%w: unknown layout %d", errs.ErrGeometry, l)
@@ -88,8 +88,8 @@ func NewBuckets(buckets uint64, fpBits int, l Layout) (*Filter, error) {
 	if buckets == 0 {
 		return nil, fmt.Errorf("%w: 0 buckets", errs.ErrGeometry)
 	}
-	if buckets > MaxBuckets {
-		return nil, fmt.Errorf("%w: %d buckets, the most is %d", errs.ErrTooLarge, buckets, MaxBuckets)
+	if buckets > maxBuckets {
+		return nil, fmt.Errorf("%w: %d buckets, the most is %d", errs.ErrTooLarge, buckets, maxBuckets)
 	}
 	if buckets > platformBuckets(fpBits, l) {
 		return nil, fmt.Errorf("%w: %d buckets of %d-bit fingerprints is more than this platform can allocate", errs.ErrTooLarge, buckets, fpBits)
@@ -149,15 +149,6 @@ const zeroFilter = " on a zero Filter; use cuckoo.New or NewBuckets"
 // NumBits returns the size of the table in bits: buckets times 4(f-1)
 // (semi-sorted) or 4f (plain).
 func (f *Filter) NumBits() uint64 { return f.nb * f.bBits }
-
-// BitsPerKey returns NumBits divided by the number of keys the filter was
-// planned for (n given to New; MaxLoad of the slots for NewBuckets).
-func (f *Filter) BitsPerKey() float64 {
-	if f.planned == 0 {
-		return 0
-	}
-	return float64(f.NumBits()) / float64(f.planned)
-}
 
 // EstimatedCount returns the number of keys stored: successful adds minus
 // successful removes, exactly (each stores one fingerprint), so a key added

@@ -410,13 +410,10 @@ func TestNewSizing(t *testing.T) {
 				if load > smallLoad(nb) || FPR(fb, load) > p || f.Layout() != l {
 					t.Fatalf("New(%d, %v, %v): load %.3f, expected FPR %v", n, p, l, load, FPR(fb, load))
 				}
-				if got, want := f.BitsPerKey(), float64(f.NumBits())/float64(n); got != want {
-					t.Fatalf("BitsPerKey %v, want %v", got, want)
-				}
 				if l := float64(n) / float64((nb-1)*BucketSize); nb > 1 && l <= smallLoad(nb-1) && FPR(fb, l) <= p {
 					t.Fatalf("New(%d, %v): %d buckets is not the smallest", n, p, nb)
 				}
-				for w := MinFingerprintBits; w <= MaxFingerprintBits; w++ {
+				for w := minFingerprintBits; w <= maxFingerprintBits; w++ {
 					load := min(plannedLoad(w), maxLoadFor(w, p))
 					if load < minLoad {
 						continue

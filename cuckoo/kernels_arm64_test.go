@@ -79,7 +79,7 @@ func checkNEON(t *testing.T, f *Filter, k neonKernel, probe []uint64, want []boo
 // TestNeedsWide pins the widths that take the wide kernels.
 func TestNeedsWide(t *testing.T) {
 	var semi, plain []int
-	for fb := MinFingerprintBits; fb <= 16; fb++ {
+	for fb := minFingerprintBits; fb <= 16; fb++ {
 		if mustBuckets(t, 1, fb, SemiSorted).needsWide() {
 			semi = append(semi, fb)
 		}
@@ -107,7 +107,7 @@ func TestNEONKernels(t *testing.T) {
 		every[n] = n
 	}
 	few := []int{0, 1, 2, 3, 7, 8, 9, 63, 64, 65, maxLen}
-	for fb := MinFingerprintBits; fb <= 16; fb++ {
+	for fb := minFingerprintBits; fb <= 16; fb++ {
 		for _, lay := range []Layout{SemiSorted, Plain} {
 			g := geometry{fb, lay}
 			for _, nb := range bucketCounts {

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/simdbloom/bloom/blocked"
+
+	"github.com/simdbloom/bloom/internal/format"
 )
 
 // TestEncodingKeyFamily: the key family a Filter records is written in the
@@ -17,7 +19,7 @@ func TestEncodingKeyFamily(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if h, err := blocked.ParseHeader(b); err != nil || h.Keys != k || h.CompatFlags != uint32(k) {
+		if h, err := format.Parse(b, 0); err != nil || blocked.KeyFamily(h.Compat&format.CompatKeyMask) != k || h.Compat != uint32(k) {
 			t.Fatalf("%v: header %+v, %v", k, h, err)
 		}
 		var u, r Filter

@@ -13,8 +13,8 @@ const BucketSize = 4
 
 // The range of fingerprint widths, in bits.
 const (
-	MinFingerprintBits = 4
-	MaxFingerprintBits = 32
+	minFingerprintBits = 4
+	maxFingerprintBits = 32
 )
 
 // MaxLoad is the load factor New plans for at 1024 buckets and more: a
@@ -61,10 +61,10 @@ func plannedLoad(fpBits int) float64 {
 // fingerprint width: below it a longer fingerprint is the better deal.
 const minLoad = 0.5
 
-// MaxBuckets is the largest number of buckets: the first bucket comes from
+// maxBuckets is the largest number of buckets: the first bucket comes from
 // the upper 32 bits of the hash. Size uses this limit; the constructors also
 // refuse, with bloom.ErrTooLarge, what this platform cannot allocate.
-const MaxBuckets uint64 = 1 << 32
+const maxBuckets uint64 = 1 << 32
 
 // Layout is the way a bucket's 4 fingerprints are stored.
 type Layout uint8
@@ -104,10 +104,10 @@ func tableBytes(buckets uint64, fpBits int, l Layout) uint64 {
 }
 
 // platformBuckets returns the most buckets of fpBits-bit fingerprints this
-// platform can allocate: MaxBuckets, or less where an int cannot count the
+// platform can allocate: maxBuckets, or less where an int cannot count the
 // bytes (32-bit).
 func platformBuckets(fpBits int, l Layout) uint64 {
-	return min(MaxBuckets, uint64(math.MaxInt-16)/bucketBits(fpBits, l)*8)
+	return min(maxBuckets, uint64(math.MaxInt-16)/bucketBits(fpBits, l)*8)
 }
 
 // ErrFull means AddHash found no room; the filter is unchanged. It is
@@ -155,10 +155,10 @@ func smallLoad(buckets uint64) float64 {
 
 // bucketsFor returns the fewest buckets that hold n keys at a load of at
 // most load and of at most smallLoad of their number, or false if that is
-// more than MaxBuckets.
+// more than maxBuckets.
 func bucketsFor(n uint64, load float64) (uint64, bool) {
 	need := math.Ceil(float64(n) / (BucketSize * load))
-	if need > float64(MaxBuckets) {
+	if need > float64(maxBuckets) {
 		return 0, false
 	}
 	nb := max(1, uint64(need))
@@ -203,7 +203,7 @@ func Size(n uint64, fpr float64) (Sizing, error) { return SizeLayout(n, fpr, Sem
 
 // SizeLayout returns the smallest table of layout l that holds n keys at a
 // load of at most MaxLoad with an expected FPR at most fpr: for each
-// fingerprint width from MinFingerprintBits to MaxFingerprintBits the load
+// fingerprint width from minFingerprintBits to maxFingerprintBits the load
 // is capped so that FPR(f, load) <= fpr, the buckets are the fewest
 // that hold n keys at that load (any number), and the fewest bits win (the
 // longer fingerprint on a tie). Tables under 512 buckets (about 1900 keys)
@@ -211,7 +211,7 @@ func Size(n uint64, fpr float64) (Sizing, error) { return SizeLayout(n, fpr, Sem
 // would need a load under one half is not considered; if none qualifies
 // (fpr below about 9.3e-10) SizeLayout returns bloom.ErrFPR. It returns bloom.ErrKeys
 // for n = 0, bloom.ErrFPR for fpr outside (0, 1), bloom.ErrGeometry for an unknown
-// layout and bloom.ErrTooLarge for more than MaxBuckets buckets. NewLayout(n,
+// layout and bloom.ErrTooLarge for more than maxBuckets buckets. NewLayout(n,
 // fpr, l) makes this filter.
 func SizeLayout(n uint64, fpr float64, l Layout) (Sizing, error) {
 	if n == 0 {
@@ -225,14 +225,14 @@ func SizeLayout(n uint64, fpr float64, l Layout) (Sizing, error) {
 	}
 	var best Sizing
 	var tooLarge error
-	for f := MinFingerprintBits; f <= MaxFingerprintBits; f++ {
+	for f := minFingerprintBits; f <= maxFingerprintBits; f++ {
 		load := min(plannedLoad(f), maxLoadFor(f, fpr))
 		if load < minLoad {
 			continue
 		}
 		nb, ok := bucketsFor(n, load)
 		if !ok {
-			tooLarge = fmt.Errorf("%w: %s need more than %d buckets", errs.ErrTooLarge, errs.Count(n, "key"), MaxBuckets)
+			tooLarge = fmt.Errorf("%w: %s need more than %d buckets", errs.ErrTooLarge, errs.Count(n, "key"), maxBuckets)
 			continue
 		}
 		s := sizing(n, nb, f, l)
@@ -245,7 +245,7 @@ func SizeLayout(n uint64, fpr float64, l Layout) (Sizing, error) {
 			return Sizing{}, tooLarge
 		}
 		return Sizing{}, errs.Worded(errs.ErrFPR, "false-positive rate %v is below %.2g, the lowest a cuckoo filter reaches (%d-bit fingerprints at load %v); use a Bloom filter",
-			fpr, FPR(MaxFingerprintBits, minLoad), MaxFingerprintBits, minLoad)
+			fpr, FPR(maxFingerprintBits, minLoad), maxFingerprintBits, minLoad)
 	}
 	return best, nil
 }

@@ -30,7 +30,7 @@ func TestZeroFilter(t *testing.T) {
 		}
 		for name, v := range map[string]float64{
 			"NumBuckets": float64(z.NumBuckets()), "NumBits": float64(z.NumBits()), "EstimatedCount": z.EstimatedCount(),
-			"BitsPerKey": z.BitsPerKey(), "LoadFactor": z.LoadFactor(), "EstimatedFPR": z.EstimatedFPR(),
+			"LoadFactor": z.LoadFactor(), "EstimatedFPR": z.EstimatedFPR(),
 			"FingerprintBits": float64(z.FingerprintBits()), "Layout": float64(z.Layout()),
 		} {
 			if v != 0 || math.IsNaN(v) {

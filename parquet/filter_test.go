@@ -8,6 +8,8 @@ import (
 	"github.com/simdbloom/bloom/blocked"
 
 	"github.com/simdbloom/bloom/internal/errs"
+
+	"github.com/simdbloom/bloom/internal/format"
 )
 
 func TestNewSizing(t *testing.T) {
@@ -70,7 +72,7 @@ func TestNewRecordsXXH64(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := f.MarshalBinary()
-	if h, err := blocked.ParseHeader(b); err != nil || h.Hash != blocked.HashXXH64 {
+	if h, err := format.Parse(b, 0); err != nil || blocked.HashID(h.Hash) != blocked.HashXXH64 {
 		t.Fatalf("encoding of New: key hash %v (%v), want %v", h.Hash, err, blocked.HashXXH64)
 	}
 }

@@ -43,7 +43,7 @@ func WriteFilter(w io.Writer, f *blocked.SplitBlock) error {
 	if _, err := format.WriteFull(w, AppendHeader(make([]byte, 0, 32), int32(n))); err != nil {
 		return err
 	}
-	_, err := f.WriteBitset(w)
+	_, err := format.WriteFull(w, f.Bitset())
 	return err
 }
 

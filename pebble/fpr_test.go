@@ -10,6 +10,7 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 	pbloom "github.com/cockroachdb/pebble/v2/bloom"
 	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/internal/format"
 )
 
 // TestFPR measures the false-positive rate of this policy and of Pebble's
@@ -45,12 +46,12 @@ func TestFPR(t *testing.T) {
 				fpTheirs++
 			}
 		}
-		h, err := blocked.ParseHeader(ours)
+		h, err := format.Parse(ours, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		design := blocked.FPR(uint64(n), h.Blocks, h.K)
-		want := oursGiven(ours[blocked.HeaderSize:])
+		design := blocked.FPR(uint64(n), h.Blocks, int(h.K))
+		want := oursGiven(ours[format.HeaderSize:])
 		lines := (n*10 + 511) / 512 // Pebble's geometry, made odd
 		lines |= 1
 		model := pebbleModel(float64(n) / float64(lines))

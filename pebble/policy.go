@@ -111,7 +111,7 @@ func (w *writer) Finish(dst []byte) []byte {
 // the blocks that hold n*bitsPerKey bits (at least one), and of k = 8 and
 // k = 16 the one of lower false-positive rate in them.
 func geometry(n uint64, bitsPerKey int) (nblocks uint64, k int) {
-	nblocks = max((n*uint64(bitsPerKey)+blocked.BlockBits-1)/blocked.BlockBits, 1)
+	nblocks = max((n*uint64(bitsPerKey)+512-1)/512, 1)
 	k = 8
 	if bitsPerKey > 12 && blocked.FPR(n, nblocks, 16) < blocked.FPR(n, nblocks, 8) {
 		k = 16

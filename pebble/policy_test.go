@@ -9,6 +9,7 @@ import (
 	"github.com/cockroachdb/pebble/v2"
 	pbloom "github.com/cockroachdb/pebble/v2/bloom"
 	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/internal/format"
 )
 
 func key(i int) []byte    { return fmt.Appendf(nil, "key-%09d", i) }
@@ -29,11 +30,11 @@ func build(p pebble.FilterPolicy, n int) []byte {
 func TestFilter(t *testing.T) {
 	const n = 20000
 	f := build(FilterPolicy(10), n)
-	h, err := blocked.ParseHeader(f)
+	h, err := format.Parse(f, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if h.HasPayloadCRC() || h.Hash != blocked.HashXXH3 || h.K != 8 {
+	if h.HasPayloadCRC() || blocked.HashID(h.Hash) != blocked.HashXXH3 || h.K != 8 {
 		t.Fatalf("header %+v: want no payload CRC, xxh3, k = 8", h)
 	}
 	if err := blocked.Verify(f); err != nil {
@@ -91,7 +92,7 @@ func TestWriter(t *testing.T) {
 	if want := build(p, 1000); !bytes.Equal(got[len(prefix):], want) {
 		t.Fatal("repeated keys changed the filter")
 	}
-	if h, _ := blocked.ParseHeader(got[len(prefix):]); h.Blocks != (1000*10+511)/512 {
+	if h, _ := format.Parse(got[len(prefix):], 0); h.Blocks != (1000*10+511)/512 {
 		t.Fatalf("%d blocks for 1000 distinct keys", h.Blocks)
 	}
 	empty := w.Finish(nil)
@@ -281,7 +282,7 @@ func TestMayContainRefusesOtherFilters(t *testing.T) {
 	copy(hs, *w.hs)
 	own := w.Finish(nil)
 	other := func(id blocked.HashID, keys blocked.KeyFamily) []byte {
-		f, err := blocked.NewBytes(uint64(len(own)-blocked.HeaderSize), 8)
+		f, err := blocked.NewBytes(uint64(len(own)-format.HeaderSize), 8)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,8 @@ import (
 	"github.com/simdbloom/bloom/internal/memlimit"
 
 	"github.com/simdbloom/bloom/internal/errs"
+
+	"github.com/simdbloom/bloom/internal/format"
 )
 
 // filterInfo is what "bloom info" prints. Figures a variant does not have
@@ -34,7 +36,6 @@ type filterInfo struct {
 type figures interface {
 	FillRatio() float64
 	EstimatedFPR() float64
-	NumBits() uint64
 }
 
 func runInfo(args []string, stdout, _ io.Writer) error {
@@ -95,35 +96,35 @@ func runInfo(args []string, stdout, _ io.Writer) error {
 
 // describe checks the encoding b whole and returns its figures.
 func describe(b []byte) (filterInfo, error) {
-	h, err := blocked.ParseHeader(b)
+	h, err := format.Parse(b, 0)
 	if err != nil {
 		return filterInfo{}, err
 	}
 	if err := blocked.Verify(b); err != nil {
 		return filterInfo{}, err
 	}
-	info := filterInfo{Variant: variantName(h.Variant), K: h.K, Bytes: int64(len(b)), Blocks: h.Blocks,
-		Hash: h.Hash.String(), Checksums: "ok"}
+	info := filterInfo{Variant: variantName(h.Variant), K: int(h.K), Bytes: int64(len(b)), Blocks: h.Blocks,
+		Hash: blocked.HashID(h.Hash).String(), Checksums: "ok", Bits: h.PayloadBytes * 8}
 	var fig figures
 	switch h.Variant {
-	case blocked.VariantFilter:
-		fig, err = viewOrDecode[*blocked.FilterView, blocked.Filter](b, blocked.View)
-	case blocked.VariantSplitBlock:
-		fig, err = viewOrDecode[*blocked.SplitBlockView, blocked.SplitBlock](b, blocked.ViewSplitBlock)
-	case blocked.VariantCounting:
-		fig, err = viewOrDecode[*blocked.CountingView, blocked.Counting](b, blocked.ViewCounting)
-	case blocked.VariantScalable:
+	case format.Filter:
+		fig, err = viewOrDecode[blocked.FilterView, blocked.Filter](b)
+	case format.SplitBlock:
+		fig, err = viewOrDecode[blocked.SplitBlockView, blocked.SplitBlock](b)
+	case format.Counting:
+		fig, err = viewOrDecode[blocked.CountingView, blocked.Counting](b)
+	case format.Scalable:
 		s := new(bloom.Scalable[[]byte])
 		err = s.UnmarshalBinary(b)
-		info.K, info.Blocks, info.Stages = 0, 0, s.Stages()
+		info.K, info.Blocks, info.Stages, info.Bits = 0, 0, s.Stages(), s.NumBits()
 		fig = s
 	default: // the cuckoo filter: its header only
+		info.Bits = 0
 		return info, nil
 	}
 	if err != nil {
 		return filterInfo{}, err
 	}
-	info.Bits = fig.NumBits()
 	fill, fpr := fig.FillRatio(), fig.EstimatedFPR()
 	info.FillRatio, info.EstimatedFPR = &fill, &fpr
 	if c, ok := fig.(interface{ EstimatedCount() float64 }); ok {
@@ -133,15 +134,20 @@ func describe(b []byte) (filterInfo, error) {
 	return info, nil
 }
 
-// viewOrDecode returns the read-only view of b made by view, or, when b was
-// written in the other byte order (no view can read it in place), a decoded
-// copy of type *T.
-func viewOrDecode[V figures, T any, PT interface {
+// viewOrDecode returns a view of type *V of b, or, when b was written in
+// the other byte order (no view can read it in place), a decoded copy of
+// type *T.
+func viewOrDecode[V any, T any, PV interface {
+	*V
+	figures
+	Reset([]byte) error
+}, PT interface {
 	*T
 	figures
 	UnmarshalBinary([]byte) error
-}](b []byte, view func([]byte) (V, error)) (figures, error) {
-	v, err := view(b)
+}](b []byte) (figures, error) {
+	v := PV(new(V))
+	err := v.Reset(b)
 	if errors.Is(err, errs.ErrByteOrder) {
 		f := PT(new(T))
 		return f, f.UnmarshalBinary(b)

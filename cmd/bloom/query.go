@@ -12,6 +12,8 @@ import (
 	"github.com/simdbloom/bloom/blocked"
 
 	"github.com/simdbloom/bloom/internal/errs"
+
+	"github.com/simdbloom/bloom/internal/format"
 )
 
 // lookup is a filter file opened for queries: a Filter or a Scalable
@@ -43,7 +45,7 @@ type hasAller interface {
 }
 
 // openLookup opens the filter file name for queries. It tells the two
-// kinds of file apart by the variant its header records (blocked.ParseHeader):
+// kinds of file apart by the variant its header records:
 // a Filter is used through a bloom.FilterView, a Scalable through a
 // bloom.ScalableView, whose stages are views too. Either way the file is
 // memory-mapped, not copied (on platforms without mmap, and on big-endian
@@ -79,11 +81,11 @@ func openLookup(name string, verify bool) (*lookup, error) {
 
 // viewLookup returns the lookup of the encoding b.
 func viewLookup(b []byte) (*lookup, error) {
-	h, err := blocked.ParseHeader(b)
+	h, err := format.Parse(b, 0)
 	if err != nil {
 		return nil, err
 	}
-	if h.Keys == blocked.KeysIntegers && (h.Variant == blocked.VariantFilter || h.Variant == blocked.VariantScalable) {
+	if h.Compat&format.CompatKeyMask == format.KeysIntegers && (h.Variant == format.Filter || h.Variant == format.Scalable) {
 		// Lines are byte strings: a filter of integer keys would answer
 		// every one of them wrongly. (A Scalable's stages record no family:
 		// its header does.)
@@ -92,9 +94,9 @@ func viewLookup(b []byte) (*lookup, error) {
 	}
 	var f hasAller
 	switch h.Variant {
-	case blocked.VariantFilter:
+	case format.Filter:
 		f, err = viewFilter(b)
-	case blocked.VariantScalable:
+	case format.Scalable:
 		f, err = viewScalable(b)
 	default:
 		return nil, fmt.Errorf("%w: it holds a %s, and query reads filters and scalable filters (made by bloom build or bloom.New and bloom.NewScalable)",
@@ -107,17 +109,17 @@ func viewLookup(b []byte) (*lookup, error) {
 }
 
 // variantName names a variant as bloom info prints it.
-func variantName(v blocked.Variant) string {
+func variantName(v format.Variant) string {
 	switch v {
-	case blocked.VariantFilter:
+	case format.Filter:
 		return "filter"
-	case blocked.VariantSplitBlock:
+	case format.SplitBlock:
 		return "split-block"
-	case blocked.VariantCounting:
+	case format.Counting:
 		return "counting"
-	case blocked.VariantCuckoo:
+	case format.Cuckoo:
 		return "cuckoo"
-	case blocked.VariantScalable:
+	case format.Scalable:
 		return "scalable"
 	}
 	return v.String()
