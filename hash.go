@@ -253,14 +253,12 @@ var (
 		cpu.FeatureAVX512VL | cpu.FeatureAVX512BW | cpu.FeatureMMXExt}
 	kStrIFMA = cpu.Kernel{Level: cpu.AVX512, Needs: kStr512.Needs | cpu.FeatureAVX512IFMA}
 	// kTypedEntry is Filter[K].Has and Add's entry points, hasTyped and
-	// addTyped: they jump to the version of cpu.Active's level, or hash and
-	// probe with scalar code that every amd64 processor has. kTypedAVX2 is
-	// their AVX2 versions, kTypedAVX512Has and kTypedAVX512Add the AVX-512
-	// ones, which need only what their level guarantees (ByLevel).
-	kTypedEntry     = cpu.Kernel{Level: cpu.Generic}
-	kTypedAVX2      = cpu.Kernel{Level: cpu.AVX2, Needs: cpu.FeatureAVX | cpu.FeatureAVX2, ByLevel: true}
-	kTypedAVX512Has = cpu.Kernel{Level: cpu.AVX512, Needs: cpu.FeatureAVX | cpu.FeatureAVX512F | cpu.FeatureAVX512DQ, ByLevel: true}
-	kTypedAVX512Add = cpu.Kernel{Level: cpu.AVX512, Needs: cpu.FeatureAVX | cpu.FeatureAVX512F, ByLevel: true}
+	// addTyped: they jump to their AVX2 versions (kTypedAVX2, which need
+	// only what their level guarantees: ByLevel) where cpu.Active is AVX2 or
+	// above, or hash and probe with scalar code that every amd64 processor
+	// has.
+	kTypedEntry = cpu.Kernel{Level: cpu.Generic}
+	kTypedAVX2  = cpu.Kernel{Level: cpu.AVX2, Needs: cpu.FeatureAVX | cpu.FeatureAVX2, ByLevel: true}
 )
 
 // hashWords sets dst[i] = hashUint64(src[i]); len(dst) >= len(src), and dst

@@ -67,11 +67,7 @@ GLOBL typedSecret<>(SB), RODATA|NOPTR, $136
 TEXT ·hasTyped(SB), NOSPLIT, $0-17
 	CMPQ github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x02
 	JB   scalar
-	JA   avx512
 	JMP  ·hasTypedAVX2(SB)
-
-avx512:
-	JMP ·hasTypedAVX512(SB)
 
 scalar:
 	MOVQ    f+0(FP), CX
@@ -558,11 +554,7 @@ long:
 TEXT ·addTyped(SB), NOSPLIT, $0-16
 	CMPQ github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x02
 	JB   scalar
-	JA   avx512
 	JMP  ·addTypedAVX2(SB)
-
-avx512:
-	JMP ·addTypedAVX512(SB)
 
 scalar:
 	MOVQ    f+0(FP), CX

@@ -69,19 +69,3 @@ func hashStr17IFMA(dst []uint64, keys *string) int
 //
 //go:noescape
 func hashStr33IFMA(dst []uint64, keys *string) int
-
-// hasTypedAVX512 reports whether every bit of Hash(*p) is set in the engine of the *Filter[K] f, p pointing to a key
-// of type K, as the engine's one-key kernels do: it hashes integers and strings
-// or byte slices of up to 240 bytes itself, and tail-calls hasString for longer
-// keys and hasSlow for the zero Filter. It probes with AVX512 (cpu.Active at that level: hasTyped jumps here).
-//
-//go:noescape
-func hasTypedAVX512(f *[2]uint64, p *uint64) bool
-
-// addTypedAVX512 sets the bits of Hash(*p) in the engine of the *Filter[K] f, p pointing to a key
-// of type K, as the engine's one-key kernels do: it hashes integers and strings
-// or byte slices of up to 240 bytes itself, and tail-calls addString for longer
-// keys and addSlow for the zero Filter. It probes with AVX512 (cpu.Active at that level: addTyped jumps here).
-//
-//go:noescape
-func addTypedAVX512(f *[2]uint64, p *uint64)

@@ -21,7 +21,6 @@ var kernels = map[string]cpu.Kernel{
 	"hashStr65AVX2": kStr2, "hashStr97AVX2": kStr2, "hashStrMixAVX2": kMix2,
 	"hasTyped": kTypedEntry, "addTyped": kTypedEntry,
 	"hasTypedAVX2": kTypedAVX2, "addTypedAVX2": kTypedAVX2,
-	"hasTypedAVX512": kTypedAVX512Has, "addTypedAVX512": kTypedAVX512Add,
 }
 
 // TestKernelFeatures checks every kernel of the generated .s files against

@@ -20,14 +20,14 @@ func blockedBase() {
 	filterLookupEntry()
 }
 
-// filterOneEntry emits the one-key Filter entry point name: the jumps to
-// the versions of the AVX-512 and AVX2 levels, then the scalar version.
+// filterOneEntry emits the one-key Filter entry point name: the jump to the
+// AVX2 version (at the AVX2 and AVX-512 levels), then the scalar version.
 func filterOneEntry(name, result, does string, scalar func(k int, blk Mem, x GPVirtual)) {
 	TEXT(name, NOSPLIT, fmt.Sprintf(filterOneSig, result))
 	Pragma("noescape")
 	lookup := result != ""
-	filterOneDoc(name, does, ": it jumps to "+name+"AVX512 or "+name+"AVX2 as cpu.Active allows, else runs scalar code", lookup)
-	levelJumps(name, true)
+	filterOneDoc(name, does, ": it jumps to "+name+"AVX2 where cpu.Active is AVX2 or above, else runs scalar code", lookup)
+	levelJumps(name)
 	blk, x, f := oneKeyArgs("f", 6, filterFields())
 	filterOneBody(lookup, f, func(k int) { scalar(k, blk, x) })
 }
@@ -39,7 +39,7 @@ func splitHasOneEntry() {
 	TEXT(name, NOSPLIT, fmt.Sprintf(splitOneSig, " bool"))
 	Pragma("noescape")
 	splitOneDoc(name, "reports whether every bit of h is set", ": it jumps to splitHasOneAVX2 when cpu.Active allows, else runs scalar code")
-	levelJumps(name, false)
+	levelJumps(name)
 	blk, x, _ := oneKeyArgs("s", 5, splitFields())
 	salts := splitSalts()
 	n := GP32()
@@ -62,7 +62,7 @@ func splitAddOneEntry() {
 	TEXT(name, NOSPLIT, fmt.Sprintf(splitOneSig, ""))
 	Pragma("noescape")
 	splitOneDoc(name, "sets the bits of h", ": it jumps to splitAddOneAVX2 when cpu.Active allows, else runs scalar code")
-	levelJumps(name, false)
+	levelJumps(name)
 	blk, x, _ := oneKeyArgs("s", 5, splitFields())
 	salts := splitSalts()
 	for j := 0; j < 8; j++ {

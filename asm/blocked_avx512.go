@@ -20,9 +20,6 @@ func blockedAVX512() {
 	salts, ones := newSplitTables()
 	splitHasAVX2RingAVX512(salts, ones)
 	countingHasAVX512(fifteensTable())
-	filterOneVec(avx512, "filterHasOne", " bool", "reports whether every bit of h is set in", filterHasVecBody)
-	filterOneVec(avx512, "filterAddOne", "", "sets the bits of h in", filterAddVecBody)
-	filterLookupVec(avx512)
 }
 
 // groupedHas emits the AVX-512 Filter lookup of k bits, eight keys at a

@@ -174,13 +174,14 @@ func filterLookupDoc(name, slow, how string) {
 		slow+", which returns the error (so b escapes, as it does there).")
 }
 
-// filterLookupEntry emits filterLookupOne and filterLookupKeyed: the jumps
-// to the versions of the AVX-512 and AVX2 levels, then the scalar version.
+// filterLookupEntry emits filterLookupOne and filterLookupKeyed: the jump
+// to the AVX2 version (at the AVX2 and AVX-512 levels), then the scalar
+// version.
 func filterLookupEntry() {
 	for _, k := range lookupKernels {
 		TEXT(k.name, NOSPLIT, k.sig)
-		filterLookupDoc(k.name, k.slow, " on amd64: it jumps to "+k.name+"AVX512 or "+k.name+"AVX2 as cpu.Active allows, else runs scalar code")
-		levelJumps(k.name, true)
+		filterLookupDoc(k.name, k.slow, " on amd64: it jumps to "+k.name+"AVX2 where cpu.Active is AVX2 or above, else runs scalar code")
+		levelJumps(k.name)
 		filterLookupBody(k.slow, filterHasScalarBody)
 	}
 }

@@ -2,13 +2,10 @@ package main
 
 import (
 	"fmt"
-	"log"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
-
-	"github.com/simdbloom/bloom/internal/cpu"
 )
 
 // One-key kernels: Filter.HasHash/AddHash and SplitBlock.HasHash/AddHash are
@@ -66,23 +63,15 @@ const (
 
 // levelJumps emits the start of the entry point name: one compare of
 // cpu.Active with the AVX2 level, then a jump without a call to nameAVX2 at
-// that level and, if withAVX512, to nameAVX512 above it (AVX-512, the
-// highest amd64 level). Below AVX2 it falls through to the code after it,
-// the scalar version. The AVX2 path takes one branch, the scalar path one.
-func levelJumps(name string, withAVX512 bool) {
-	if withAVX512 && (levelAVX512 != levelAVX2+1 || int(levelAVX512) != int(cpu.All[len(cpu.All)-1])) {
-		log.Fatalf("asm: cpu.AVX512 (%d) is not the level after cpu.AVX2 (%d) and the highest: the one-key entry points compare once", levelAVX512, levelAVX2)
-	}
+// that level and above. Below AVX2 it falls through to the code after it,
+// the scalar version. The AVX-512 level runs the AVX2 version too: for one
+// key, 512-bit registers measured 4-10% slower (PERF.md, "One-key
+// lookups"), and on Intel processors they can lower the core's clock for
+// everything else.
+func levelJumps(name string) {
 	CMPQ(activeLevel(), U8(levelAVX2))
 	JB(LabelRef("scalar"))
-	if withAVX512 {
-		JA(LabelRef("avx512"))
-	}
 	tailCall("·" + name + "AVX2(SB)")
-	if withAVX512 {
-		Label("avx512")
-		tailCall("·" + name + "AVX512(SB)")
-	}
 	Label("scalar")
 }
 

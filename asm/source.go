@@ -33,11 +33,9 @@ const (
 	cuckooPath  = modulePath + "/cuckoo"
 )
 
-// The levels that the one-key kernels' entry points compare cpu.Active with.
-var (
-	levelAVX2   = uint8(cpu.AVX2)
-	levelAVX512 = uint8(cpu.AVX512)
-)
+// levelAVX2 is the level that the one-key kernels' entry points compare
+// cpu.Active with.
+var levelAVX2 = uint8(cpu.AVX2)
 
 // activeLevel returns cpu.Active, a Level (an int): its assembler symbol, the
 // import path with a middle dot for each dot and a division slash for each

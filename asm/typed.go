@@ -15,9 +15,9 @@ import (
 // slices with the scalar XXH3 of typedstr.go, up to 240 bytes) and probes
 // the engine's block itself, with the body of blocked's one-key kernels
 // (single.go), so that the hash stays in a register. As there, the entry
-// point (kernels_amd64.s) jumps to the version of cpu.Active's level
-// (hasTypedAVX512 in kernels_avx512_amd64.s, hasTypedAVX2 in
-// kernels_avx2_amd64.s) or runs the scalar one itself. Longer keys jump to
+// point (kernels_amd64.s) jumps to the AVX2 version (hasTypedAVX2 in
+// kernels_avx2_amd64.s) at the AVX2 and AVX-512 levels, or runs the scalar
+// one itself. Longer keys jump to
 // hasString/addString and the zero Filter to hasSlow/addSlow, Go functions
 // with the same signature; the jumps are tail calls, so the caller sees one
 // call. PERF.md has the measurements. The layout of Filter[K] and
@@ -92,7 +92,7 @@ func (g typedGen) kernel(v *vecISA, name, result, str, slow string, vec func(v v
 	if lookup {
 		does = "reports whether every bit of Hash(*p) is set in"
 	}
-	how := "It jumps to " + entry + "AVX512 or " + entry + "AVX2 as cpu.Active allows, else probes with scalar code."
+	how := "It jumps to " + entry + "AVX2 where cpu.Active is AVX2 or above, else probes with scalar code."
 	if v != nil {
 		how = "It probes with " + v.name + " (cpu.Active at that level: " + entry + " jumps here)."
 	}
@@ -101,7 +101,7 @@ func (g typedGen) kernel(v *vecISA, name, result, str, slow string, vec func(v v
 		"or byte slices of up to 240 bytes itself, and tail-calls "+str+" for longer",
 		"keys and "+slow+" for the zero Filter. "+how)
 	if v == nil {
-		levelJumps(entry, true)
+		levelJumps(entry)
 	}
 	f, p := GP64(), GP64()
 	Load(Param("f"), f)

@@ -36,16 +36,14 @@ var (
 	// splitHasAVX2RingAVX512: AVX2 probes in the AVX-512 level's ring
 	// (block offsets with VPMULLQ, answers spread with PDEP).
 	kAVX2RingAVX512 = cpu.Kernel{Level: cpu.AVX512, Needs: kAVX512Has.Needs | cpu.FeatureAVX2}
-	// kOneAVX2 is the AVX2 one-key kernels, kOneAVX512Has and
-	// kOneAVX512Add the AVX-512 ones; the entry points (filterHasOne and the
-	// like, kOneEntry) jump to them where cpu.Active is at their level,
+	// kOneAVX2 is the AVX2 one-key kernels; the entry points (filterHasOne
+	// and the like, kOneEntry) jump to them where cpu.Active is AVX2 or
+	// above (the AVX-512 level too: see ../asm/single.go, levelJumps),
 	// without cpu.Can, so they need only what their level guarantees
 	// (ByLevel). The entry points run scalar code below AVX2, which every
 	// amd64 processor has.
-	kOneAVX2      = cpu.Kernel{Level: cpu.AVX2, Needs: cpu.FeatureAVX | cpu.FeatureAVX2, ByLevel: true}
-	kOneAVX512Has = cpu.Kernel{Level: cpu.AVX512, Needs: cpu.FeatureAVX | cpu.FeatureAVX512F | cpu.FeatureAVX512DQ, ByLevel: true}
-	kOneAVX512Add = cpu.Kernel{Level: cpu.AVX512, Needs: cpu.FeatureAVX | cpu.FeatureAVX512F, ByLevel: true}
-	kOneEntry     = cpu.Kernel{Level: cpu.Generic}
+	kOneAVX2  = cpu.Kernel{Level: cpu.AVX2, Needs: cpu.FeatureAVX | cpu.FeatureAVX2, ByLevel: true}
+	kOneEntry = cpu.Kernel{Level: cpu.Generic}
 )
 
 // oneKeyAsm is true where the one-key kernels exist: Filter and SplitBlock

@@ -4,12 +4,12 @@
 
 package blocked
 
-// filterHasOne reports whether every bit of h is set in the *Filter f: it jumps to filterHasOneAVX512 or filterHasOneAVX2 as cpu.Active allows, else runs scalar code. It returns false when f.k is neither 8 nor 16 (a zero Filter), without reading the blocks; otherwise len(f.blocks) must be > 0.
+// filterHasOne reports whether every bit of h is set in the *Filter f: it jumps to filterHasOneAVX2 where cpu.Active is AVX2 or above, else runs scalar code. It returns false when f.k is neither 8 nor 16 (a zero Filter), without reading the blocks; otherwise len(f.blocks) must be > 0.
 //
 //go:noescape
 func filterHasOne(f *Filter, h uint64) bool
 
-// filterAddOne sets the bits of h in the *Filter f: it jumps to filterAddOneAVX512 or filterAddOneAVX2 as cpu.Active allows, else runs scalar code. f.k must be 8 or 16, len(f.blocks) > 0.
+// filterAddOne sets the bits of h in the *Filter f: it jumps to filterAddOneAVX2 where cpu.Active is AVX2 or above, else runs scalar code. f.k must be 8 or 16, len(f.blocks) > 0.
 //
 //go:noescape
 func filterAddOne(f *Filter, h uint64)
@@ -24,12 +24,12 @@ func splitHasOne(s *SplitBlock, h uint64) bool
 //go:noescape
 func splitAddOne(s *SplitBlock, h uint64)
 
-// filterLookupOne is LookupHash on amd64: it jumps to filterLookupOneAVX512 or filterLookupOneAVX2 as cpu.Active allows, else runs scalar code. When b passes Reset's checks (of the length and the header, neither checksum),
+// filterLookupOne is LookupHash on amd64: it jumps to filterLookupOneAVX2 where cpu.Active is AVX2 or above, else runs scalar code. When b passes Reset's checks (of the length and the header, neither checksum),
 // it returns whether every bit of h is set in the Filter encoded in b, and a nil error; otherwise it jumps to
 // lookupHashSlow, which returns the error (so b escapes, as it does there).
 func filterLookupOne(b []byte, h uint64) (found bool, err error)
 
-// filterLookupKeyed is LookupHashFor on amd64: it jumps to filterLookupKeyedAVX512 or filterLookupKeyedAVX2 as cpu.Active allows, else runs scalar code. When b passes Reset's checks (of the length and the header, neither checksum) and has a key hash and key family want accepts,
+// filterLookupKeyed is LookupHashFor on amd64: it jumps to filterLookupKeyedAVX2 where cpu.Active is AVX2 or above, else runs scalar code. When b passes Reset's checks (of the length and the header, neither checksum) and has a key hash and key family want accepts,
 // it returns whether every bit of h is set in the Filter encoded in b, and a nil error; otherwise it jumps to
 // lookupKeyedSlow, which returns the error (so b escapes, as it does there).
 func filterLookupKeyed(b []byte, h uint64, want lookupWant) (found bool, err error)

@@ -8,11 +8,7 @@
 TEXT ·filterHasOne(SB), NOSPLIT, $0-17
 	CMPQ github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x02
 	JB   scalar
-	JA   avx512
 	JMP  ·filterHasOneAVX2(SB)
-
-avx512:
-	JMP ·filterHasOneAVX512(SB)
 
 scalar:
 	MOVQ   f+0(FP), AX
@@ -158,11 +154,7 @@ zero:
 TEXT ·filterAddOne(SB), NOSPLIT, $0-16
 	CMPQ github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x02
 	JB   scalar
-	JA   avx512
 	JMP  ·filterAddOneAVX2(SB)
-
-avx512:
-	JMP ·filterAddOneAVX512(SB)
 
 scalar:
 	MOVQ   f+0(FP), AX
@@ -405,11 +397,7 @@ scalar:
 TEXT ·filterLookupOne(SB), NOSPLIT, $0-56
 	CMPQ github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x02
 	JB   scalar
-	JA   avx512
 	JMP  ·filterLookupOneAVX2(SB)
-
-avx512:
-	JMP ·filterLookupOneAVX512(SB)
 
 scalar:
 	MOVQ   b_base+0(FP), AX
@@ -576,11 +564,7 @@ slow:
 TEXT ·filterLookupKeyed(SB), NOSPLIT, $0-64
 	CMPQ github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x02
 	JB   scalar
-	JA   avx512
 	JMP  ·filterLookupKeyedAVX2(SB)
-
-avx512:
-	JMP ·filterLookupKeyedAVX512(SB)
 
 scalar:
 	MOVQ    b_base+0(FP), AX

@@ -56,23 +56,3 @@ func splitHasAVX2RingAVX512(blocks *[8]uint32, nblocks uint64, hs []uint64, out 
 //
 //go:noescape
 func countingHasAVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
-
-// filterHasOneAVX512 reports whether every bit of h is set in the *Filter f, with AVX512 (cpu.Active at that level: filterHasOne jumps here). It returns false when f.k is neither 8 nor 16 (a zero Filter), without reading the blocks; otherwise len(f.blocks) must be > 0.
-//
-//go:noescape
-func filterHasOneAVX512(f *Filter, h uint64) bool
-
-// filterAddOneAVX512 sets the bits of h in the *Filter f, with AVX512 (cpu.Active at that level: filterAddOne jumps here). f.k must be 8 or 16, len(f.blocks) > 0.
-//
-//go:noescape
-func filterAddOneAVX512(f *Filter, h uint64)
-
-// filterLookupOneAVX512 is LookupHash with AVX512 (cpu.Active at that level: filterLookupOne jumps here). When b passes Reset's checks (of the length and the header, neither checksum),
-// it returns whether every bit of h is set in the Filter encoded in b, and a nil error; otherwise it jumps to
-// lookupHashSlow, which returns the error (so b escapes, as it does there).
-func filterLookupOneAVX512(b []byte, h uint64) (found bool, err error)
-
-// filterLookupKeyedAVX512 is LookupHashFor with AVX512 (cpu.Active at that level: filterLookupKeyed jumps here). When b passes Reset's checks (of the length and the header, neither checksum) and has a key hash and key family want accepts,
-// it returns whether every bit of h is set in the Filter encoded in b, and a nil error; otherwise it jumps to
-// lookupKeyedSlow, which returns the error (so b escapes, as it does there).
-func filterLookupKeyedAVX512(b []byte, h uint64, want lookupWant) (found bool, err error)

@@ -26,9 +26,8 @@ var kernels = map[string]cpu.Kernel{
 	"countingHasAVX2": kAVX2, "countingHasAVX2Ring": kAVX2Ring, "countingHasAVX512": kAVX512Has,
 	"filterHasOne": kOneEntry, "filterAddOne": kOneEntry, "splitHasOne": kOneEntry, "splitAddOne": kOneEntry,
 	"filterHasOneAVX2": kOneAVX2, "filterAddOneAVX2": kOneAVX2, "splitHasOneAVX2": kOneAVX2, "splitAddOneAVX2": kOneAVX2,
-	"filterHasOneAVX512": kOneAVX512Has, "filterAddOneAVX512": kOneAVX512Add,
-	"filterLookupOne": kOneEntry, "filterLookupOneAVX2": kOneAVX2, "filterLookupOneAVX512": kOneAVX512Has,
-	"filterLookupKeyed": kOneEntry, "filterLookupKeyedAVX2": kOneAVX2, "filterLookupKeyedAVX512": kOneAVX512Has,
+	"filterLookupOne": kOneEntry, "filterLookupOneAVX2": kOneAVX2,
+	"filterLookupKeyed": kOneEntry, "filterLookupKeyedAVX2": kOneAVX2,
 }
 
 // TestKernelFeatures checks every kernel of the generated .s files against
