@@ -24,7 +24,7 @@
 //   - Number of keys unknown: Scalable (NewScalable) adds larger stages as
 //     keys arrive and keeps the total false-positive rate under the target.
 //   - Keys must also be removed: Cuckoo (NewCuckoo) is the smaller (below
-//     about 2% smaller than a Filter too), but it can become full (Add
+//     about 2.3% smaller than a Filter too), but it can become full (Add
 //     returns ErrFull); Counting (NewCounting) never becomes full,
 //     at several times a Filter's memory. Remove only keys that were added.
 //   - Hashes you compute yourself, or adds from many goroutines at once

@@ -114,7 +114,10 @@ func (f *Filter[K]) engine() *blocked.Filter {
 // NumBits returns the size of the filter in bits.
 func (f *Filter[K]) NumBits() uint64 { return f.engine().SizeBytes() * 8 }
 
-// FillRatio returns the fraction of bits set (about 0.5 or less at the planned load).
+// FillRatio returns the fraction of bits set. At the keys the filter was
+// sized for it depends on the rate (about 0.55 at fpr 0.01, 0.74 at 0.1;
+// blocked.Fill gives it for any size): far above that, the filter is
+// overfull and its EstimatedFPR higher than planned.
 func (f *Filter[K]) FillRatio() float64 { return f.engine().FillRatio() }
 
 // EstimatedCount estimates the number of distinct keys added.

@@ -211,7 +211,7 @@ type Sizing struct {
 	// a classic Bloom filter; 0 for a cuckoo filter.
 	K int
 
-	FingerprintBits int     // cuckoo filter: bits per fingerprint (8, 12 or 16); else 0
+	FingerprintBits int     // cuckoo filter: bits per fingerprint (4 to 32, chosen for the rate); else 0
 	Load            float64 // cuckoo filter: fraction of slots in use at Keys keys; else 0
 }
 

@@ -15,7 +15,7 @@
 //
 // # When to use it
 //
-// Use a cuckoo filter when keys must be removed: from a rate of about 2%
+// Use a cuckoo filter when keys must be removed: from a rate of about 2.3%
 // down it is also smaller than a blocked Bloom filter of the same rate (see
 // the README). A counting Bloom filter (bloom.NewCounting,
 // blocked.NewCounting) deletes too and is never full, but is larger.

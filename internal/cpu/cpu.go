@@ -55,7 +55,8 @@ func (l Level) String() string {
 var Detected = detect()
 
 // Active is the level the filters use: Detected, lowered by SIMDBLOOM_CPU.
-// Only this module's tests change it, to compare kernels; it is not safe to
+// This module's tests and benchmarks (and the bloom command's bench, which
+// times every level) change it, to compare kernels; it is not safe to
 // change while filters are in use.
 var Active = choose(Detected, os.Getenv("SIMDBLOOM_CPU"))
 
