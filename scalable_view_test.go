@@ -113,12 +113,13 @@ func TestScalableViewAgrees(t *testing.T) {
 			checkViewAgrees(t, fmt.Sprintf("round %d, %d stages", round, c.s.Stages()), &v, c.s, c.n, func(i int) uint64 { return uint64(i) * 0x9e3779b9 })
 		}
 	}
+	probe, found := []uint64{0, 1, 2}, make([]bool, 3)
 	if a := testing.AllocsPerRun(20, func() {
-		if v.Reset(bm) != nil || v.Reset(bo) != nil || !v.Has(0) {
-			t.Fatal("Reset or Has failed")
+		if v.Reset(bm) != nil || v.Reset(bo) != nil || !v.Has(0) || v.HasAll(probe, found) == 0 {
+			t.Fatal("Reset, Has or HasAll failed")
 		}
 	}); a != 0 {
-		t.Errorf("Reset and Has of a view that held as many stages allocate %v times", a)
+		t.Errorf("Reset, Has and HasAll of a view that held as many stages allocate %v times", a)
 	}
 	// int32 keys: a Scalable of any integer type reads as any other.
 	si := scalableOf(t, 50, 1000, func(i int) int32 { return int32(i - 500) })
