@@ -191,7 +191,7 @@ func blocksFor(n uint64, fpr float64, max uint64, f func(n, nblocks uint64) floa
 }
 
 // Sizing is the size of a filter chosen for a number of keys and a target
-// false-positive rate, as Size, SizeK, SizeSplitBlock and
+// false-positive rate, as Size, SizeSplitBlock and
 // SizeCounting return it (and bloom.Size, cuckoo.Size and parquet.Size, whose
 // Sizing is this type). Every field is set by the function that returns it;
 // fields that do not apply to a kind of filter are zero.
@@ -235,7 +235,7 @@ func Size(n uint64, fpr float64) (Sizing, error) {
 	var best Sizing
 	var firstErr error
 	for _, k := range []int{8, 16} {
-		s, err := SizeK(n, fpr, k)
+		s, err := sizeK(n, fpr, k)
 		if err != nil {
 			if firstErr == nil {
 				firstErr = err
@@ -252,8 +252,8 @@ func Size(n uint64, fpr float64) (Sizing, error) {
 	return best, nil
 }
 
-// SizeK is Size with k fixed; k other than 8 or 16 is bloom.ErrGeometry.
-func SizeK(n uint64, fpr float64, k int) (Sizing, error) {
+// sizeK is Size with k fixed; k other than 8 or 16 is bloom.ErrGeometry.
+func sizeK(n uint64, fpr float64, k int) (Sizing, error) {
 	if k != 8 && k != 16 {
 		return Sizing{}, fmt.Errorf("%w: k must be 8 or 16, got %d", errs.ErrGeometry, k)
 	}

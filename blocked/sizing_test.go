@@ -36,8 +36,8 @@ func TestSizingMatchesConstructors(t *testing.T) {
 			}
 		}
 	}
-	if _, err := SizeK(100, 0.01, 12); !errors.Is(err, errs.ErrGeometry) {
-		t.Errorf("SizeK k=12: %v, want errs.ErrGeometry", err)
+	if _, err := sizeK(100, 0.01, 12); !errors.Is(err, errs.ErrGeometry) {
+		t.Errorf("sizeK k=12: %v, want errs.ErrGeometry", err)
 	}
 	if _, err := SizeCounting(0, 0.01); !errors.Is(err, errs.ErrKeys) {
 		t.Errorf("SizeCounting n=0: %v, want errs.ErrKeys", err)

@@ -5,6 +5,7 @@
 package sizing
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -148,13 +149,35 @@ func Size(n uint64, fpr float64, v Variant) (Sizing, error) {
 	case Blocked:
 		return blocked.Size(n, fpr)
 	case Blocked8:
-		return blocked.SizeK(n, fpr, 8)
+		return blockedSizeK(n, fpr, 8)
 	case Blocked16:
-		return blocked.SizeK(n, fpr, 16)
+		return blockedSizeK(n, fpr, 16)
 	case SplitBlock:
 		return blocked.SizeSplitBlock(n, fpr)
 	}
 	return Sizing{}, fmt.Errorf("%w: unknown sizing variant %d", errs.ErrOption, int(v))
+}
+
+// blockedSizeK is blocked.Size with k fixed (8 or 16), for Blocked8 and
+// Blocked16: the fewest 64-byte blocks whose exact rate blocked.FPR for n
+// keys is at most fpr. blocked.Size checks n and fpr and words their errors.
+func blockedSizeK(n uint64, fpr float64, k int) (Sizing, error) {
+	if _, err := blocked.Size(n, fpr); err != nil && !errors.Is(err, errs.ErrTooLarge) {
+		return Sizing{}, err
+	}
+	if !(blocked.FPR(n, blocked.MaxBlocks, k) <= fpr) {
+		return Sizing{}, fmt.Errorf("%w: %s at fpr %v need more than %d blocks at k = %d", errs.ErrTooLarge, errs.Count(n, "key"), fpr, uint64(blocked.MaxBlocks), k)
+	}
+	lo, hi := uint64(0), uint64(blocked.MaxBlocks) // FPR(lo) > fpr (or lo = 0), FPR(hi) <= fpr
+	for hi-lo > 1 {
+		if mid := lo + (hi-lo)/2; blocked.FPR(n, mid, k) <= fpr {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return Sizing{Keys: n, FPR: blocked.FPR(n, hi, k), Bits: hi * 512, Bytes: hi * 64,
+		BitsPerKey: float64(hi*512) / float64(n), Blocks: hi, K: k}, nil
 }
 
 // classicSize is Size for Classic.

@@ -261,3 +261,43 @@ func TestSizeRateNearOne(t *testing.T) {
 		}
 	}
 }
+
+// TestBlockedSizeK: the fixed-k rows are the smallest sizes meeting the
+// rate at their k, and blocked.Size is the one of the two with fewer blocks
+// (k = 8 on a tie).
+func TestBlockedSizeK(t *testing.T) {
+	for _, n := range []uint64{1, 10, 1000, 123457, 1 << 30} {
+		for _, fpr := range []float64{0.5, 0.1, 0.01, 1e-4, 1e-9} {
+			var rows [2]Sizing
+			for i, k := range []int{8, 16} {
+				s, err := blockedSizeK(n, fpr, k)
+				if err != nil {
+					t.Fatalf("n=%d fpr=%v k=%d: %v", n, fpr, k, err)
+				}
+				if s.K != k || s.FPR > fpr || s.FPR != blocked.FPR(n, s.Blocks, k) || s.Bytes != s.Blocks*64 {
+					t.Errorf("n=%d fpr=%v k=%d: %+v", n, fpr, k, s)
+				}
+				if s.Blocks > 1 && blocked.FPR(n, s.Blocks-1, k) <= fpr {
+					t.Errorf("n=%d fpr=%v k=%d: %d blocks also meet the rate", n, fpr, k, s.Blocks-1)
+				}
+				rows[i] = s
+			}
+			want := rows[0]
+			if rows[1].Blocks < rows[0].Blocks {
+				want = rows[1]
+			}
+			if got, err := blocked.Size(n, fpr); err != nil || got != want {
+				t.Errorf("n=%d fpr=%v: blocked.Size %+v, %v; want %+v", n, fpr, got, err, want)
+			}
+		}
+	}
+	for _, c := range []struct {
+		n   uint64
+		fpr float64
+		err error
+	}{{0, 0.01, errs.ErrKeys}, {10, 0, errs.ErrFPR}, {10, math.NaN(), errs.ErrFPR}, {1 << 62, 1e-12, errs.ErrTooLarge}} {
+		if _, err := blockedSizeK(c.n, c.fpr, 8); !errors.Is(err, c.err) {
+			t.Errorf("n=%d fpr=%v: %v, want %v", c.n, c.fpr, err, c.err)
+		}
+	}
+}
