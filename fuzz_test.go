@@ -151,7 +151,7 @@ func FuzzTypedHash(f *testing.F) {
 		strs := []string{string(data), string(data[:len(data)/2])}
 		fs.AddAll(strs)
 		for _, v := range ints {
-			if Hash(v) != hashUint64(v) || Hash(int64(v)) != hashUint64(v) {
+			if Hash(v) != HashUint64(v) || Hash(int64(v)) != HashUint64(v) {
 				t.Fatalf("Hash(%#x) differs between types", v)
 			}
 			if !fi.Has(v) {

@@ -30,22 +30,24 @@ func Hash[K Key](k K) uint64 {
 	case []byte:
 		return xxh3.Hash(v)
 	case uint64:
-		return hashUint64(v)
+		return HashUint64(v)
 	case int64:
-		return hashUint64(uint64(v))
+		return HashUint64(uint64(v))
 	case int:
-		return hashUint64(uint64(v))
+		return HashUint64(uint64(v))
 	case uint32:
-		return hashUint64(uint64(v))
+		return HashUint64(uint64(v))
 	case int32:
-		return hashUint64(uint64(v))
+		return HashUint64(uint64(v))
 	}
 	return hashKind(kindOf[K](), &k)
 }
 
-// hashUint64 returns xxh3 of the 8-byte little-endian encoding of x, computed
-// without building the bytes (equal to Hash(x) and to xxh3.Hash of those 8 bytes).
-func hashUint64(x uint64) uint64 {
+// HashUint64 returns Hash(x): xxh3 of the 8-byte little-endian encoding of
+// x, computed without building the bytes. Unlike the generic Hash, Go inlines
+// it, so use it where a loop hashes one uint64 at a time for HasHash or
+// AddHash of an engine.
+func HashUint64(x uint64) uint64 {
 	// XXH3's 4-to-8-byte path at length 8: the two 32-bit halves swapped, XORed
 	// with two words of the default secret, then the rrmxmx finalizer.
 	const secret = 0x1cad21f72c81017c ^ 0xdb979083e96dd4de
@@ -221,12 +223,12 @@ func widen[T int8 | int16 | int32 | uint8 | uint16 | uint32](dst []uint64, src [
 	}
 }
 
-// hashWordsGo sets dst[i] = hashUint64(src[i]) in Go; len(dst) >= len(src),
+// hashWordsGo sets dst[i] = HashUint64(src[i]) in Go; len(dst) >= len(src),
 // and dst may be src.
 func hashWordsGo(dst, src []uint64) {
 	dst = dst[:len(src)]
 	for i, x := range src {
-		dst[i] = hashUint64(x)
+		dst[i] = HashUint64(x)
 	}
 }
 
@@ -261,7 +263,7 @@ var (
 	kTypedAVX2  = cpu.Kernel{Level: cpu.AVX2, Needs: cpu.FeatureAVX | cpu.FeatureAVX2, ByLevel: true}
 )
 
-// hashWords sets dst[i] = hashUint64(src[i]); len(dst) >= len(src), and dst
+// hashWords sets dst[i] = HashUint64(src[i]); len(dst) >= len(src), and dst
 // may be src. At the AVX-512 and AVX2 levels it runs the kernels generated
 // by asm/bloom_avx512.go and bloom_avx2.go into kernels_avx512_amd64.s and
 // kernels_avx2_amd64.s; AVX2 hashes four keys at a time and leaves the rest

@@ -37,7 +37,7 @@ func testWords(r *rand.Rand, n int) []uint64 {
 	return xs
 }
 
-// checkWords checks hashWords on src at the active level: equal to hashUint64
+// checkWords checks hashWords on src at the active level: equal to HashUint64
 // and to xxh3 of the bytes, in place too, and nothing written past len(src).
 func checkWords(t *testing.T, src []uint64) {
 	t.Helper()
@@ -51,8 +51,8 @@ func checkWords(t *testing.T, src []uint64) {
 	hashWords(in, in)
 	for i, x := range src {
 		want := xxh3.Hash(le64(x))
-		if hashUint64(x) != want {
-			t.Fatalf("hashUint64(%#x) = %#x, xxh3 = %#x", x, hashUint64(x), want)
+		if HashUint64(x) != want {
+			t.Fatalf("HashUint64(%#x) = %#x, xxh3 = %#x", x, HashUint64(x), want)
 		}
 		if dst[i] != want {
 			t.Fatalf("%v, %d keys: key %d (%#x) hashed to %#x, want %#x", cpu.Active, len(src), i, x, dst[i], want)
@@ -69,7 +69,7 @@ func checkWords(t *testing.T, src []uint64) {
 }
 
 // TestHashWordsLevels: at every level this CPU runs, the batch hash equals
-// hashUint64 and xxh3 for every length 0..40 (every tail), for random and
+// HashUint64 and xxh3 for every length 0..40 (every tail), for random and
 // edge values, and for long batches.
 func TestHashWordsLevels(t *testing.T) {
 	childtest.Levels(t, cpu.Usable(), func(t *testing.T, l cpu.Level) {
@@ -180,7 +180,7 @@ func TestTypedBatchNoFalseNegatives(t *testing.T) {
 	})
 }
 
-// FuzzHashWords: for arbitrary keys, every level's batch hash equals hashUint64.
+// FuzzHashWords: for arbitrary keys, every level's batch hash equals HashUint64.
 func FuzzHashWords(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte("\xff\xff\xff\xff\xff\xff\xff\xff\x00\x00\x00\x00\xff\xff\xff\xff"))
@@ -192,8 +192,8 @@ func FuzzHashWords(f *testing.F) {
 			dst := make([]uint64, len(xs))
 			hashWords(dst, xs)
 			for i, x := range xs {
-				if dst[i] != hashUint64(x) {
-					t.Fatalf("%v: key %#x hashed to %#x, want %#x", l, x, dst[i], hashUint64(x))
+				if dst[i] != HashUint64(x) {
+					t.Fatalf("%v: key %#x hashed to %#x, want %#x", l, x, dst[i], HashUint64(x))
 				}
 			}
 		})

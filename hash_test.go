@@ -18,8 +18,8 @@ func TestHashUint64MatchesXXH3(t *testing.T) {
 		xs = append(xs, r.Uint64())
 	}
 	for _, x := range xs {
-		if got, want := hashUint64(x), xxh3.Hash(le64(x)); got != want {
-			t.Fatalf("hashUint64(%#x) = %#x, xxh3 = %#x", x, got, want)
+		if got, want := HashUint64(x), xxh3.Hash(le64(x)); got != want {
+			t.Fatalf("HashUint64(%#x) = %#x, xxh3 = %#x", x, got, want)
 		}
 	}
 }

@@ -34,7 +34,7 @@ func Lookup[K Key](b []byte, key K) (bool, error) {
 	case size == unsafe.Sizeof(""):
 		h = xxh3.HashString(*(*string)(unsafe.Pointer(&key)))
 	case size == 8:
-		h, keys = hashUint64(*(*uint64)(unsafe.Pointer(&key))), blocked.KeysIntegers
+		h, keys = HashUint64(*(*uint64)(unsafe.Pointer(&key))), blocked.KeysIntegers
 	default:
 		h, keys = hashAt(kindFast[K](), unsafe.Pointer(&key)), blocked.KeysIntegers
 	}

@@ -60,5 +60,5 @@ func hashAt(kd keyKind, u unsafe.Pointer) uint64 {
 	case kindBytes:
 		return xxh3.Hash(*(*[]byte)(u))
 	}
-	return hashUint64(intBits(kd, u))
+	return HashUint64(intBits(kd, u))
 }

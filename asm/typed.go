@@ -11,7 +11,7 @@ import (
 // call to hasTyped or addTyped, small enough for Go to inline into the
 // caller whatever K is, so the generic method costs no Go frame of its own.
 // The kernel reads the key's kind from the Filter[K], hashes the key as Hash
-// does (integers widened to 64 bits, then hashUint64; strings and byte
+// does (integers widened to 64 bits, then HashUint64; strings and byte
 // slices with the scalar XXH3 of typedstr.go, up to 240 bytes) and probes
 // the engine's block itself, with the body of blocked's one-key kernels
 // (single.go), so that the hash stays in a register. As there, the entry
@@ -167,7 +167,7 @@ func tailCall(sym string) {
 	Instruction(&ir.Instruction{Opcode: "JMP", Operands: []Op{LabelRef(sym)}, IsTerminal: true})
 }
 
-// hashWord sets h to hashUint64(h): XXH3's 4-8-byte path at length 8 (see
+// hashWord sets h to HashUint64(h): XXH3's 4-8-byte path at length 8 (see
 // hash.go), the halves of the key swapped.
 func (g typedGen) hashWord(h GPVirtual) {
 	ROLQ(U8(32), h)

@@ -126,7 +126,7 @@ func Get(tb testing.TB, size uint64) *Fixture {
 	fx := &Fixture{Size: size, Keys: make([]uint64, n), Hashes: make([]uint64, n)}
 	for i := range fx.Keys {
 		fx.Keys[i] = r.Uint64()
-		fx.Hashes[i] = bloom.Hash(fx.Keys[i])
+		fx.Hashes[i] = bloom.HashUint64(fx.Keys[i])
 	}
 	var err error
 	fx.Ours, err = blocked.NewBytes(size, 8)
@@ -162,7 +162,7 @@ func Get(tb testing.TB, size uint64) *Fixture {
 			key = fx.Keys[uint64(i)%n]
 			strIndex[p] = i % len(fx.StrKeys)
 		}
-		fx.KeyStream[p], fx.HashStream[p] = key, bloom.Hash(key)
+		fx.KeyStream[p], fx.HashStream[p] = key, bloom.HashUint64(key)
 	}
 	// String keys are laid out in stream order in one buffer, as a batch of
 	// keys read from a page would be: the stream itself costs no cache misses.
@@ -254,7 +254,7 @@ func LookupCases(fx *Fixture, peers Lookups) []Case {
 		// The typed lookup's bar: the caller hashes (HashUint64, inlined)
 		// and calls HasHash, in the closure the harness calls.
 		Case{"simdbloom-hash-uint64-single", func(b *testing.B) {
-			Single(b, fx.KeyStream, func(x uint64) bool { return fx.Ours.HasHash(bloom.Hash(x)) })
+			Single(b, fx.KeyStream, func(x uint64) bool { return fx.Ours.HasHash(bloom.HashUint64(x)) })
 		}})
 	out = append(out, peers.Uint64...)
 	// Key level: 16-byte string keys.
@@ -325,7 +325,7 @@ func Floor(b *testing.B) {
 		strs[i] = whole[16*i : 16*i+16]
 	}
 	b.Run("hash=xxh3-8B-inline", func(b *testing.B) {
-		Single(b, keys, func(x uint64) bool { return bloom.Hash(x)&1 == 0 })
+		Single(b, keys, func(x uint64) bool { return bloom.HashUint64(x)&1 == 0 })
 	})
 	b.Run("hash=xxh3-8B-bytes", func(b *testing.B) {
 		var buf [8]byte
