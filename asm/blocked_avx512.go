@@ -18,7 +18,7 @@ func blockedAVX512() {
 		filterAdd(avx512, k, tables)
 	}
 	salts, ones := newSplitTables()
-	splitHasAVX2RingAVX512(salts, ones)
+	splitHasRingAVX512(salts, ones)
 	countingHasAVX512(fifteensTable())
 }
 
@@ -113,16 +113,16 @@ func countingHasAVX512(fifteens Mem) {
 	})
 }
 
-// splitHasAVX2RingAVX512 emits the SplitBlock lookup of the AVX-512 level:
+// splitHasRingAVX512 emits the SplitBlock lookup of the AVX-512 level:
 // the AVX2 probe of splitHasAVX2Ring (a split block is one ymm register) in
 // the AVX-512 level's ring (see groupedLookup), which computes the block
 // offsets of eight keys with VPMULLQ, for any number of blocks, and spreads
 // their answers with PDEP.
-func splitHasAVX2RingAVX512(saltTable, onesTable Mem) {
-	name := "splitHasAVX2RingAVX512"
+func splitHasRingAVX512(saltTable, onesTable Mem) {
+	name := "splitHasRingAVX512"
 	TEXT(name, NOSPLIT, fmt.Sprintf(groupedSig, "*[8]uint32"))
 	Pragma("noescape")
-	Doc(name+" is splitHasAVX2Ring with the ring of the AVX-512 level: AVX2 probes, the block",
+	Doc(name+" is the SplitBlock lookup of the AVX-512 level (it needs AVX-512F and DQ): the probes of splitHasAVX2Ring, the block",
 		"offsets of eight keys at a time with VPMULLQ, answers spread with PDEPQ (BMI2) and counted",
 		"with POPCNT. len(out) must be len(hs) and nblocks > 0.")
 	salts, ones := YMM(), YMM()

@@ -25,7 +25,7 @@ func splitSalts() (s [8]uint32) {
 // AVX2 kernels only: a zmm register would hold two blocks, i.e. two keys per
 // register with two separate 32-byte loads and inserts, which adds
 // instructions per key rather than removing them. The AVX-512 level runs the
-// AVX2 adds, and splitHasAVX2RingAVX512: the AVX2 lookup grouped eight keys
+// AVX2 adds, and splitHasRingAVX512: the AVX2 lookup grouped eight keys
 // at a time in the AVX-512 level's ring, with PDEP and POPCNT (see
 // grouped.go), for processors with AVX-512, all of which have fast BMI2. The AVX2 level looks up with splitHasAVX2Ring, the
 // same grouping with byte-wise answers instead of PDEP, or splitHasAVX2.

@@ -32,10 +32,10 @@ var (
 	// kBITALG is the AVX-512 Filter lookups that test bits with VPSHUFBITQMB.
 	kBITALG = cpu.Kernel{Level: cpu.AVX512, Needs: kAVX512Has.Needs | cpu.FeatureAVX512BW | cpu.FeatureAVX512VL |
 		cpu.FeatureAVX512BITALG}
-	// kAVX2RingAVX512 is the SplitBlock lookup of the AVX-512 level,
-	// splitHasAVX2RingAVX512: AVX2 probes in the AVX-512 level's ring
+	// kSplitRingAVX512 is the SplitBlock lookup of the AVX-512 level,
+	// splitHasRingAVX512: AVX2 probes in the AVX-512 level's ring
 	// (block offsets with VPMULLQ, answers spread with PDEP).
-	kAVX2RingAVX512 = cpu.Kernel{Level: cpu.AVX512, Needs: kAVX512Has.Needs | cpu.FeatureAVX2}
+	kSplitRingAVX512 = cpu.Kernel{Level: cpu.AVX512, Needs: kAVX512Has.Needs | cpu.FeatureAVX2}
 	// kOneAVX2 is the AVX2 one-key kernels; the entry points (filterHasOne
 	// and the like, kOneEntry) jump to them where cpu.Active is AVX2 or
 	// above (the AVX-512 level too: see ../asm/single.go, levelJumps),
@@ -143,7 +143,7 @@ func splitAddHashesArch(s *SplitBlock, hs []uint64) bool {
 
 // splitHasHashesArch runs the SplitBlock batch lookup and reports whether
 // one ran: the AVX2 lookup in the AVX-512 level's ring
-// (splitHasAVX2RingAVX512) where kAVX2RingAVX512 may run, else the AVX2
+// (splitHasRingAVX512) where kSplitRingAVX512 may run, else the AVX2
 // lookup with an offset ring where ringAVX2 allows, else the AVX2 lookup one
 // key at a time.
 func splitHasHashesArch(s *SplitBlock, hs []uint64, out []bool) (int, bool) {
@@ -153,8 +153,8 @@ func splitHasHashesArch(s *SplitBlock, hs []uint64, out []bool) (int, bool) {
 	b, nb := (*[8]uint32)(&s.blocks[0]), uint64(len(s.blocks))
 	pf, npf := prefetchPlan(s.SizeBytes(), len(hs))
 	switch {
-	case kAVX2RingAVX512.Runs():
-		return splitHasAVX2RingAVX512(b, nb, hs, out, pf > 0), true
+	case kSplitRingAVX512.Runs():
+		return splitHasRingAVX512(b, nb, hs, out, pf > 0), true
 	case ringAVX2(nb):
 		return splitHasAVX2Ring(b, nb, hs, out, pf > 0), true
 	case kAVX2.Runs():

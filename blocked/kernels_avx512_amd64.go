@@ -42,12 +42,12 @@ func filterHas16BITALG(blocks *[8]uint64, nblocks uint64, hs []uint64, out []boo
 //go:noescape
 func filterAdd16AVX512(blocks *[8]uint64, nblocks uint64, hs []uint64, pf int, npf int)
 
-// splitHasAVX2RingAVX512 is splitHasAVX2Ring with the ring of the AVX-512 level: AVX2 probes, the block
+// splitHasRingAVX512 is the SplitBlock lookup of the AVX-512 level (it needs AVX-512F and DQ): the probes of splitHasAVX2Ring, the block
 // offsets of eight keys at a time with VPMULLQ, answers spread with PDEPQ (BMI2) and counted
 // with POPCNT. len(out) must be len(hs) and nblocks > 0.
 //
 //go:noescape
-func splitHasAVX2RingAVX512(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
+func splitHasRingAVX512(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
 
 // countingHasAVX512 sets out[i] to whether the 8 counters of hs[i] are all non-zero and returns
 // how many are, eight keys at a time. len(out) must be len(hs) and nblocks > 0.

@@ -1820,9 +1820,9 @@ DATA dwordOnes<>+16(SB)/8, $0x0000000100000001
 DATA dwordOnes<>+24(SB)/8, $0x0000000100000001
 GLOBL dwordOnes<>(SB), RODATA|NOPTR, $32
 
-// func splitHasAVX2RingAVX512(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
+// func splitHasRingAVX512(blocks *[8]uint32, nblocks uint64, hs []uint64, out []bool, prefetch bool) int
 // Requires: AVX, AVX2, AVX512DQ, AVX512F, BMI2, MMX+, POPCNT
-TEXT ·splitHasAVX2RingAVX512(SB), NOSPLIT, $512-80
+TEXT ·splitHasRingAVX512(SB), NOSPLIT, $512-80
 	VMOVDQU      splitSalts<>+0(SB), Y0
 	VMOVDQU      dwordOnes<>+0(SB), Y1
 	MOVQ         blocks+0(FP), AX
@@ -1839,14 +1839,14 @@ TEXT ·splitHasAVX2RingAVX512(SB), NOSPLIT, $512-80
 	XORQ         R11, R11
 	XORQ         R12, R12
 	CMPB         prefetch+64(FP), $0x00
-	JE           splitHasAVX2RingAVX512_plain_first
+	JE           splitHasRingAVX512_plain_first
 
 	// Offsets of the first 5 groups (prefetch).
-splitHasAVX2RingAVX512_prefetch_first:
+splitHasRingAVX512_prefetch_first:
 	CMPQ      R11, DI
-	JAE       splitHasAVX2RingAVX512_prefetch_first_end
+	JAE       splitHasRingAVX512_prefetch_first_end
 	CMPQ      R11, $0x28
-	JAE       splitHasAVX2RingAVX512_prefetch_first_end
+	JAE       splitHasRingAVX512_prefetch_first_end
 	VPSRLQ    $0x20, (DX)(R11*8), Z3
 	VPMULLQ   Z2, Z3, Z3
 	VPSRLQ    $0x20, Z3, Z3
@@ -1855,15 +1855,15 @@ splitHasAVX2RingAVX512_prefetch_first:
 	ANDQ      $0x3f, R13
 	VMOVDQU64 Z3, (SP)(R13*8)
 	ADDQ      $0x08, R11
-	JMP       splitHasAVX2RingAVX512_prefetch_first
+	JMP       splitHasRingAVX512_prefetch_first
 
-splitHasAVX2RingAVX512_prefetch_first_end:
+splitHasRingAVX512_prefetch_first_end:
 	// Prefetch the first 4 groups.
-splitHasAVX2RingAVX512_prefetch_pf:
+splitHasRingAVX512_prefetch_pf:
 	CMPQ       R12, DI
-	JAE        splitHasAVX2RingAVX512_prefetch_pf_end
+	JAE        splitHasRingAVX512_prefetch_pf_end
 	CMPQ       R12, $0x20
-	JAE        splitHasAVX2RingAVX512_prefetch_pf_end
+	JAE        splitHasRingAVX512_prefetch_pf_end
 	MOVQ       R12, R13
 	ANDQ       $0x3f, R13
 	MOVQ       (SP)(R13*8), R14
@@ -1883,15 +1883,15 @@ splitHasAVX2RingAVX512_prefetch_pf:
 	MOVQ       56(SP)(R13*8), R13
 	PREFETCHT0 (AX)(R13*1)
 	ADDQ       $0x08, R12
-	JMP        splitHasAVX2RingAVX512_prefetch_pf
+	JMP        splitHasRingAVX512_prefetch_pf
 
-splitHasAVX2RingAVX512_prefetch_pf_end:
+splitHasRingAVX512_prefetch_pf_end:
 	// Groups of 8 keys (prefetch): the offsets of group g+5, the prefetch of group g+4.
-splitHasAVX2RingAVX512_prefetch:
+splitHasRingAVX512_prefetch:
 	CMPQ      R10, DI
-	JAE       splitHasAVX2RingAVX512_tail
+	JAE       splitHasRingAVX512_tail
 	CMPQ      R11, DI
-	JAE       splitHasAVX2RingAVX512_prefetch_next
+	JAE       splitHasRingAVX512_prefetch_next
 	VPSRLQ    $0x20, (DX)(R11*8), Z3
 	VPMULLQ   Z2, Z3, Z3
 	VPSRLQ    $0x20, Z3, Z3
@@ -1901,9 +1901,9 @@ splitHasAVX2RingAVX512_prefetch:
 	VMOVDQU64 Z3, (SP)(R13*8)
 	ADDQ      $0x08, R11
 
-splitHasAVX2RingAVX512_prefetch_next:
+splitHasRingAVX512_prefetch_next:
 	CMPQ       R12, DI
-	JAE        splitHasAVX2RingAVX512_prefetch_look
+	JAE        splitHasRingAVX512_prefetch_look
 	MOVQ       R12, R13
 	ANDQ       $0x3f, R13
 	MOVQ       (SP)(R13*8), R14
@@ -1924,7 +1924,7 @@ splitHasAVX2RingAVX512_prefetch_next:
 	PREFETCHT0 (AX)(R13*1)
 	ADDQ       $0x08, R12
 
-splitHasAVX2RingAVX512_prefetch_look:
+splitHasRingAVX512_prefetch_look:
 	MOVQ         R10, R13
 	ANDQ         $0x3f, R13
 	XORQ         R14, R14
@@ -1997,14 +1997,14 @@ splitHasAVX2RingAVX512_prefetch_look:
 	POPCNTQ      R14, R14
 	ADDQ         R14, R9
 	ADDQ         $0x08, R10
-	JMP          splitHasAVX2RingAVX512_prefetch
+	JMP          splitHasRingAVX512_prefetch
 
 	// Offsets of the first 5 groups (plain).
-splitHasAVX2RingAVX512_plain_first:
+splitHasRingAVX512_plain_first:
 	CMPQ      R11, DI
-	JAE       splitHasAVX2RingAVX512_plain_first_end
+	JAE       splitHasRingAVX512_plain_first_end
 	CMPQ      R11, $0x28
-	JAE       splitHasAVX2RingAVX512_plain_first_end
+	JAE       splitHasRingAVX512_plain_first_end
 	VPSRLQ    $0x20, (DX)(R11*8), Z3
 	VPMULLQ   Z2, Z3, Z3
 	VPSRLQ    $0x20, Z3, Z3
@@ -2013,15 +2013,15 @@ splitHasAVX2RingAVX512_plain_first:
 	ANDQ      $0x3f, R12
 	VMOVDQU64 Z3, (SP)(R12*8)
 	ADDQ      $0x08, R11
-	JMP       splitHasAVX2RingAVX512_plain_first
+	JMP       splitHasRingAVX512_plain_first
 
-splitHasAVX2RingAVX512_plain_first_end:
+splitHasRingAVX512_plain_first_end:
 	// Groups of 8 keys (plain): the offsets of group g+5, the prefetch of group g+4.
-splitHasAVX2RingAVX512_plain:
+splitHasRingAVX512_plain:
 	CMPQ      R10, DI
-	JAE       splitHasAVX2RingAVX512_tail
+	JAE       splitHasRingAVX512_tail
 	CMPQ      R11, DI
-	JAE       splitHasAVX2RingAVX512_plain_next
+	JAE       splitHasRingAVX512_plain_next
 	VPSRLQ    $0x20, (DX)(R11*8), Z3
 	VPMULLQ   Z2, Z3, Z3
 	VPSRLQ    $0x20, Z3, Z3
@@ -2031,7 +2031,7 @@ splitHasAVX2RingAVX512_plain:
 	VMOVDQU64 Z3, (SP)(R12*8)
 	ADDQ      $0x08, R11
 
-splitHasAVX2RingAVX512_plain_next:
+splitHasRingAVX512_plain_next:
 	MOVQ         R10, R12
 	ANDQ         $0x3f, R12
 	XORQ         R13, R13
@@ -2104,12 +2104,12 @@ splitHasAVX2RingAVX512_plain_next:
 	POPCNTQ      R13, R13
 	ADDQ         R13, R9
 	ADDQ         $0x08, R10
-	JMP          splitHasAVX2RingAVX512_plain
+	JMP          splitHasRingAVX512_plain
 
 	// The last keys one at a time.
-splitHasAVX2RingAVX512_tail:
+splitHasRingAVX512_tail:
 	CMPQ         R10, BX
-	JAE          splitHasAVX2RingAVX512_done
+	JAE          splitHasRingAVX512_done
 	MOVL         4(DX)(R10*8), DI
 	IMULQ        CX, DI
 	SHRQ         $0x20, DI
@@ -2124,9 +2124,9 @@ splitHasAVX2RingAVX512_tail:
 	MOVB         DI, (SI)(R10*1)
 	ADCQ         $0x00, R9
 	INCQ         R10
-	JMP          splitHasAVX2RingAVX512_tail
+	JMP          splitHasRingAVX512_tail
 
-splitHasAVX2RingAVX512_done:
+splitHasRingAVX512_done:
 	VZEROUPPER
 	MOVQ R9, ret+72(FP)
 	RET

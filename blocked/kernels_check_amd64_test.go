@@ -22,7 +22,7 @@ var kernels = map[string]cpu.Kernel{
 	"filterHas8BITALG": kBITALG, "filterHas16BITALG": kBITALG,
 	"filterAdd8AVX512": kAVX512Add, "filterAdd16AVX512": kAVX512Add,
 	"splitHasAVX2": kAVX2, "splitAddAVX2": kAVX2, "splitAddAVX2Ring": kAVX2,
-	"splitHasAVX2Ring": kAVX2Ring, "splitHasAVX2RingAVX512": kAVX2RingAVX512,
+	"splitHasAVX2Ring": kAVX2Ring, "splitHasRingAVX512": kSplitRingAVX512,
 	"countingHasAVX2": kAVX2, "countingHasAVX2Ring": kAVX2Ring, "countingHasAVX512": kAVX512Has,
 	"filterHasOne": kOneEntry, "filterAddOne": kOneEntry, "splitHasOne": kOneEntry, "splitAddOne": kOneEntry,
 	"filterHasOneAVX2": kOneAVX2, "filterAddOneAVX2": kOneAVX2, "splitHasOneAVX2": kOneAVX2, "splitAddOneAVX2": kOneAVX2,

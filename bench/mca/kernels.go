@@ -118,7 +118,7 @@ var kernels = []kernel{
 	{name: "splitHasAVX2Ring", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
 	{name: "countingHasAVX2Ring", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
 	{name: "countingHasAVX512", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
-	{name: "splitHasAVX2RingAVX512", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
+	{name: "splitHasRingAVX512", arch: "amd64", pkg: "blocked", abi0: true, loops: []loop{{-2, 8, 8}}},
 	{name: "has8Go", arch: "amd64", pkg: "blocked", loops: []loop{{-1, 1, 1}}},
 	// The amd64 batch adds (generated, asm/): four keys an iteration (the
 	// key index advances by 4), then one at a time; the model takes the
