@@ -44,8 +44,9 @@ var (
 	ErrTruncated = errs.ErrTruncated
 	// ErrCorrupt means the encoding's header is malformed or inconsistent.
 	ErrCorrupt = errs.ErrCorrupt
-	// ErrByteOrder means View was called on a big-endian machine; decode a
-	// copy with UnmarshalBinary instead.
+	// ErrByteOrder means a view's Reset was called on a big-endian machine:
+	// views read the little-endian words in place; decode a copy with
+	// UnmarshalBinary instead.
 	ErrByteOrder = errs.ErrByteOrder
 	// ErrHashMismatch means the filter was written with a different key hash
 	// than the reader uses.

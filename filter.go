@@ -29,7 +29,7 @@ func (f *Filter[K]) zero() bool { return f.kind == kindInvalid }
 // New returns a filter sized for n keys with a false-positive rate of at most
 // fpr (exact formula, see package blocked), or an error naming the bad input:
 // ErrKeys for n = 0, ErrFPR for fpr outside (0, 1) or NaN, ErrTooLarge for a
-// filter too large to make. Size(n, fpr, Blocked) gives its size.
+// filter too large to make. blocked.Size(n, fpr) gives its size.
 func New[K Key](n uint64, fpr float64) (*Filter[K], error) {
 	f, err := blocked.New(n, fpr)
 	if err != nil {

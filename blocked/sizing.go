@@ -192,8 +192,8 @@ func blocksFor(n uint64, fpr float64, max uint64, f func(n, nblocks uint64) floa
 
 // Sizing is the size of a filter chosen for a number of keys and a target
 // false-positive rate, as Size, SizeSplitBlock and
-// SizeCounting return it (and bloom.Size, cuckoo.Size and parquet.Size, whose
-// Sizing is this type). Every field is set by the function that returns it;
+// SizeCounting return it (and cuckoo.Size and parquet.Size, whose Sizing is
+// this type). Every field is set by the function that returns it;
 // fields that do not apply to a kind of filter are zero.
 type Sizing struct {
 	Keys       uint64  // keys planned for

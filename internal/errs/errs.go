@@ -28,7 +28,7 @@ var (
 	ErrChecksum     = errors.New("bloom: checksum mismatch")
 	ErrTruncated    = errors.New("bloom: encoding is truncated")
 	ErrCorrupt      = errors.New("bloom: corrupt encoding")
-	ErrByteOrder    = errors.New("bloom: View needs a little-endian machine; use UnmarshalBinary")
+	ErrByteOrder    = errors.New("bloom: a view reads bytes in place and needs a little-endian machine; use UnmarshalBinary")
 	ErrHashMismatch = errors.New("bloom: filter was written with a different key hash")
 )
 
