@@ -263,8 +263,10 @@ func FuzzHashStrings(f *testing.F) {
 // FuzzScalableView feeds arbitrary bytes to ScalableView.Reset: it never
 // panics, fails only with the format's errors, accepts every encoding
 // UnmarshalBinary accepts (on little-endian machines) and refuses what it
-// refuses but for payload checksums, which it does not read; and where both
-// accept, the view answers as the decoded filter.
+// refuses but for payload checksums, which it does not read (blocked.Verify
+// finds every checksum the decoder finds wrong, the stages' included, and
+// refuses nothing the decoder accepts); and where both accept, the view
+// answers as the decoded filter.
 func FuzzScalableView(f *testing.F) {
 	for _, n := range []int{1, 300} {
 		s := mustNewScalable(f, n)
@@ -286,6 +288,9 @@ func FuzzScalableView(f *testing.F) {
 			t.Fatalf("Reset refuses what UnmarshalBinary accepts: %v", verr)
 		case verr == nil && derr != nil && !errors.Is(derr, ErrChecksum):
 			t.Fatalf("Reset accepts what UnmarshalBinary refuses: %v", derr)
+		}
+		if err := blocked.Verify(data); (err == nil) != (derr == nil) && (derr == nil || errors.Is(derr, ErrChecksum)) {
+			t.Fatalf("Verify: %v; UnmarshalBinary: %v", err, derr)
 		}
 		if verr == nil && derr == nil {
 			for _, k := range hashesOf(data[:min(len(data), 256)]) {

@@ -7,7 +7,6 @@ import (
 	"math"
 
 	"github.com/simdbloom/bloom/blocked"
-	"github.com/simdbloom/bloom/internal/errs"
 	"github.com/simdbloom/bloom/internal/format"
 )
 
@@ -156,7 +155,7 @@ func (s *Scalable[K]) ReadFrom(r io.Reader) (int64, error) {
 // (length and CRC checked): readChain's checks, each stage decoded (its
 // payload CRC checked) into memory of its own.
 func decodeScalable[K Key](h format.Header, p []byte) (*Scalable[K], error) {
-	g := &Scalable[K]{kind: kindOf[K](), stages: make([]*blocked.Filter, 0, h.Blocks)} // Blocks <= payload/128: bounded by the input
+	g := &Scalable[K]{kind: kindOf[K]()} // stages appended as they pass: no memory for a count the header merely claims
 	newestPlanned, err := g.readChain(h, p, func(b []byte) error {
 		f := new(blocked.Filter)
 		if err := f.UnmarshalBinary(b); err != nil {
@@ -185,16 +184,17 @@ func decodeScalable[K Key](h format.Header, p []byte) (*Scalable[K], error) {
 // encoding with checked header h and payload p (its length checked), and
 // checks them and the chain of stages, for decodeScalable and
 // ScalableView.Reset: the parameters each in the range its option allows
-// (or allowed when written), the newest stage's planned keys the ones
-// growth from the initial keys gives for that many stages (or growth
-// stopped), adds within the plan; then each stage, which open makes from
-// its whole Filter encoding (header checked, of the length it announces):
-// valid, with key hash xxh3, no smaller than the one before, sized as
-// blocked.New sizes its planned keys at its rate (so the parameters
-// describe the stages present, and the next stage is sized from keys the
-// input vouches for), the stages filling the payload exactly; last the
-// header's key hash and key family. It returns the newest stage's planned
-// keys.
+// (or allowed when written), adds within the plan; then each stage, which
+// open makes from its whole Filter encoding (header checked, of the length
+// it announces: format.Stage): valid, with key hash xxh3, no smaller than
+// the one before, sized as blocked.New sizes its planned keys at its rate
+// (so the parameters describe the stages present, and the next stage is
+// sized from keys the input vouches for); then the newest stage's planned
+// keys the ones growth from the initial keys gives for that many stages
+// (or growth stopped), the stages filling the payload exactly; last the
+// header's key hash and key family. Its time grows with the stages it
+// reaches, not with the count h claims, and it allocates nothing but
+// errors (open may). It returns the newest stage's planned keys.
 func (g *Scalable[K]) readChain(h format.Header, p []byte, open func(b []byte) error) (uint64, error) {
 	le := binary.LittleEndian
 	g.fpr = math.Float64frombits(le.Uint64(p[spFPR:]))
@@ -219,34 +219,26 @@ func (g *Scalable[K]) readChain(h format.Header, p []byte, open func(b []byte) e
 	case g.initial == 0:
 		return 0, bad("0 keys planned for the first stage")
 	}
-	planned := g.initial
-	for range h.Blocks - 1 { // Blocks <= payload/128: bounded by the input
-		planned = nextPlanned(planned, g.growth)
-	}
-	newestPlanned := planned
-	if g.planned != planned && g.planned != math.MaxUint64 {
-		return 0, bad("%d keys planned for stage %d, growth from %d gives %d", g.planned, h.Blocks, g.initial, planned)
-	}
 	step := max(1, g.planned/16)
 	if g.count > g.planned || g.nextCheck == 0 || (g.nextCheck > g.count && g.nextCheck-g.count > step) {
 		return 0, bad("%d keys added, %d planned, next check at %d", g.count, g.planned, g.nextCheck)
 	}
+	// Stage by stage, each planned key count computed as its stage is
+	// reached: time and memory grow with the stages the input holds, not
+	// with the count its header claims.
 	rest := p[format.ScalableParamBytes:]
 	var prevBlocks uint64
-	planned = g.initial // of stage i
+	planned := g.initial // of stage i
 	for i := range h.Blocks {
 		if i > 0 {
 			planned = nextPlanned(planned, g.growth)
 		}
-		sh, err := format.Parse(rest, format.Filter)
+		sh, err := format.Stage(rest, i)
 		if err != nil {
-			return 0, bad("stage %d: %w", i, errs.Inner(err))
-		}
-		if sh.Size() > uint64(len(rest)) {
-			return 0, bad("stage %d announces %d bytes, %d remain", i, sh.Size(), len(rest))
+			return 0, err
 		}
 		if err := open(rest[:sh.Size()]); err != nil {
-			return 0, bad("stage %d: %w", i, errs.Inner(err))
+			return 0, format.StageError(i, err)
 		}
 		if id := blocked.HashID(sh.Hash); id != blocked.HashXXH3 {
 			return 0, bad("stage %d has key hash %v", i, id)
@@ -260,8 +252,11 @@ func (g *Scalable[K]) readChain(h format.Header, p []byte, open func(b []byte) e
 		prevBlocks = sh.Blocks
 		rest = rest[sh.Size():]
 	}
-	if len(rest) != 0 {
-		return 0, bad("%d bytes after the last stage", len(rest))
+	if g.planned != planned && g.planned != math.MaxUint64 {
+		return 0, bad("%d keys planned for stage %d, growth from %d gives %d", g.planned, h.Blocks, g.initial, planned)
+	}
+	if err := format.StagesEnd(rest); err != nil {
+		return 0, err
 	}
 	if err := requireXXH3(blocked.HashID(h.Hash), "Scalable", "a chain of blocked.Filter"); err != nil {
 		return 0, err
@@ -269,7 +264,7 @@ func (g *Scalable[K]) readChain(h format.Header, p []byte, open func(b []byte) e
 	if err := checkFamily[K](blocked.KeyFamily(h.Compat&format.CompatKeyMask), "Scalable"); err != nil {
 		return 0, err
 	}
-	return newestPlanned, nil
+	return planned, nil
 }
 
 // checkStageSize returns an error unless a stage of b blocks and k bits per

@@ -11,8 +11,10 @@ import (
 // in memory the caller owns (a memory-mapped file, say), as Reset makes
 // it: each stage is a view of the encoding's bytes, none is copied. It has
 // Scalable's lookups and nothing that changes it. Its zero value is an
-// empty view whose lookups answer false; declare one and Reset it:
+// empty view whose lookups answer false; declare one and Reset it, after
+// blocked.Verify for bytes that may be damaged (Reset reads no payload):
 //
+//	if err := blocked.Verify(b); err != nil { ... } // every checksum, each stage's too
 //	var v bloom.ScalableView[string]
 //	if err := v.Reset(b); err != nil { ... }
 //	found := v.Has("key")
@@ -26,19 +28,23 @@ type ScalableView[K Key] struct {
 
 // Reset makes v a view of the Scalable encoded in b (by Scalable's
 // MarshalBinary, AppendBinary or WriteTo), without copying it. It checks b
-// as Scalable.UnmarshalBinary does but for the payload checksums (of b and
-// of each stage: blocked.Verify checks b's, which covers the stages): the
-// header, checksum included; the parameters; and each stage, a Filter
-// encoding whose header and length are checked as blocked.FilterView.Reset
-// does (its header checksum too), with
-// key hash xxh3, no smaller than the one before and sized for the keys the
-// parameters plan for it, the stages filling the payload exactly; then the
-// key hash and key family. Its cost grows with the number of stages, not
-// with their size. On error, which says what is wrong, v is the zero view;
-// on a big-endian machine the error is ErrByteOrder (decode with
-// Scalable.UnmarshalBinary there). b must stay valid and unchanged while v
-// is used, until the next Reset. Once v has held as many stages, Reset does
-// not allocate.
+// as Scalable.UnmarshalBinary does but for the payload checksums, b's and
+// each stage's, which it does not read: the header, checksum included; the
+// parameters; and each stage, a Filter encoding whose header and length
+// are checked as blocked.FilterView.Reset does (its header checksum too),
+// with key hash xxh3, no smaller than the one before and sized for the
+// keys the parameters plan for it, the stages filling the payload exactly;
+// then the key hash and key family. A stage whose payload is damaged, its
+// own checksum wrong, passes Reset (even where b's checksum was made to
+// match or b has none) and answers some added keys false: blocked.Verify
+// checks every payload checksum, b's and every stage's, so call it first
+// when the bytes may be damaged. Reset's cost grows with the stages it
+// reads, not with their size nor with the number b's header claims. On
+// error, which says what is wrong, v is the zero view; on a big-endian
+// machine the error is ErrByteOrder (decode with Scalable.UnmarshalBinary
+// there). b must stay valid and unchanged while v is used, until the next
+// Reset. Reset allocates only to hold more stages than v has held: once v
+// has held as many, it does not allocate.
 func (v *ScalableView[K]) Reset(b []byte) error {
 	clear(v.stages) // no view of the old bytes outlives the Reset
 	v.stages = v.stages[:0]
@@ -64,12 +70,10 @@ func (v *ScalableView[K]) reset(b []byte) error {
 	if err != nil {
 		return err
 	}
-	if uint64(cap(v.stages)) < h.Blocks { // Blocks <= payload/128: bounded by the input
-		v.stages = make([]blocked.FilterView, 0, h.Blocks)
-	}
 	var g Scalable[K]
 	_, err = g.readChain(h, p, func(b []byte) error {
-		v.stages = v.stages[:len(v.stages)+1]
+		// Grown as the stages pass, not to the count the header claims.
+		v.stages = append(v.stages, blocked.FilterView{})
 		return v.stages[len(v.stages)-1].Reset(b)
 	})
 	return err

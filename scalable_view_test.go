@@ -173,12 +173,16 @@ func fixStage(b []byte, off int) {
 // does what Scalable[uint64].UnmarshalBinary does: the same error, word for
 // word, or both accept b and answer alike. Where the decoder finds a
 // payload checksum wrong, which Reset does not check, Reset may accept b or
-// refuse it, with one of the format's errors.
+// refuse it, with one of the format's errors; blocked.Verify refuses it
+// then, and accepts b where the decoder does.
 func checkViewLikeDecoder(t *testing.T, what string, v *ScalableView[uint64], b []byte) {
 	t.Helper()
 	var d Scalable[uint64]
 	derr := d.UnmarshalBinary(b)
 	verr := v.Reset(b)
+	if err := blocked.Verify(b); (err == nil) != (derr == nil) && (derr == nil || errors.Is(derr, ErrChecksum)) {
+		t.Fatalf("%s: Verify: %v; UnmarshalBinary: %v", what, err, derr)
+	}
 	switch {
 	case derr != nil && errors.Is(derr, ErrChecksum) && !strings.Contains(derr.Error(), "header CRC"):
 		if verr != nil && !isFormatError(verr) {
@@ -268,15 +272,16 @@ func TestScalableViewHostile(t *testing.T) {
 		checkViewLikeDecoder(t, fmt.Sprintf("random %d: byte %d", i, at), &v, b[:len(b):len(b)])
 	}
 	// A stage's payload damaged: the decoder finds it by its checksum;
-	// Reset does not read the payloads, and blocked.Verify is the check.
+	// Reset does not read the payloads, and blocked.Verify, which checks
+	// every stage's checksum, is the check (TestScalableVerifyChecksStages).
 	b := bytes.Clone(good)
 	b[first+format.HeaderSize] ^= 1
 	refixed(b)
 	if err := v.Reset(b); err != nil {
 		t.Fatalf("Reset read a stage's payload: %v", err)
 	}
-	if err := blocked.Verify(b); err != nil {
-		t.Fatalf("Verify of the outer checksum made right: %v", err)
+	if err := blocked.Verify(b); !errors.Is(err, ErrChecksum) {
+		t.Fatalf("Verify of a damaged stage payload, the outer checksum made right: %v", err)
 	}
 	if err := new(Scalable[uint64]).UnmarshalBinary(b); !errors.Is(err, ErrChecksum) {
 		t.Fatalf("UnmarshalBinary of a damaged stage payload: %v", err)

@@ -143,10 +143,15 @@ func readEncoded(r io.Reader, v variant) (header, []byte, int64, error) {
 
 // Verify checks a whole encoding of any variant: the header, the length and
 // both checksums (the header's alone for an encoding written without a
-// payload CRC: header.HasPayloadCRC). It reads every byte (O(size)); View
-// checks only the header (O(1)) and Reset less, so call Verify first when
-// the bytes might be damaged.
+// payload CRC: header.HasPayloadCRC), and for a bloom.Scalable every stage
+// the same way (its header, its length and both its checksums, the stages
+// filling the payload exactly), so that a damaged stage fails even where
+// the outer checksum describes the damage or the outer encoding has none.
+// It reads every byte (O(size)) and allocates nothing but an error; View
+// checks only the header (O(1)) and Reset less (bloom.ScalableView.Reset
+// no payload), so call Verify first when the bytes might be damaged.
+// Verify does not check what only a decoder knows (a Scalable's parameters
+// or the sizes of its stages, say): UnmarshalBinary and the views' Reset do.
 func Verify(b []byte) error {
-	_, _, err := format.Decode(b, 0)
-	return err
+	return format.Verify(b)
 }

@@ -322,9 +322,96 @@ func Decode(b []byte, want Variant) (Header, []byte, error) {
 		return h, p, nil
 	}
 	if got := CRC(p); got != h.PayloadCRC {
-		return Header{}, nil, fmt.Errorf("%w: payload CRC-32C is %#08x, header says %#08x", errs.ErrChecksum, got, h.PayloadCRC)
+		return Header{}, nil, payloadCRCError(got, h.PayloadCRC)
 	}
 	return h, p, nil
+}
+
+// Verify checks a whole encoding of any variant, every byte of it: Decode's
+// checks, and for a Scalable the chain of stages its payload holds after
+// the parameter block, each framed as Stage requires and with the payload
+// CRC its header records, the stages filling the payload exactly. So a
+// stage whose payload no longer matches its own CRC fails even where the
+// outer CRC describes the damaged bytes or the outer encoding has none.
+// The outer CRC is checked first (FORMAT.md's step 10); the chain's errors
+// are the Scalable decoder's (ErrCorrupt wrapping the stage's own error).
+// The rest of a Scalable's checks (the parameters, each stage's key hash
+// and size) are the decoder's and ScalableView.Reset's. It reads b once,
+// and allocates nothing but an error.
+func Verify(b []byte) error {
+	h, p, err := Frame(b, 0)
+	if err != nil {
+		return err
+	}
+	var crc uint32 // of p, when h records one
+	var chain error
+	switch {
+	case h.Variant == Scalable:
+		crc, chain = verifyStages(h, p)
+	case h.HasPayloadCRC():
+		crc = CRC(p)
+	}
+	if h.HasPayloadCRC() && crc != h.PayloadCRC {
+		return payloadCRCError(crc, h.PayloadCRC)
+	}
+	return chain
+}
+
+// verifyStages walks the stages of the Scalable payload p (h its checked
+// header) in one read of p: it returns the CRC of p (0 if h records none)
+// and the first error of the chain, each stage's payload CRC included. A
+// stage's payload CRC is read once and combined into the outer CRC
+// (combineCRC), or, for a small one, read twice while in cache, which
+// costs less than combining.
+func verifyStages(h Header, p []byte) (uint32, error) {
+	var crc uint32
+	outer := func(b []byte) {
+		if h.HasPayloadCRC() {
+			crc = UpdateCRC(crc, b)
+		}
+	}
+	outer(p[:ScalableParamBytes])
+	rest := p[ScalableParamBytes:]
+	err := func() error {
+		for i := range h.Blocks { // each stage is 128 bytes or more: at most len(p)/128 turns
+			sh, err := Stage(rest, i)
+			if err != nil {
+				return err
+			}
+			outer(rest[:HeaderSize])
+			sp := rest[HeaderSize:sh.Size()]
+			rest = rest[sh.Size():]
+			switch {
+			case len(sp) < combineMin || !h.HasPayloadCRC():
+				outer(sp)
+				if sh.HasPayloadCRC() {
+					if sc := CRC(sp); sc != sh.PayloadCRC {
+						return StageError(i, payloadCRCError(sc, sh.PayloadCRC))
+					}
+				}
+			default:
+				sc := CRC(sp)
+				crc = combineCRC(crc, sc, uint64(len(sp)))
+				if sh.HasPayloadCRC() && sc != sh.PayloadCRC {
+					return StageError(i, payloadCRCError(sc, sh.PayloadCRC))
+				}
+			}
+		}
+		return StagesEnd(rest)
+	}()
+	outer(rest) // what the chain's error left unread
+	return crc, err
+}
+
+// combineMin is the smallest stage payload whose CRC verifyStages combines
+// into the outer CRC rather than read twice: combining costs about as much
+// as reading a few kilobytes.
+const combineMin = 16 << 10
+
+// payloadCRCError is the error of a payload whose CRC-32C is got where its
+// header says want.
+func payloadCRCError(got, want uint32) error {
+	return fmt.Errorf("%w: payload CRC-32C is %#08x, header says %#08x", errs.ErrChecksum, got, want)
 }
 
 // Append appends an encoding with header h and an n-byte payload to dst:
@@ -464,7 +551,7 @@ func Read(r io.Reader, want Variant) (Header, []byte, int64, error) {
 		}
 	}
 	if h.HasPayloadCRC() && crc != h.PayloadCRC {
-		return Header{}, nil, total, fmt.Errorf("%w: payload CRC-32C is %#08x, header says %#08x", errs.ErrChecksum, crc, h.PayloadCRC)
+		return Header{}, nil, total, payloadCRCError(crc, h.PayloadCRC)
 	}
 	return h, mem, total, nil
 }

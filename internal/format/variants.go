@@ -118,3 +118,35 @@ func checkScalable(h Header) error {
 	}
 	return nil
 }
+
+// Stage parses the header of stage i of a Scalable, at the start of rest
+// (the payload after the parameter block and stages 0..i-1), as a Filter
+// header (Parse), and checks that rest holds the whole stage encoding,
+// rest[:h.Size()]. It neither reads the stage's payload nor allocates but
+// for an error, which is the Scalable decoder's: ErrCorrupt wrapping what
+// is wrong.
+func Stage(rest []byte, i uint64) (Header, error) {
+	h, err := Parse(rest, Filter)
+	if err != nil {
+		return Header{}, StageError(i, err)
+	}
+	if h.Size() > uint64(len(rest)) {
+		return Header{}, fmt.Errorf("%w: Scalable: stage %d announces %d bytes, %d remain", errs.ErrCorrupt, i, h.Size(), len(rest))
+	}
+	return h, nil
+}
+
+// StageError returns err, an error found in stage i of a Scalable, as the
+// Scalable decoder reports it: ErrCorrupt wrapping err.
+func StageError(i uint64, err error) error {
+	return fmt.Errorf("%w: Scalable: stage %d: %w", errs.ErrCorrupt, i, errs.Inner(err))
+}
+
+// StagesEnd returns an error unless rest, what follows the last stage of a
+// Scalable, is empty: the stages must fill the payload exactly.
+func StagesEnd(rest []byte) error {
+	if len(rest) != 0 {
+		return fmt.Errorf("%w: Scalable: %d bytes after the last stage", errs.ErrCorrupt, len(rest))
+	}
+	return nil
+}
