@@ -41,7 +41,7 @@ type figures interface {
 func runInfo(args []string, stdout, _ io.Writer) error {
 	fs := newFlags("info", "bloom info [--json] FILTER: a filter file's variant, k, size, fill ratio, estimated number of\n"+
 		"keys, estimated false-positive rate as the filter is now, and key hash. Reads the whole file\n"+
-		"to check both checksums; a damaged file is an error (exit 2).")
+		"to check every checksum; a damaged file is an error (exit 2).")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parseArgs(fs, args, stdout); err != nil {
 		return err
@@ -50,7 +50,7 @@ func runInfo(args []string, stdout, _ io.Writer) error {
 		return usagef("want one FILTER, got %d arguments", fs.NArg())
 	}
 	name := fs.Arg(0)
-	b, mapped, release, err := loadFile(name)
+	b, mapped, release, err := loadFilter(name)
 	if err != nil {
 		return err
 	}
@@ -100,7 +100,7 @@ func describe(b []byte) (filterInfo, error) {
 	if err != nil {
 		return filterInfo{}, err
 	}
-	if err := blocked.Verify(b); err != nil {
+	if err := checkEncoding(b, true); err != nil {
 		return filterInfo{}, err
 	}
 	info := filterInfo{Variant: variantName(h.Variant), K: int(h.K), Bytes: int64(len(b)), Blocks: h.Blocks,
