@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -59,7 +60,7 @@ func TestQueryChecksFilterChecksum(t *testing.T) {
 				t.Errorf("%v, query -c of the undamaged file: exit %d, %q, %q; want every key", l, code, out, errs)
 			}
 			code, out, errs = runChildEnv(t, env, "", "query", "-c", "--no-verify", damaged, presentFile)
-			if got, err := strconv.Atoi(strings.TrimSpace(out)); code != 0 || err != nil || got >= n {
+			if got, err := strconv.Atoi(strings.TrimSpace(out)); !bigEndian && (code != 0 || err != nil || got >= n) {
 				t.Errorf("%v, query -c --no-verify of the damaged file: exit %d, %q, %q; want it read, fewer than %d keys found", l, code, out, errs, n)
 			}
 		}
@@ -176,7 +177,7 @@ func TestQueryChecksStageChecksums(t *testing.T) {
 				}
 			}
 			code, out, errs := runChild(t, "query", "-c", "--no-verify", f, presentFile)
-			if got, err := strconv.Atoi(strings.TrimSpace(out)); code != 0 || err != nil || got >= n {
+			if got, err := strconv.Atoi(strings.TrimSpace(out)); !bigEndian && (code != 0 || err != nil || got >= n) {
 				t.Errorf("%s: query -c --no-verify: exit %d, %q, %q; want it read, fewer than %d keys found", what, code, out, errs, n)
 			}
 		}
@@ -190,3 +191,8 @@ func btoi(b bool) int {
 	}
 	return 0
 }
+
+// bigEndian is true on a big-endian machine, where query decodes the filter
+// (no view reads it in place), and the decoder checks every checksum,
+// --no-verify or not.
+var bigEndian = binary.NativeEndian.Uint16([]byte{1, 0}) != 1
