@@ -8,15 +8,11 @@ import (
 	"github.com/simdbloom/bloom/internal/format"
 )
 
-// crcChunk is how much of a Scalable stage checkEncoding runs through both
-// checksums at a time: small enough to stay in the cache between the two.
-const crcChunk = 32 << 10
-
 // checkEncoding checks the filter encoding b before any view is made of
 // it: its header and length, and for a Scalable each stage's header and
 // length, the stages filling the payload exactly (a view allocates for
 // every stage the header claims: it is made only once they are there).
-// With crcs it checks every checksum too, in one read of b: the payload's
+// With crcs it checks every checksum too, in one pass over b: the payload's
 // (blocked.Verify) and, for a Scalable, each stage's, so that a damaged
 // stage is found whether the outer checksum was recomputed over it or left
 // out (the no-payload-CRC flag). Its errors are the library's.
@@ -37,7 +33,8 @@ func checkEncoding(b []byte, crcs bool) error {
 // checkStages checks the stages of the Scalable encoding with header h and
 // payload p (its length checked): the parameter block, then h.Blocks whole
 // Filter encodings and nothing after them; with crcs, each stage's payload
-// checksum and the outer one, both in one pass over the bytes.
+// checksum and the outer one, in one pass over the bytes: the outer one is
+// made from the stages' (crcConcat).
 func checkStages(h format.Header, p []byte, crcs bool) error {
 	outer := crcs && h.HasPayloadCRC()
 	var crc uint32
@@ -55,25 +52,16 @@ func checkStages(h format.Header, p []byte, crcs bool) error {
 		}
 		stage := rest[:sh.Size()]
 		rest = rest[sh.Size():]
-		if !crcs {
+		if !crcs || (!outer && !sh.HasPayloadCRC()) {
 			continue
 		}
-		if outer {
-			crc = format.UpdateCRC(crc, stage[:format.HeaderSize])
-		}
-		var sc uint32
-		for c := stage[format.HeaderSize:]; len(c) > 0; {
-			n := min(len(c), crcChunk)
-			if sh.HasPayloadCRC() {
-				sc = format.UpdateCRC(sc, c[:n])
-			}
-			if outer {
-				crc = format.UpdateCRC(crc, c[:n])
-			}
-			c = c[n:]
-		}
+		sc := format.CRC(stage[format.HeaderSize:])
 		if sh.HasPayloadCRC() && sc != sh.PayloadCRC {
 			return fmt.Errorf("%w: Scalable stage %d: payload CRC-32C is %#08x, header says %#08x", errs.ErrChecksum, i, sc, sh.PayloadCRC)
+		}
+		if outer { // the outer CRC goes on with the stage's header, then its payload
+			crc = crcConcat(crc, format.CRC(stage[:format.HeaderSize]), format.HeaderSize)
+			crc = crcConcat(crc, sc, sh.PayloadBytes)
 		}
 	}
 	if len(rest) > 0 {

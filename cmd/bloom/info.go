@@ -43,7 +43,9 @@ func runInfo(args []string, stdout, _ io.Writer) error {
 	fs := newFlags("info", "bloom info [--json] FILTER: a filter file's variant, k, size, fill ratio, estimated number of\n"+
 		"keys, estimated false-positive rate as the filter is now, key hash and key family (byte strings,\n"+
 		"integers, or unrecorded). It describes every filter file bloom build and the Go library write.\n"+
-		"Reads the whole file to check every checksum; a damaged file is an error (exit 2).")
+		"Reads the whole file to check every checksum; a damaged file is an error (exit 2). A FILTER that\n"+
+		"cannot be mapped (a pipe, a device) is read whole, after its header: one larger than the memory\n"+
+		"bloom may use is refused, exit 2.")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parseArgs(fs, args, stdout); err != nil {
 		return err
