@@ -125,3 +125,39 @@ func BenchmarkCheckScalable(b *testing.B) {
 		})
 	}
 }
+
+// checkEncoding never panics, and it agrees with the library: what it
+// accepts with checksums blocked.Verify accepts, and what the library's
+// decoder accepts (Scalable.UnmarshalBinary checks the stages, their
+// checksums and more) it accepts.
+func FuzzCheckEncoding(f *testing.F) {
+	s := scalableEncoding(f, 50, 500)
+	f.Add(s)
+	noCRC := bytes.Clone(s)
+	h, err := format.Parse(noCRC, format.Scalable)
+	if err != nil {
+		f.Fatal(err)
+	}
+	h.Incompat |= format.IncompatNoPayloadCRC
+	h.PayloadCRC = 0
+	h.Put(noCRC)
+	f.Add(noCRC)
+	bf, _ := blocked.New(100, 0.01)
+	b, _ := bf.MarshalBinary()
+	f.Add(b)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		withCRCs, without := checkEncoding(b, true), checkEncoding(b, false)
+		if withCRCs == nil && without != nil {
+			t.Fatalf("accepted with checksums, refused without: %v", without)
+		}
+		if withCRCs == nil {
+			if err := blocked.Verify(b); err != nil {
+				t.Fatalf("checkEncoding accepts what blocked.Verify refuses: %v", err)
+			}
+		}
+		var s bloom.Scalable[uint64]
+		if s.UnmarshalBinary(b) == nil && withCRCs != nil {
+			t.Fatalf("Scalable.UnmarshalBinary accepts what checkEncoding refuses: %v", withCRCs)
+		}
+	})
+}
