@@ -51,7 +51,9 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 		"1; a line too long to hold in that memory is an error, exit 2. On a terminal, a progress line shows\n"+
 		"keys, keys/s and bytes read. Prints nothing else unless --json is given.\n\n"+
 		"FILE is written as cp writes: a new file is mode 0666 minus the umask, an existing one keeps its\n"+
-		"mode, and a symbolic link is written through; a temporary file is renamed into place once complete.")
+		"mode, and a symbolic link is written through; a temporary file is renamed into place once complete.\n"+
+		"As cp, build refuses (exit 2, before it reads or writes) to write FILE over one of its inputs, by\n"+
+		"whatever name: a hard or symbolic link, standard input read from FILE, standard output (-o -) to it.")
 	nStr := fs.String("n", "", "number of keys to size the filter for, a decimal number (e.g. 1000000 or 1e9; default: count the input files' lines)")
 	pStr := fs.String("p", "0.01", "target false-positive rate, a decimal number in (0, 1) (e.g. 0.01 or 1e-6)")
 	nul := fs.Bool("0", false, "keys end with a NUL byte instead of a newline")
@@ -78,6 +80,9 @@ func runBuild(args []string, stdout, stderr io.Writer) error {
 		sep = 0
 	}
 	inputs := fs.Args()
+	if err := outputNotInput(*out, inputs, stdout); err != nil {
+		return err
+	}
 	// Inputs that are not regular files (stdin, a pipe given by name as
 	// /dev/stdin or <(...), a FIFO, a device) can be read only once: they
 	// are not counted, and make a scalable filter that grows as they come.
@@ -246,4 +251,50 @@ func countLines(name string, sep byte) (uint64, error) {
 		n++
 	}
 	return n, nil
+}
+
+// outputNotInput returns a usage error when the output out ("-": standard
+// output) is a regular file that is also one of the inputs ("-" or none:
+// standard input) by whatever name: the same path, a hard link, a symbolic
+// link either way, standard input redirected from it, standard output
+// appending to it. The filter would replace the keys it was built from, so
+// build refuses it before it reads or writes anything, as cp refuses to
+// copy a file onto itself (os.SameFile: the same device and inode).
+func outputNotInput(out string, inputs []string, stdout io.Writer) error {
+	var ost os.FileInfo
+	if out == "-" {
+		if cw, ok := stdout.(*checkedWriter); ok {
+			stdout = cw.w
+		}
+		if f, ok := stdout.(*os.File); ok {
+			ost, _ = f.Stat()
+		}
+	} else {
+		ost, _ = os.Stat(out) // through symbolic links, as the output is written
+	}
+	if ost == nil || !ost.Mode().IsRegular() {
+		return nil // a new file, or a device such as /dev/null: nothing to lose
+	}
+	if len(inputs) == 0 {
+		inputs = []string{"-"}
+	}
+	for _, in := range inputs {
+		var st os.FileInfo
+		if in == "-" {
+			st, _ = os.Stdin.Stat()
+		} else {
+			st, _ = os.Stat(in) // an input that cannot be read is reported when it is read
+		}
+		if st != nil && os.SameFile(st, ost) {
+			oname, iname := "-o "+out, "the input "+in
+			if out == "-" {
+				oname = "standard output (-o -)"
+			}
+			if in == "-" {
+				iname = "standard input"
+			}
+			return usagef("%s and %s are the same file: the filter would replace the keys it is built from", oname, iname)
+		}
+	}
+	return nil
 }

@@ -7,12 +7,19 @@ import (
 	"runtime"
 	"runtime/debug"
 	"unsafe"
+
+	"github.com/simdbloom/bloom/internal/errs"
+	"github.com/simdbloom/bloom/internal/format"
+	"github.com/simdbloom/bloom/internal/memlimit"
 )
 
-// loadFile returns the bytes of the file name: memory-mapped where the
-// platform can (no copy: a filter of any size is used in place), read into
-// memory otherwise. release unmaps or drops them.
-func loadFile(name string) (b []byte, mapped bool, release func(), err error) {
+// loadFilter returns the bytes of the filter file name: memory-mapped
+// where the platform can (no copy: a filter of any size is used in place),
+// read into memory otherwise (readFilter: a device, a pipe, a FIFO, or a
+// file this process cannot map), never more than one filter's bytes.
+// release unmaps or drops them. The bytes are not checked beyond what
+// reading them needs: the caller parses and checks them.
+func loadFilter(name string) (b []byte, mapped bool, release func(), err error) {
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, false, nil, badFile(fileError(err))
@@ -30,11 +37,61 @@ func loadFile(name string) (b []byte, mapped bool, release func(), err error) {
 			return b, true, func() { unmap() }, nil
 		}
 	}
-	b, err = io.ReadAll(f)
+	b, err = readFilter(f, name, st)
 	if err != nil {
-		return nil, false, nil, badFile(readError(name, err))
+		return nil, false, nil, err
 	}
 	return b, false, func() {}, nil
+}
+
+// readFilter reads the filter encoding that f, the file name, holds: its
+// header first, then exactly the size the header announces, once that size
+// is checked against the memory this process may use (internal/memlimit),
+// then one byte more, which must not be there. It never reads more than one
+// filter: bytes that do not start with a valid header are returned as they
+// are (at most a header's worth), for the caller's parse to say what is
+// wrong, and an encoding cut short is returned as far as it goes, for the
+// caller's checks to call it truncated. Errors name the file.
+func readFilter(f *os.File, name string, st os.FileInfo) ([]byte, error) {
+	var hb [format.HeaderSize]byte
+	n, err := io.ReadFull(f, hb[:])
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return nil, badFile(readError(name, err))
+	}
+	h, err := format.Parse(hb[:n], 0)
+	if err != nil {
+		return hb[:n], nil
+	}
+	bad := func(err error) error { return badFile(fmt.Errorf("%s: %w", name, err)) }
+	size := h.Size() // it fits an int: format.Parse checks that it fits this platform's memory
+	if st.Mode().IsRegular() {
+		// The file's length says what reading it would find.
+		switch fs := uint64(st.Size()); {
+		case fs < size:
+			return nil, bad(fmt.Errorf("%w: %d bytes, the header announces %d", errs.ErrTruncated, fs, size))
+		case fs > size:
+			return nil, bad(fmt.Errorf("%w: %d bytes after the %d-byte encoding", errs.ErrCorrupt, fs-size, size))
+		}
+	}
+	if err := memlimit.Check(size, func() string {
+		return "its bytes, read into memory as the file cannot be mapped,"
+	}); err != nil {
+		return nil, bad(err)
+	}
+	b := make([]byte, size)
+	copy(b, hb[:])
+	n, err = io.ReadFull(f, b[format.HeaderSize:])
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return b[:format.HeaderSize+n], nil
+	}
+	if err != nil {
+		return nil, badFile(readError(name, err))
+	}
+	var more [1]byte
+	if n, _ := io.ReadFull(f, more[:]); n > 0 {
+		return nil, bad(fmt.Errorf("%w: more bytes after the %d-byte encoding", errs.ErrCorrupt, size))
+	}
+	return b, nil
 }
 
 // shorterThan reports whether the file name now holds fewer than n bytes.

@@ -29,6 +29,7 @@ type filterInfo struct {
 	EstimatedCount *float64 `json:"estimated_count,omitempty"`
 	EstimatedFPR   *float64 `json:"estimated_fpr,omitempty"`
 	Hash           string   `json:"hash"`
+	KeyFamily      string   `json:"key_family"`
 	Checksums      string   `json:"checksums"`
 }
 
@@ -40,8 +41,11 @@ type figures interface {
 
 func runInfo(args []string, stdout, _ io.Writer) error {
 	fs := newFlags("info", "bloom info [--json] FILTER: a filter file's variant, k, size, fill ratio, estimated number of\n"+
-		"keys, estimated false-positive rate as the filter is now, and key hash. Reads the whole file\n"+
-		"to check both checksums; a damaged file is an error (exit 2).")
+		"keys, estimated false-positive rate as the filter is now, key hash and key family (byte strings,\n"+
+		"integers, or unrecorded). It describes every filter file bloom build and the Go library write.\n"+
+		"Reads the whole file to check every checksum; a damaged file is an error (exit 2). A FILTER that\n"+
+		"cannot be mapped (a pipe, a device) is read whole, after its header: one larger than the memory\n"+
+		"bloom may use is refused, exit 2.")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parseArgs(fs, args, stdout); err != nil {
 		return err
@@ -50,7 +54,7 @@ func runInfo(args []string, stdout, _ io.Writer) error {
 		return usagef("want one FILTER, got %d arguments", fs.NArg())
 	}
 	name := fs.Arg(0)
-	b, mapped, release, err := loadFile(name)
+	b, mapped, release, err := loadFilter(name)
 	if err != nil {
 		return err
 	}
@@ -90,6 +94,7 @@ func runInfo(args []string, stdout, _ io.Writer) error {
 		fmt.Fprintf(tw, "estimated FPR\t%.4g\n", *info.EstimatedFPR)
 	}
 	fmt.Fprintf(tw, "key hash\t%s\n", info.Hash)
+	fmt.Fprintf(tw, "key family\t%s\n", info.KeyFamily)
 	fmt.Fprintf(tw, "checksums\t%s\n", info.Checksums)
 	return tw.Flush()
 }
@@ -100,11 +105,12 @@ func describe(b []byte) (filterInfo, error) {
 	if err != nil {
 		return filterInfo{}, err
 	}
-	if err := blocked.Verify(b); err != nil {
+	if err := checkEncoding(b, true); err != nil {
 		return filterInfo{}, err
 	}
+	family := blocked.KeyFamily(h.Compat & format.CompatKeyMask)
 	info := filterInfo{Variant: variantName(h.Variant), K: int(h.K), Bytes: int64(len(b)), Blocks: h.Blocks,
-		Hash: blocked.HashID(h.Hash).String(), Checksums: "ok", Bits: h.PayloadBytes * 8}
+		Hash: blocked.HashID(h.Hash).String(), KeyFamily: family.String(), Checksums: "ok", Bits: h.PayloadBytes * 8}
 	var fig figures
 	switch h.Variant {
 	case format.Filter:
@@ -114,10 +120,18 @@ func describe(b []byte) (filterInfo, error) {
 	case format.Counting:
 		fig, err = viewOrDecode[blocked.CountingView, blocked.Counting](b)
 	case format.Scalable:
-		s := new(bloom.Scalable[[]byte])
-		err = s.UnmarshalBinary(b)
-		info.K, info.Blocks, info.Stages, info.Bits = 0, 0, s.Stages(), s.NumBits()
-		fig = s
+		// Decoded with a key type of the family its header records: the
+		// figures do not depend on it, but the decoder refuses another.
+		var s scalableFigures
+		if family == blocked.KeysIntegers {
+			s, err = decodeScalable[uint64](b)
+		} else {
+			s, err = decodeScalable[[]byte](b)
+		}
+		if err == nil {
+			info.K, info.Blocks, info.Stages, info.Bits = 0, 0, s.Stages(), s.NumBits()
+			fig = s
+		}
 	default: // the cuckoo filter: its header only
 		info.Bits = 0
 		return info, nil
@@ -132,6 +146,19 @@ func describe(b []byte) (filterInfo, error) {
 		info.EstimatedCount = &n
 	}
 	return info, nil
+}
+
+// scalableFigures is what info reads of a decoded Scalable of any key type.
+type scalableFigures interface {
+	figures
+	Stages() int
+	NumBits() uint64
+}
+
+// decodeScalable decodes the Scalable encoding b with key type K.
+func decodeScalable[K bloom.Key](b []byte) (scalableFigures, error) {
+	s := new(bloom.Scalable[K])
+	return s, s.UnmarshalBinary(b)
 }
 
 // viewOrDecode returns a view of type *V of b, or, when b was written in

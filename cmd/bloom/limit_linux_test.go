@@ -22,41 +22,70 @@ const asExtraEnv = "BLOOM_CLI_TEST_AS_EXTRA"
 // applying it, and reads back the host's).
 const limitUnapplied = 77
 
-// limitChild sets the address-space limit asExtraEnv asks for, if any.
+// dataExtraEnv, in a child's environment, holds how many bytes of data
+// (private writable memory: the Go heap, not a read-only mapped file) the
+// child may use beyond what it uses when it starts: limitChild sets
+// RLIMIT_DATA so.
+const dataExtraEnv = "BLOOM_CLI_TEST_DATA_EXTRA"
+
+// limitChild sets the address-space or data limit asExtraEnv or
+// dataExtraEnv asks for, if any.
 func limitChild() {
-	s := os.Getenv(asExtraEnv)
-	if s == "" {
-		return
+	if s := os.Getenv(asExtraEnv); s != "" {
+		setLimit(syscall.RLIMIT_AS, "address-space", s, func() (uint64, error) {
+			b, err := os.ReadFile("/proc/self/statm")
+			if err != nil {
+				return 0, err
+			}
+			pages, err := strconv.ParseUint(strings.Fields(string(b))[0], 10, 64)
+			return pages * uint64(os.Getpagesize()), err
+		})
 	}
+	if s := os.Getenv(dataExtraEnv); s != "" {
+		setLimit(syscall.RLIMIT_DATA, "data", s, func() (uint64, error) {
+			b, err := os.ReadFile("/proc/self/status")
+			if err != nil {
+				return 0, err
+			}
+			for _, l := range strings.Split(string(b), "\n") {
+				if f := strings.Fields(l); len(f) == 3 && f[0] == "VmData:" && f[2] == "kB" {
+					kb, err := strconv.ParseUint(f[1], 10, 64)
+					return kb << 10, err
+				}
+			}
+			return 0, fmt.Errorf("no VmData in /proc/self/status")
+		})
+	}
+}
+
+// setLimit sets the rlimit res to what used reports plus the extra bytes
+// the decimal s says, and exits with limitUnapplied if it cannot.
+func setLimit(res int, what, s string, used func() (uint64, error)) {
 	fail := func(why any) {
-		fmt.Fprintf(os.Stderr, "bloom test child: no address-space limit: %v\n", why)
+		fmt.Fprintf(os.Stderr, "bloom test child: no %s limit: %v\n", what, why)
 		os.Exit(limitUnapplied)
 	}
 	extra, err := strconv.ParseUint(s, 10, 64)
 	if err != nil {
 		fail(err)
 	}
-	b, err := os.ReadFile("/proc/self/statm")
-	if err != nil {
-		fail(err)
-	}
-	pages, err := strconv.ParseUint(strings.Fields(string(b))[0], 10, 64)
+	inUse, err := used()
 	if err != nil {
 		fail(err)
 	}
 	var lim syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &lim); err != nil {
+	if err := syscall.Getrlimit(res, &lim); err != nil {
 		fail(err)
 	}
-	lim.Cur = pages*uint64(os.Getpagesize()) + extra
+	lim.Cur = inUse + extra
 	if lim.Cur > lim.Max {
 		fail("the hard limit is lower")
 	}
-	if err := syscall.Setrlimit(syscall.RLIMIT_AS, &lim); err != nil {
+	if err := syscall.Setrlimit(res, &lim); err != nil {
 		fail(err)
 	}
 	var got syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &got); err != nil || got.Cur != lim.Cur {
+	if err := syscall.Getrlimit(res, &got); err != nil || got.Cur != lim.Cur {
 		fail(fmt.Sprintf("set to %d, reads back as %d (%v)", lim.Cur, got.Cur, err))
 	}
 }
@@ -66,10 +95,18 @@ func limitChild() {
 // cannot be had.
 func runLimited(t *testing.T, extra uint64, env []string, args ...string) (int, string, string) {
 	t.Helper()
+	return runLimitedStdin(t, asExtraEnv, extra, env, "", args...)
+}
+
+// runLimitedStdin is runChildEnv with the child's address space (limitEnv
+// asExtraEnv) or data (dataExtraEnv) limited to extra bytes beyond what it
+// uses at start; it skips t where that limit cannot be had.
+func runLimitedStdin(t *testing.T, limitEnv string, extra uint64, env []string, stdin string, args ...string) (int, string, string) {
+	t.Helper()
 	if raceEnabled {
-		t.Skip("the race detector's shadow memory does not fit under an address-space limit")
+		t.Skip("the race detector's shadow memory does not fit under a memory limit")
 	}
-	code, out, errs := runChildEnv(t, append(env, fmt.Sprintf("%s=%d", asExtraEnv, extra)), "", args...)
+	code, out, errs := runChildEnv(t, append(env, fmt.Sprintf("%s=%d", limitEnv, extra)), stdin, args...)
 	if code == limitUnapplied {
 		t.Skipf("%s", strings.TrimSpace(errs))
 	}

@@ -9,10 +9,7 @@ import (
 	"strconv"
 
 	"github.com/simdbloom/bloom"
-	"github.com/simdbloom/bloom/blocked"
-
 	"github.com/simdbloom/bloom/internal/errs"
-
 	"github.com/simdbloom/bloom/internal/format"
 )
 
@@ -49,25 +46,30 @@ type hasAller interface {
 // a Filter is used through a bloom.FilterView, a Scalable through a
 // bloom.ScalableView, whose stages are views too. Either way the file is
 // memory-mapped, not copied (on platforms without mmap, and on big-endian
-// machines, it is read and decoded). The headers and lengths are checked,
-// and with verify the payload checksum too (blocked.Verify, which reads
-// the whole file once): the views check no more than the headers, and a
-// damaged payload would answer present keys absent.
+// machines, it is read and decoded). Before any view is made, the header,
+// the lengths and a Scalable's stages are checked (checkEncoding), and
+// with verify every checksum too, each stage's included (one read of the
+// file): the views check no more than the headers, and a damaged payload
+// would answer present keys absent.
 func openLookup(name string, verify bool) (*lookup, error) {
-	b, mapped, release, err := loadFile(name)
+	b, mapped, release, err := loadFilter(name)
 	if err != nil {
 		return nil, err
 	}
 	var l *lookup
 	err = guardMapped(b, mapped, name, func() error {
-		var err error
-		if l, err = viewLookup(b); err != nil {
-			return badFile(fmt.Errorf("%s: %w", name, err))
+		h, err := format.Parse(b, 0)
+		if err == nil {
+			err = queryable(h)
 		}
-		if verify {
-			if err := blocked.Verify(b); err != nil {
-				return badFile(fmt.Errorf("%s: %w", name, err))
-			}
+		if err == nil {
+			err = checkEncoding(b, verify)
+		}
+		if err == nil {
+			l, err = viewLookup(b, h)
+		}
+		if err != nil {
+			return badFile(fmt.Errorf("%s: %w", name, err))
 		}
 		return nil
 	})
@@ -79,28 +81,32 @@ func openLookup(name string, verify bool) (*lookup, error) {
 	return l, nil
 }
 
-// viewLookup returns the lookup of the encoding b.
-func viewLookup(b []byte) (*lookup, error) {
-	h, err := format.Parse(b, 0)
-	if err != nil {
-		return nil, err
+// queryable refuses, from its header h, a filter query cannot read: one of
+// another variant than Filter and Scalable, or of integer keys.
+func queryable(h format.Header) error {
+	if h.Variant != format.Filter && h.Variant != format.Scalable {
+		return fmt.Errorf("%w: it holds a %s, and query reads filters and scalable filters (made by bloom build or bloom.New and bloom.NewScalable)",
+			errs.ErrVariant, variantName(h.Variant))
 	}
-	if h.Compat&format.CompatKeyMask == format.KeysIntegers && (h.Variant == format.Filter || h.Variant == format.Scalable) {
+	if h.Compat&format.CompatKeyMask == format.KeysIntegers {
 		// Lines are byte strings: a filter of integer keys would answer
 		// every one of them wrongly. (A Scalable's stages record no family:
 		// its header does.)
-		return nil, errors.New("it holds integer keys (a filter of an integer key type saved by the Go library); " +
+		return errors.New("it holds integer keys (a filter of an integer key type saved by the Go library); " +
 			"query looks lines up as byte strings, and reads filters of string or []byte keys")
 	}
+	return nil
+}
+
+// viewLookup returns the lookup of the checked encoding b with header h, a
+// Filter or a Scalable (queryable).
+func viewLookup(b []byte, h format.Header) (*lookup, error) {
 	var f hasAller
-	switch h.Variant {
-	case format.Filter:
-		f, err = viewFilter(b)
-	case format.Scalable:
+	var err error
+	if h.Variant == format.Scalable {
 		f, err = viewScalable(b)
-	default:
-		return nil, fmt.Errorf("%w: it holds a %s, and query reads filters and scalable filters (made by bloom build or bloom.New and bloom.NewScalable)",
-			errs.ErrVariant, variantName(h.Variant))
+	} else {
+		f, err = viewFilter(b)
 	}
 	if err != nil {
 		return nil, err
@@ -169,9 +175,11 @@ func runQuery(args []string, stdout, stderr io.Writer) error {
 		"hold is a false positive with the filter's rate; a line it does not hold is certainly not in it.\n\n"+
 		"An input that cannot be opened or read is reported on stderr and skipped, as grep does: the other\n"+
 		"inputs are read and counted, and the exit status is 2.\n\n"+
-		"FILTER is checked whole when it is opened, checksums included (one read of the file), and a damaged\n"+
-		"file is an error, exit 2: a damaged filter would miss keys it holds. --no-verify skips the payload\n"+
-		"checksum, for a large file you trust; the header is still checked.\n\n"+
+		"FILTER is checked whole when it is opened, checksums included (a scalable filter's stages' too; one\n"+
+		"read of the file), and a damaged file is an error, exit 2: a damaged filter would miss keys it holds.\n"+
+		"--no-verify skips the payload checksums, for a large file you trust; the headers are still checked.\n"+
+		"A FILTER that cannot be mapped (a pipe, a device) is read whole, after its header: one larger than\n"+
+		"the memory bloom may use is refused, exit 2.\n\n"+
 		"Exit status: 0 if a line was printed (or counted), 1 if none was, 2 on an error.")
 	invert := fs.Bool("v", false, "print the lines certainly not in the filter instead")
 	count := fs.Bool("c", false, "print only the number of lines that would be printed, over all inputs")
