@@ -133,31 +133,35 @@ func (f *Filter[K]) AddAll(ctx context.Context, keys []K) error {
 func (f *Filter[K]) addHashes(ctx context.Context, op string, hs []uint64) error {
 	slot := make([]uint64, len(hs))
 	_, offs, starts := f.g.addOffsets(hs, slot, nil, make([]int64, 0, len(hs)*f.g.k), make([]int, 0, len(hs)))
-	// Group the offsets by shard, in the order shards first appear.
-	byShard := map[int][]any{}
-	var shards []int
+	// Group the offsets by shard, in the order shards first appear, at
+	// most maxScriptBits to a script call (whole keys: each key's add
+	// stays atomic): Redis' Lua slows down far more than linearly with
+	// thousands of arguments.
+	open := map[int]int{} // shard -> its step being filled
+	var steps []step
 	for i, h := range hs {
 		s := int(blockOf(h, f.g.blocks) / f.g.shardBlocks)
-		a, ok := byShard[s]
-		if !ok {
-			shards = append(shards, s)
-			a = []any{f.g.shardLen(s)}
-		}
 		end := len(offs)
 		if i+1 < len(starts) {
 			end = starts[i+1]
 		}
-		for _, o := range offs[starts[i]:end] {
-			a = append(a, o)
+		kb := offs[starts[i]:end]
+		j, ok := open[s]
+		if !ok || len(steps[j].args)-1+len(kb) > maxScriptBits {
+			j = len(steps)
+			open[s] = j
+			steps = append(steps, step{script: addScript, keys: []string{f.shardKeys[s], f.counterKeys[s]},
+				args: append(make([]any, 0, maxScriptBits+1), f.g.shardLen(s)), route: f.shardKeys[s]})
 		}
-		byShard[s] = a
-	}
-	steps := make([]step, 0, len(shards))
-	for _, s := range shards {
-		steps = append(steps, step{script: addScript, keys: []string{f.shardKeys[s], f.counterKeys[s]}, args: byShard[s], route: f.shardKeys[s]})
+		for _, o := range kb {
+			steps[j].args = append(steps[j].args, o)
+		}
 	}
 	return f.write(ctx, op, steps)
 }
+
+// maxScriptBits is the most bits one add script call sets.
+const maxScriptBits = 1024
 
 // mergeChunk is the size of the SET and APPEND commands that carry a
 // shard's bits to Redis in Merge.
