@@ -399,7 +399,6 @@ func BenchmarkRedisMerge(b *testing.B) {
 	}
 }
 
-
 // rawBits returns the Redis bit offsets, within its block, of key k's bits
 // in a filter of f's k: the bits a one-block filter of them sets.
 func rawBits(f *bloom.Filter[string], k string) []int64 {
