@@ -108,17 +108,28 @@ func reportServer(b *testing.B, c *redis.Client, keysPerOp int, loop func(), cmd
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*keysPerOp), "ns/key")
 }
 
-// BenchmarkRedis compares, on one server and in one process, sbredis with
-// go-zero's core/bloom (a classic filter in a Redis bitmap, one Lua script of
-// 14 SETBIT/GETBIT per key) and with a raw pipelined GETRANGE loop over the
-// same offsets as sbredis (its floor), for a filter of 10^6 keys at 1% (10^4
-// with -short), keys of 20-100 bytes, lookups of added keys.
-func BenchmarkRedis(b *testing.B) {
+// redisBench is the setup BenchmarkRedis and BenchmarkRedisPaired share:
+// one server holding an sbredis filter of n keys (by Merge) and a go-zero
+// filter of the same rate, and the keys to look up and add.
+type redisBench struct {
+	ctx       context.Context
+	c         *redis.Client
+	n         int
+	ks, probe []string
+	adds      []string
+	f         *sbredis.Filter[string]
+	local     *bloom.Filter[string]
+	zf        *zbloom.Filter
+	shard     string
+	rawOff    func(string) int64
+}
+
+func setupRedisBench(b *testing.B) *redisBench {
 	logx.Disable()
 	ctx := context.Background()
 	addr := startRedis(b)
 	c := redis.NewClient(&redis.Options{Addr: addr})
-	defer c.Close()
+	b.Cleanup(func() { c.Close() })
 	n := 1_000_000
 	if testing.Short() {
 		n = 10_000
@@ -167,6 +178,23 @@ func BenchmarkRedis(b *testing.B) {
 		return 64 + 64*int64(((h>>32)*f.NumBlocks())>>32)
 	}
 
+	adds := redisKeys("add", 20*batch)
+	return &redisBench{ctx: ctx, c: c, n: n, ks: ks, probe: probe, adds: adds, f: f, local: local, zf: zf, shard: shard, rawOff: rawOff}
+}
+
+// BenchmarkRedis compares, on one server and in one process, sbredis with
+// go-zero's core/bloom (a classic filter in a Redis bitmap, one Lua script of
+// 14 SETBIT/GETBIT per key) and with a raw pipelined GETRANGE loop over the
+// same offsets as sbredis (its floor), for a filter of 10^6 keys at 1% (10^4
+// with -short), keys of 20-100 bytes, lookups of added keys. Its
+// sub-benchmarks run one after the other, so they also report the server's
+// time per key (INFO commandstats); BenchmarkRedisPaired gives the ratios of
+// client-side times on a noisy machine.
+func BenchmarkRedis(b *testing.B) {
+	rb := setupRedisBench(b)
+	ctx, c, f, local, zf, probe, adds, shard, rawOff := rb.ctx, rb.c, rb.f, rb.local, rb.zf, rb.probe, rb.adds, rb.shard, rb.rawOff
+	ks, n := rb.ks, rb.n
+	const batch = 1000
 	out := make([]bool, batch)
 	b.Run("HasAll1000/impl=sbredis", func(b *testing.B) {
 		reportServer(b, c, batch, func() {
@@ -223,7 +251,6 @@ func BenchmarkRedis(b *testing.B) {
 			}
 		}, "evalsha", "eval")
 	})
-	adds := redisKeys("add", 20*batch)
 	b.Run("AddAll1000/impl=sbredis", func(b *testing.B) {
 		reportServer(b, c, batch, func() {
 			for i := range b.N {
@@ -357,6 +384,7 @@ func BenchmarkRedis(b *testing.B) {
 // shared filter: Merge of a filter built locally (its building not timed)
 // against AddAll of the keys.
 func BenchmarkRedisMerge(b *testing.B) {
+	logx.Disable()
 	ctx := context.Background()
 	addr := startRedis(b)
 	c := redis.NewClient(&redis.Options{Addr: addr, ReadTimeout: time.Minute})
@@ -414,4 +442,110 @@ func rawBits(f *bloom.Filter[string], k string) []int64 {
 		}
 	}
 	return offs
+}
+
+// BenchmarkRedisPaired times sbredis, the raw loop and go-zero alternately
+// within each iteration, so that a shared machine's drift hits them alike,
+// and reports each one's time per key and their ratios.
+func BenchmarkRedisPaired(b *testing.B) {
+	rb := setupRedisBench(b)
+	ctx, c, f, zf, probe, adds := rb.ctx, rb.c, rb.f, rb.zf, rb.probe, rb.adds
+	const batch, zkeys = 1000, 100 // go-zero's loops do 100 keys an iteration
+	out := make([]bool, batch)
+	report := func(b *testing.B, names []string, keys []int, ts []time.Duration) {
+		for i, name := range names {
+			b.ReportMetric(float64(ts[i].Nanoseconds())/float64(b.N*keys[i]), name+"-ns/key")
+		}
+		per := func(i int) float64 { return float64(ts[i].Nanoseconds()) / float64(keys[i]) }
+		for i := 1; i < len(names); i++ {
+			b.ReportMetric(per(i)/per(0), names[i]+"/"+names[0])
+		}
+	}
+	b.Run("op=HasAll1000", func(b *testing.B) {
+		ts := make([]time.Duration, 3)
+		for i := range b.N {
+			j := i % (len(probe) / batch) * batch
+			t := time.Now()
+			if got, err := f.HasAll(ctx, probe[j:j+batch], out); err != nil || got != batch {
+				b.Fatal(got, err)
+			}
+			ts[0] += time.Since(t)
+			t = time.Now()
+			p := c.Pipeline()
+			for _, k := range probe[j : j+batch] {
+				o := rb.rawOff(k)
+				p.GetRange(ctx, rb.shard, o, o+63)
+			}
+			if _, err := p.Exec(ctx); err != nil {
+				b.Fatal(err)
+			}
+			ts[1] += time.Since(t)
+			t = time.Now()
+			for _, k := range probe[j : j+zkeys] {
+				if ok, err := zf.Exists([]byte(k)); err != nil || !ok {
+					b.Fatal(ok, err)
+				}
+			}
+			ts[2] += time.Since(t)
+		}
+		report(b, []string{"sbredis", "raw", "gozero"}, []int{batch, batch, zkeys}, ts)
+	})
+	b.Run("op=Has", func(b *testing.B) {
+		ts := make([]time.Duration, 2)
+		for i := range b.N {
+			k := probe[i%len(probe)]
+			t := time.Now()
+			if ok, err := f.Has(ctx, k); err != nil || !ok {
+				b.Fatal(ok, err)
+			}
+			ts[0] += time.Since(t)
+			t = time.Now()
+			if ok, err := zf.Exists([]byte(k)); err != nil || !ok {
+				b.Fatal(ok, err)
+			}
+			ts[1] += time.Since(t)
+		}
+		report(b, []string{"sbredis", "gozero"}, []int{1, 1}, ts)
+	})
+	b.Run("op=AddAll1000", func(b *testing.B) {
+		ts := make([]time.Duration, 2)
+		for i := range b.N {
+			j := i % (len(adds) / batch) * batch
+			t := time.Now()
+			if err := f.AddAll(ctx, adds[j:j+batch]); err != nil {
+				b.Fatal(err)
+			}
+			ts[0] += time.Since(t)
+			t = time.Now()
+			for _, k := range adds[j : j+zkeys] {
+				if err := zf.Add([]byte(k)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			ts[1] += time.Since(t)
+		}
+		report(b, []string{"sbredis", "gozero"}, []int{batch, zkeys}, ts)
+	})
+	rep, err := f.Replica(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	snap, err := f.Snapshot(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	look := rb.ks[:min(rb.n, 100*batch)]
+	b.Run("op=LocalHasAll1000", func(b *testing.B) {
+		ts := make([]time.Duration, 2)
+		for i := range b.N {
+			j := i % (len(look) / batch) * batch
+			t := time.Now()
+			rep.HasAll(look[j:j+batch], out)
+			ts[0] += time.Since(t)
+			t = time.Now()
+			snap.HasAll(look[j:j+batch], out)
+			ts[1] += time.Since(t)
+		}
+		report(b, []string{"replica", "bloomFilter"}, []int{batch, batch}, ts)
+	})
 }
