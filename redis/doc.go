@@ -43,6 +43,10 @@
 // Every method that talks to Redis returns an error when it could not
 // check or add every key (server unreachable, timeout, a connection killed
 // mid-batch, ctx done); it never reports a key absent with a nil error.
+// Every method checks ctx before each round trip; for ctx to also cut a
+// command already sent (a server that stopped answering), create the
+// client with ContextTimeoutEnabled, else go-redis waits for its own
+// ReadTimeout.
 // A shard that disappeared (DEL, FLUSHALL, eviction, a failover to a replica
 // that had not received it) or whose type or length changed makes lookups
 // and adds fail with an error wrapping ErrShard (itself wrapping
