@@ -75,7 +75,7 @@ func (f *Filter[K]) HasAll(ctx context.Context, keys []K, out []bool) (int, erro
 	if len(out) < len(keys) {
 		panic(fmt.Sprintf("sbredis: HasAll: out has %d elements for %d keys", len(out), len(keys)))
 	}
-	if f == nil || f.c == nil {
+	if f == nil || f.c == nil || len(keys) == 0 {
 		clear(out[:len(keys)])
 		return 0, nil
 	}

@@ -251,6 +251,12 @@ func testBadInput(t *testing.T, c redis.UniversalClient) {
 	if ok, err := g.Has(ctx, "kept"); !ok || err != nil {
 		t.Fatalf("New of the same geometry did not open the filter: %v %v", ok, err)
 	}
+	if n, err := f.HasAll(ctx, nil, nil); n != 0 || err != nil {
+		t.Errorf("HasAll of no keys: %d, %v", n, err)
+	}
+	if err := f.AddAll(ctx, nil); err != nil {
+		t.Errorf("AddAll of no keys: %v", err)
+	}
 	if _, err := Open[string](ctx, c, uniqueName(t)); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Open of nothing: %v, want ErrNotFound", err)
 	}
