@@ -2,8 +2,11 @@ package sbredis
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -123,20 +126,27 @@ func (f *Filter[K]) create(ctx context.Context) (bool, error) {
 	if f.g.shards == 1 {
 		hdr = f.g.encoding(nil)[:64]
 	}
+	// Counters start at a random value: a replica of a filter that was
+	// deleted and made again must not find its old counters.
+	var seed [8]byte
+	if _, err := rand.Read(seed[:]); err != nil {
+		return false, fmt.Errorf("sbredis: New %q: %w", f.name, err)
+	}
+	start := strconv.FormatUint(binary.LittleEndian.Uint64(seed[:])>>12, 10)
 	var made []int
 	var failed error
 	for i := 0; i < f.g.shards && failed == nil; i += 16 {
 		p := f.c.Pipeline()
 		var cmds []*redis.Cmd
 		for j := i; j < min(i+16, f.g.shards); j++ {
-			cmds = append(cmds, createScript.Run(ctx, p, []string{f.shardKeys[j], f.counterKeys[j]}, f.g.shardLen(j), hdr))
+			cmds = append(cmds, createScript.Run(ctx, p, []string{f.shardKeys[j], f.counterKeys[j]}, f.g.shardLen(j), hdr, start))
 		}
 		_, err := p.Exec(ctx)
 		if err != nil && isNoScript(err) {
 			p = f.c.Pipeline()
 			cmds = cmds[:0]
 			for j := i; j < min(i+16, f.g.shards); j++ {
-				cmds = append(cmds, createScript.Eval(ctx, p, []string{f.shardKeys[j], f.counterKeys[j]}, f.g.shardLen(j), hdr))
+				cmds = append(cmds, createScript.Eval(ctx, p, []string{f.shardKeys[j], f.counterKeys[j]}, f.g.shardLen(j), hdr, start))
 			}
 			_, err = p.Exec(ctx)
 		}

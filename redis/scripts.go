@@ -6,13 +6,13 @@ import "github.com/redis/go-redis/v9"
 // so each runs on one cluster node, atomically.
 
 // createScript makes shard KEYS[1] (ARGV[1] zero bytes, starting with
-// ARGV[2]) and its counter KEYS[2] at 0, unless either exists: it returns 1
-// if it made them, 0 if it wrote nothing.
+// ARGV[2]) and its counter KEYS[2] at ARGV[3], unless either exists: it
+// returns 1 if it made them, 0 if it wrote nothing.
 var createScript = redis.NewScript(`
 if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 redis.call('SETRANGE', KEYS[1], tonumber(ARGV[1]) - 1, '\0')
 if #ARGV[2] > 0 then redis.call('SETRANGE', KEYS[1], 0, ARGV[2]) end
-redis.call('SET', KEYS[2], '0')
+redis.call('SET', KEYS[2], ARGV[3])
 return 1
 `)
 

@@ -512,6 +512,25 @@ func testReplica(t *testing.T, c redis.UniversalClient) {
 	if got, _ := r.Refresh(ctx); got != 0 {
 		t.Errorf("Refresh with no change read %d shards", got)
 	}
+	// A filter deleted and made again under a live replica: its counters
+	// do not start where the old ones were.
+	g, err := New[string](ctx, c, uniqueName(t), n, 0.01, WithShardBytes(shardBytes))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rg, err := g.Replica(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Delete(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if g, err = New[string](ctx, c, g.Name(), n, 0.01, WithShardBytes(shardBytes)); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := rg.Refresh(ctx); err != nil || got != len(g.ShardKeys()) {
+		t.Errorf("Refresh after the filter was made again read %d of %d shards (%v)", got, len(g.ShardKeys()), err)
+	}
 	// Keys of one shard only: Refresh reads that shard alone.
 	var one []string
 	for _, k := range ks[n/2:] {

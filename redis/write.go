@@ -186,8 +186,8 @@ func (f *Filter[K]) Merge(ctx context.Context, g *bloom.Filter[K]) error {
 		return fmt.Errorf("sbredis: Merge %q: %w: the local filter has %d blocks (k = %d), the shared one %d (k = %d)",
 			f.name, bloom.ErrGeometry, e.NumBlocks(), e.K(), f.g.blocks, f.g.k)
 	}
-	if e.KeyHash() != blocked.HashXXH3 {
-		return fmt.Errorf("sbredis: Merge %q: %w: the local filter's key hash is %v", f.name, bloom.ErrHashMismatch, e.KeyHash())
+	if e.KeyHash() != blocked.HashXXH3 || e.KeyFamily() != f.g.keys && e.KeyFamily() != blocked.KeysUnrecorded {
+		return fmt.Errorf("sbredis: Merge %q: %w: the local filter's key hash is %v (family %d), the shared one's xxh3 (family %d)", f.name, bloom.ErrHashMismatch, e.KeyHash(), e.KeyFamily(), f.g.keys)
 	}
 	enc, err := e.AppendBinary(nil)
 	if err != nil {
