@@ -273,6 +273,56 @@ func TestWaitReplicas(t *testing.T) {
 	}
 }
 
+// TestClusterWaitReplicas: WithWaitReplicas on a cluster of three masters
+// with a replica each sends WAIT to every master an add wrote to.
+func TestClusterWaitReplicas(t *testing.T) {
+	ss := startClusterReplicas(t, 1)
+	c := clusterClient(t, ss)
+	ctx := context.Background()
+	// Every replica linked to its master.
+	for _, s := range ss {
+		cl := s.client(t)
+		for i := 0; ; i++ {
+			info, _ := cl.Info(ctx, "replication").Result()
+			if strings.Contains(info, "role:master") && strings.Contains(info, "connected_slaves:1") ||
+				strings.Contains(info, "master_link_status:up") {
+				break
+			}
+			if i == 1000 {
+				t.Fatalf("%s: replication not up: %s", s.addr(), info)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	const n = 50000
+	f, err := New[string](ctx, c, uniqueName(t), n, 0.01, WithShardBytes(8192), WithWaitReplicas(1, 5*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks := keys("cw", n)
+	if err := f.AddAll(ctx, ks[:n/2]); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Add(ctx, ks[n/2]); err != nil {
+		t.Fatal(err)
+	}
+	part, _ := bloom.New[string](n, 0.01)
+	part.AddAll(ks[n/2:])
+	if err := f.Merge(ctx, part); err != nil {
+		t.Fatal(err)
+	}
+	all, _ := bloom.New[string](n, 0.01)
+	all.AddAll(ks)
+	sameAsLocal(t, f, all, ks[:2000])
+	// Asking for two replicas, which no master has, fails.
+	if err := f.Configure(WithWaitReplicas(2, 50*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Add(ctx, "x"); !errors.Is(err, ErrNotReplicated) {
+		t.Fatalf("Add waiting for 2 replicas of 1: %v, want ErrNotReplicated", err)
+	}
+}
+
 // TestUnreachable: a server that is not there gives errors, never "absent".
 func TestUnreachable(t *testing.T) {
 	s := startServer(t)

@@ -99,16 +99,21 @@ func (s *server) client(t testing.TB) *redis.Client {
 
 // startCluster starts three masters and joins them into a Redis Cluster
 // with redis-cli --cluster create.
-func startCluster(t testing.TB) []*server {
+func startCluster(t testing.TB) []*server { return startClusterReplicas(t, 0) }
+
+// startClusterReplicas starts a cluster of three masters with replicas
+// replicas each.
+func startClusterReplicas(t testing.TB, replicas int) []*server {
 	needRedis(t, "redis-cli")
 	var ss []*server
 	var addrs []string
-	for range 3 {
+	for range 3 * (1 + replicas) {
 		s := startServer(t, "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-node-timeout", "5000")
 		ss = append(ss, s)
 		addrs = append(addrs, s.addr())
 	}
-	out, err := exec.Command("redis-cli", append(append([]string{"--cluster", "create"}, addrs...), "--cluster-yes")...).CombinedOutput()
+	out, err := exec.Command("redis-cli", append(append([]string{"--cluster", "create"}, addrs...),
+		"--cluster-replicas", strconv.Itoa(replicas), "--cluster-yes")...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("redis-cli --cluster create: %v\n%s", err, out)
 	}
