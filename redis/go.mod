@@ -1,9 +1,9 @@
 module github.com/simdbloom/bloom/redis
 
-go 1.26.0
+go 1.24.0
 
 require (
-	github.com/redis/go-redis/v9 v9.23.0
+	github.com/redis/go-redis/v9 v9.22.0
 	github.com/simdbloom/bloom v0.0.0
 )
 
@@ -11,8 +11,8 @@ require (
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/klauspost/cpuid/v2 v2.4.2 // indirect
 	github.com/zeebo/xxh3 v1.1.0 // indirect
-	go.uber.org/atomic v1.12.0 // indirect
-	golang.org/x/sys v0.48.0 // indirect
+	go.uber.org/atomic v1.11.0 // indirect
+	golang.org/x/sys v0.41.0 // indirect
 )
 
 replace github.com/simdbloom/bloom => ../
