@@ -126,7 +126,9 @@ func (f *Filter[K]) EstimatedCount() float64 { return f.engine().EstimatedCount(
 // EstimatedFPR returns the false-positive rate of the filter as it is now.
 func (f *Filter[K]) EstimatedFPR() float64 { return f.engine().EstimatedFPR() }
 
-// Union adds every key of o to f; both must have the same size and k (else
+// Union adds every key of o to f; both must have the same k, and o the
+// size of f or that size times a power of two, in which case o is folded
+// to f's size in the same pass (see Fold) and left unchanged (else
 // ErrGeometry, as for a nil or zero o). It panics on the zero Filter.
 func (f *Filter[K]) Union(o *Filter[K]) error {
 	if f.zero() {

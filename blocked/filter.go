@@ -268,8 +268,11 @@ func (f *Filter) compatible(o *Filter) error {
 	return nil
 }
 
-// Union adds every key of o to f (bitwise OR). Both must have the same number
-// of blocks and k (else bloom.ErrGeometry) and key hashes that agree (else
+// Union adds every key of o to f (bitwise OR). Both must have the same k,
+// and o the same number of blocks as f or that number times a power of two:
+// a larger o is folded to f's size first (see Fold), in the same pass, and
+// is not modified (else bloom.ErrGeometry; a smaller o cannot be unfolded:
+// fold f instead). Their key hashes must agree (else
 // bloom.ErrHashMismatch; a filter recording HashUnspecified agrees with any and
 // the result records the other's hash), and key families that agree in the
 // same way (KeysUnrecorded agrees with any); otherwise f is unchanged. A zero
@@ -288,8 +291,14 @@ func (f *Filter) combine(o *Filter, op string, and bool) error {
 	if len(f.blocks) == 0 {
 		panic("blocked: " + op + zeroFilter)
 	}
-	if err := f.compatible(o); err != nil {
-		return err
+	times := -1
+	if o != nil && !and {
+		times = foldShift(f, o)
+	}
+	if times <= 0 {
+		if err := f.compatible(o); err != nil {
+			return err
+		}
 	}
 	id, err := combinedHash(f.hash, o.hash)
 	if err != nil {
@@ -299,7 +308,11 @@ func (f *Filter) combine(o *Filter, op string, and bool) error {
 	if err != nil {
 		return err
 	}
-	combineWords(f.words(), o.words(), and)
+	if times > 0 {
+		foldBlocks(f.blocks, o.blocks, uint(times), true)
+	} else {
+		combineWords(f.words(), o.words(), and)
+	}
 	f.hash, f.keys = id, keys
 	return nil
 }
