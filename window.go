@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"time"
+	"unsafe"
 
 	"github.com/simdbloom/bloom/blocked"
 	"github.com/simdbloom/bloom/internal/format"
@@ -48,7 +49,9 @@ import (
 // fill it, and Add and AddAll panic.
 type Window[K Key] struct {
 	gens   []*blocked.Filter // g+1; slot s holds generation e for the largest e <= epoch with e = s mod g+1
+	expiry []int64           // per slot, the time its generation expires, in nanoseconds from origin (saturated)
 	epoch  int64             // the newest generation's number: 0 at NewWindow, never decreasing
+	next   int64             // when generation epoch+1 begins, in nanoseconds from origin (saturated)
 	origin time.Time         // when generation 0 began
 	span   time.Duration     // one generation: window/g rounded up
 	window time.Duration
@@ -136,8 +139,35 @@ func NewWindow[K Key](n uint64, fpr float64, window time.Duration, opts ...Windo
 		w.gens = append(w.gens, f)
 	}
 	w.origin = c.clock()
+	w.setEpoch(0)
 	return w, nil
 }
+
+// setEpoch makes e the newest generation and sets the times derived from
+// it: when each slot expires, when the next generation begins.
+func (w *Window[K]) setEpoch(e int64) {
+	w.epoch = e
+	w.next = w.startOf(e + 1)
+	w.expiry = w.expiry[:0]
+	for s := range w.gens {
+		w.expiry = append(w.expiry, w.startOf(w.slotEpoch(s)+int64(len(w.gens))))
+	}
+}
+
+// startOf returns when generation e begins, in nanoseconds from origin,
+// saturated at the largest int64 (e is at most MaxInt64/span + 66, and
+// span at least a microsecond: no overflow before the check).
+func (w *Window[K]) startOf(e int64) int64 {
+	if e > math.MaxInt64/int64(w.span) {
+		return math.MaxInt64
+	}
+	return e * int64(w.span)
+}
+
+// since returns the clock's time in nanoseconds from origin, saturated
+// (by Sub) and below the largest int64, so that a time past the end of
+// the saturated expiries is still inside the newest generation.
+func (w *Window[K]) since() int64 { return min(int64(w.clock().Sub(w.origin)), math.MaxInt64-1) }
 
 // windowSpan returns the length of a generation, window/g rounded up: an
 // error wrapping ErrOption if it is under a microsecond (which also bounds
@@ -159,10 +189,9 @@ func windowSize(n uint64, fpr float64, g int) (blocked.Sizing, error) {
 	return blocked.Size(per, p)
 }
 
-// epochAt returns the number of the generation the time now falls in
-// (negative before origin). Sub saturates, so no time overflows it.
-func (w *Window[K]) epochAt(now time.Time) int64 {
-	d := int64(now.Sub(w.origin))
+// epochAt returns the number of the generation the time d (nanoseconds
+// from origin) falls in, negative before origin.
+func (w *Window[K]) epochAt(d int64) int64 {
 	s := int64(w.span)
 	e := d / s
 	if d%s < 0 {
@@ -178,45 +207,38 @@ func (w *Window[K]) slotEpoch(s int) int64 {
 	return w.epoch - back
 }
 
-// live reports whether slot s holds a generation younger than the window
-// at generation e: one of the g+1 newest by e, or newer (a clock gone
-// backwards).
-func (w *Window[K]) live(s int, e int64) bool {
-	return w.slotEpoch(s) >= e-int64(len(w.gens)-1)
-}
-
 // current returns the generation keys go to, after clearing the slots of
-// generations that expired by the clock.
+// generations that expired by the clock. A slot is live at time d while
+// d < its expiry: its generation is one of the g+1 newest at d, or newer
+// (a clock gone backwards).
 func (w *Window[K]) current(op string) *blocked.Filter {
 	if len(w.gens) == 0 {
 		panic("bloom: " + op + " on a zero Window; use bloom.NewWindow")
 	}
-	if e := w.epochAt(w.clock()); e > w.epoch {
-		for s := range w.gens {
-			if !w.live(s, e) {
-				w.gens[s].Clear()
+	if d := w.since(); d >= w.next {
+		for s, f := range w.gens {
+			if d >= w.expiry[s] {
+				f.Clear()
 			}
 		}
-		w.epoch = e // slots kept hold generations within g of e: their numbers stay
+		// Slots kept hold generations within g of the new one: their
+		// numbers, derived from it, stay the same.
+		w.setEpoch(w.epochAt(d))
 	}
 	m := int64(len(w.gens))
-	return w.gens[((w.epoch%m)+m)%m]
+	return w.gens[w.epoch%m] // epoch >= 0
 }
 
-// liveGens returns the generations younger than the window now, newest
-// first, in buf.
+// liveGens returns the generations younger than the window now, in buf.
 func (w *Window[K]) liveGens(buf *[format.WindowMaxGenerations + 1]*blocked.Filter) []*blocked.Filter {
 	if len(w.gens) == 0 {
 		return nil
 	}
-	e := w.epochAt(w.clock())
-	m := len(w.gens)
-	newest := int(((w.epoch % int64(m)) + int64(m)) % int64(m))
+	d := w.since()
 	out := buf[:0]
-	for i := range m {
-		s := (newest - i + m) % m
-		if w.live(s, e) {
-			out = append(out, w.gens[s])
+	for s, f := range w.gens {
+		if d < w.expiry[s] {
+			out = append(out, f)
 		}
 	}
 	return out
@@ -241,14 +263,13 @@ func (w *Window[K]) AddAll(keys []K) {
 // means certainly not (or longer ago than the window). The zero Window
 // answers false.
 func (w *Window[K]) Has(k K) bool {
-	var buf [format.WindowMaxGenerations + 1]*blocked.Filter
-	gens := w.liveGens(&buf)
-	if len(gens) == 0 {
+	if len(w.gens) == 0 {
 		return false
 	}
+	d := w.since()
 	h := hashKind(w.kind, &k)
-	for _, f := range gens {
-		if f.HasHash(h) {
+	for s, f := range w.gens {
+		if d < w.expiry[s] && f.HasHash(h) {
 			return true
 		}
 	}
@@ -276,15 +297,23 @@ func (w *Window[K]) HasAll(keys []K, out []bool) int {
 		gens[0].HasHashes(hs, o)
 		for _, f := range gens[1:] {
 			f.HasHashes(hs, tmp[:len(hs)])
-			for j := range o {
-				o[j] = o[j] || tmp[j]
-			}
+			orBools(o, tmp[:len(hs)])
 		}
 		for _, b := range o {
 			found += int(b2i(b))
 		}
 	}
 	return found
+}
+
+// orBools sets a[i] to a[i] || b[i], for len(b) = len(a), without a
+// branch: a bool is one byte, 0 or 1.
+func orBools(a, b []bool) {
+	ab := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(a))), len(a))
+	bb := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(b))), len(a))
+	for i := range ab {
+		ab[i] |= bb[i]
+	}
 }
 
 // NumBits returns the size of all generations in bits (g+1 of them).

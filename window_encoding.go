@@ -169,6 +169,7 @@ func (w *Window[K]) decode(h format.Header, p []byte) error {
 		return bad("generation %d is past the end of time", g.epoch)
 	}
 	g.origin = time.Unix(sec, int64(ns))
+	g.gens = make([]*blocked.Filter, 0, gens)
 	rest := p[format.WindowParamBytes:]
 	for i := range gens {
 		sh, err := format.Parse(rest, format.Filter)
@@ -194,6 +195,7 @@ func (w *Window[K]) decode(h format.Header, p []byte) error {
 	if len(rest) != 0 {
 		return bad("%d bytes after the last generation", len(rest))
 	}
+	g.setEpoch(g.epoch)
 	if err := requireXXH3(blocked.HashID(h.Hash), "Window", "blocked.Filter generations"); err != nil {
 		return err
 	}
