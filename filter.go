@@ -127,9 +127,11 @@ func (f *Filter[K]) EstimatedCount() float64 { return f.engine().EstimatedCount(
 func (f *Filter[K]) EstimatedFPR() float64 { return f.engine().EstimatedFPR() }
 
 // Union adds every key of o to f; both must have the same k, and o the
-// size of f or that size times a power of two, in which case o is folded
-// to f's size in the same pass (see Fold) and left unchanged (else
-// ErrGeometry, as for a nil or zero o). It panics on the zero Filter.
+// size of f, or that size times or divided by a power of two (else
+// ErrGeometry, as for a nil or zero o): a larger o is folded to f's size
+// in the same pass (see Fold), a smaller one spread over f, its keys found
+// at its own false-positive rate (see blocked.Filter.Union); o is left
+// unchanged. It panics on the zero Filter.
 func (f *Filter[K]) Union(o *Filter[K]) error {
 	if f.zero() {
 		panic("bloom: Union" + zeroFilter)

@@ -269,10 +269,14 @@ func (f *Filter) compatible(o *Filter) error {
 }
 
 // Union adds every key of o to f (bitwise OR). Both must have the same k,
-// and o the same number of blocks as f or that number times a power of two:
-// a larger o is folded to f's size first (see Fold), in the same pass, and
-// is not modified (else bloom.ErrGeometry; a smaller o cannot be unfolded:
-// fold f instead). Their key hashes must agree (else
+// and o the same number of blocks as f, or that number times or divided by
+// a power of two (else bloom.ErrGeometry). A larger o is folded to f's size
+// in the same pass (see Fold): the result is the filter built at f's size
+// from both sets of keys. A smaller o, 2^t times, is spread over f: block j
+// of f takes block j>>t of o, the block it was folded into, so every key
+// of o is found in f at o's false-positive rate (the filters a distributed
+// job's workers folded to the keys they hold OR into the largest of them
+// this way). o is not modified. Their key hashes must agree (else
 // bloom.ErrHashMismatch; a filter recording HashUnspecified agrees with any and
 // the result records the other's hash), and key families that agree in the
 // same way (KeysUnrecorded agrees with any); otherwise f is unchanged. A zero
@@ -291,11 +295,11 @@ func (f *Filter) combine(o *Filter, op string, and bool) error {
 	if len(f.blocks) == 0 {
 		panic("blocked: " + op + zeroFilter)
 	}
-	times := -1
+	times := 0
 	if o != nil && !and {
 		times = foldShift(f, o)
 	}
-	if times <= 0 {
+	if times == 0 {
 		if err := f.compatible(o); err != nil {
 			return err
 		}
@@ -308,9 +312,12 @@ func (f *Filter) combine(o *Filter, op string, and bool) error {
 	if err != nil {
 		return err
 	}
-	if times > 0 {
+	switch {
+	case times > 0:
 		foldBlocks(f.blocks, o.blocks, uint(times), true)
-	} else {
+	case times < 0:
+		spreadBlocks(f.blocks, o.blocks, uint(-times))
+	default:
 		combineWords(f.words(), o.words(), and)
 	}
 	f.hash, f.keys = id, keys

@@ -122,16 +122,43 @@ func foldBlocks(dst, src []block, times uint, or bool) {
 	}
 }
 
-// foldShift returns t if o has the block count of f times 2^t (t >= 0) and
-// the same k, else -1.
+// spreadBlocks ORs src[j >> times] into dst[j], for len(dst) = len(src) <<
+// times: every key of src is then found in dst, whose block j is one of
+// the 2^times blocks that src's block j >> times was folded from.
+func spreadBlocks(dst, src []block, times uint) {
+	for j := range dst {
+		s := &src[j>>times]
+		d := &dst[j]
+		d[0] |= s[0]
+		d[1] |= s[1]
+		d[2] |= s[2]
+		d[3] |= s[3]
+		d[4] |= s[4]
+		d[5] |= s[5]
+		d[6] |= s[6]
+		d[7] |= s[7]
+	}
+}
+
+// foldShift returns t if o has the block count of f times 2^t (t > 0: o
+// folds onto f), -t if f has that of o times 2^t (o spreads over f), with
+// the same k; else 0 (the same count, or no power of two between them, or
+// another k).
 func foldShift(f, o *Filter) int {
 	nf, no := uint64(len(f.blocks)), uint64(len(o.blocks))
-	if f.k != o.k || nf == 0 || no < nf || no%nf != 0 {
-		return -1
+	if f.k != o.k || nf == 0 || no == 0 {
+		return 0
 	}
-	r := no / nf
+	sign, big, small := 1, no, nf
+	if no < nf {
+		sign, big, small = -1, nf, no
+	}
+	if big%small != 0 {
+		return 0
+	}
+	r := big / small
 	if r&(r-1) != 0 {
-		return -1
+		return 0
 	}
-	return bits.TrailingZeros64(r)
+	return sign * bits.TrailingZeros64(r)
 }

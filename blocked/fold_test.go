@@ -160,7 +160,9 @@ func TestFoldFPR(t *testing.T) {
 
 // TestUnionFolds: Union takes a filter 2^t times larger, folding it in the
 // same pass, leaves it unchanged, and equals the union with its folding;
-// other ratios and a smaller filter are ErrGeometry, and f unchanged.
+// it takes one 2^t times smaller, spread, finding all its keys, and
+// folding the result back gives the union of the foldings; other ratios
+// are ErrGeometry, and f unchanged.
 func TestUnionFolds(t *testing.T) {
 	forEachLevel(t, func(t *testing.T) {
 		a, _ := NewBytes(48*64, 16)
@@ -189,12 +191,32 @@ func TestUnionFolds(t *testing.T) {
 				t.Fatalf("Union with %d blocks: %d of %d keys found", b.NumBlocks(), c, len(keysA)+len(keysB))
 			}
 		}
-		for _, nb := range []uint64{24, 72, 144, 96 * 3} {
+		for _, nb := range []uint64{36, 72, 144, 96 * 3, 47} {
 			b, _ := NewBytes(nb*64, 16)
 			b.AddHashes(keysB)
 			u := a.Clone()
 			if err := u.Union(b); !errors.Is(err, errs.ErrGeometry) || !u.Equal(a) {
 				t.Errorf("Union of 48 blocks with %d: %v (changed: %v), want ErrGeometry", nb, err, !u.Equal(a))
+			}
+		}
+		for _, nb := range []uint64{24, 12, 3} { // smaller: spread over a
+			b, _ := NewBytes(nb*64, 16)
+			b.AddHashes(keysB)
+			bb := b.Clone()
+			u := a.Clone()
+			if err := u.Union(b); err != nil || !b.Equal(bb) {
+				t.Fatalf("Union of 48 blocks with %d: %v (argument changed: %v)", nb, err, !b.Equal(bb))
+			}
+			all := append(keysA[:len(keysA):len(keysA)], keysB...)
+			if c := u.HasHashes(all, make([]bool, len(all))); c != len(all) {
+				t.Fatalf("Union of 48 blocks with %d: %d of %d keys found", nb, c, len(all))
+			}
+			// Folding the result back to o's size gives o's bits ORed with a's folding.
+			back, _ := u.Fold(bits.TrailingZeros64(48 / nb))
+			want, _ := a.Fold(bits.TrailingZeros64(48 / nb))
+			want.Union(b)
+			if !back.Equal(want) {
+				t.Fatalf("Union of 48 blocks with %d, folded back, is not the union of the foldings", nb)
 			}
 		}
 		b8, _ := NewBytes(96*64, 8)
