@@ -354,6 +354,39 @@ func (w *Window[K]) EstimatedFPR() float64 {
 	return 1 - miss
 }
 
+// Clone returns an independent copy of w, with the same clock (a zero
+// Window for the zero Window).
+func (w *Window[K]) Clone() *Window[K] {
+	c := *w
+	c.expiry = append([]int64(nil), w.expiry...)
+	c.gens = nil
+	for _, f := range w.gens {
+		c.gens = append(c.gens, f.Clone())
+	}
+	return &c
+}
+
+// Equal reports whether w and o hold the same bits in the same
+// generations, with the same parameters, origin and newest generation
+// (what the encoding records; not the clock). Two zero Windows are equal.
+func (w *Window[K]) Equal(o *Window[K]) bool {
+	if o == nil || len(w.gens) != len(o.gens) {
+		return false
+	}
+	if len(w.gens) == 0 {
+		return true
+	}
+	if w.fpr != o.fpr || w.n != o.n || w.window != o.window || !w.origin.Equal(o.origin) || w.epoch != o.epoch {
+		return false
+	}
+	for i, f := range w.gens {
+		if !f.Equal(o.gens[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // Clear forgets every key, keeping the size, generations and clock. On the
 // zero Window, which holds no key, it does nothing.
 func (w *Window[K]) Clear() {
