@@ -44,7 +44,7 @@ func BenchmarkWindow(b *testing.B) {
 		for i := range keys {
 			keys[i] = all[(i*7919)%len(all)]
 			if i%2 == 1 {
-				keys[i] = uint64(1<<40 + i) // absent
+				keys[i] = 1<<40 + uint64(i) // absent
 			}
 		}
 		out := make([]bool, len(keys))
