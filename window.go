@@ -40,8 +40,9 @@ import (
 //
 // Has and HasAll are safe for concurrent use; Add, AddAll, Clear and the
 // decoders are not safe concurrently with anything else on the same
-// Window. The clock is called once per call, by every method but Clear,
-// NumBits and the encoders.
+// Window. The clock is read once per call of Add, AddAll, Has, HasAll,
+// FillRatio, EstimatedFPR and EstimatedCount, and by NewWindow (the
+// origin).
 //
 // The zero Window holds no key: Has and HasAll answer false, FillRatio and
 // EstimatedFPR 0, MarshalBinary, AppendBinary and WriteTo return an error
@@ -352,6 +353,17 @@ func (w *Window[K]) EstimatedFPR() float64 {
 		miss *= 1 - f.EstimatedFPR()
 	}
 	return 1 - miss
+}
+
+// EstimatedCount estimates the number of distinct keys added to the
+// generations younger than the window now.
+func (w *Window[K]) EstimatedCount() float64 {
+	var buf [format.WindowMaxGenerations + 1]*blocked.Filter
+	c := 0.0
+	for _, f := range w.liveGens(&buf) {
+		c += f.EstimatedCount()
+	}
+	return c
 }
 
 // Clone returns an independent copy of w, with the same clock (a zero

@@ -284,8 +284,9 @@ func (f *Filter) compatible(o *Filter) error {
 func (f *Filter) Union(o *Filter) error { return f.combine(o, "Union", false) }
 
 // Intersect keeps in f only the bits also set in o (bitwise AND): every key
-// added to both still answers true. Both must have the same geometry and
-// key hashes that agree, as for Union; otherwise f is unchanged. A zero or
+// added to both still answers true. Both must have the same number of
+// blocks and k (Intersect does not fold) and key hashes that agree, as for
+// Union; otherwise f is unchanged. A zero or
 // nil o is bloom.ErrGeometry; a zero f panics.
 func (f *Filter) Intersect(o *Filter) error { return f.combine(o, "Intersect", true) }
 
