@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"time"
-	"unsafe"
 
 	"github.com/simdbloom/bloom/blocked"
 	"github.com/simdbloom/bloom/internal/format"
@@ -279,7 +278,8 @@ func (w *Window[K]) Has(k K) bool {
 
 // HasAll sets out[i] to Has(keys[i]) and returns how many are true,
 // reading the clock once. It panics, before touching anything, if out is
-// shorter than keys.
+// shorter than keys. Each generation after the first looks up only the
+// keys the ones before did not find.
 func (w *Window[K]) HasAll(keys []K, out []bool) int {
 	if len(out) < len(keys) {
 		panic("bloom: Window.HasAll: out is shorter than keys")
@@ -291,30 +291,34 @@ func (w *Window[K]) HasAll(keys []K, out []bool) int {
 		return 0
 	}
 	var tmp [chunk]bool
+	var rest [chunk]uint64 // hashes not found yet
+	var at16 [chunk]uint16 // and their places in the chunk
 	found := 0
 	c := keyChunks[K]{kind: w.kind, keys: keys}
 	for hs, at := c.next(); len(hs) > 0; hs, at = c.next() {
 		o := out[at : at+len(hs)]
 		gens[0].HasHashes(hs, o)
+		n := 0
+		for j, h := range hs { // keep the ones not found, without a branch
+			rest[n], at16[n] = h, uint16(j)
+			n += 1 - int(b2i(o[j]))
+		}
 		for _, f := range gens[1:] {
-			f.HasHashes(hs, tmp[:len(hs)])
-			orBools(o, tmp[:len(hs)])
+			if n == 0 {
+				break
+			}
+			f.HasHashes(rest[:n], tmp[:n])
+			m := 0
+			for q, t := range tmp[:n] {
+				o[at16[q]] = t
+				rest[m], at16[m] = rest[q], at16[q]
+				m += 1 - int(b2i(t))
+			}
+			n = m
 		}
-		for _, b := range o {
-			found += int(b2i(b))
-		}
+		found += len(hs) - n
 	}
 	return found
-}
-
-// orBools sets a[i] to a[i] || b[i], for len(b) = len(a), without a
-// branch: a bool is one byte, 0 or 1.
-func orBools(a, b []bool) {
-	ab := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(a))), len(a))
-	bb := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(b))), len(a))
-	for i := range ab {
-		ab[i] |= bb[i]
-	}
 }
 
 // NumBits returns the size of all generations in bits (g+1 of them).

@@ -91,7 +91,20 @@ func TestWindowGuarantee(t *testing.T) {
 					fresh++
 				}
 				probe = append(probe, old...)
-				hits := w.HasAll(probe, make([]bool, len(probe)))
+				pout := make([]bool, len(probe))
+				hits := w.HasAll(probe, pout)
+				n := 0
+				for i, k := range probe {
+					if pout[i] {
+						n++
+					}
+					if i%7 == 0 && pout[i] != w.Has(k) {
+						t.Fatalf("g=%d: HasAll says %v for key %d, Has %v", g, pout[i], k, !pout[i])
+					}
+				}
+				if n != hits {
+					t.Fatalf("g=%d: HasAll returns %d, sets %d", g, hits, n)
+				}
 				m := float64(len(probe))
 				rate := float64(hits) / m
 				worst = max(worst, rate)
