@@ -23,6 +23,13 @@
 //   - A set of keys, size known in advance: Filter, made by New.
 //   - Number of keys unknown: Scalable (NewScalable) adds larger stages as
 //     keys arrive and keeps the total false-positive rate under the target.
+//   - Keys that expire ("seen in the last hour"): Window (NewWindow) forgets
+//     a key a window after it was added, rotating generations by its clock
+//     inside Add, with no goroutine.
+//   - A filter to shrink before sending it, or filters of different sizes to
+//     OR: Filter.Fold and FoldTo return the filter built at 1/2^t the size
+//     (bit for bit), and Union takes a filter 2^t times larger or smaller.
+//     Filter (and blocked.Filter) fold; the other filters do not.
 //   - Keys must also be removed: Cuckoo (NewCuckoo) is the smaller (below
 //     about 2.3% smaller than a Filter too), but it can become full (Add
 //     returns ErrFull); Counting (NewCounting) never becomes full,

@@ -126,8 +126,12 @@ func (f *Filter[K]) EstimatedCount() float64 { return f.engine().EstimatedCount(
 // EstimatedFPR returns the false-positive rate of the filter as it is now.
 func (f *Filter[K]) EstimatedFPR() float64 { return f.engine().EstimatedFPR() }
 
-// Union adds every key of o to f; both must have the same size and k (else
-// ErrGeometry, as for a nil or zero o). It panics on the zero Filter.
+// Union adds every key of o to f; both must have the same k, and o the
+// size of f, or that size times or divided by a power of two (else
+// ErrGeometry, as for a nil or zero o): a larger o is folded to f's size
+// in the same pass (see Fold), a smaller one spread over f, its keys found
+// at its own false-positive rate (see blocked.Filter.Union); o is left
+// unchanged. It panics on the zero Filter.
 func (f *Filter[K]) Union(o *Filter[K]) error {
 	if f.zero() {
 		panic("bloom: Union" + zeroFilter)

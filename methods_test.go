@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 )
 
 // The method sets every typed filter shares with its engine (the naming
@@ -104,6 +105,24 @@ func TestTypedCloneEqualClear(t *testing.T) {
 			clear:  func(f any) { f.(*Scalable[string]).Clear() },
 			count:  func(f any) float64 { return f.(*Scalable[string]).EstimatedCount() },
 			zero:   &Scalable[string]{},
+		},
+		{
+			name: "Window",
+			fresh: func(n int) any {
+				clock := func() time.Time { return t0 }
+				w, err := NewWindow[string](20_000, 0.01, time.Hour, WithClock(clock)) // 5000 keys a generation
+				if err != nil {
+					t.Fatal(err)
+				}
+				w.AddAll(keys[:n])
+				return w
+			},
+			change: func(f any) { f.(*Window[string]).Add("another") },
+			equal:  func(a, b any) bool { return a.(*Window[string]).Equal(b.(*Window[string])) },
+			clone:  func(f any) any { return f.(*Window[string]).Clone() },
+			clear:  func(f any) { f.(*Window[string]).Clear() },
+			count:  func(f any) float64 { return f.(*Window[string]).EstimatedCount() },
+			zero:   &Window[string]{},
 		},
 	}
 	for _, c := range cases {

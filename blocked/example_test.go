@@ -23,7 +23,7 @@ func ExampleNew() {
 	fmt.Printf("k=%d, %d bytes\n", f.K(), f.SizeBytes())
 	// Output:
 	// true
-	// k=8, 1262464 bytes
+	// k=8, 1269760 bytes
 }
 
 func ExampleSize() {
@@ -32,7 +32,7 @@ func ExampleSize() {
 		panic(err)
 	}
 	fmt.Printf("%d blocks, k=%d, %.2f bits/key\n", s.Blocks, s.K, s.BitsPerKey)
-	// Output: 30713 blocks, k=8, 15.73 bits/key
+	// Output: 30720 blocks, k=8, 15.73 bits/key
 }
 
 func ExampleFilter_AddHashes() {

@@ -268,8 +268,15 @@ func (f *Filter) compatible(o *Filter) error {
 	return nil
 }
 
-// Union adds every key of o to f (bitwise OR). Both must have the same number
-// of blocks and k (else bloom.ErrGeometry) and key hashes that agree (else
+// Union adds every key of o to f (bitwise OR). Both must have the same k,
+// and o the same number of blocks as f, or that number times or divided by
+// a power of two (else bloom.ErrGeometry). A larger o is folded to f's size
+// in the same pass (see Fold): the result is the filter built at f's size
+// from both sets of keys. A smaller o, 2^t times, is spread over f: block j
+// of f takes block j>>t of o, the block it was folded into, so every key
+// of o is found in f at o's false-positive rate (the filters a distributed
+// job's workers folded to the keys they hold OR into the largest of them
+// this way). o is not modified. Their key hashes must agree (else
 // bloom.ErrHashMismatch; a filter recording HashUnspecified agrees with any and
 // the result records the other's hash), and key families that agree in the
 // same way (KeysUnrecorded agrees with any); otherwise f is unchanged. A zero
@@ -277,8 +284,9 @@ func (f *Filter) compatible(o *Filter) error {
 func (f *Filter) Union(o *Filter) error { return f.combine(o, "Union", false) }
 
 // Intersect keeps in f only the bits also set in o (bitwise AND): every key
-// added to both still answers true. Both must have the same geometry and
-// key hashes that agree, as for Union; otherwise f is unchanged. A zero or
+// added to both still answers true. Both must have the same number of
+// blocks and k (Intersect does not fold) and key hashes that agree, as for
+// Union; otherwise f is unchanged. A zero or
 // nil o is bloom.ErrGeometry; a zero f panics.
 func (f *Filter) Intersect(o *Filter) error { return f.combine(o, "Intersect", true) }
 
@@ -288,8 +296,14 @@ func (f *Filter) combine(o *Filter, op string, and bool) error {
 	if len(f.blocks) == 0 {
 		panic("blocked: " + op + zeroFilter)
 	}
-	if err := f.compatible(o); err != nil {
-		return err
+	times := 0
+	if o != nil && !and {
+		times = foldShift(f, o)
+	}
+	if times == 0 {
+		if err := f.compatible(o); err != nil {
+			return err
+		}
 	}
 	id, err := combinedHash(f.hash, o.hash)
 	if err != nil {
@@ -299,7 +313,14 @@ func (f *Filter) combine(o *Filter, op string, and bool) error {
 	if err != nil {
 		return err
 	}
-	combineWords(f.words(), o.words(), and)
+	switch {
+	case times > 0:
+		foldBlocks(f.blocks, o.blocks, uint(times), true)
+	case times < 0:
+		spreadBlocks(f.blocks, o.blocks, uint(-times))
+	default:
+		combineWords(f.words(), o.words(), and)
+	}
 	f.hash, f.keys = id, keys
 	return nil
 }

@@ -97,6 +97,7 @@ const (
 	Counting   Variant = 3 // blocked.Counting, 64-byte blocks of 4-bit counters
 	Cuckoo     Variant = 4 // cuckoo.Filter: buckets of fingerprints
 	Scalable   Variant = 5 // bloom.Scalable[K]: parameters, then whole Filter encodings
+	Window     Variant = 6 // bloom.Window[K]: parameters, then whole Filter encodings (generations)
 )
 
 // String names the variant.
@@ -112,6 +113,8 @@ func (v Variant) String() string {
 		return "Cuckoo"
 	case Scalable:
 		return "Scalable"
+	case Window:
+		return "Window"
 	}
 	return fmt.Sprintf("Variant(%d)", uint8(v))
 }
@@ -123,6 +126,8 @@ func (v Variant) unit() string {
 		return "bucket"
 	case Scalable:
 		return "stage"
+	case Window:
+		return "generation"
 	}
 	return "block"
 }
@@ -237,7 +242,7 @@ func Parse(b []byte, want Variant) (Header, error) {
 // checkVariant refuses an unknown variant and (want != 0) any other than want.
 func checkVariant(v, want Variant) error {
 	switch {
-	case v.BlockBytes() == 0 && v != Cuckoo && v != Scalable:
+	case v.BlockBytes() == 0 && v != Cuckoo && v != Scalable && v != Window:
 		return fmt.Errorf("%w: unknown variant %d", errs.ErrVariant, uint8(v))
 	case want != 0 && v != want:
 		return fmt.Errorf("%w: encoding holds a %v, not a %v", errs.ErrVariant, v, want)
@@ -259,6 +264,8 @@ func Check(h Header) error {
 		return checkCuckoo(h)
 	case Scalable:
 		return checkScalable(h)
+	case Window:
+		return checkWindow(h)
 	}
 	bb := h.Variant.BlockBytes()
 	if bb == 0 {
