@@ -4,18 +4,18 @@
 
 package bloom
 
-// hasTyped reports whether every bit of Hash(*p) is set in the engine of the *Filter[K] f, p pointing to a key
+// hasTyped reports whether every bit of Hash(*p) is set in the engine of f, the typedFilter of a Filter[K], p pointing to a key
 // of type K, as the engine's one-key kernels do: it hashes integers and strings
 // or byte slices of up to 240 bytes itself, and tail-calls hasString for longer
 // keys and hasSlow for the zero Filter. It jumps to hasTypedAVX2 where cpu.Active is AVX2 or above, else probes with scalar code.
 //
 //go:noescape
-func hasTyped(f *[2]uint64, p *uint64) bool
+func hasTyped(f *typedFilter, p *uint64) bool
 
-// addTyped sets the bits of Hash(*p) in the engine of the *Filter[K] f, p pointing to a key
+// addTyped sets the bits of Hash(*p) in the engine of f, the typedFilter of a Filter[K], p pointing to a key
 // of type K, as the engine's one-key kernels do: it hashes integers and strings
 // or byte slices of up to 240 bytes itself, and tail-calls addString for longer
 // keys and addSlow for the zero Filter. It jumps to addTypedAVX2 where cpu.Active is AVX2 or above, else probes with scalar code.
 //
 //go:noescape
-func addTyped(f *[2]uint64, p *uint64)
+func addTyped(f *typedFilter, p *uint64)

@@ -68,18 +68,18 @@ func hashStr97AVX2(dst []uint64, keys *string) int
 //go:noescape
 func hashStrMixAVX2(dst []uint64, keys *string, flags *uint8)
 
-// hasTypedAVX2 reports whether every bit of Hash(*p) is set in the engine of the *Filter[K] f, p pointing to a key
+// hasTypedAVX2 reports whether every bit of Hash(*p) is set in the engine of f, the typedFilter of a Filter[K], p pointing to a key
 // of type K, as the engine's one-key kernels do: it hashes integers and strings
 // or byte slices of up to 240 bytes itself, and tail-calls hasString for longer
 // keys and hasSlow for the zero Filter. It probes with AVX2 (cpu.Active at that level: hasTyped jumps here).
 //
 //go:noescape
-func hasTypedAVX2(f *[2]uint64, p *uint64) bool
+func hasTypedAVX2(f *typedFilter, p *uint64) bool
 
-// addTypedAVX2 sets the bits of Hash(*p) in the engine of the *Filter[K] f, p pointing to a key
+// addTypedAVX2 sets the bits of Hash(*p) in the engine of f, the typedFilter of a Filter[K], p pointing to a key
 // of type K, as the engine's one-key kernels do: it hashes integers and strings
 // or byte slices of up to 240 bytes itself, and tail-calls addString for longer
 // keys and addSlow for the zero Filter. It probes with AVX2 (cpu.Active at that level: addTyped jumps here).
 //
 //go:noescape
-func addTypedAVX2(f *[2]uint64, p *uint64)
+func addTypedAVX2(f *typedFilter, p *uint64)

@@ -78,6 +78,7 @@ var preloads = map[string]func(){
 		encoding()
 	},
 	"bloom": func() {
+		Package(modulePath)
 		filterSalts()
 		layouts()
 		typedFields()
