@@ -89,8 +89,9 @@ func viewBlocks[T any](b []byte, v variant) []T {
 // hashes up in place. Its zero value is an empty view whose lookups answer
 // false.
 type FilterView struct {
-	// A Filter value, not a pointer: the one-key assembly reads a
-	// *FilterView as the *Filter it starts with.
+	// A Filter value, not a pointer, and the only field: the root
+	// package's FilterView[K] reads a *FilterView as the *Filter it holds
+	// (view_layout.go pins that).
 	f Filter
 }
 
