@@ -17,7 +17,17 @@ import (
 // their signature, for longer keys and the zero Filter.
 
 // typedArgs returns the engine and the kind of the Filter[K] of f, whatever K.
-func typedArgs(f *typedFilter) (*blocked.Filter, keyKind) { return f.f, f.kind }
+func typedArgs(f *typedFilter) (*blocked.Filter, keyKind) {
+	if typedSlowHook != nil {
+		typedSlowHook()
+	}
+	return f.f, f.kind
+}
+
+// typedSlowHook is nil except in tests, which set it to count the calls of
+// the Go functions below: on amd64 the typed kernels answer every key of up
+// to 240 bytes without them (TestTypedFastPath).
+var typedSlowHook func()
 
 // hasSlow is Has for the key at p of any kind (the zero Filter answers false).
 func hasSlow(f *typedFilter, p *uint64) bool {
