@@ -29,5 +29,5 @@ func hashStrMixAVX2(dst []uint64, keys *string, flags *uint8) {
 // Without the amd64 assembly the typed kernels are the Go functions of
 // typed.go, called directly.
 
-func hasTyped(f *[2]uint64, p *uint64) bool { return hasSlow(f, p) }
-func addTyped(f *[2]uint64, p *uint64)      { addSlow(f, p) }
+func hasTyped(f *typedFilter, p *uint64) bool { return hasSlow(f, p) }
+func addTyped(f *typedFilter, p *uint64)      { addSlow(f, p) }

@@ -16,6 +16,13 @@ import (
 // Has and HasAll are safe for concurrent use; Add, AddAll, Union, Intersect
 // and Clear are not safe concurrently with anything else on the same filter.
 type Filter[K Key] struct {
+	typedFilter // the typed kernels' argument: see typed.go
+}
+
+// typedFilter is a Filter[K] without its K: what Has and Add hand to the
+// typed kernels, which read its fields at the offsets asm/ took from this
+// declaration (kernels_amd64.go pins them).
+type typedFilter struct {
 	f    *blocked.Filter // nil in the zero Filter
 	kind keyKind         // kindInvalid in the zero Filter, and only there
 }
@@ -37,7 +44,7 @@ func New[K Key](n uint64, fpr float64) (*Filter[K], error) {
 	}
 	f.SetKeyHash(blocked.HashXXH3)
 	f.SetKeyFamily(keyFamily[K]())
-	return &Filter[K]{f: f, kind: kindOf[K]()}, nil
+	return &Filter[K]{typedFilter{f: f, kind: kindOf[K]()}}, nil
 }
 
 // FromEngine returns a typed filter over an existing hash-level filter (the
@@ -53,7 +60,7 @@ func FromEngine[K Key](f *blocked.Filter) *Filter[K] {
 	if f.KeyFamily() == blocked.KeysUnrecorded {
 		f.SetKeyFamily(keyFamily[K]())
 	}
-	return &Filter[K]{f: f, kind: kindOf[K]()}
+	return &Filter[K]{typedFilter{f: f, kind: kindOf[K]()}}
 }
 
 // Engine returns the hash-level filter underneath, for AddHash/HasHash with
@@ -64,13 +71,13 @@ func (f *Filter[K]) Engine() *blocked.Filter { return f.f }
 // Add adds key k. It panics on the zero Filter.
 func (f *Filter[K]) Add(k K) {
 	// One call, so that Go inlines Add (and Has) for every K: see typed.go.
-	addTyped((*[2]uint64)(unsafe.Pointer(f)), (*uint64)(unsafe.Pointer(&k)))
+	addTyped(&f.typedFilter, (*uint64)(unsafe.Pointer(&k)))
 }
 
 // Has reports whether k may have been added: false means certainly not.
 // The zero Filter answers false.
 func (f *Filter[K]) Has(k K) bool {
-	return hasTyped((*[2]uint64)(unsafe.Pointer(f)), (*uint64)(unsafe.Pointer(&k)))
+	return hasTyped(&f.typedFilter, (*uint64)(unsafe.Pointer(&k)))
 }
 
 // AddAll adds every key of keys. It panics on the zero Filter.
@@ -170,7 +177,7 @@ func (f *Filter[K]) Clone() *Filter[K] {
 	if f.zero() {
 		return &Filter[K]{}
 	}
-	return &Filter[K]{f: f.f.Clone(), kind: f.kind}
+	return &Filter[K]{typedFilter{f: f.f.Clone(), kind: f.kind}}
 }
 
 // Equal reports whether f and o hold the same bits in the same geometry;

@@ -4,18 +4,47 @@
 
 package bloom
 
-// hasTyped reports whether every bit of Hash(*p) is set in the engine of the *Filter[K] f, p pointing to a key
+import (
+	"github.com/simdbloom/bloom/internal/cpu"
+	"unsafe"
+)
+
+// hasTyped reports whether every bit of Hash(*p) is set in the engine of f, the typedFilter of a Filter[K], p pointing to a key
 // of type K, as the engine's one-key kernels do: it hashes integers and strings
 // or byte slices of up to 240 bytes itself, and tail-calls hasString for longer
 // keys and hasSlow for the zero Filter. It jumps to hasTypedAVX2 where cpu.Active is AVX2 or above, else probes with scalar code.
 //
 //go:noescape
-func hasTyped(f *[2]uint64, p *uint64) bool
+func hasTyped(f *typedFilter, p *uint64) bool
 
-// addTyped sets the bits of Hash(*p) in the engine of the *Filter[K] f, p pointing to a key
+// addTyped sets the bits of Hash(*p) in the engine of f, the typedFilter of a Filter[K], p pointing to a key
 // of type K, as the engine's one-key kernels do: it hashes integers and strings
 // or byte slices of up to 240 bytes itself, and tail-calls addString for longer
 // keys and addSlow for the zero Filter. It jumps to addTypedAVX2 where cpu.Active is AVX2 or above, else probes with scalar code.
 //
 //go:noescape
-func addTyped(f *[2]uint64, p *uint64)
+func addTyped(f *typedFilter, p *uint64)
+
+// The declarations the assembly of this file was generated from: a build
+// fails here when one has changed since. Run go generate ./... (../asm/pins.go).
+// The values read from unexported declarations of package blocked are
+// pinned by its own kernels, which read them too.
+func _() {
+	var x [1]struct{}
+	_ = x[cpu.AVX2-2]
+	_ = x[kindBytes-2]
+	_ = x[kindInt16-4]
+	_ = x[kindInt32-5]
+	_ = x[kindInt64-6]
+	_ = x[kindInt8-3]
+	_ = x[kindString-1]
+	_ = x[kindUint16-8]
+	_ = x[kindUint32-9]
+	_ = x[kindUint64-10]
+	_ = x[kindUint8-7]
+	_ = x[unsafe.Offsetof(typedFilter{}.f)-0]
+	_ = x[unsafe.Offsetof(typedFilter{}.kind)-8]
+	_ = x[unsafe.Sizeof(cpu.Active)-8]
+	_ = x[unsafe.Sizeof(typedFilter{}.f)-8]
+	_ = x[unsafe.Sizeof(typedFilter{}.kind)-1]
+}

@@ -63,7 +63,7 @@ DATA typedSecret<>+120(SB)/8, $0x647378d9c97e9fc8
 DATA typedSecret<>+128(SB)/8, $0xc3ebd33483acc5ea
 GLOBL typedSecret<>(SB), RODATA|NOPTR, $136
 
-// func hasTyped(f *[2]uint64, p *uint64) bool
+// func hasTyped(f *typedFilter, p *uint64) bool
 TEXT ·hasTyped(SB), NOSPLIT, $0-17
 	CMPQ github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x02
 	JB   scalar
@@ -550,7 +550,7 @@ s129last:
 long:
 	JMP ·hasString(SB)
 
-// func addTyped(f *[2]uint64, p *uint64)
+// func addTyped(f *typedFilter, p *uint64)
 TEXT ·addTyped(SB), NOSPLIT, $0-16
 	CMPQ github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x02
 	JB   scalar

@@ -4,6 +4,11 @@
 
 package bloom
 
+import (
+	"github.com/simdbloom/bloom/internal/cpu"
+	"unsafe"
+)
+
 // hashUint64sAVX2 sets dst[i] to the XXH3-64 hash of the 8-byte little-endian
 // encoding of src[i], four keys per ymm register. len(src) must be a multiple
 // of 4 and len(dst) at least len(src); dst and src may be the same slice.
@@ -68,18 +73,42 @@ func hashStr97AVX2(dst []uint64, keys *string) int
 //go:noescape
 func hashStrMixAVX2(dst []uint64, keys *string, flags *uint8)
 
-// hasTypedAVX2 reports whether every bit of Hash(*p) is set in the engine of the *Filter[K] f, p pointing to a key
+// hasTypedAVX2 reports whether every bit of Hash(*p) is set in the engine of f, the typedFilter of a Filter[K], p pointing to a key
 // of type K, as the engine's one-key kernels do: it hashes integers and strings
 // or byte slices of up to 240 bytes itself, and tail-calls hasString for longer
 // keys and hasSlow for the zero Filter. It probes with AVX2 (cpu.Active at that level: hasTyped jumps here).
 //
 //go:noescape
-func hasTypedAVX2(f *[2]uint64, p *uint64) bool
+func hasTypedAVX2(f *typedFilter, p *uint64) bool
 
-// addTypedAVX2 sets the bits of Hash(*p) in the engine of the *Filter[K] f, p pointing to a key
+// addTypedAVX2 sets the bits of Hash(*p) in the engine of f, the typedFilter of a Filter[K], p pointing to a key
 // of type K, as the engine's one-key kernels do: it hashes integers and strings
 // or byte slices of up to 240 bytes itself, and tail-calls addString for longer
 // keys and addSlow for the zero Filter. It probes with AVX2 (cpu.Active at that level: addTyped jumps here).
 //
 //go:noescape
-func addTypedAVX2(f *[2]uint64, p *uint64)
+func addTypedAVX2(f *typedFilter, p *uint64)
+
+// The declarations the assembly of this file was generated from: a build
+// fails here when one has changed since. Run go generate ./... (../asm/pins.go).
+// The values read from unexported declarations of package blocked are
+// pinned by its own kernels, which read them too.
+func _() {
+	var x [1]struct{}
+	_ = x[cpu.AVX2-2]
+	_ = x[kindBytes-2]
+	_ = x[kindInt16-4]
+	_ = x[kindInt32-5]
+	_ = x[kindInt64-6]
+	_ = x[kindInt8-3]
+	_ = x[kindString-1]
+	_ = x[kindUint16-8]
+	_ = x[kindUint32-9]
+	_ = x[kindUint64-10]
+	_ = x[kindUint8-7]
+	_ = x[unsafe.Offsetof(typedFilter{}.f)-0]
+	_ = x[unsafe.Offsetof(typedFilter{}.kind)-8]
+	_ = x[unsafe.Sizeof(cpu.Active)-8]
+	_ = x[unsafe.Sizeof(typedFilter{}.f)-8]
+	_ = x[unsafe.Sizeof(typedFilter{}.kind)-1]
+}

@@ -2162,7 +2162,7 @@ DATA typedSecret<>+120(SB)/8, $0x647378d9c97e9fc8
 DATA typedSecret<>+128(SB)/8, $0xc3ebd33483acc5ea
 GLOBL typedSecret<>(SB), RODATA|NOPTR, $136
 
-// func hasTypedAVX2(f *[2]uint64, p *uint64) bool
+// func hasTypedAVX2(f *typedFilter, p *uint64) bool
 // Requires: AVX, AVX2
 TEXT ·hasTypedAVX2(SB), NOSPLIT, $0-17
 	MOVQ    f+0(FP), CX
@@ -2563,7 +2563,7 @@ s129last:
 long:
 	JMP ·hasString(SB)
 
-// func addTypedAVX2(f *[2]uint64, p *uint64)
+// func addTypedAVX2(f *typedFilter, p *uint64)
 // Requires: AVX, AVX2
 TEXT ·addTypedAVX2(SB), NOSPLIT, $0-16
 	MOVQ    f+0(FP), CX

@@ -4,6 +4,11 @@
 
 package bloom
 
+import (
+	"github.com/simdbloom/bloom/internal/cpu"
+	"unsafe"
+)
+
 // hashUint64sAVX512 sets dst[i] to the XXH3-64 hash of the 8-byte little-endian
 // encoding of src[i], eight keys per zmm register. len(dst) must be at least
 // len(src); dst and src may be the same slice. It uses AVX-512 F and DQ.
@@ -69,3 +74,18 @@ func hashStr17IFMA(dst []uint64, keys *string) int
 //
 //go:noescape
 func hashStr33IFMA(dst []uint64, keys *string) int
+
+// The declarations the assembly of this file was generated from: a build
+// fails here when one has changed since. Run go generate ./... (../asm/pins.go).
+// The values read from unexported declarations of package blocked are
+// pinned by its own kernels, which read them too.
+func _() {
+	var x [1]struct{}
+	_ = x[cpu.AVX2-2]
+	_ = x[kindUint64-10]
+	_ = x[unsafe.Offsetof(typedFilter{}.f)-0]
+	_ = x[unsafe.Offsetof(typedFilter{}.kind)-8]
+	_ = x[unsafe.Sizeof(cpu.Active)-8]
+	_ = x[unsafe.Sizeof(typedFilter{}.f)-8]
+	_ = x[unsafe.Sizeof(typedFilter{}.kind)-1]
+}

@@ -10,20 +10,27 @@ import (
 
 // Filter[K].Has and Add are each one call to hasTyped or addTyped (generated
 // by ../asm/typed.go on amd64, dispatch_other.go elsewhere), which take the
-// filter as a *[2]uint64 and the key by address, so that Go inlines the
+// filter as the *typedFilter it holds and the key by address, so that Go inlines the
 // generic method into its caller for every K. On amd64 they hash the key
 // (integers, and strings and byte slices of up to 240 bytes) and probe the
 // engine themselves, and tail-call the Go functions below, which have
 // their signature, for longer keys and the zero Filter.
 
-// typedArgs returns the engine and the kind of the Filter[K] at f, whatever K.
-func typedArgs(f *[2]uint64) (*blocked.Filter, keyKind) {
-	t := (*Filter[uint64])(unsafe.Pointer(f))
-	return t.f, t.kind
+// typedArgs returns the engine and the kind of the Filter[K] of f, whatever K.
+func typedArgs(f *typedFilter) (*blocked.Filter, keyKind) {
+	if typedSlowHook != nil {
+		typedSlowHook()
+	}
+	return f.f, f.kind
 }
 
+// typedSlowHook is nil except in tests, which set it to count the calls of
+// the Go functions below: on amd64 the typed kernels answer every key of up
+// to 240 bytes without them (TestTypedFastPath).
+var typedSlowHook func()
+
 // hasSlow is Has for the key at p of any kind (the zero Filter answers false).
-func hasSlow(f *[2]uint64, p *uint64) bool {
+func hasSlow(f *typedFilter, p *uint64) bool {
 	e, kind := typedArgs(f)
 	if kind == kindInvalid {
 		return false
@@ -32,13 +39,13 @@ func hasSlow(f *[2]uint64, p *uint64) bool {
 }
 
 // hasString is Has for the string at p, of a Filter[K] whose kind is kindString.
-func hasString(f *[2]uint64, p *uint64) bool {
+func hasString(f *typedFilter, p *uint64) bool {
 	e, _ := typedArgs(f)
 	return e.HasHash(xxh3.HashString(*(*string)(unsafe.Pointer(p))))
 }
 
 // addSlow is Add for the key at p of any kind; it panics on the zero Filter.
-func addSlow(f *[2]uint64, p *uint64) {
+func addSlow(f *typedFilter, p *uint64) {
 	e, kind := typedArgs(f)
 	if kind == kindInvalid {
 		panic("bloom: Add" + zeroFilter)
@@ -47,7 +54,7 @@ func addSlow(f *[2]uint64, p *uint64) {
 }
 
 // addString is Add for the string at p, of a Filter[K] whose kind is kindString.
-func addString(f *[2]uint64, p *uint64) {
+func addString(f *typedFilter, p *uint64) {
 	e, _ := typedArgs(f)
 	e.AddHash(xxh3.HashString(*(*string)(unsafe.Pointer(p))))
 }

@@ -68,16 +68,11 @@ func (f *FilterView[K]) wordKey() bool { return f.kind == kindUint64 || f.kind =
 func (f *FilterView[K]) Has(k K) bool {
 	// The fused hash-and-probe kernel of Filter[K].Has, on a Filter[K]
 	// made on the stack over the view's engine: a blocked.FilterView is
-	// its blocked.Filter (its only field, read by the one-key assembly
-	// too; viewLayout checks the size), and a read changes nothing.
-	t := Filter[K]{f: (*blocked.Filter)(unsafe.Pointer(&f.v)), kind: f.kind}
+	// its blocked.Filter (its only field, at offset 0: blocked's
+	// view_layout.go pins that), and a read changes nothing.
+	t := Filter[K]{typedFilter{f: (*blocked.Filter)(unsafe.Pointer(&f.v)), kind: f.kind}}
 	return t.Has(k)
 }
-
-// viewLayout fails to compile if a blocked.FilterView is no longer the size
-// of the blocked.Filter it starts with (FilterView.Has reads one as the other).
-const viewLayout = uint(unsafe.Sizeof(blocked.FilterView{})-unsafe.Sizeof(blocked.Filter{})) +
-	uint(unsafe.Sizeof(blocked.Filter{})-unsafe.Sizeof(blocked.FilterView{}))
 
 // kindFast is kindOf without reflection for the common key types, for
 // Lookup, which cannot keep it between calls.

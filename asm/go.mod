@@ -10,6 +10,7 @@ require (
 
 require (
 	github.com/klauspost/cpuid/v2 v2.4.2 // indirect
+	github.com/zeebo/xxh3 v1.1.0 // indirect
 	golang.org/x/mod v0.23.0 // indirect
 	golang.org/x/sync v0.11.0 // indirect
 	golang.org/x/sys v0.41.0 // indirect

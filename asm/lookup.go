@@ -88,6 +88,7 @@ func encoding() encLayout {
 		log.Fatalf("asm: %s.block is not a type", blockedPath)
 	}
 	l.blockShift = log2(fmt.Sprintf("the size of %s.block", blockedPath), uint64(sizes.Sizeof(tn.Type())))
+	pinInt(blockedPath, false, func(q string) string { return "unsafe.Sizeof(" + q + "block{})" }, int(sizes.Sizeof(tn.Type())))
 	l.maxShift = log2(formatPath+".MaxBlocks", uint64(c("MaxBlocks")))
 	if uint(l.maxShift) > 64-uint(l.blockShift) || l.maxShift > 32 {
 		// blocks<<blockShift must not wrap, and (h>>32)*blocks must fit.
@@ -151,6 +152,7 @@ func constString(path, name string) string {
 	if !ok || c.Val().Kind() != constant.String {
 		log.Fatalf("asm: %s.%s is not a string constant", path, name)
 	}
+	pin(path, exported(name), func(q string) string { return q + name }, c.Val().ExactString())
 	return constant.StringVal(c.Val())
 }
 

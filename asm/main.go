@@ -78,6 +78,7 @@ var preloads = map[string]func(){
 		encoding()
 	},
 	"bloom": func() {
+		Package(modulePath)
 		filterSalts()
 		layouts()
 		typedFields()
@@ -104,6 +105,7 @@ func main() {
 	ConstraintExpr("!purego")
 	gen()
 	Generate()
+	writePins(flag.Lookup("stubs").Value.String())
 }
 
 // argValue returns the value of flag -name in the command line, or def,

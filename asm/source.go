@@ -22,7 +22,8 @@ import (
 // definition: lookup.go), and the unexported constants and struct offsets
 // of the root package and blocked from their types, all loaded with
 // go/packages for amd64 (the sizes of gc on amd64). A field that moves or a constant that changes moves the generated
-// code with it at the next go generate, which CI runs.
+// code with it at the next go generate, which CI runs; until then the
+// package does not compile, as every value read is pinned (pins.go).
 
 // The import paths whose declarations the kernels read.
 const (
@@ -49,6 +50,8 @@ func activeLevel() Mem {
 	if n := sizes.Sizeof(v.Type()); n != 8 {
 		log.Fatalf("asm: %s.Active has %d bytes, not the 8 that CMPQ reads", cpuPath, n)
 	}
+	pinInt(cpuPath, true, func(q string) string { return "unsafe.Sizeof(" + q + "Active)" }, 8)
+	pinInt(cpuPath, true, func(q string) string { return q + "AVX2" }, int(levelAVX2))
 	sym := strings.NewReplacer(".", "·", "/", "∕").Replace(cpuPath) + "·Active"
 	return Mem{Symbol: Symbol{Name: sym}, Base: StaticBase}
 }
@@ -104,6 +107,7 @@ func constInt(path, name string) int {
 	if !exact {
 		log.Fatalf("asm: %s.%s is not an int", path, name)
 	}
+	pinInt(path, exported(name), func(q string) string { return q + name }, int(v))
 	return int(v)
 }
 
@@ -129,6 +133,10 @@ func offsetOf(path, typ, field string) (offset, size int) {
 	offs := sizes.Offsetsof(fields)
 	for i, f := range fields {
 		if f.Name() == field {
+			ok := exported(typ) && exported(field)
+			sel := func(q string) string { return q + typ + "{}." + field + ")" }
+			pinInt(path, ok, func(q string) string { return "unsafe.Offsetof(" + sel(q) }, int(offs[i]))
+			pinInt(path, ok, func(q string) string { return "unsafe.Sizeof(" + sel(q) }, int(sizes.Sizeof(f.Type())))
 			return int(offs[i]), int(sizes.Sizeof(f.Type()))
 		}
 	}

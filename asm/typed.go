@@ -24,14 +24,15 @@ import (
 // blocked.Filter and the kind values come from their declarations
 // (source.go).
 
-// typedFields returns where the kernels find the fields of a bloom.Filter[K]:
-// the engine (a *blocked.Filter) and the key's kind (a byte).
+// typedFields returns where the kernels find the fields of the typedFilter
+// a bloom.Filter[K] holds: the engine (a *blocked.Filter) and the key's kind
+// (a byte).
 func typedFields() (l struct{ engine, kind int }) {
-	off, size := offsetOf(modulePath, "Filter", "f")
-	mustSize("bloom.Filter[K].f", size, 8)
+	off, size := offsetOf(modulePath, "typedFilter", "f")
+	mustSize("bloom.typedFilter.f", size, 8)
 	l.engine = off
-	off, size = offsetOf(modulePath, "Filter", "kind")
-	mustSize("bloom.Filter[K].kind", size, 1)
+	off, size = offsetOf(modulePath, "typedFilter", "kind")
+	mustSize("bloom.typedFilter.kind", size, 1)
 	l.kind = off
 	return l
 }
@@ -86,7 +87,7 @@ func (g typedGen) kernel(v *vecISA, name, result, str, slow string, vec func(v v
 	if v != nil {
 		name += v.name
 	}
-	TEXT(name, NOSPLIT, "func(f *[2]uint64, p *uint64)"+result)
+	TEXT(name, NOSPLIT, "func(f *typedFilter, p *uint64)"+result)
 	Pragma("noescape")
 	does := "sets the bits of Hash(*p) in"
 	if lookup {
@@ -96,7 +97,7 @@ func (g typedGen) kernel(v *vecISA, name, result, str, slow string, vec func(v v
 	if v != nil {
 		how = "It probes with " + v.name + " (cpu.Active at that level: " + entry + " jumps here)."
 	}
-	Doc(name+" "+does+" the engine of the *Filter[K] f, p pointing to a key",
+	Doc(name+" "+does+" the engine of f, the typedFilter of a Filter[K], p pointing to a key",
 		"of type K, as the engine's one-key kernels do: it hashes integers and strings",
 		"or byte slices of up to 240 bytes itself, and tail-calls "+str+" for longer",
 		"keys and "+slow+" for the zero Filter. "+how)

@@ -26,7 +26,7 @@ type Filter struct {
 	// The one-key assembly (filterAddOne, filterHasOne, and the root
 	// package's typed kernels) reads blocks' data pointer and length and k
 	// at the offsets that ../asm takes from this declaration at go
-	// generate.
+	// generate (kernels_amd64.go pins them: see ../asm/pins.go).
 	//
 	// A zero Filter has no blocks and k = 0: the amd64 one-key lookup
 	// returns false for any k other than 8 and 16 (so the check costs the

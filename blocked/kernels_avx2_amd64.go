@@ -4,6 +4,12 @@
 
 package blocked
 
+import (
+	"github.com/simdbloom/bloom/internal/cpu"
+	"github.com/simdbloom/bloom/internal/format"
+	"unsafe"
+)
+
 // filterHas8AVX2 sets out[i] to whether every bit of hs[i] is set (k = 8) and returns
 // how many are. len(out) must be len(hs) and nblocks > 0.
 //
@@ -122,3 +128,59 @@ func filterLookupOneAVX2(b []byte, h uint64) (found bool, err error)
 // it returns whether every bit of h is set in the Filter encoded in b, and a nil error; otherwise it jumps to
 // lookupKeyedSlow, which returns the error (so b escapes, as it does there).
 func filterLookupKeyedAVX2(b []byte, h uint64, want lookupWant) (found bool, err error)
+
+// The declarations the assembly of this file was generated from: a build
+// fails here when one has changed since. Run go generate ./... (../asm/pins.go).
+func _() {
+	var x [1]struct{}
+	_ = x[cpu.AVX2-2]
+	_ = x[format.CompatKeyMask-3]
+	_ = x[format.Filter-1]
+	_ = x[format.HeaderSize-64]
+	_ = x[format.KnownIncompat-1]
+	_ = map[bool]int{false: 0, format.Magic == "SBLM": 1}
+	_ = x[format.MaxBlocks-4294967296]
+	_ = x[format.OffBlocks-8]
+	_ = x[format.OffCompat-36]
+	_ = x[format.OffHash-16]
+	_ = x[format.OffIncompat-40]
+	_ = x[format.OffK-7]
+	_ = x[format.OffMagic-0]
+	_ = x[format.OffPayloadLen-24]
+	_ = x[format.OffVariant-6]
+	_ = x[format.OffVersion-4]
+	_ = x[format.Version-1]
+	_ = x[prefetchDistance-32]
+	_ = x[salt0-1779033703]
+	_ = x[salt1-3144134277]
+	_ = x[salt10-2438529371]
+	_ = x[salt11-355462361]
+	_ = x[salt12-1731405415]
+	_ = x[salt13-2394180231]
+	_ = x[salt14-3675008525]
+	_ = x[salt15-1203062813]
+	_ = x[salt2-1013904243]
+	_ = x[salt3-2773480763]
+	_ = x[salt4-1359893119]
+	_ = x[salt5-2600822925]
+	_ = x[salt6-528734635]
+	_ = x[salt7-1541459225]
+	_ = x[salt8-3418070365]
+	_ = x[salt9-1654270251]
+	_ = x[splitSalt0-1203114875]
+	_ = x[splitSalt1-1150766481]
+	_ = x[splitSalt2-2284105051]
+	_ = x[splitSalt3-2729912477]
+	_ = x[splitSalt4-1884591559]
+	_ = x[splitSalt5-770785867]
+	_ = x[splitSalt6-2667333959]
+	_ = x[splitSalt7-1550580529]
+	_ = x[unsafe.Offsetof(Filter{}.blocks)-0]
+	_ = x[unsafe.Offsetof(Filter{}.k)-24]
+	_ = x[unsafe.Offsetof(SplitBlock{}.blocks)-0]
+	_ = x[unsafe.Sizeof(Filter{}.blocks)-24]
+	_ = x[unsafe.Sizeof(Filter{}.k)-8]
+	_ = x[unsafe.Sizeof(SplitBlock{}.blocks)-24]
+	_ = x[unsafe.Sizeof(block{})-64]
+	_ = x[unsafe.Sizeof(cpu.Active)-8]
+}

@@ -55,21 +55,14 @@ func viewPayload(p []byte, v variant) []byte {
 // internal/format's constants): TestLookupHashEachCheck and
 // TestLookupHashHostile compare the two.
 
-// sliceHeader is the layout of a slice, for viewSlice.
-type sliceHeader struct {
-	p    unsafe.Pointer
-	n, c uint64
-}
-
 // viewSlice returns the nb blocks of T in the payload of b, an encoding of
-// variant v that passed Reset's checks: in place, without unsafe.Slice's
-// checks (Reset's imply them), or copied where viewPayload needs to.
-func viewSlice[T any](b []byte, v variant, nb uint64) (s []T) {
+// variant v that passed Reset's checks (which put the nb blocks inside b):
+// in place, or copied where viewPayload needs to.
+func viewSlice[T any](b []byte, v variant, nb uint64) []T {
 	if !unalignedOK {
 		return viewBlocks[T](b, v)[:nb]
 	}
-	*(*sliceHeader)(unsafe.Pointer(&s)) = sliceHeader{unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), headerSize), nb, nb}
-	return s
+	return unsafe.Slice((*T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), headerSize)), nb)
 }
 
 // viewErr returns the error of an encoding that failed Reset's checks: the
@@ -96,8 +89,9 @@ func viewBlocks[T any](b []byte, v variant) []T {
 // hashes up in place. Its zero value is an empty view whose lookups answer
 // false.
 type FilterView struct {
-	// A Filter value, not a pointer: the one-key assembly reads a
-	// *FilterView as the *Filter it starts with.
+	// A Filter value, not a pointer, and the only field: the root
+	// package's FilterView[K] reads a *FilterView as the *Filter it holds
+	// (view_layout.go pins that).
 	f Filter
 }
 

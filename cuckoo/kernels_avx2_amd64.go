@@ -19,3 +19,29 @@ func cuckooHasSemiAVX2(data *byte, params *[19][4]uint64, tab *[4096]uint16, hs 
 //
 //go:noescape
 func cuckooHasPlainAVX2(data *byte, params *[19][4]uint64, tab *[4096]uint16, hs []uint64, out []bool) int
+
+// The declarations the assembly of this file was generated from: a build
+// fails here when one has changed since. Run go generate ./... (../asm/pins.go).
+func _() {
+	var x [1]struct{}
+	_ = x[c2AltHi-5]
+	_ = x[c2AltMix-4]
+	_ = x[c2BucketBits-1]
+	_ = x[c2CodeMask-10]
+	_ = x[c2FPMask-2]
+	_ = x[c2FPShuf-16]
+	_ = x[c2Four-6]
+	_ = x[c2LowMask-13]
+	_ = x[c2NB-0]
+	_ = x[c2NibMask-14]
+	_ = x[c2One-3]
+	_ = x[c2P-9]
+	_ = x[c2Q-8]
+	_ = x[c2RotL-17]
+	_ = x[c2RotR-18]
+	_ = x[c2Rows-19]
+	_ = x[c2ShiftA-11]
+	_ = x[c2ShiftB-12]
+	_ = x[c2Spread-15]
+	_ = x[cpWords-12]
+}

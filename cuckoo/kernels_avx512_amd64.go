@@ -21,3 +21,22 @@ func cuckooHasSemiAVX512(data *byte, params *[12]uint64, tab *[4096]uint16, hs [
 //
 //go:noescape
 func cuckooHasPlainAVX512(data *byte, params *[12]uint64, tab *[4096]uint16, hs []uint64, out []bool) int
+
+// The declarations the assembly of this file was generated from: a build
+// fails here when one has changed since. Run go generate ./... (../asm/pins.go).
+func _() {
+	var x [1]struct{}
+	_ = x[cpAltMix-7]
+	_ = x[cpBucketBits-1]
+	_ = x[cpCodeMask-9]
+	_ = x[cpCtrl-5]
+	_ = x[cpFPMask-2]
+	_ = x[cpLanes16Lo-8]
+	_ = x[cpLowMask-3]
+	_ = x[cpNB-0]
+	_ = x[cpNibMask-4]
+	_ = x[cpOne-11]
+	_ = x[cpSeven-10]
+	_ = x[cpSpread-6]
+	_ = x[cpWords-12]
+}
