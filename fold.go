@@ -14,7 +14,7 @@ func (f *Filter[K]) Fold(times int) (*Filter[K], error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Filter[K]{f: g, kind: f.kind}, nil
+	return &Filter[K]{typedFilter{f: g, kind: f.kind}}, nil
 }
 
 // FoldTo returns f folded as many times as its EstimatedFPR stays at or
@@ -25,5 +25,5 @@ func (f *Filter[K]) FoldTo(fpr float64) (*Filter[K], error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Filter[K]{f: g, kind: f.kind}, nil
+	return &Filter[K]{typedFilter{f: g, kind: f.kind}}, nil
 }
