@@ -63,24 +63,34 @@ func (s *Scalable[K]) params() []byte {
 }
 
 // MarshalBinary returns the encoding of s. It returns an error wrapping
-// ErrGeometry for the zero Scalable.
+// ErrGeometry for the zero Scalable, and one wrapping ErrTooLarge for an
+// encoding larger than this process can allocate.
 func (s *Scalable[K]) MarshalBinary() ([]byte, error) { return s.AppendBinary(nil) }
 
-// AppendBinary appends the encoding of s to b, as MarshalBinary.
+// AppendBinary appends the encoding of s to b, as MarshalBinary. On error
+// (ErrTooLarge only when b lacks the room) it returns b unchanged.
 func (s *Scalable[K]) AppendBinary(b []byte) ([]byte, error) {
 	h, err := s.header()
 	if err != nil {
 		return b, err
 	}
 	var ferr error
-	b = format.Append(b, h, int(h.PayloadBytes), func(p []byte) {
+	out, err := format.Append(b, h, func(p []byte) {
 		copy(p, s.params())
 		q := p[format.ScalableParamBytes:format.ScalableParamBytes]
 		for _, f := range s.stages {
-			q, ferr = f.AppendBinary(q) // within p's capacity: no reallocation
+			if q, ferr = f.AppendBinary(q); ferr != nil { // within p's capacity: no allocation
+				return
+			}
 		}
 	})
-	return b, ferr
+	if err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return b, err
+	}
+	return out, nil
 }
 
 // WriteTo writes the encoding of s to w, each stage streamed from its

@@ -72,9 +72,11 @@ func fromLE(b []byte, word int) {
 	}
 }
 
-// appendEncoded appends the encoding of a filter to dst.
-func appendEncoded(dst []byte, v variant, k int, id HashID, keys KeyFamily, mem []byte) []byte {
-	return format.Append(dst, toFormat(v, k, id, keys, len(mem)), len(mem), func(p []byte) {
+// appendEncoded appends the encoding of a filter to dst, or returns dst
+// and an error wrapping bloom.ErrTooLarge if dst lacks the room and the
+// memory limits refuse a new array that has it (format.Append).
+func appendEncoded(dst []byte, v variant, k int, id HashID, keys KeyFamily, mem []byte) ([]byte, error) {
+	return format.Append(dst, toFormat(v, k, id, keys, len(mem)), func(p []byte) {
 		switch {
 		case littleEndian:
 			copy(p, mem) // a memmove: right however p and mem overlap

@@ -21,9 +21,9 @@ import (
 	"io"
 	"iter"
 	"math"
-	"slices"
 	"unsafe"
 
+	"github.com/simdbloom/bloom/internal/alloc"
 	"github.com/simdbloom/bloom/internal/errs"
 	"github.com/simdbloom/bloom/internal/memlimit"
 )
@@ -290,9 +290,13 @@ func Check(h Header) error {
 // its memory, the process's limits). The decoders that copy the payload
 // call it before they allocate; the views, which copy nothing, do not.
 func CheckMemory(h Header) error {
-	return memlimit.Check(h.PayloadBytes, func() string {
-		return fmt.Sprintf("the %v encoding's %s", h.Variant, errs.Count(h.Blocks, h.Variant.unit()))
-	})
+	return memlimit.Check(h.PayloadBytes, h.what)
+}
+
+// what names the payload of an encoding with header h, for the messages of
+// CheckMemory and Append: "the Filter encoding's 655360 blocks".
+func (h Header) what() string {
+	return fmt.Sprintf("the %v encoding's %s", h.Variant, errs.Count(h.Blocks, h.Variant.unit()))
 }
 
 // Frame checks that b is exactly one encoding (of variant want, unless 0)
@@ -327,22 +331,28 @@ func Decode(b []byte, want Variant) (Header, []byte, error) {
 	return h, p, nil
 }
 
-// Append appends an encoding with header h and an n-byte payload to dst:
-// fill writes the payload into the slice it is given, then the payload CRC
-// and PayloadBytes are set and the header written. With
-// IncompatNoPayloadCRC in h.Incompat the payload CRC is left zero.
-func Append(dst []byte, h Header, n int, fill func(p []byte)) []byte {
+// Append appends an encoding with header h and its h.PayloadBytes-byte
+// payload to dst: fill writes the payload into the slice it is given, then
+// the payload CRC is set and the header written. With IncompatNoPayloadCRC
+// in h.Incompat the payload CRC is left zero. When dst lacks the room, the
+// new array is checked against the memory limits first (alloc.Grow): an
+// encoding too large for them returns dst unchanged and an error wrapping
+// ErrTooLarge.
+func Append(dst []byte, h Header, fill func(p []byte)) ([]byte, error) {
 	start := len(dst)
-	dst = slices.Grow(dst, HeaderSize+n)[:start+HeaderSize+n]
+	dst, err := alloc.Grow(dst, HeaderSize+h.PayloadBytes, h.what)
+	if err != nil {
+		return dst, err
+	}
+	dst = dst[:start+HeaderSize+int(h.PayloadBytes)]
 	p := dst[start+HeaderSize:]
 	fill(p)
-	h.PayloadBytes = uint64(n)
 	h.PayloadCRC = 0
 	if h.HasPayloadCRC() {
 		h.PayloadCRC = CRC(p)
 	}
 	h.Put(dst[start:])
-	return dst
+	return dst, nil
 }
 
 // Write writes an encoding with header h to w: payload yields the payload
