@@ -3,9 +3,13 @@ package bloom
 import (
 	"bytes"
 	"errors"
+	"io"
 	"strings"
 	"testing"
+	"unsafe"
 
+	"github.com/simdbloom/bloom/internal/alloc"
+	"github.com/simdbloom/bloom/internal/alloc/hugetest"
 	"github.com/simdbloom/bloom/internal/childtest"
 	"github.com/simdbloom/bloom/internal/memlimit"
 )
@@ -113,4 +117,118 @@ func TestEncodersBeyondAddressSpace(t *testing.T) {
 			t.Errorf("MarshalBinary of a small filter under ulimit -v: %v", err)
 		}
 	})
+}
+
+// memory is n bytes at p.
+type memory struct {
+	p unsafe.Pointer
+	n uint64
+}
+
+// firstPointer returns the pointer a struct starts with: the data pointer
+// of the memory of a blocked.Filter, blocked.Counting or cuckoo.Filter
+// (their first field, whose offset the assembly relies on too).
+func firstPointer[T any](p *T) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(p)) }
+
+// TestDecodedHugePages: the typed filters decoded from an encoding of
+// alloc.HugeFrom bytes or more (UnmarshalBinary, ReadFrom of a reader that
+// tells its length and of a stream that does not), and each stage of a
+// decoded Scalable, get their memory as New does, from internal/alloc: at a
+// 2 MiB boundary and advised for huge pages (on Linux; hugetest
+// calibrates); and equal the filter encoded.
+func TestDecodedHugePages(t *testing.T) {
+	f, err := New[uint64](7_000_000, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCounting[uint64](2_000_000, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := NewCuckoo[uint64](8_000_000, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := NewScalable[uint64](5_000_000, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range uint64(2000) {
+		f.Add(i)
+		c.Add(i)
+		if err := k.Add(i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := uint64(0); s.Stages() < 2; i++ {
+		s.Add(i * 0x9e3779b97f4a7c15)
+	}
+	for _, tc := range []struct {
+		name   string
+		encode func() ([]byte, error)
+		decode func(enc []byte, r io.Reader) (mems []memory, equal bool, err error)
+	}{
+		{"Filter", f.MarshalBinary, func(enc []byte, r io.Reader) ([]memory, bool, error) {
+			var g Filter[uint64]
+			err := decodeWith(&g, enc, r)
+			return []memory{{firstPointer(g.f), g.f.SizeBytes()}}, err == nil && g.Equal(f), err
+		}},
+		{"Counting", c.MarshalBinary, func(enc []byte, r io.Reader) ([]memory, bool, error) {
+			var g Counting[uint64]
+			err := decodeWith(&g, enc, r)
+			return []memory{{firstPointer(g.c), g.c.SizeBytes()}}, err == nil && g.Equal(c), err
+		}},
+		{"Cuckoo", k.MarshalBinary, func(enc []byte, r io.Reader) ([]memory, bool, error) {
+			var g Cuckoo[uint64]
+			err := decodeWith(&g, enc, r)
+			return []memory{{firstPointer(g.f), g.f.NumBits() / 8}}, err == nil && g.Equal(k), err
+		}},
+		{"Scalable", s.MarshalBinary, func(enc []byte, r io.Reader) ([]memory, bool, error) {
+			var g Scalable[uint64]
+			err := decodeWith(&g, enc, r)
+			var mems []memory
+			for _, st := range g.stages {
+				mems = append(mems, memory{firstPointer(st), st.SizeBytes()})
+			}
+			return mems, err == nil && g.Equal(s), err
+		}},
+	} {
+		enc, err := tc.encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for how, r := range map[string]io.Reader{
+			"UnmarshalBinary":     nil,
+			"ReadFrom":            bytes.NewReader(enc),
+			"ReadFrom (streamed)": struct{ io.Reader }{bytes.NewReader(enc)},
+		} {
+			mems, equal, err := tc.decode(enc, r)
+			what := tc.name + "." + how
+			if err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			if !equal {
+				t.Errorf("%s: not equal to the filter encoded", what)
+			}
+			for i, m := range mems {
+				if m.n < alloc.HugeFrom {
+					t.Fatalf("%s: memory %d is %d bytes, below alloc.HugeFrom: the test's sizes are wrong", what, i, m.n)
+				}
+				hugetest.Check(t, what, m.p, m.n)
+			}
+		}
+	}
+}
+
+// decodeWith decodes enc into d: with UnmarshalBinary if r is nil, else
+// with ReadFrom of r.
+func decodeWith(d interface {
+	UnmarshalBinary([]byte) error
+	io.ReaderFrom
+}, enc []byte, r io.Reader) error {
+	if r == nil {
+		return d.UnmarshalBinary(enc)
+	}
+	_, err := d.ReadFrom(r)
+	return err
 }

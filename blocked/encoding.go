@@ -24,6 +24,9 @@ import (
 // encoding: one larger than this process can allocate (the limits MaxBlocks
 // lists) is an error wrapping bloom.ErrTooLarge, and AppendBinary then
 // returns b unchanged. WriteTo allocates nothing of the filter's size.
+// Decoded filters get their memory as New's do: at a 64-byte boundary, and
+// from 8 MiB at a 2 MiB one, advised on Linux for transparent huge pages
+// (PERF.md, "Huge pages").
 //
 // Decoding checks everything before it allocates: a header that announces
 // more payload than the input holds is bloom.ErrTruncated, and ReadFrom's memory

@@ -21,7 +21,7 @@ func TestWordsAlignedAndZeroed(t *testing.T) {
 			if uint64(len(w)) != n || uint64(cap(w)) != n {
 				t.Fatalf("Words(%d): len %d cap %d", n, len(w), cap(w))
 			}
-			want := uintptr(align(n * 8))
+			want := uintptr(Align(n * 8))
 			if addr(w)%want != 0 {
 				t.Fatalf("Words(%d) at %#x, not aligned to %d", n, addr(w), want)
 			}
@@ -49,8 +49,8 @@ func TestBytes(t *testing.T) {
 		if uint64(len(b)) != n {
 			t.Fatalf("Bytes(%d): len %d", n, len(b))
 		}
-		if uintptr(unsafe.Pointer(&b[0]))%uintptr(align(n)) != 0 {
-			t.Fatalf("Bytes(%d) not aligned to %d", n, align(n))
+		if uintptr(unsafe.Pointer(&b[0]))%uintptr(Align(n)) != 0 {
+			t.Fatalf("Bytes(%d) not aligned to %d", n, Align(n))
 		}
 		b[n-1] = 1 // the last byte is writable
 	}
@@ -64,7 +64,7 @@ func TestFootprint(t *testing.T) {
 		t.Fatalf("Footprint(64) = %d", Footprint(64))
 	}
 	for _, n := range []uint64{8, 800, HugeFrom, 3 * HugeFrom} {
-		if Footprint(n) < n+align(n)-8 {
+		if Footprint(n) < n+Align(n)-8 {
 			t.Fatalf("Footprint(%d) = %d, less than the slack needs", n, Footprint(n))
 		}
 	}

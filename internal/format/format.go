@@ -21,7 +21,6 @@ import (
 	"io"
 	"iter"
 	"math"
-	"unsafe"
 
 	"github.com/simdbloom/bloom/internal/alloc"
 	"github.com/simdbloom/bloom/internal/errs"
@@ -286,11 +285,12 @@ func Check(h Header) error {
 }
 
 // CheckMemory returns an error wrapping ErrTooLarge if a copy of h's
-// payload is more than this machine can allocate at once (internal/memlimit:
-// its memory, the process's limits). The decoders that copy the payload
-// call it before they allocate; the views, which copy nothing, do not.
+// payload, in memory from alloc.Bytes, is more than this machine can
+// allocate at once (internal/memlimit: its memory, the process's limits).
+// The decoders that copy the payload call it before they allocate; the
+// views, which copy nothing, do not.
 func CheckMemory(h Header) error {
-	return memlimit.Check(h.PayloadBytes, h.what)
+	return memlimit.Check(alloc.Footprint(h.PayloadBytes), h.what)
 }
 
 // what names the payload of an encoding with header h, for the messages of
@@ -404,17 +404,11 @@ func WriteFull(w io.Writer, p []byte) (int, error) {
 // ChunkBytes is how much payload Read reads at a time, and its first buffer.
 const ChunkBytes = 1 << 20
 
-// AlignedBytes returns n zeroed bytes at a 64-byte boundary, allocated as
-// words so the memory holds no pointers.
-func AlignedBytes(n uint64) []byte {
-	raw := make([]uint64, n/8+8)
-	off := (64 - uintptr(unsafe.Pointer(&raw[0]))%64) % 64
-	return unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(&raw[0]), off)), n)
-}
-
 // Read reads one encoding (of variant want, unless 0) from r, exactly its
-// bytes and no more, and returns its header, its payload in 64-byte aligned
-// memory (checked against the payload CRC) and the number of bytes read.
+// bytes and no more, and returns its header, its payload (checked against
+// the payload CRC) in memory from alloc.Bytes, as a filter's own (64-byte
+// aligned, and laid out for huge pages from alloc.HugeFrom bytes), and the
+// number of bytes read.
 //
 // At the clean end of a stream, when r yields no byte at all, Read returns
 // io.EOF itself, so a loop reading concatenated encodings ends as Go readers
@@ -450,7 +444,7 @@ func Read(r io.Reader, want Variant) (Header, []byte, int64, error) {
 			return Header{}, nil, total, err
 		}
 	}
-	mem := AlignedBytes(initial)
+	mem := alloc.Bytes(initial)
 	var got uint64
 	var crc uint32
 	for got < size {
@@ -460,7 +454,7 @@ func Read(r io.Reader, want Variant) (Header, []byte, int64, error) {
 					return Header{}, nil, total, err
 				}
 			}
-			grown := AlignedBytes(min(2*got, size))
+			grown := alloc.Bytes(min(2*got, size))
 			copy(grown, mem)
 			mem = grown
 		}
