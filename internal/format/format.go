@@ -444,7 +444,7 @@ func Read(r io.Reader, want Variant) (Header, []byte, int64, error) {
 			return Header{}, nil, total, err
 		}
 	}
-	mem := alloc.Bytes(initial)
+	mem := buffer(initial, size)
 	var got uint64
 	var crc uint32
 	for got < size {
@@ -454,7 +454,7 @@ func Read(r io.Reader, want Variant) (Header, []byte, int64, error) {
 					return Header{}, nil, total, err
 				}
 			}
-			grown := alloc.Bytes(min(2*got, size))
+			grown := buffer(min(2*got, size), size)
 			copy(grown, mem)
 			mem = grown
 		}
@@ -471,6 +471,18 @@ func Read(r io.Reader, want Variant) (Header, []byte, int64, error) {
 		return Header{}, nil, total, fmt.Errorf("%w: payload CRC-32C is %#08x, header says %#08x", errs.ErrChecksum, crc, h.PayloadCRC)
 	}
 	return h, mem, total, nil
+}
+
+// buffer returns Read's payload buffer of n bytes for a payload of size
+// bytes: the payload's own memory, from alloc.Bytes, when it holds all of
+// it; else a plain one that only stages the bytes read so far, which
+// alloc's huge-page layout would only slow down (the advice drops the
+// pages the runtime reuses, to be faulted in again).
+func buffer(n, size uint64) []byte {
+	if n == size {
+		return alloc.Bytes(n)
+	}
+	return make([]byte, n)
 }
 
 // truncated wraps a read error: an early end of stream is Truncated.
