@@ -11,8 +11,8 @@ import (
 	"github.com/simdbloom/bloom/internal/alloc"
 )
 
-// Check fails t unless p, the start of what's memory (n >= alloc.HugeFrom
-// bytes), is aligned as alloc.Words aligns such an array (2 MiB where
+// Check fails t unless p, the start of the n bytes (n >= alloc.HugeFrom)
+// of memory that what names, is aligned as alloc.Words aligns such an array (2 MiB where
 // huge pages are advised) and, where the advice can be seen (Linux with
 // transparent huge pages, not an emulator that drops madvise), lies in a
 // mapping advised for huge pages. Whether the kernel then grants them
