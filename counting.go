@@ -167,10 +167,12 @@ func (c *Counting[K]) Equal(o *Counting[K]) bool {
 
 // MarshalBinary returns the encoding of c (a blocked.Counting encoding with
 // key hash xxh3). It returns an error wrapping ErrGeometry for the zero
-// Counting.
+// Counting, and one wrapping ErrTooLarge for an encoding larger than this
+// process can allocate.
 func (c *Counting[K]) MarshalBinary() ([]byte, error) { return c.AppendBinary(nil) }
 
-// AppendBinary appends the encoding of c to b, as MarshalBinary.
+// AppendBinary appends the encoding of c to b, as MarshalBinary. On error
+// (ErrTooLarge only when b lacks the room) it returns b unchanged.
 func (c *Counting[K]) AppendBinary(b []byte) ([]byte, error) {
 	if c.c == nil {
 		return b, zeroEncode("Counting", "NewCounting")

@@ -157,10 +157,13 @@ func (c *Cuckoo[K]) Equal(o *Cuckoo[K]) bool {
 }
 
 // MarshalBinary returns the encoding of c (a cuckoo.Filter encoding with key
-// hash xxh3). It returns an error wrapping ErrGeometry for the zero Cuckoo.
+// hash xxh3). It returns an error wrapping ErrGeometry for the zero Cuckoo,
+// and one wrapping ErrTooLarge for an encoding larger than this process can
+// allocate.
 func (c *Cuckoo[K]) MarshalBinary() ([]byte, error) { return c.AppendBinary(nil) }
 
-// AppendBinary appends the encoding of c to b, as MarshalBinary.
+// AppendBinary appends the encoding of c to b, as MarshalBinary. On error
+// (ErrTooLarge only when b lacks the room) it returns b unchanged.
 func (c *Cuckoo[K]) AppendBinary(b []byte) ([]byte, error) {
 	if c.f == nil {
 		return b, zeroEncode("Cuckoo", "NewCuckoo")

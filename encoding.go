@@ -22,10 +22,12 @@ import (
 
 // MarshalBinary returns the encoding of f, with the key hash it records
 // (blocked.HashXXH3 for a filter made by New). The zero Filter has no
-// encoding: an error wrapping ErrGeometry.
+// encoding: an error wrapping ErrGeometry; an encoding larger than this
+// process can allocate is an error wrapping ErrTooLarge.
 func (f *Filter[K]) MarshalBinary() ([]byte, error) { return f.engine().MarshalBinary() }
 
-// AppendBinary appends the encoding of f to b, as MarshalBinary.
+// AppendBinary appends the encoding of f to b, as MarshalBinary. On error
+// (ErrTooLarge only when b lacks the room) it returns b unchanged.
 func (f *Filter[K]) AppendBinary(b []byte) ([]byte, error) { return f.engine().AppendBinary(b) }
 
 // WriteTo writes the encoding of f to w, streaming the bits without a copy

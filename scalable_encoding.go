@@ -62,24 +62,41 @@ func (s *Scalable[K]) params() []byte {
 }
 
 // MarshalBinary returns the encoding of s. It returns an error wrapping
-// ErrGeometry for the zero Scalable.
+// ErrGeometry for the zero Scalable, and one wrapping ErrTooLarge for an
+// encoding larger than this process can allocate.
 func (s *Scalable[K]) MarshalBinary() ([]byte, error) { return s.AppendBinary(nil) }
 
-// AppendBinary appends the encoding of s to b, as MarshalBinary.
+// AppendBinary appends the encoding of s to b, as MarshalBinary. On error
+// (ErrTooLarge only when b lacks the room) it returns b unchanged.
 func (s *Scalable[K]) AppendBinary(b []byte) ([]byte, error) {
 	h, err := s.header()
 	if err != nil {
 		return b, err
 	}
+	return appendChain(b, h, s.params(), s.stages)
+}
+
+// appendChain appends the encoding with header h of a chain of filters (a
+// Scalable's stages, a Window's generations): the parameter block params,
+// then each filter's whole encoding. Whatever fails, it returns b
+// unchanged with the error (ErrTooLarge only when b lacks the room).
+func appendChain(b []byte, h format.Header, params []byte, filters []*blocked.Filter) ([]byte, error) {
 	var ferr error
-	b = format.Append(b, h, int(h.PayloadBytes), func(p []byte) {
-		copy(p, s.params())
-		q := p[format.ScalableParamBytes:format.ScalableParamBytes]
-		for _, f := range s.stages {
-			q, ferr = f.AppendBinary(q) // within p's capacity: no reallocation
+	out, err := format.Append(b, h, func(p []byte) {
+		q := p[copy(p, params):][:0]
+		for _, f := range filters {
+			if q, ferr = f.AppendBinary(q); ferr != nil { // within p's capacity: no allocation
+				return
+			}
 		}
 	})
-	return b, ferr
+	if err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return b, err
+	}
+	return out, nil
 }
 
 // WriteTo writes the encoding of s to w, each stage streamed from its

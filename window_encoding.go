@@ -72,15 +72,7 @@ func (w *Window[K]) AppendBinary(b []byte) ([]byte, error) {
 	if err != nil {
 		return b, err
 	}
-	var ferr error
-	b = format.Append(b, h, int(h.PayloadBytes), func(p []byte) {
-		copy(p, w.params())
-		q := p[format.WindowParamBytes:format.WindowParamBytes]
-		for _, f := range w.gens {
-			q, ferr = f.AppendBinary(q) // within p's capacity: no reallocation
-		}
-	})
-	return b, ferr
+	return appendChain(b, h, w.params(), w.gens)
 }
 
 // WriteTo writes the encoding of w to w2, each generation streamed from

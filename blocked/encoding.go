@@ -20,6 +20,14 @@ import (
 // key family (KeyFamily, SetKeyFamily) the same way, in the header's
 // compatible flags; a SplitBlock records none.
 //
+// MarshalBinary, and AppendBinary when b lacks the room, allocate the whole
+// encoding: one larger than this process can allocate (the limits MaxBlocks
+// lists) is an error wrapping bloom.ErrTooLarge, and AppendBinary then
+// returns b unchanged. WriteTo allocates nothing of the filter's size.
+// Decoded filters get their memory as New's do: at a 64-byte boundary, and
+// from 8 MiB at a 2 MiB one, advised on Linux for transparent huge pages
+// (PERF.md, "Huge pages").
+//
 // Decoding checks everything before it allocates: a header that announces
 // more payload than the input holds is bloom.ErrTruncated, and ReadFrom's memory
 // grows with the bytes actually read. On error the receiver is unchanged.
@@ -81,16 +89,19 @@ func (f *Filter) SetKeyFamily(k KeyFamily) { f.keys = k }
 func (f *Filter) mem() []byte { return bytesOf(f.blocks) }
 
 // MarshalBinary returns the encoding of f, with its key hash (KeyHash). A
-// zero Filter has no encoding: an error wrapping bloom.ErrGeometry.
+// zero Filter has no encoding: an error wrapping bloom.ErrGeometry; one too
+// large for memory is bloom.ErrTooLarge.
 func (f *Filter) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
 
 // AppendBinary appends the encoding of f, with its key hash, to b. For a
-// zero Filter it returns b unchanged and an error wrapping bloom.ErrGeometry.
+// zero Filter it returns b unchanged and an error wrapping bloom.ErrGeometry,
+// and for an encoding too large for memory when b lacks the room, b
+// unchanged and bloom.ErrTooLarge.
 func (f *Filter) AppendBinary(b []byte) ([]byte, error) {
 	if len(f.blocks) == 0 {
 		return b, errZeroEncode("Filter")
 	}
-	return appendEncoded(b, variantFilter, f.k, f.hash, f.keys, f.mem()), nil
+	return appendEncoded(b, variantFilter, f.k, f.hash, f.keys, f.mem())
 }
 
 // WriteTo writes the encoding of f, with its key hash, to w, the payload
@@ -139,16 +150,17 @@ func (s *SplitBlock) SetKeyHash(id HashID) { s.hash = id }
 
 // MarshalBinary returns the encoding of s, with its key hash. The payload is
 // the Parquet bitset. A zero SplitBlock has no encoding: an error wrapping
-// bloom.ErrGeometry.
+// bloom.ErrGeometry; one too large for memory is bloom.ErrTooLarge.
 func (s *SplitBlock) MarshalBinary() ([]byte, error) { return s.AppendBinary(nil) }
 
-// AppendBinary appends the encoding of s, with its key hash, to b. For a
-// zero SplitBlock it returns b unchanged and an error wrapping bloom.ErrGeometry.
+// AppendBinary appends the encoding of s, with its key hash, to b, as
+// Filter.AppendBinary does (b unchanged and bloom.ErrGeometry for a zero
+// SplitBlock, bloom.ErrTooLarge for an encoding too large for memory).
 func (s *SplitBlock) AppendBinary(b []byte) ([]byte, error) {
 	if len(s.blocks) == 0 {
 		return b, errZeroEncode("SplitBlock")
 	}
-	return appendEncoded(b, variantSplitBlock, 8, s.hash, KeysUnrecorded, s.bytes()), nil
+	return appendEncoded(b, variantSplitBlock, 8, s.hash, KeysUnrecorded, s.bytes())
 }
 
 // WriteTo writes the encoding of s, with its key hash, to w, as
@@ -204,16 +216,18 @@ func (c *Counting) SetKeyFamily(k KeyFamily) { c.keys = k }
 func (c *Counting) mem() []byte { return bytesOf(c.blocks) }
 
 // MarshalBinary returns the encoding of c, with its key hash. A zero
-// Counting has no encoding: an error wrapping bloom.ErrGeometry.
+// Counting has no encoding: an error wrapping bloom.ErrGeometry; one too
+// large for memory is bloom.ErrTooLarge.
 func (c *Counting) MarshalBinary() ([]byte, error) { return c.AppendBinary(nil) }
 
-// AppendBinary appends the encoding of c, with its key hash, to b. For a
-// zero Counting it returns b unchanged and an error wrapping bloom.ErrGeometry.
+// AppendBinary appends the encoding of c, with its key hash, to b, as
+// Filter.AppendBinary does (b unchanged and bloom.ErrGeometry for a zero
+// Counting, bloom.ErrTooLarge for an encoding too large for memory).
 func (c *Counting) AppendBinary(b []byte) ([]byte, error) {
 	if len(c.blocks) == 0 {
 		return b, errZeroEncode("Counting")
 	}
-	return appendEncoded(b, variantCounting, 8, c.hash, c.keys, c.mem()), nil
+	return appendEncoded(b, variantCounting, 8, c.hash, c.keys, c.mem())
 }
 
 // WriteTo writes the encoding of c, with its key hash, to w, as

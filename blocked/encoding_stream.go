@@ -6,6 +6,7 @@ import (
 	"io"
 	"unsafe"
 
+	"github.com/simdbloom/bloom/internal/alloc"
 	"github.com/simdbloom/bloom/internal/format"
 )
 
@@ -17,9 +18,10 @@ import (
 // chunkBytes is how much payload is converted, checksummed or read at a time.
 const chunkBytes = format.ChunkBytes
 
-// alignedMem returns n zeroed bytes (n a multiple of 8) at a 64-byte
-// boundary, allocated as words so the memory holds no pointers.
-func alignedMem(n uint64) []byte { return format.AlignedBytes(n) }
+// alignedMem returns n zeroed bytes (n a multiple of 8) from the allocator
+// of New: at a 64-byte boundary, laid out for huge pages from
+// alloc.HugeFrom bytes, holding no pointers.
+func alignedMem(n uint64) []byte { return alloc.Bytes(n) }
 
 // bytesOf returns the memory of a slice of words or blocks as bytes.
 func bytesOf[T any](s []T) []byte {
@@ -72,9 +74,11 @@ func fromLE(b []byte, word int) {
 	}
 }
 
-// appendEncoded appends the encoding of a filter to dst.
-func appendEncoded(dst []byte, v variant, k int, id HashID, keys KeyFamily, mem []byte) []byte {
-	return format.Append(dst, toFormat(v, k, id, keys, len(mem)), len(mem), func(p []byte) {
+// appendEncoded appends the encoding of a filter to dst, or returns dst
+// and an error wrapping bloom.ErrTooLarge if dst lacks the room and the
+// memory limits refuse a new array that has it (format.Append).
+func appendEncoded(dst []byte, v variant, k int, id HashID, keys KeyFamily, mem []byte) ([]byte, error) {
+	return format.Append(dst, toFormat(v, k, id, keys, len(mem)), func(p []byte) {
 		switch {
 		case littleEndian:
 			copy(p, mem) // a memmove: right however p and mem overlap
@@ -112,8 +116,8 @@ func framePayload(b []byte, v variant) (header, []byte, error) {
 	return fromFormat(h), p, err
 }
 
-// decodeCopy decodes b (variant v, payload CRC checked) into new 64-byte
-// aligned native memory.
+// decodeCopy decodes b (variant v, payload CRC checked) into new native
+// memory from alignedMem, as New's.
 func decodeCopy(b []byte, v variant) (header, []byte, error) {
 	h, p, err := format.Decode(b, format.Variant(v))
 	if err != nil {
@@ -129,8 +133,8 @@ func decodeCopy(b []byte, v variant) (header, []byte, error) {
 }
 
 // readEncoded reads one encoding of variant v from r, exactly its bytes and
-// no more, and returns its header, its payload as 64-byte aligned native
-// memory, and the number of bytes read. It returns io.EOF alone when r is
+// no more, and returns its header, its payload as native memory from
+// alloc.Bytes (as New's: format.Read), and the number of bytes read. It returns io.EOF alone when r is
 // at its end before the first byte (see format.Read for the memory bound).
 func readEncoded(r io.Reader, v variant) (header, []byte, int64, error) {
 	h, mem, n, err := format.Read(r, format.Variant(v))

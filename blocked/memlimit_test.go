@@ -3,6 +3,7 @@ package blocked
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -24,6 +25,7 @@ func TestTooLargeForMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	encs := bigEncoders(t, 40<<20)
 	defer memlimit.SetForTest(memlimit.Limit{Bytes: 24 << 20, Why: "the test's limit"})()
 
 	tooLarge := func(what string, err error, says ...string) {
@@ -51,8 +53,27 @@ func TestTooLargeForMemory(t *testing.T) {
 	_, err = NewSplitBlockBytes(32 << 20)
 	tooLarge("NewSplitBlockBytes(32 MiB)", err, "1048576 blocks of 32 bytes")
 
+	// The encoders that allocate the whole encoding refuse it the same way;
+	// with the room at hand they allocate nothing and succeed.
+	for _, e := range encs {
+		_, err := e.marshal()
+		tooLarge(e.name+".MarshalBinary", err, e.says)
+		dst := []byte("prefix")
+		got, err := e.append(dst)
+		tooLarge(e.name+".AppendBinary", err, e.says+" after 6 bytes")
+		if string(got) != "prefix" {
+			t.Errorf("%s.AppendBinary refused: returned %d bytes, want dst unchanged", e.name, len(got))
+		}
+		room := make([]byte, 0, e.size+headerSize)
+		if got, err := e.append(room); err != nil || len(got) != headerSize+e.size {
+			t.Errorf("%s.AppendBinary into a buffer with room: %d bytes, %v", e.name, len(got), err)
+		}
+	}
+	_, err = AppendFilter(nil, 40<<20/64, 8, nil, BuildOptions{})
+	tooLarge("AppendFilter", err, "the Filter encoding's 655360 blocks need 41.9 MB (41943104 bytes)")
+
 	var f Filter
-	tooLarge("UnmarshalBinary", f.UnmarshalBinary(enc), "the Filter encoding's 655360 blocks need 41.9 MB")
+	tooLarge("UnmarshalBinary", f.UnmarshalBinary(enc), "the Filter encoding's 655360 blocks need 44 MB (44040184 bytes)")
 	_, err = f.ReadFrom(bytes.NewReader(enc))
 	tooLarge("ReadFrom (whole input at hand)", err)
 	_, err = f.ReadFrom(noLenReader{bytes.NewReader(enc)})
@@ -102,7 +123,7 @@ func TestNewBeyondMemory(t *testing.T) {
 		if ^uint(0)>>32 == 0 { // a 32-bit int counts 2 GiB
 			free, big = 512<<20, 1<<30
 		}
-		if !setAddressSpace(t, free) {
+		if !childtest.LimitAddressSpace(t, free) {
 			return
 		}
 		_, err = NewBytes(big, 8)
@@ -112,6 +133,71 @@ func TestNewBeyondMemory(t *testing.T) {
 		t.Log(err)
 		if _, err := NewBytes(64<<20, 8); err != nil {
 			t.Errorf("NewBytes(64 MiB) under ulimit -v: %v", err)
+		}
+	})
+}
+
+// bigEncoder is one of the encoders that allocate a whole encoding, of a
+// filter of size bytes.
+type bigEncoder struct {
+	name    string
+	size    int
+	marshal func() ([]byte, error)
+	append  func([]byte) ([]byte, error)
+	says    string // what the refusal names
+}
+
+// bigEncoders returns the MarshalBinary and AppendBinary of a Filter, a
+// SplitBlock and a Counting of size bytes each (a multiple of 64), 100
+// keys added (few: each touched page of a huge filter is a huge page).
+func bigEncoders(t *testing.T, size uint64) []bigEncoder {
+	f := mustBytes(t, size, 8)
+	f.AddHashes(randomHashes(100, 3))
+	s := mustSplit(t, size)
+	s.AddHashes(randomHashes(100, 4))
+	c, err := NewCountingBytes(size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.AddHashes(randomHashes(100, 5))
+	n := int(size)
+	return []bigEncoder{
+		{"Filter", n, f.MarshalBinary, f.AppendBinary, fmt.Sprintf("the Filter encoding's %d blocks", size/64)},
+		{"SplitBlock", n, s.MarshalBinary, s.AppendBinary, fmt.Sprintf("the SplitBlock encoding's %d blocks", size/32)},
+		{"Counting", n, c.MarshalBinary, c.AppendBinary, fmt.Sprintf("the Counting encoding's %d blocks", size/64)},
+	}
+}
+
+// TestMarshalBeyondAddressSpace: under an address-space limit (ulimit -v)
+// of 128 MiB more than is mapped, the MarshalBinary and AppendBinary of a
+// 256 MiB filter of each variant are bloom.ErrTooLarge, as AppendFilter and
+// the constructors are, not a fatal "out of memory"; a small filter still
+// encodes. In a child process, so that a fatal fault fails the test
+// instead of ending the run.
+func TestMarshalBeyondAddressSpace(t *testing.T) {
+	childtest.Run(t, func(t *testing.T) {
+		encs := bigEncoders(t, 256<<20)
+		small := mustBytes(t, 1<<20, 8)
+		if !childtest.LimitAddressSpace(t, 128<<20) {
+			t.Skip("no address-space limit here")
+		}
+		for _, e := range encs {
+			for name, enc := range map[string]func() ([]byte, error){
+				"MarshalBinary": e.marshal,
+				"AppendBinary":  func() ([]byte, error) { return e.append([]byte{1}) },
+			} {
+				b, err := enc()
+				if !errors.Is(err, errs.ErrTooLarge) || !strings.Contains(err.Error(), "ulimit -v") {
+					t.Errorf("%s.%s of %d bytes under ulimit -v: %d bytes, %v; want errs.ErrTooLarge", e.name, name, e.size, len(b), err)
+				}
+			}
+		}
+		_, err := AppendFilter(nil, 256<<20/64, 8, nil, BuildOptions{})
+		if !errors.Is(err, errs.ErrTooLarge) {
+			t.Errorf("AppendFilter of 256 MiB under ulimit -v: %v, want errs.ErrTooLarge", err)
+		}
+		if b, err := small.MarshalBinary(); err != nil || len(b) != headerSize+1<<20 {
+			t.Errorf("MarshalBinary of 1 MiB under ulimit -v: %d bytes, %v", len(b), err)
 		}
 	})
 }

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"unsafe"
 
-	"github.com/simdbloom/bloom/internal/format"
-
+	"github.com/simdbloom/bloom/internal/alloc"
 	"github.com/simdbloom/bloom/internal/errs"
+	"github.com/simdbloom/bloom/internal/format"
 )
 
 // BuildOptions say how AppendFilter encodes the filter it builds. The zero
@@ -56,22 +56,27 @@ func AppendFilter(dst []byte, nblocks uint64, k int, hs []uint64, o BuildOptions
 	if nblocks > MaxBlocks {
 		return dst, fmt.Errorf("%w: %d blocks, the most is %d", errs.ErrTooLarge, nblocks, uint64(MaxBlocks))
 	}
-	if err := checkAlloc(nblocks+uint64(len(dst)+headerSize+63)/64, 64, nil); err != nil {
-		return dst, err
-	}
-	n := int(nblocks * 64)
+	size := headerSize + nblocks*64
 	start := len(dst)
 	// Hashes staged in the bytes about to be written (dst's spare capacity
 	// used as scratch) would be cleared and overwritten before they are
 	// read: build into new memory then, as when dst lacks room.
-	fresh := cap(dst)-start < headerSize+n ||
-		overlaps(bytesOf(hs), dst[start:start+headerSize+n])
+	fresh := uint64(cap(dst)-start) < size ||
+		overlaps(bytesOf(hs), dst[start:start+int(size)])
+	orig := dst
 	if fresh {
-		// One allocation (slices.Grow makes two under -race), zeroed.
-		grown := make([]byte, start, start+headerSize+n)
-		copy(grown, dst)
+		// One allocation, zeroed, checked against the memory limits as
+		// every encoder's is; dst[:start:start] has no room, so it is new
+		// even when the hashes made dst's room unusable.
+		grown, err := alloc.Grow(dst[:start:start], size, func() string {
+			return "the Filter encoding's " + errs.Count(nblocks, "block")
+		})
+		if err != nil {
+			return dst, err
+		}
 		dst = grown
 	}
+	n := int(size) - headerSize // size fits an int: it is in dst's capacity
 	dst = dst[:start+headerSize+n]
 	p := dst[start+headerSize:]
 	if littleEndian && (unalignedOK || uintptr(unsafe.Pointer(unsafe.SliceData(p)))%8 == 0) {
@@ -83,6 +88,9 @@ func AppendFilter(dst []byte, nblocks uint64, k int, hs []uint64, o BuildOptions
 			addHashes(&f, hs)
 		}
 	} else {
+		if err := checkAlloc(nblocks, 64, nil); err != nil {
+			return orig, err
+		}
 		f := newFilter(nblocks, k)
 		f.AddHashes(hs)
 		if littleEndian {

@@ -80,19 +80,23 @@ func (f *Filter) prefix() []byte {
 }
 
 // MarshalBinary returns the encoding of f, with its key hash (KeyHash). It
-// returns an error wrapping bloom.ErrGeometry for a zero Filter.
+// returns an error wrapping bloom.ErrGeometry for a zero Filter, and one
+// wrapping bloom.ErrTooLarge for an encoding larger than this process can
+// allocate (its memory and limits, as New checks them).
 func (f *Filter) MarshalBinary() ([]byte, error) { return f.AppendBinary(nil) }
 
-// AppendBinary appends the encoding of f, with its key hash, to b.
+// AppendBinary appends the encoding of f, with its key hash, to b. On
+// error (those of MarshalBinary; bloom.ErrTooLarge only when b lacks the
+// room) it returns b unchanged.
 func (f *Filter) AppendBinary(b []byte) ([]byte, error) {
 	h, err := f.header()
 	if err != nil {
 		return b, err
 	}
-	return format.Append(b, h, int(h.PayloadBytes), func(p []byte) {
+	return format.Append(b, h, func(p []byte) {
 		copy(p, f.prefix())
 		copy(p[format.CuckooPrefixBytes:], f.table())
-	}), nil
+	})
 }
 
 // WriteTo writes the encoding of f, with its key hash, to w, the table

@@ -8,8 +8,11 @@ import (
 	"io"
 	"os"
 	"testing"
+	"unsafe"
 
 	"github.com/simdbloom/bloom/blocked"
+	"github.com/simdbloom/bloom/internal/alloc"
+	"github.com/simdbloom/bloom/internal/alloc/hugetest"
 	"github.com/simdbloom/bloom/internal/format"
 
 	"github.com/simdbloom/bloom/internal/errs"
@@ -299,4 +302,44 @@ func FuzzDecode(f *testing.F) {
 			check(t, err)
 		}
 	})
+}
+
+// TestDecodedHugePages: a decoded table of alloc.HugeFrom bytes or more
+// (UnmarshalBinary, ReadFrom of a reader that tells its length and of a
+// stream) gets its memory as New does, from internal/alloc: at a 2 MiB
+// boundary and advised for huge pages (on Linux; hugetest calibrates).
+func TestDecodedHugePages(t *testing.T) {
+	f := mustBuckets(t, alloc.HugeFrom/16+100, 32, Plain) // 16 bytes a bucket
+	for i := range uint64(3000) {
+		if err := f.AddHash(i * 0x9e3779b97f4a7c15); err != nil {
+			t.Fatal(err)
+		}
+	}
+	enc, err := f.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(what string, g *Filter) {
+		t.Helper()
+		if !g.Equal(f) {
+			t.Errorf("%s: not equal to the filter encoded", what)
+		}
+		hugetest.Check(t, what, unsafe.Pointer(unsafe.SliceData(g.data)), uint64(len(g.data)))
+	}
+	check("New", f)
+	var g Filter
+	if err := g.UnmarshalBinary(enc); err != nil {
+		t.Fatal(err)
+	}
+	check("UnmarshalBinary", &g)
+	for name, r := range map[string]io.Reader{
+		"ReadFrom":            bytes.NewReader(enc),
+		"ReadFrom (streamed)": struct{ io.Reader }{bytes.NewReader(enc)},
+	} {
+		var g Filter
+		if _, err := g.ReadFrom(r); err != nil {
+			t.Fatal(err)
+		}
+		check(name, &g)
+	}
 }

@@ -56,5 +56,44 @@ func TestSizeBeyondMemory(t *testing.T) {
 		if _, err := New(100_000, 0.01); err != nil {
 			t.Errorf("New(1e5, 0.01) under the limit: %v", err)
 		}
+		// The encoders, which allocate the whole encoding, refuse it the
+		// same way, and allocate nothing when the room is at hand.
+		_, err = big.MarshalBinary()
+		tooLarge(t, "MarshalBinary", err, "the Cuckoo encoding's 3145728 buckets need")
+		b, err := big.AppendBinary([]byte{1, 2})
+		tooLarge(t, "AppendBinary", err, "the Cuckoo encoding's 3145728 buckets after 2 bytes need")
+		if len(b) != 2 {
+			t.Errorf("AppendBinary refused: %d bytes, want dst unchanged", len(b))
+		}
+		if b, err := big.AppendBinary(make([]byte, 0, len(enc))); err != nil || !bytes.Equal(b, enc) {
+			t.Errorf("AppendBinary into a buffer with room: %d bytes, %v", len(b), err)
+		}
 	})
+	t.Run("address space", func(t *testing.T) {
+		// Under an address-space limit (ulimit -v) of 128 MiB more than
+		// is mapped, the encoders of a 256 MiB table are errs.ErrTooLarge,
+		// not a fatal "out of memory"; a small table still encodes.
+		childtest.Run(t, func(t *testing.T) {
+			big := mustBuckets(t, 1<<24, 32, Plain) // 16 Mi buckets of 16 bytes: 256 MiB
+			small := mustBuckets(t, 1<<10, 12, SemiSorted)
+			if !childtest.LimitAddressSpace(t, 128<<20) {
+				t.Skip("no address-space limit here")
+			}
+			_, err := big.MarshalBinary()
+			tooLarge(t, "MarshalBinary", err, "ulimit -v")
+			_, err = big.AppendBinary([]byte{1})
+			tooLarge(t, "AppendBinary", err, "ulimit -v")
+			if _, err := small.MarshalBinary(); err != nil {
+				t.Errorf("MarshalBinary of a small table under ulimit -v: %v", err)
+			}
+		})
+	})
+}
+
+// tooLarge fails t unless err wraps errs.ErrTooLarge and says says.
+func tooLarge(t *testing.T, what string, err error, says string) {
+	t.Helper()
+	if !errors.Is(err, errs.ErrTooLarge) || !strings.Contains(err.Error(), says) {
+		t.Errorf("%s: %v, want errs.ErrTooLarge saying %q", what, err, says)
+	}
 }

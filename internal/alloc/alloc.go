@@ -24,8 +24,10 @@ const (
 	lineBytes = 64
 )
 
-// align returns the alignment of an array of n bytes.
-func align(n uint64) uint64 {
+// Align returns the alignment of an array of n bytes from Words or Bytes:
+// 2 MiB (a huge page) from HugeFrom bytes where huge pages are advised,
+// else 64 bytes.
+func Align(n uint64) uint64 {
 	if n >= HugeFrom && hugePages {
 		return hugePage
 	}
@@ -35,7 +37,7 @@ func align(n uint64) uint64 {
 // Footprint returns the bytes that Words(n/8) allocates for an array of n
 // bytes: n and the slack that aligns it. Callers check it against the
 // memory limits before they allocate.
-func Footprint(n uint64) uint64 { return n + align(n) - 8 }
+func Footprint(n uint64) uint64 { return n + Align(n) - 8 }
 
 // Words returns n zeroed words starting at a 64-byte boundary, or at a
 // 2 MiB boundary advised for huge pages when 8n >= HugeFrom (on Linux).
@@ -43,7 +45,7 @@ func Words(n uint64) []uint64 {
 	if n == 0 {
 		return nil
 	}
-	a := align(n * 8)
+	a := Align(n * 8)
 	raw := make([]uint64, (n*8+a-8)/8)
 	off := (a - uint64(uintptr(unsafe.Pointer(&raw[0])))%a) % a / 8
 	w := raw[off : off+n : off+n]

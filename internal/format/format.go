@@ -21,9 +21,8 @@ import (
 	"io"
 	"iter"
 	"math"
-	"slices"
-	"unsafe"
 
+	"github.com/simdbloom/bloom/internal/alloc"
 	"github.com/simdbloom/bloom/internal/errs"
 	"github.com/simdbloom/bloom/internal/memlimit"
 )
@@ -293,13 +292,18 @@ func Check(h Header) error {
 }
 
 // CheckMemory returns an error wrapping ErrTooLarge if a copy of h's
-// payload is more than this machine can allocate at once (internal/memlimit:
-// its memory, the process's limits). The decoders that copy the payload
-// call it before they allocate; the views, which copy nothing, do not.
+// payload, in memory from alloc.Bytes, is more than this machine can
+// allocate at once (internal/memlimit: its memory, the process's limits).
+// The decoders that copy the payload call it before they allocate; the
+// views, which copy nothing, do not.
 func CheckMemory(h Header) error {
-	return memlimit.Check(h.PayloadBytes, func() string {
-		return fmt.Sprintf("the %v encoding's %s", h.Variant, errs.Count(h.Blocks, h.Variant.unit()))
-	})
+	return memlimit.Check(alloc.Footprint(h.PayloadBytes), h.what)
+}
+
+// what names the payload of an encoding with header h, for the messages of
+// CheckMemory and Append: "the Filter encoding's 655360 blocks".
+func (h Header) what() string {
+	return fmt.Sprintf("the %v encoding's %s", h.Variant, errs.Count(h.Blocks, h.Variant.unit()))
 }
 
 // Frame checks that b is exactly one encoding (of variant want, unless 0)
@@ -421,22 +425,28 @@ func payloadCRCError(got, want uint32) error {
 	return fmt.Errorf("%w: payload CRC-32C is %#08x, header says %#08x", errs.ErrChecksum, got, want)
 }
 
-// Append appends an encoding with header h and an n-byte payload to dst:
-// fill writes the payload into the slice it is given, then the payload CRC
-// and PayloadBytes are set and the header written. With
-// IncompatNoPayloadCRC in h.Incompat the payload CRC is left zero.
-func Append(dst []byte, h Header, n int, fill func(p []byte)) []byte {
+// Append appends an encoding with header h and its h.PayloadBytes-byte
+// payload to dst: fill writes the payload into the slice it is given, then
+// the payload CRC is set and the header written. With IncompatNoPayloadCRC
+// in h.Incompat the payload CRC is left zero. When dst lacks the room, the
+// new array is checked against the memory limits first (alloc.Grow): an
+// encoding too large for them returns dst unchanged and an error wrapping
+// ErrTooLarge.
+func Append(dst []byte, h Header, fill func(p []byte)) ([]byte, error) {
 	start := len(dst)
-	dst = slices.Grow(dst, HeaderSize+n)[:start+HeaderSize+n]
+	dst, err := alloc.Grow(dst, HeaderSize+h.PayloadBytes, h.what)
+	if err != nil {
+		return dst, err
+	}
+	dst = dst[:start+HeaderSize+int(h.PayloadBytes)]
 	p := dst[start+HeaderSize:]
 	fill(p)
-	h.PayloadBytes = uint64(n)
 	h.PayloadCRC = 0
 	if h.HasPayloadCRC() {
 		h.PayloadCRC = CRC(p)
 	}
 	h.Put(dst[start:])
-	return dst
+	return dst, nil
 }
 
 // Write writes an encoding with header h to w: payload yields the payload
@@ -488,17 +498,11 @@ func WriteFull(w io.Writer, p []byte) (int, error) {
 // ChunkBytes is how much payload Read reads at a time, and its first buffer.
 const ChunkBytes = 1 << 20
 
-// AlignedBytes returns n zeroed bytes at a 64-byte boundary, allocated as
-// words so the memory holds no pointers.
-func AlignedBytes(n uint64) []byte {
-	raw := make([]uint64, n/8+8)
-	off := (64 - uintptr(unsafe.Pointer(&raw[0]))%64) % 64
-	return unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(&raw[0]), off)), n)
-}
-
 // Read reads one encoding (of variant want, unless 0) from r, exactly its
-// bytes and no more, and returns its header, its payload in 64-byte aligned
-// memory (checked against the payload CRC) and the number of bytes read.
+// bytes and no more, and returns its header, its payload (checked against
+// the payload CRC) in memory from alloc.Bytes, as a filter's own (64-byte
+// aligned, and laid out for huge pages from alloc.HugeFrom bytes), and the
+// number of bytes read.
 //
 // At the clean end of a stream, when r yields no byte at all, Read returns
 // io.EOF itself, so a loop reading concatenated encodings ends as Go readers
@@ -534,7 +538,7 @@ func Read(r io.Reader, want Variant) (Header, []byte, int64, error) {
 			return Header{}, nil, total, err
 		}
 	}
-	mem := AlignedBytes(initial)
+	mem := buffer(initial, size)
 	var got uint64
 	var crc uint32
 	for got < size {
@@ -544,7 +548,7 @@ func Read(r io.Reader, want Variant) (Header, []byte, int64, error) {
 					return Header{}, nil, total, err
 				}
 			}
-			grown := AlignedBytes(min(2*got, size))
+			grown := buffer(min(2*got, size), size)
 			copy(grown, mem)
 			mem = grown
 		}
@@ -561,6 +565,18 @@ func Read(r io.Reader, want Variant) (Header, []byte, int64, error) {
 		return Header{}, nil, total, payloadCRCError(crc, h.PayloadCRC)
 	}
 	return h, mem, total, nil
+}
+
+// buffer returns Read's payload buffer of n bytes for a payload of size
+// bytes: the payload's own memory, from alloc.Bytes, when it holds all of
+// it; else a plain one that only stages the bytes read so far, which
+// alloc's huge-page layout would only slow down (the advice drops the
+// pages the runtime reuses, to be faulted in again).
+func buffer(n, size uint64) []byte {
+	if n == size {
+		return alloc.Bytes(n)
+	}
+	return make([]byte, n)
 }
 
 // truncated wraps a read error: an early end of stream is Truncated.

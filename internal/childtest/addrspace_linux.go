@@ -1,4 +1,4 @@
-package blocked
+package childtest
 
 import (
 	"os"
@@ -8,10 +8,20 @@ import (
 	"testing"
 )
 
-// setAddressSpace sets this process's RLIMIT_AS soft limit to extra bytes
-// above what it maps now, and reports whether it could; call it in a child
-// process only (childtest.Run), since it is never undone.
-func setAddressSpace(t *testing.T, extra uint64) bool {
+// LimitAddressSpace sets the address-space limit (RLIMIT_AS, as ulimit -v
+// sets it) of the child process Run started for t to extra bytes above what
+// the child maps now, and reports whether the limit is in effect. It is
+// never undone, so it sets nothing (and returns false) outside such a child,
+// under the race detector (whose shadow memory does not fit under a limit),
+// where the hard limit is lower, and under an emulator that accepts the
+// limit without applying it (QEMU's user mode, which reads back the host's
+// limit). t.Log says why.
+func LimitAddressSpace(t *testing.T, extra uint64) bool {
+	t.Helper()
+	if os.Getenv(envName) != t.Name() {
+		t.Log("not in a child process of childtest.Run: no address-space limit set")
+		return false
+	}
 	if raceEnabled {
 		t.Log("the race detector's shadow memory does not fit under an address-space limit: not tried")
 		return false
@@ -40,8 +50,6 @@ func setAddressSpace(t *testing.T, extra uint64) bool {
 		t.Log(err)
 		return false
 	}
-	// QEMU's user-mode emulation accepts RLIMIT_AS without applying it
-	// (it would limit the emulator itself) and reports the host's limit.
 	var got syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_AS, &got); err != nil || got.Cur != lim.Cur {
 		t.Logf("RLIMIT_AS set to %d reads back as %d (%v): not in effect here (an emulator?)", lim.Cur, got.Cur, err)

@@ -1,6 +1,6 @@
 //go:build race
 
-package blocked
+package childtest
 
 // raceEnabled: the race detector maps its shadow memory at start-up and as
 // the heap grows, so an address-space or data limit makes it fail

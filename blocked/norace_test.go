@@ -1,6 +1,0 @@
-//go:build !race
-
-package blocked
-
-// raceEnabled is false: see race_test.go.
-const raceEnabled = false
