@@ -26,7 +26,9 @@ var oneSizes = flag.String("bench.onesizes", "16K,1M,8M", "filter sizes for Benc
 // key=str5-64 streams 2^18 strings of 5-64 random bytes, each in its own
 // allocation in stream order, through HasAll (1024 keys a call, run first,
 // as a program would), Has, e.HasHash(Hash(k)) (hash) and
-// e.HasHash(xxh3.HashString(k)) (xxh3). Filters hold 10 bits a key, k = 8.
+// e.HasHash(xxh3.HashString(k)) (xxh3); key=uint64add compares Add with
+// AddHash(HashUint64(k)) of the uint64 stream, on a copy of the filter.
+// Filters hold 10 bits a key, k = 8.
 // Compare med-ns/key, robust to a busy machine.
 func BenchmarkTypedOne(b *testing.B) {
 	*typedSizes = *oneSizes
@@ -73,6 +75,30 @@ func BenchmarkTypedOne(b *testing.B) {
 							c += one(e.HasHash(Hash(stream[i&(typedStreamLen-1)])))
 						}
 						return c
+					})
+				})
+			})
+			// Add and AddHash of the same keys, into a copy of the filter.
+			g := f.Clone()
+			ge := g.Engine()
+			pre = "size=" + sz + "/key=uint64add/level=" + l.String() + "/op="
+			b.Run(pre+"Add", func(b *testing.B) {
+				withLevel(l, func() {
+					chunked(b, func(lo, hi int) int {
+						for i := lo; i < hi; i++ {
+							g.Add(stream[i&(typedStreamLen-1)])
+						}
+						return 0
+					})
+				})
+			})
+			b.Run(pre+"hashu64", func(b *testing.B) {
+				withLevel(l, func() {
+					chunked(b, func(lo, hi int) int {
+						for i := lo; i < hi; i++ {
+							ge.AddHash(HashUint64(stream[i&(typedStreamLen-1)]))
+						}
+						return 0
 					})
 				})
 			})
