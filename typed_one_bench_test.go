@@ -31,8 +31,7 @@ var oneSizes = flag.String("bench.onesizes", "16K,1M,8M", "filter sizes for Benc
 // Filters hold 10 bits a key, k = 8.
 // Compare med-ns/key, robust to a busy machine.
 func BenchmarkTypedOne(b *testing.B) {
-	*typedSizes = *oneSizes
-	for _, size := range parseTypedSizes(b) {
+	for _, size := range parseSizes(b, *oneSizes) {
 		sz := sizeName(size)
 		f, stream := typedFixture(b, size)
 		e := f.Engine()
