@@ -278,14 +278,17 @@ func typedFixture(b *testing.B, size uint64) (*Filter[uint64], []uint64) {
 	return f, stream
 }
 
-func parseTypedSizes(b *testing.B) []uint64 {
+func parseTypedSizes(b *testing.B) []uint64 { return parseSizes(b, *typedSizes) }
+
+// parseSizes parses a comma-separated list of sizes with a unit K, M or G.
+func parseSizes(b *testing.B, list string) []uint64 {
 	var out []uint64
-	for _, s := range strings.Split(*typedSizes, ",") {
+	for _, s := range strings.Split(list, ",") {
 		s = strings.ToUpper(strings.TrimSpace(s))
 		var v uint64
 		var unit byte
 		if _, err := fmt.Sscanf(s, "%d%c", &v, &unit); err != nil {
-			b.Fatalf("-bench.typedsizes: %q: %v", s, err)
+			b.Fatalf("sizes %q: %v", s, err)
 		}
 		switch unit {
 		case 'K':
@@ -295,7 +298,7 @@ func parseTypedSizes(b *testing.B) []uint64 {
 		case 'G':
 			v <<= 30
 		default:
-			b.Fatalf("-bench.typedsizes: %q: unit must be K, M or G", s)
+			b.Fatalf("sizes %q: the unit must be K, M or G", s)
 		}
 		out = append(out, v)
 	}

@@ -2175,20 +2175,22 @@ word:
 	MOVQ (AX), BX
 
 mix:
+	MOVQ  $0xc73ab174c5ecd5a2, AX
 	ROLQ  $0x20, BX
-	XORQ  typedConsts<>+0(SB), BX
-	MOVQ  BX, AX
+	XORQ  AX, BX
+	MOVQ  $0x9fb21c651e98df25, AX
 	MOVQ  BX, DX
-	ROLQ  $0x31, AX
-	ROLQ  $0x18, DX
-	XORQ  AX, BX
+	MOVQ  BX, SI
+	ROLQ  $0x31, DX
+	ROLQ  $0x18, SI
 	XORQ  DX, BX
-	IMULQ typedConsts<>+8(SB), BX
-	MOVQ  BX, AX
-	SHRQ  $0x23, AX
-	ADDQ  $0x08, AX
-	XORQ  AX, BX
-	IMULQ typedConsts<>+8(SB), BX
+	XORQ  SI, BX
+	IMULQ AX, BX
+	MOVQ  BX, DX
+	SHRQ  $0x23, DX
+	ADDQ  $0x08, DX
+	XORQ  DX, BX
+	IMULQ AX, BX
 	MOVQ  BX, AX
 	SHRQ  $0x1c, AX
 	XORQ  AX, BX
@@ -2576,20 +2578,22 @@ word:
 	MOVQ (AX), BX
 
 mix:
+	MOVQ  $0xc73ab174c5ecd5a2, AX
 	ROLQ  $0x20, BX
-	XORQ  typedConsts<>+0(SB), BX
-	MOVQ  BX, AX
+	XORQ  AX, BX
+	MOVQ  $0x9fb21c651e98df25, AX
 	MOVQ  BX, DX
-	ROLQ  $0x31, AX
-	ROLQ  $0x18, DX
-	XORQ  AX, BX
+	MOVQ  BX, SI
+	ROLQ  $0x31, DX
+	ROLQ  $0x18, SI
 	XORQ  DX, BX
-	IMULQ typedConsts<>+8(SB), BX
-	MOVQ  BX, AX
-	SHRQ  $0x23, AX
-	ADDQ  $0x08, AX
-	XORQ  AX, BX
-	IMULQ typedConsts<>+8(SB), BX
+	XORQ  SI, BX
+	IMULQ AX, BX
+	MOVQ  BX, DX
+	SHRQ  $0x23, DX
+	ADDQ  $0x08, DX
+	XORQ  DX, BX
+	IMULQ AX, BX
 	MOVQ  BX, AX
 	SHRQ  $0x1c, AX
 	XORQ  AX, BX

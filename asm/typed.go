@@ -169,15 +169,22 @@ func tailCall(sym string) {
 }
 
 // hashWord sets h to HashUint64(h): XXH3's 4-8-byte path at length 8 (see
-// hash.go), the halves of the key swapped.
+// hash.go), the halves of the key swapped. Its constants are immediates, as
+// in Go's inlined HashUint64, not loads from typedConsts: the one-key loop
+// is bound by its loads, and the three loads made Has 0.24 ns slower than
+// HasHash(HashUint64(k)) (PERF.md, "Typed lookups").
 func (g typedGen) hashWord(h GPVirtual) {
+	s, m := GP64(), GP64()
+	MOVQ(U64(typedConstWords[tcKey4]), s)
 	ROLQ(U8(32), h)
-	XORQ(g.c(tcKey4), h)
-	g.rrmxmx(h, U8(8))
+	XORQ(s, h)
+	MOVQ(U64(typedConstWords[tcRrmxmx]), m)
+	g.rrmxmx(h, U8(8), m)
 }
 
-// rrmxmx applies XXH3's rrmxmx finalizer to h for a key of length n.
-func (g typedGen) rrmxmx(h GPVirtual, n Op) {
+// rrmxmx applies XXH3's rrmxmx finalizer to h for a key of length n, with
+// the multiplier mul (a register or typedConsts' word).
+func (g typedGen) rrmxmx(h GPVirtual, n, mul Op) {
 	a, b := GP64(), GP64()
 	MOVQ(h, a)
 	MOVQ(h, b)
@@ -185,11 +192,11 @@ func (g typedGen) rrmxmx(h GPVirtual, n Op) {
 	ROLQ(U8(24), b)
 	XORQ(a, h)
 	XORQ(b, h)
-	IMULQ(g.c(tcRrmxmx), h)
+	IMULQ(mul, h)
 	MOVQ(h, a)
 	SHRQ(U8(35), a)
 	ADDQ(n, a)
 	XORQ(a, h)
-	IMULQ(g.c(tcRrmxmx), h)
+	IMULQ(mul, h)
 	g.xorShift(h, 28)
 }

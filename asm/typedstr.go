@@ -90,7 +90,7 @@ func (g typedGen) hashString(hp, h GPVirtual, long, done string) {
 	SHLQ(U8(32), h)
 	ADDQ(t, h)
 	XORQ(g.c(tcKey4), h)
-	g.rrmxmx(h, n)
+	g.rrmxmx(h, n, g.c(tcRrmxmx))
 	JMP(LabelRef(done))
 
 	// 9-16 bytes: the first and last 8, each XORed with its secret, and
