@@ -33,8 +33,9 @@
 //	go run -C ../asm . -set blocked -isa avx2 -out ../blocked/kernels_avx2_amd64.s -stubs ../blocked/kernels_avx2_amd64.go -pkg blocked
 //
 // Adding a kernel takes seven steps, in two modules (this one and the
-// library) and four to six files. The tests named enforce steps 1 to 3;
-// steps 4 to 7 rest on review:
+// library) and four to six files. The tests named enforce steps 1 to 3 and
+// 6 (that a test reaches the kernel; what it compares is review's);
+// steps 4, 5 and 7 rest on review:
 //
 //  1. Emit it from the generator file of its package and level,
 //     <set>_<isa>.go here (a new level: a new file, a generators entry and
@@ -57,8 +58,11 @@
 //     for byte, at every batch length past its unrolling and prefetch
 //     distance, with guards around the data, in each level's child process
 //     (forEachAsmLevel, forStrVariants) and under the feature masks that
-//     select it (withoutBITALG, withoutBMI2, strVariant's ifma). Nothing
-//     checks yet that this test exists: review it.
+//     select it (withoutBITALG, withoutBMI2, strVariant's ifma), and match
+//     its name with the package's equivalenceTests pattern
+//     (kernels_check_amd64_test.go). TestEveryKernelHasEquivalenceTest
+//     (equivalence_test.go, not under -short) runs those tests with
+//     coverage and fails for a kernel whose call they never reach.
 //  7. If it replaces a modelled loop, list it in ../bench/mca/kernels.go
 //     (the bench module), and add its benchmark row to PERF.md.
 //
