@@ -649,28 +649,28 @@ func mixedOrder(buf string, r *rand.Rand, n int, order string, length func(i int
 }
 
 // TestHashStringsMixedOrders: with every set of string kernels, batches of
-// every size 0..5000 (every 7th under -short) of mixed lengths hash as xxh3
-// does, their keys in random, sorted and reversed length order, in
-// alternating length classes (each group of four holding several classes,
-// and the classes a one-class kernel stops at), and all of one class but
-// one.
+// every size 0..5000 (under -short, mixedSizes: those at every boundary of
+// the kernels) of mixed lengths hash as xxh3 does, their keys in random,
+// sorted and reversed length order, in alternating length classes (each
+// group of four holding several classes, and the classes a one-class kernel
+// stops at), and all of one class but one.
 func TestHashStringsMixedOrders(t *testing.T) {
 	r := rand.New(rand.NewPCG(22, 3))
 	buf := randomString(r, 1<<16)
-	step := 1
+	sizes, grouped := mixedSizes(testing.Short()), []int{4, 7, 64, 257, 1000}
 	if testing.Short() {
-		step = 7
+		grouped = grouped[:4] // 257 crosses a mixed-length window already
 	}
 	alternating := []int{5, 40, 12, 100, 2, 200, 17, 64, 0, 9, 128, 33, 8, 129, 96, 16, 97, 65, 3, 4}
 	for vi, v := range strVariants() {
 		t.Run(v.name, func(t *testing.T) {
 			v.run(func() {
-				for n := 0; n <= 5000; n += step {
+				for _, n := range sizes {
 					maxLen := []int{64, 100, 140, 300}[n%4]
 					order := []string{"random", "sorted", "reversed"}[(n/4)%3]
 					checkStrings(t, mixedOrder(buf, r, n, order, func(int) int { return r.IntN(maxLen + 1) }))
 				}
-				for _, n := range []int{4, 7, 64, 257, 1000} {
+				for _, n := range grouped {
 					for shift := range len(alternating) {
 						checkStrings(t, mixedOrder(buf, r, n, "random", func(i int) int { return alternating[(i+shift)%len(alternating)] }))
 					}
@@ -689,6 +689,24 @@ func TestHashStringsMixedOrders(t *testing.T) {
 			})
 		})
 	}
+}
+
+// mixedSizes returns the batch sizes of TestHashStringsMixedOrders: every
+// size 0..5000, or, if short, those at every boundary of the string kernels
+// and the loops around them, with about 40 times fewer keys (the full run
+// takes seconds, minutes under the race detector): every size to 70 (every
+// tail of the groups of four and eight keys, with every maxLen and order),
+// the sizes around one and two mixed-length windows and byte-slice chunks
+// (256 keys each), and the largest.
+func mixedSizes(short bool) []int {
+	var ns []int
+	for n := 0; n <= 5000; n++ {
+		near := func(m int) bool { return n >= m-8 && n <= m+8 }
+		if !short || n <= 70 || near(mixWindow) || near(2*mixWindow) || near(strChunk) || n >= 4997 {
+			ns = append(ns, n)
+		}
+	}
+	return ns
 }
 
 // FuzzHashStringsMix: batches of keys cut from one buffer with random

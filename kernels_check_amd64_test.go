@@ -23,6 +23,15 @@ var kernels = map[string]cpu.Kernel{
 	"hasTypedAVX2": kTypedAVX2, "addTypedAVX2": kTypedAVX2,
 }
 
+// equivalenceTests is the -run pattern of this package's tests that compare
+// its kernels with the generic code: the hash tests (hash_batch_test.go,
+// hash_mix_amd64_test.go and the guard-page tests: every set of kernels
+// against xxh3), and the typed one-key path at every level against the
+// engine's (TestTypedOneKeyEveryKind, TestTypedStringLengths). ../asm's
+// TestEveryKernelHasEquivalenceTest checks that they reach every kernel of
+// kernels.
+const equivalenceTests = `^(TestHash.*|TestTypedOneKeyEveryKind|TestTypedStringLengths)$`
+
 // TestKernelFeatures checks every kernel of the generated .s files against
 // kernels: the features its instructions need, and no EVEX encoding in a
 // function below the AVX-512 level.

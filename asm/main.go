@@ -32,6 +32,40 @@
 //
 //	go run -C ../asm . -set blocked -isa avx2 -out ../blocked/kernels_avx2_amd64.s -stubs ../blocked/kernels_avx2_amd64.go -pkg blocked
 //
+// Adding a kernel takes seven steps, in two modules (this one and the
+// library) and four to six files. The tests named enforce steps 1 to 3 and
+// 6 (that a test reaches the kernel; what it compares is review's);
+// steps 4, 5 and 7 rest on review:
+//
+//  1. Emit it from the generator file of its package and level,
+//     <set>_<isa>.go here (a new level: a new file, a generators entry and
+//     a //go:generate line in the package's gen.go; TestEveryGeneratorRuns).
+//     Values it shares with Go code (salts, layouts, offsets) come from the
+//     package's declarations (source.go), never copied.
+//  2. Run go generate ./... in the library and commit the .s and .go files
+//     it writes (.ci/run and TestGenerateDeterministicAndCommitted fail on
+//     a stale file).
+//  3. Add it to the kernels table of the package's
+//     kernels_check_amd64_test.go with the cpu.Kernel of its features
+//     (TestKernelsInTables here; TestKernelFeatures there checks the
+//     features against every instruction and keeps EVEX out of AVX2 code).
+//  4. Call it from the package's dispatch_amd64.go only where the
+//     cpu.Kernel of its table entry Runs (or, for a one-key entry point, by
+//     cpu.Active's level); CPU facts come only from internal/cpu.
+//  5. Keep or write its pure-Go reference in *_generic.go (tag purego and
+//     other GOARCHes run it).
+//  6. Write its equivalence test: the kernel against the generic code, byte
+//     for byte, at every batch length past its unrolling and prefetch
+//     distance, with guards around the data, in each level's child process
+//     (forEachAsmLevel, forStrVariants) and under the feature masks that
+//     select it (withoutBITALG, withoutBMI2, strVariant's ifma), and match
+//     its name with the package's equivalenceTests pattern
+//     (kernels_check_amd64_test.go). TestEveryKernelHasEquivalenceTest
+//     (equivalence_test.go, not under -short) runs those tests with
+//     coverage and fails for a kernel whose call they never reach.
+//  7. If it replaces a modelled loop, list it in ../bench/mca/kernels.go
+//     (the bench module), and add its benchmark row to PERF.md.
+//
 // The kernels loop over a whole batch inside the assembly. The Go callers
 // check every length first: the assembly trusts that out has len(hs)
 // elements, that the filter has nblocks > 0 blocks, and that hs[i+pf] exists

@@ -30,6 +30,15 @@ var kernels = map[string]cpu.Kernel{
 	"filterLookupKeyed": kOneEntry, "filterLookupKeyedAVX2": kOneAVX2,
 }
 
+// equivalenceTests is the -run pattern of this package's tests that compare
+// its kernels with the generic code: the TestAsm tests of
+// kernels_amd64_test.go and kernels_linux_amd64_test.go, and the views'
+// lookups on bytes at every level against the Filter's and the view's
+// (TestLookupHashLevels, TestLookupHashFenced, TestLookupHashFor; the
+// Filter's one-key kernels against the pure-Go bodies: TestAsmSingleEqualsGo). ../asm's TestEveryKernelHasEquivalenceTest
+// checks that they reach every kernel of kernels.
+const equivalenceTests = `^(TestAsm.*|TestLookupHashLevels|TestLookupHashFenced|TestLookupHashFor)$`
+
 // TestKernelFeatures checks every kernel of the generated .s files against
 // kernels: the features its instructions need, and no EVEX encoding in a
 // function below the AVX-512 level.

@@ -18,6 +18,12 @@ var kernels = map[string]cpu.Kernel{
 	"cuckooHasSemiAVX2": kAVX2, "cuckooHasPlainAVX2": kAVX2,
 }
 
+// equivalenceTests is the -run pattern of this package's tests that compare
+// its kernels with the generic code: the batch lookups at every level against the one-key Go lookup. ../asm's
+// TestEveryKernelHasEquivalenceTest checks that they reach every kernel of
+// kernels.
+const equivalenceTests = `^(TestHasHashesLevels|TestHasHashesWithoutVBMI)$`
+
 // TestKernelFeatures checks every kernel of the generated .s files against
 // kernels: the features its instructions need, and no EVEX encoding in a
 // function below the AVX-512 level.

@@ -4,7 +4,7 @@ go 1.24.0
 
 require (
 	github.com/cockroachdb/pebble/v2 v2.1.7
-	github.com/simdbloom/bloom v0.0.0
+	github.com/simdbloom/bloom v1.0.0
 	github.com/zeebo/xxh3 v1.1.0
 )
 

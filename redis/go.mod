@@ -4,7 +4,7 @@ go 1.24.0
 
 require (
 	github.com/redis/go-redis/v9 v9.22.0
-	github.com/simdbloom/bloom v0.0.0
+	github.com/simdbloom/bloom v1.0.0
 )
 
 require (

@@ -291,6 +291,12 @@ func runChild(pattern string, env []string) (string, error) {
 	if f := flag.Lookup("test.timeout"); f != nil && f.Value.String() != "0s" {
 		args = append(args, "-test.timeout="+f.Value.String())
 	}
+	// A coverage run (go test -cover) counts the child's code too: the
+	// kernels of every level run only in children (../../asm's
+	// TestEveryKernelHasEquivalenceTest reads those counts).
+	if f := flag.Lookup("test.gocoverdir"); f != nil && f.Value.String() != "" {
+		args = append(args, "-test.gocoverdir="+f.Value.String())
+	}
 	cmd := Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), env...)
 	out, err := cmd.CombinedOutput()
