@@ -61,11 +61,13 @@ import (
 // with an error wrapping ErrShard, and an add never recreates it. The key
 // name records the window's parameters, without expiry: lookups read it in
 // the same round trip and fail with ErrShard if it is gone (FLUSHALL), so
-// losing a shard and its marker together is also seen. Losing a shard,
-// its marker and name's key, but not in one FLUSHALL, is not seen. An
-// eviction policy can do that to keys with an expiry: maxmemory-policy
-// must be noeviction (the default) for windows, as neither the volatile-*
-// nor the allkeys-* policies spare them.
+// losing a shard and its marker together that way is also seen. Losing
+// both while name's key stays is not: a DEL of both, a FLUSHALL of a
+// cluster node that does not hold name, an eviction policy (which may
+// evict any key with an expiry): maxmemory-policy must be noeviction (the
+// default) for windows, as neither the volatile-* nor the allkeys-*
+// policies spare them. Every lookup reads name's key, so in a cluster
+// the node holding it answers one GET per round trip of every lookup.
 //
 // The zero Window holds nothing: Has and HasAll answer false, Add and
 // AddAll panic naming NewWindow.
