@@ -13,6 +13,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/simdbloom/bloom"
+	"github.com/simdbloom/bloom/blocked"
 )
 
 // runWindowSuite runs the Window tests against one client (a single server
@@ -541,5 +542,37 @@ func TestWindowExpires(t *testing.T) {
 			t.Fatalf("Redis kept the generation %v past its expiry", now.Sub(expire))
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestWindowSizeIsBloom checks windowSize, a copy of bloom's unexported
+// sizing, against the generations bloom.NewWindow makes: the same blocks
+// and k.
+func TestWindowSizeIsBloom(t *testing.T) {
+	for _, n := range []uint64{1, 3, 1000, 123457} {
+		for _, fpr := range []float64{0.5, 0.01, 1e-6} {
+			for _, g := range []int{1, 3, 4, 64} {
+				lw, err := bloom.NewWindow[string](n, fpr, time.Hour, bloom.WithGenerations(g))
+				if err != nil {
+					t.Fatal(err)
+				}
+				enc, err := lw.MarshalBinary()
+				if err != nil {
+					t.Fatal(err)
+				}
+				sz, err := windowSize(n, fpr, g)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var v blocked.Filter
+				if err := v.UnmarshalBinary(enc[128 : 128+64+sz.Bytes]); err != nil {
+					t.Fatalf("n %d fpr %v g %d: %v", n, fpr, g, err)
+				}
+				if v.NumBlocks() != sz.Blocks || v.K() != sz.K || lw.NumBits() != uint64(g+1)*sz.Bytes*8 {
+					t.Fatalf("n %d fpr %v g %d: bloom's generations have %d blocks, k %d (%d bits in all); windowSize %d blocks, k %d",
+						n, fpr, g, v.NumBlocks(), v.K(), lw.NumBits(), sz.Blocks, sz.K)
+				}
+			}
+		}
 	}
 }
