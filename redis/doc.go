@@ -11,6 +11,10 @@
 //	r.Has(url)                             // ...looked up in memory
 //	_, err = r.Refresh(ctx)                // re-reads only the shards that changed
 //
+// Window, made by NewWindow, is the same for keys that expire (a
+// bloom.Window): its generations are keys that Redis expires by itself, so
+// a fleet shares one window; see Window for its keys and guarantees.
+//
 // # The bits
 //
 // The filter is a bloom.Filter[K] of the same n and fpr: the same blocks,
@@ -61,7 +65,8 @@
 // maxmemory-policy must not evict the filter's keys: noeviction (the
 // default) is safe, as are the volatile-* policies (volatile-lru,
 // volatile-lfu, volatile-random, volatile-ttl), which evict only keys with
-// an expiry, and the filter's keys have none. The allkeys-* policies may
+// an expiry, and a Filter's keys have none. A Window's generations have
+// an expiry: windows need noeviction. The allkeys-* policies may
 // evict a shard; the filter then fails with ErrShard until it is rebuilt
 // (Delete, New, Merge of a local copy), never silently.
 //

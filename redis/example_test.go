@@ -76,3 +76,42 @@ func ExampleWithWaitReplicas() {
 		log.Fatal(err) // errors.Is(err, sbredis.ErrNotReplicated): on the master only
 	}
 }
+
+// "Has this user already seen this item?": a feed that must not show an
+// item to a user twice within a week, served by a fleet. One window holds
+// every (user, item) pair shown in the last week; each server asks it
+// about its candidates and records what it showed. A false positive (1%
+// here) hides an item that was not seen; an item is never shown twice
+// within the week, and Redis forgets the pairs after it.
+func ExampleNewWindow() {
+	ctx := context.Background()
+	rdb := redis.NewClient(&redis.Options{Addr: "localhost:6379"}) // or redis.NewClusterClient
+	// 50 million impressions a week: generations of 42 hours (a quarter
+	// of the window), each about 22 MB in Redis, 5 of them at a time.
+	shown, err := sbredis.NewWindow[string](ctx, rdb, "feed:shown", 50_000_000, 0.01, 7*24*time.Hour)
+	if err != nil {
+		log.Fatal(err)
+	}
+	pair := func(user, item string) string { return user + "\x00" + item }
+
+	user, candidates := "user-42", []string{"item-1", "item-2", "item-3"}
+	ks := make([]string, len(candidates))
+	for i, item := range candidates {
+		ks[i] = pair(user, item)
+	}
+	seen := make([]bool, len(ks))
+	if _, err := shown.HasAll(ctx, ks, seen); err != nil {
+		log.Fatal(err) // never "not seen" when Redis could not answer
+	}
+	var show []string
+	for i, item := range candidates {
+		if !seen[i] {
+			show = append(show, item)
+			ks[len(show)-1] = pair(user, item)
+		}
+	}
+	if err := shown.AddAll(ctx, ks[:len(show)]); err != nil {
+		log.Fatal(err) // some may not be recorded: record them again
+	}
+	fmt.Println(show)
+}

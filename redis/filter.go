@@ -48,6 +48,13 @@ type Option struct {
 type config struct {
 	shardBytes uint64
 	wait       waitConfig
+	// For NewWindow only: windowOpt names the first such option given,
+	// which New and Configure refuse.
+	windowOpt string
+	gens      int
+	clock     func() time.Time
+	skew      time.Duration
+	skewSet   bool
 }
 
 type waitConfig struct {
@@ -89,6 +96,9 @@ func (f *Filter[K]) Configure(opts ...Option) error {
 	}
 	if cfg.shardBytes != 0 {
 		return fmt.Errorf("sbredis: Configure: %w: WithShardBytes applies only when a filter is made", bloom.ErrOption)
+	}
+	if cfg.windowOpt != "" {
+		return fmt.Errorf("sbredis: Configure: %w: %s applies only to NewWindow", bloom.ErrOption, cfg.windowOpt)
 	}
 	if err := checkWait(f.c, cfg.wait); err != nil {
 		return err
@@ -146,6 +156,20 @@ func parseGeometry(s string) (geometry, error) {
 		return g, fmt.Errorf("inconsistent geometry %q", s)
 	}
 	return g, nil
+}
+
+// shardGeometry returns the geometry of a filter of sz's blocks and k cut
+// into shards of at most shardBytes (a multiple of 64 in [64,
+// MaxShardBytes]).
+func shardGeometry(sz blocked.Sizing, keys blocked.KeyFamily, shardBytes uint64) geometry {
+	g := geometry{k: sz.K, blocks: sz.Blocks, keys: keys}
+	if g.blocks*64 <= shardBytes {
+		g.shardBlocks, g.shards = g.blocks, 1
+	} else {
+		g.shardBlocks = shardBytes / 64
+		g.shards = int((g.blocks + g.shardBlocks - 1) / g.shardBlocks)
+	}
+	return g
 }
 
 // dataOff is where the blocks start in each shard: after the encoding
@@ -214,19 +238,16 @@ func New[K bloom.Key](ctx context.Context, c redis.UniversalClient, name string,
 			o.apply(&cfg)
 		}
 	}
+	if cfg.windowOpt != "" {
+		return nil, fmt.Errorf("sbredis: New: %w: %s applies only to NewWindow", bloom.ErrOption, cfg.windowOpt)
+	}
 	if cfg.shardBytes < 64 || cfg.shardBytes > MaxShardBytes {
 		return nil, fmt.Errorf("sbredis: %w: WithShardBytes(%d) outside [64, %d]", bloom.ErrOption, cfg.shardBytes, MaxShardBytes)
 	}
 	if err := checkWait(c, cfg.wait); err != nil {
 		return nil, err
 	}
-	g := geometry{k: sz.K, blocks: sz.Blocks, keys: keyFamily[K]()}
-	if g.blocks*64 <= cfg.shardBytes {
-		g.shardBlocks, g.shards = g.blocks, 1
-	} else {
-		g.shardBlocks = cfg.shardBytes / 64
-		g.shards = int((g.blocks + g.shardBlocks - 1) / g.shardBlocks)
-	}
+	g := shardGeometry(sz, keyFamily[K](), cfg.shardBytes)
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("sbredis: New: %w", err)

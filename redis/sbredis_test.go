@@ -264,7 +264,37 @@ func TestWaitReplicas(t *testing.T) {
 	if err := g.Configure(WithShardBytes(64)); !errors.Is(err, bloom.ErrOption) {
 		t.Fatalf("Configure(WithShardBytes): %v", err)
 	}
+	// A Window's adds wait too: its generation, made by the add, is on
+	// the replica with its bits and expiry.
+	w, err := NewWindow[string](ctx, c, uniqueName(t), 10000, 0.01, time.Hour, WithWaitReplicas(1, time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := w.generation(time.Now())
+	if err := w.AddAll(ctx, ks); err != nil {
+		t.Fatal(err)
+	}
+	if w.generation(time.Now()) != e {
+		e++ // the add crossed into the next generation
+	}
+	if b, err = rc.Get(ctx, w.shardKey(e, 0)).Bytes(); err != nil {
+		t.Fatal(err)
+	}
+	if err := v.Reset(b); err != nil {
+		t.Fatal(err)
+	}
+	for i, k := range ks {
+		if !v.Has(k) {
+			t.Fatalf("key %d added to a Window with WAIT is not on the replica", i)
+		}
+	}
+	if at, err := rc.Do(ctx, "PEXPIRETIME", w.shardKey(e, 0)).Int64(); err != nil || at != w.expireAt(e) {
+		t.Fatalf("the replica's generation expires at %d (%v), want %d", at, err, w.expireAt(e))
+	}
 	r.kill9()
+	if err := w.Add(ctx, "lonely"); !errors.Is(err, ErrNotReplicated) {
+		t.Fatalf("Window.Add with the replica gone: %v, want ErrNotReplicated", err)
+	}
 	if err := g.Add(ctx, "lonely"); !errors.Is(err, ErrNotReplicated) {
 		t.Fatalf("Add with the replica gone: %v, want ErrNotReplicated", err)
 	}
@@ -387,4 +417,30 @@ func TestZeroValues(t *testing.T) {
 		}
 	}()
 	f.HasAll(ctx, []string{"a", "b"}, out)
+}
+
+func TestZeroWindow(t *testing.T) {
+	ctx := context.Background()
+	var w Window[string]
+	if ok, err := w.Has(ctx, "a"); ok || err != nil {
+		t.Errorf("zero Window Has: %v %v", ok, err)
+	}
+	out := []bool{true}
+	if n, err := w.HasAll(ctx, []string{"a"}, out); n != 0 || err != nil || out[0] {
+		t.Errorf("zero Window HasAll: %v %v %v", n, err, out)
+	}
+	for name, fn := range map[string]func(){
+		"Add":           func() { w.Add(ctx, "a") },
+		"AddAll":        func() { w.AddAll(ctx, nil) },
+		"HasAll(short)": func() { w.HasAll(ctx, []string{"a", "b"}, out) },
+	} {
+		func() {
+			defer func() {
+				if e := recover(); e == nil || name != "HasAll(short)" && !strings.Contains(fmt.Sprint(e), "NewWindow") {
+					t.Errorf("%s on a zero Window: panic %v, want one naming NewWindow", name, e)
+				}
+			}()
+			fn()
+		}()
+	}
 }

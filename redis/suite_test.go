@@ -31,6 +31,7 @@ func runSuite(t *testing.T, c redis.UniversalClient, addrs []string) {
 	t.Run("Merge", func(t *testing.T) { testMerge(t, c) })
 	t.Run("Replica", func(t *testing.T) { testReplica(t, c) })
 	t.Run("ContextCancelled", func(t *testing.T) { testCancelled(t, c) })
+	runWindowSuite(t, c, addrs)
 }
 
 func keys(prefix string, n int) []string {
