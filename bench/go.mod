@@ -8,7 +8,7 @@ require (
 	github.com/holiman/bloomfilter/v2 v2.0.3
 	github.com/parquet-go/parquet-go v0.32.0
 	github.com/redis/go-redis/v9 v9.23.0
-	github.com/simdbloom/bloom v0.0.0
+	github.com/simdbloom/bloom v1.0.0
 	github.com/zeebo/xxh3 v1.1.0
 	github.com/zeromicro/go-zero v1.10.3
 )
