@@ -79,21 +79,60 @@
 // CountingFPR):
 //
 //	meaning                      spelling                      examples
-//	make one for n keys at fpr   New, NewT(n, fpr)             bloom.New, blocked.NewSplitBlock, cuckoo.New, parquet.New
+//	make one for n keys at fpr   New, NewT(n, fpr)             bloom.New, blocked.NewSplitBlock, cuckoo.New, sbparquet.New
 //	make one of a given size     NewTBytes, NewBuckets         blocked.NewBytes, blocked.NewCountingBytes, cuckoo.NewBuckets
-//	its size without making it   Size, SizeT(n, fpr)           blocked.Size, blocked.SizeCounting, cuckoo.Size, parquet.Size
-//	the exact rate formula       FPR, TFPR(n, geometry)        blocked.FPR, blocked.SplitBlockFPR, cuckoo.FPR
+//	its size without making it   Size, SizeT(n, fpr)           blocked.Size, blocked.SizeCounting, cuckoo.Size, sbparquet.Size
+//	the exact rate formula       FPR, TFPR(n, shape)           blocked.FPR(n, nblocks, k), blocked.SplitBlockFPR, cuckoo.FPR(n, buckets, fpBits)
 //	read-only, over a buffer     a TView's Reset               bloom.FilterView, bloom.ScalableView, blocked.SplitBlockView
 //	how many keys it holds       EstimatedCount()              exact for Cuckoo and (unsaturated) Counting
 //	the rate as it is now        EstimatedFPR()
 //	fraction of bits in use      FillRatio()                   LoadFactor() for cuckoo slots
+//	its size                     NumBits()                     on every filter and engine; bytes are NumBits()/8
 //	one key by hash / by key     HasHash, AddHash / Has, Add   RemoveHash / Remove where keys can go
-//	a batch                      HasHashes, AddHashes / HasAll, AddAll, RemoveAll
+//	a batch                      HasHashes, AddHashes / HasAll, AddAll; RemoveHashes / RemoveAll where keys can go
 //	copy, compare, empty         Clone, Equal, Clear           on every filter and engine
 //	the engine under a Filter    Filter.Engine(), and back: FromEngine
+//	what the keys were           KeyHash, KeyFamily (and Set…) on every engine
 //	saving                       MarshalBinary, AppendBinary, WriteTo / UnmarshalBinary, ReadFrom
+//	hashes of many values        HashTs(dst, src): appends to dst, returns it (as strconv.AppendInt)
 //
 // Typed filters (this package) take keys; engines (packages blocked, cuckoo
-// and parquet) take 64-bit hashes, and their method names end in Hash or
+// and sbparquet) take 64-bit hashes, and their method names end in Hash or
 // Hashes.
+//
+// The conventions a new type follows, one decision per question:
+//
+//   - Size: NumBits, in bits (the unit of bits per key, of the FPR formulas
+//     and of Sizing.Bits; exact for cuckoo slots, which need not fill
+//     bytes). No type has a second size method.
+//   - Batches: a type with a one-key method has its batch form (HasHash and
+//     HasHashes, AddHash and AddHashes, RemoveHash and RemoveHashes; Has and
+//     HasAll, Add and AddAll, Remove and RemoveAll).
+//   - Engines: a typed filter exposes its engine (Engine, FromEngine) only
+//     when the engine does what the typed filter cannot: Filter (atomic adds,
+//     lookups by hash). Counting and Cuckoo reach their engines through the
+//     encoding, which is the same bytes (MarshalBinary of one, UnmarshalBinary
+//     of the other); Scalable and Window are several engines and have none.
+//   - Views answer lookups and nothing else: Has and HasAll (typed), HasHash
+//     and HasHashes (engines), and Reset. Statistics (FillRatio,
+//     EstimatedFPR, EstimatedCount) come from the filter decoded from the
+//     same bytes. A view exists for the filters served read-only from a
+//     saved file (Filter, Counting, Scalable, SplitBlock); a cuckoo filter is
+//     chosen to remove keys, which a view cannot, so it has none.
+//   - Key metadata: every engine records KeyHash and KeyFamily (SetKeyHash,
+//     SetKeyFamily) and its encoding carries them.
+//   - Errors: the Err values live in this package only, for every package of
+//     the module (an engine's user imports bloom for errors.Is; it adds no
+//     dependency: same module). Their text, and so every error's, starts
+//     "bloom:". A panic (a caller's programming error) starts with the name
+//     of the package whose function was misused ("blocked:", "cuckoo:",
+//     "sbparquet:", "sbredis:") and names the method.
+//   - Package names: the directory's name; an integration whose directory
+//     names another project, which users import alongside it, adds "sb":
+//     sbparquet (parquet/), sbpebble (pebble/), sbredis (redis/).
+//   - dst: a function taking dst appends to it and returns the result, as
+//     append and AppendBinary do; it never panics on a short dst.
+//   - FPR: FPR(n, shape) takes the number of keys first, then the shape as
+//     the constructor of a given size takes it: blocked.FPR(n, nblocks, k),
+//     blocked.SplitBlockFPR(n, nblocks), cuckoo.FPR(n, buckets, fpBits).
 package bloom
