@@ -102,7 +102,7 @@ func (c *Counting[K]) NumBits() uint64 {
 	if c.c == nil {
 		return 0
 	}
-	return c.c.SizeBytes() * 8
+	return c.c.NumBits()
 }
 
 // Saturated returns how many counters are stuck at 15.

@@ -94,7 +94,7 @@
 //	the engine under a Filter    Filter.Engine(), and back: FromEngine
 //	what the keys were           KeyHash, KeyFamily (and Set…) on every engine
 //	saving                       MarshalBinary, AppendBinary, WriteTo / UnmarshalBinary, ReadFrom
-//	hashes of many values        HashTs(dst, src): appends to dst, returns it (as strconv.AppendInt)
+//	hashes of many values        sbparquet.HashInt64s(dst, src) appends to dst and returns it
 //
 // Typed filters (this package) take keys; engines (packages blocked, cuckoo
 // and sbparquet) take 64-bit hashes, and their method names end in Hash or
@@ -132,7 +132,7 @@
 //     sbparquet (parquet/), sbpebble (pebble/), sbredis (redis/).
 //   - dst: a function taking dst appends to it and returns the result, as
 //     append and AppendBinary do; it never panics on a short dst.
-//   - FPR: FPR(n, shape) takes the number of keys first, then the shape as
+//   - FPR: the rate formulas take the number of keys first, then the shape as
 //     the constructor of a given size takes it: blocked.FPR(n, nblocks, k),
 //     blocked.SplitBlockFPR(n, nblocks), cuckoo.FPR(n, buckets, fpBits).
 package bloom

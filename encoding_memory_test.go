@@ -171,12 +171,12 @@ func TestDecodedHugePages(t *testing.T) {
 		{"Filter", f.MarshalBinary, func(enc []byte, r io.Reader) ([]memory, bool, error) {
 			var g Filter[uint64]
 			err := decodeWith(&g, enc, r)
-			return []memory{{firstPointer(g.f), g.f.SizeBytes()}}, err == nil && g.Equal(f), err
+			return []memory{{firstPointer(g.f), g.f.NumBits() / 8}}, err == nil && g.Equal(f), err
 		}},
 		{"Counting", c.MarshalBinary, func(enc []byte, r io.Reader) ([]memory, bool, error) {
 			var g Counting[uint64]
 			err := decodeWith(&g, enc, r)
-			return []memory{{firstPointer(g.c), g.c.SizeBytes()}}, err == nil && g.Equal(c), err
+			return []memory{{firstPointer(g.c), g.c.NumBits() / 8}}, err == nil && g.Equal(c), err
 		}},
 		{"Cuckoo", k.MarshalBinary, func(enc []byte, r io.Reader) ([]memory, bool, error) {
 			var g Cuckoo[uint64]
@@ -188,7 +188,7 @@ func TestDecodedHugePages(t *testing.T) {
 			err := decodeWith(&g, enc, r)
 			var mems []memory
 			for _, st := range g.stages {
-				mems = append(mems, memory{firstPointer(st), st.SizeBytes()})
+				mems = append(mems, memory{firstPointer(st), (st.NumBits() / 8)})
 			}
 			return mems, err == nil && g.Equal(s), err
 		}},

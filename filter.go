@@ -119,7 +119,7 @@ func (f *Filter[K]) engine() *blocked.Filter {
 }
 
 // NumBits returns the size of the filter in bits.
-func (f *Filter[K]) NumBits() uint64 { return f.engine().SizeBytes() * 8 }
+func (f *Filter[K]) NumBits() uint64 { return f.engine().NumBits() }
 
 // FillRatio returns the fraction of bits set. At the keys the filter was
 // sized for it depends on the rate (about 0.55 at fpr 0.01, 0.74 at 0.1;

@@ -371,7 +371,7 @@ func (s *Scalable[K]) Stages() int { return len(s.stages) }
 func (s *Scalable[K]) NumBits() uint64 {
 	var n uint64
 	for _, f := range s.stages {
-		n += f.SizeBytes() * 8
+		n += f.NumBits()
 	}
 	return n
 }
@@ -383,7 +383,7 @@ func (s *Scalable[K]) FillRatio() float64 {
 	}
 	set := 0.0
 	for _, f := range s.stages {
-		set += f.FillRatio() * float64(f.SizeBytes()*8)
+		set += f.FillRatio() * float64(f.NumBits())
 	}
 	return set / float64(s.NumBits())
 }

@@ -35,7 +35,7 @@ func (s *Scalable[K]) header() (format.Header, error) {
 	}
 	n := uint64(format.ScalableParamBytes)
 	for _, f := range s.stages {
-		n += format.HeaderSize + f.SizeBytes()
+		n += format.HeaderSize + (f.NumBits() / 8)
 	}
 	return format.Header{
 		Version:      format.Version,

@@ -55,7 +55,7 @@ func TestScalableGrowsWithinTarget(t *testing.T) {
 	// No stage is fuller than its sizing predicts at its planned keys.
 	expected := 0.0
 	for i, f := range s.stages {
-		expected += blocked.Fill(plannedChain(1000, 2, i), f.NumBlocks(), f.K()) * float64(f.SizeBytes()*8)
+		expected += blocked.Fill(plannedChain(1000, 2, i), f.NumBlocks(), f.K()) * float64(f.NumBits())
 	}
 	expected /= float64(s.NumBits())
 	if fill := s.FillRatio(); fill <= 0 || fill > expected+0.01 {

@@ -24,7 +24,7 @@ func checkOneKey[K Key](t *testing.T, keys []K) {
 		for _, k := range keys[:len(keys)/2] {
 			f.Add(k)
 		}
-		ref, _ := blocked.NewBytes(e.SizeBytes(), e.K())
+		ref, _ := blocked.NewBytes((e.NumBits() / 8), e.K())
 		ref.SetKeyHash(e.KeyHash())
 		for _, k := range keys[:len(keys)/2] {
 			ref.AddHash(Hash(k))

@@ -325,7 +325,7 @@ func (w *Window[K]) HasAll(keys []K, out []bool) int {
 func (w *Window[K]) NumBits() uint64 {
 	var n uint64
 	for _, f := range w.gens {
-		n += f.SizeBytes() * 8
+		n += f.NumBits()
 	}
 	return n
 }
@@ -338,8 +338,8 @@ func (w *Window[K]) FillRatio() float64 {
 	var buf [format.WindowMaxGenerations + 1]*blocked.Filter
 	set, total := 0.0, 0.0
 	for _, f := range w.liveGens(&buf) {
-		set += f.FillRatio() * float64(f.SizeBytes()*8)
-		total += float64(f.SizeBytes() * 8)
+		set += f.FillRatio() * float64(f.NumBits())
+		total += float64(f.NumBits())
 	}
 	if total == 0 {
 		return 0

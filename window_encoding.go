@@ -37,7 +37,7 @@ func (w *Window[K]) header() (format.Header, error) {
 	}
 	n := uint64(format.WindowParamBytes)
 	for _, f := range w.gens {
-		n += format.HeaderSize + f.SizeBytes()
+		n += format.HeaderSize + (f.NumBits() / 8)
 	}
 	return format.Header{
 		Version:      format.Version,

@@ -40,7 +40,7 @@ func TestPeerAccuracy(t *testing.T) {
 	}
 	var buf [8]byte
 	libs := []lib{
-		{"simdbloom (k=8)", fx.Ours.SizeBytes(), func(k uint64) bool { return fx.Ours.HasHash(bloom.Hash(k)) },
+		{"simdbloom (k=8)", fx.Ours.NumBits() / 8, func(k uint64) bool { return fx.Ours.HasHash(bloom.Hash(k)) },
 			blocked.FPR(n, fx.Ours.NumBlocks(), 8)},
 		{"parquet-go split block", uint64(len(fx.parquet.Bytes())), func(k uint64) bool { return fx.parquet.Check(bloom.Hash(k)) },
 			blocked.SplitBlockFPR(n, uint64(len(fx.parquet)))},

@@ -320,7 +320,7 @@ func BenchmarkRedis(b *testing.B) {
 	})
 
 	// Refresh after adds to one shard of 8: the bytes the server sends.
-	size := local.Engine().SizeBytes()
+	size := (local.Engine().NumBits() / 8)
 	shardBlocks := (local.Engine().NumBlocks() + 7) / 8
 	f8, err := sbredis.New[string](ctx, c, "sb8", uint64(n), 0.01, sbredis.WithShardBytes(64*shardBlocks))
 	if err != nil {

@@ -56,7 +56,7 @@ func touchLines(base unsafe.Pointer, nb, size uint64, hs []uint64) uint64 {
 // addHashesGeneric adds every hash of hs to f.
 func addHashesGeneric(f *Filter, hs []uint64) {
 	base, nb := unsafe.Pointer(unsafe.SliceData(f.blocks)), uint64(len(f.blocks))
-	step := groupOf(f.SizeBytes(), hs)
+	step := groupOf(f.sizeBytes(), hs)
 	for i := 0; i < len(hs); i += step {
 		g := hs[i:min(i+step, len(hs))]
 		if step == touchGroup {
@@ -73,7 +73,7 @@ func addHashesGeneric(f *Filter, hs []uint64) {
 // hasHashesGeneric looks up every hash of hs; out has the length of hs.
 func hasHashesGeneric(f *Filter, hs []uint64, out []bool) int {
 	base, nb := unsafe.Pointer(unsafe.SliceData(f.blocks)), uint64(len(f.blocks))
-	step := groupOf(f.SizeBytes(), hs)
+	step := groupOf(f.sizeBytes(), hs)
 	n := 0
 	for i := 0; i < len(hs); i += step {
 		g := hs[i:min(i+step, len(hs))]
@@ -92,7 +92,7 @@ func hasHashesGeneric(f *Filter, hs []uint64, out []bool) int {
 // splitAddHashesGeneric adds every hash of hs to s.
 func splitAddHashesGeneric(s *SplitBlock, hs []uint64) {
 	base, nb := unsafe.Pointer(unsafe.SliceData(s.blocks)), uint64(len(s.blocks))
-	step := groupOf(s.SizeBytes(), hs)
+	step := groupOf(s.sizeBytes(), hs)
 	for i := 0; i < len(hs); i += step {
 		g := hs[i:min(i+step, len(hs))]
 		if step == touchGroup {
@@ -105,7 +105,7 @@ func splitAddHashesGeneric(s *SplitBlock, hs []uint64) {
 // splitHasHashesGeneric looks up every hash of hs; out has the length of hs.
 func splitHasHashesGeneric(s *SplitBlock, hs []uint64, out []bool) int {
 	base, nb := unsafe.Pointer(unsafe.SliceData(s.blocks)), uint64(len(s.blocks))
-	step := groupOf(s.SizeBytes(), hs)
+	step := groupOf(s.sizeBytes(), hs)
 	n := 0
 	for i := 0; i < len(hs); i += step {
 		g := hs[i:min(i+step, len(hs))]

@@ -59,7 +59,7 @@ func filled(b *testing.B, bytes uint64, k int) *benchFilter {
 	if err != nil {
 		b.Fatal(err)
 	}
-	bf := &benchFilter{f: f, stream: fillTenBitsPerKey(f.AddHashes, f.numBits(), bytes+uint64(k))}
+	bf := &benchFilter{f: f, stream: fillTenBitsPerKey(f.AddHashes, f.NumBits(), bytes+uint64(k))}
 	benchFilters[key] = bf
 	return bf
 }

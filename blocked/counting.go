@@ -96,8 +96,8 @@ func NewCountingBytes(numBytes uint64) (*Counting, error) {
 // NumBlocks returns the number of 64-byte blocks.
 func (c *Counting) NumBlocks() uint64 { return uint64(len(c.blocks)) }
 
-// SizeBytes returns the size of the counter array in bytes.
-func (c *Counting) SizeBytes() uint64 { return uint64(len(c.blocks)) * 64 }
+// NumBits returns the size of the counter array in bits.
+func (c *Counting) NumBits() uint64 { return uint64(len(c.blocks)) * 512 }
 
 // blockAt returns the block of hash h without a bounds check (fastrange).
 func (c *Counting) blockAt(h uint64) *block {

@@ -40,8 +40,8 @@ func TestCountingAligned(t *testing.T) {
 		if p := uintptr(unsafe.Pointer(&c.blocks[0])); p%64 != 0 {
 			t.Fatalf("%d blocks: counters at %#x are not 64-byte aligned", nb, p)
 		}
-		if c.NumBlocks() != nb || c.numBits() != nb*512 || c.SizeBytes() != nb*64 {
-			t.Fatalf("NumBlocks %d NumBits %d SizeBytes %d for %d blocks", c.NumBlocks(), c.numBits(), c.SizeBytes(), nb)
+		if c.NumBlocks() != nb || c.NumBits() != nb*512 || c.sizeBytes() != nb*64 {
+			t.Fatalf("NumBlocks %d NumBits %d SizeBytes %d for %d blocks", c.NumBlocks(), c.NumBits(), c.sizeBytes(), nb)
 		}
 	}
 }
@@ -136,7 +136,7 @@ func testCountingAddRemove(t *testing.T) {
 	got := float64(yes) / float64(len(removed))
 	s := sigma(want, len(removed))
 	t.Logf("%d blocks, %.2f bits/key at %d keys: removed keys still present %.5f, formula at %d keys %.5f (sigma %.5f), saturated %d",
-		c.NumBlocks(), float64(c.numBits())/float64(n), n, got, len(kept), want, s, c.Saturated())
+		c.NumBlocks(), float64(c.NumBits())/float64(n), n, got, len(kept), want, s, c.Saturated())
 	if math.Abs(got-want) > 4*s {
 		t.Errorf("removed keys answer yes at %.5f, more than 4 sigma from the formula %.5f", got, want)
 	}
@@ -165,7 +165,7 @@ func TestCountingFPRMatchesFormula(t *testing.T) {
 		want := CountingFPR(n, c.NumBlocks())
 		got := float64(c.HasHashes(probe, out)) / probes
 		s := sigma(want, probes)
-		t.Logf("p=%v: %.2f bits/key, measured %.5f, formula %.5f (sigma %.5f)", p, float64(c.numBits())/n, got, want, s)
+		t.Logf("p=%v: %.2f bits/key, measured %.5f, formula %.5f (sigma %.5f)", p, float64(c.NumBits())/n, got, want, s)
 		if math.Abs(got-want) > 4*s {
 			t.Errorf("p=%v: measured FPR %.5f is more than 4 sigma from the formula %.5f", p, got, want)
 		}

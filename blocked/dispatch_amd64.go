@@ -64,7 +64,7 @@ func addHashesArch(f *Filter, hs []uint64) bool {
 		return false
 	}
 	b, nb := (*[8]uint64)(&f.blocks[0]), uint64(len(f.blocks))
-	pf, npf := prefetchPlan(f.SizeBytes(), len(hs))
+	pf, npf := prefetchPlan(f.sizeBytes(), len(hs))
 	switch {
 	case kAVX512Add.Runs() && f.k == 8:
 		filterAdd8AVX512(b, nb, hs, pf, npf)
@@ -93,7 +93,7 @@ func hasHashesArch(f *Filter, hs []uint64, out []bool) (int, bool) {
 		return 0, false
 	}
 	b, nb := (*[8]uint64)(&f.blocks[0]), uint64(len(f.blocks))
-	pf, npf := prefetchPlan(f.SizeBytes(), len(hs))
+	pf, npf := prefetchPlan(f.sizeBytes(), len(hs))
 	switch {
 	case kBITALG.Runs() && f.k == 8:
 		return filterHas8BITALG(b, nb, hs, out, pf > 0), true
@@ -132,7 +132,7 @@ func splitAddHashesArch(s *SplitBlock, hs []uint64) bool {
 		return false
 	}
 	b, nb := (*[8]uint32)(&s.blocks[0]), uint64(len(s.blocks))
-	pf, npf := prefetchPlan(s.SizeBytes(), len(hs))
+	pf, npf := prefetchPlan(s.sizeBytes(), len(hs))
 	if nb < 1<<32 {
 		splitAddAVX2Ring(b, nb, hs, pf > 0)
 	} else {
@@ -151,7 +151,7 @@ func splitHasHashesArch(s *SplitBlock, hs []uint64, out []bool) (int, bool) {
 		return 0, false
 	}
 	b, nb := (*[8]uint32)(&s.blocks[0]), uint64(len(s.blocks))
-	pf, npf := prefetchPlan(s.SizeBytes(), len(hs))
+	pf, npf := prefetchPlan(s.sizeBytes(), len(hs))
 	switch {
 	case kSplitRingAVX512.Runs():
 		return splitHasRingAVX512(b, nb, hs, out, pf > 0), true
@@ -171,7 +171,7 @@ func countingHasHashesArch(c *Counting, hs []uint64, out []bool) (int, bool) {
 		return 0, false
 	}
 	b, nb := (*[8]uint64)(&c.blocks[0]), uint64(len(c.blocks))
-	pf, npf := prefetchPlan(c.SizeBytes(), len(hs))
+	pf, npf := prefetchPlan(c.sizeBytes(), len(hs))
 	switch {
 	case kAVX512Has.Runs():
 		return countingHasAVX512(b, nb, hs, out, pf > 0), true

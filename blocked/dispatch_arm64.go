@@ -36,7 +36,7 @@ func addHashesArch(f *Filter, hs []uint64) bool {
 		return false
 	}
 	b, nb := (*[8]uint64)(&f.blocks[0]), uint64(len(f.blocks))
-	pf, npf := prefetchPlan(f.SizeBytes(), len(hs))
+	pf, npf := prefetchPlan(f.sizeBytes(), len(hs))
 	if f.k == 8 {
 		filterAdd8NEON(b, nb, hs, pf, npf)
 	} else {
@@ -52,7 +52,7 @@ func hasHashesArch(f *Filter, hs []uint64, out []bool) (int, bool) {
 		return 0, false
 	}
 	b, nb := (*[8]uint64)(&f.blocks[0]), uint64(len(f.blocks))
-	pf, npf := prefetchPlan(f.SizeBytes(), len(hs))
+	pf, npf := prefetchPlan(f.sizeBytes(), len(hs))
 	if f.k == 8 {
 		return filterHas8NEON(b, nb, hs, out, pf, npf), true
 	}
@@ -65,7 +65,7 @@ func splitAddHashesArch(s *SplitBlock, hs []uint64) bool {
 	if len(s.blocks) == 0 || len(hs) == 0 || !kNEON.Runs() {
 		return false
 	}
-	pf, npf := prefetchPlan(s.SizeBytes(), len(hs))
+	pf, npf := prefetchPlan(s.sizeBytes(), len(hs))
 	splitAddNEON((*[8]uint32)(&s.blocks[0]), uint64(len(s.blocks)), hs, pf, npf)
 	return true
 }
@@ -76,7 +76,7 @@ func splitHasHashesArch(s *SplitBlock, hs []uint64, out []bool) (int, bool) {
 	if len(s.blocks) == 0 || len(hs) == 0 || len(out) != len(hs) || !kNEON.Runs() {
 		return 0, false
 	}
-	pf, npf := prefetchPlan(s.SizeBytes(), len(hs))
+	pf, npf := prefetchPlan(s.sizeBytes(), len(hs))
 	return splitHasNEON((*[8]uint32)(&s.blocks[0]), uint64(len(s.blocks)), hs, out, pf, npf), true
 }
 
@@ -86,7 +86,7 @@ func countingHasHashesArch(c *Counting, hs []uint64, out []bool) (int, bool) {
 	if len(c.blocks) == 0 || len(hs) == 0 || len(out) != len(hs) || !kNEON.Runs() {
 		return 0, false
 	}
-	pf, npf := prefetchPlan(c.SizeBytes(), len(hs))
+	pf, npf := prefetchPlan(c.sizeBytes(), len(hs))
 	return countingHasNEON((*[8]uint64)(&c.blocks[0]), uint64(len(c.blocks)), hs, out, pf, npf), true
 }
 
@@ -96,7 +96,7 @@ func countingAddHashesArch(c *Counting, hs []uint64) bool {
 	if len(c.blocks) == 0 || len(hs) == 0 || !kNEON.Runs() {
 		return false
 	}
-	pf, npf := prefetchPlan(c.SizeBytes(), len(hs))
+	pf, npf := prefetchPlan(c.sizeBytes(), len(hs))
 	countingAddNEON((*[8]uint64)(&c.blocks[0]), uint64(len(c.blocks)), hs, pf, npf)
 	return true
 }

@@ -148,6 +148,13 @@ func (s *SplitBlock) KeyHash() HashID { return s.hash }
 // Filter.SetKeyHash does.
 func (s *SplitBlock) SetKeyHash(id HashID) { s.hash = id }
 
+// KeyFamily returns what s's keys were before hashing, as
+// Filter.KeyFamily does (KeysUnrecorded by default).
+func (s *SplitBlock) KeyFamily() KeyFamily { return s.keys }
+
+// SetKeyFamily records what s's keys are, as Filter.SetKeyFamily does.
+func (s *SplitBlock) SetKeyFamily(k KeyFamily) { s.keys = k }
+
 // MarshalBinary returns the encoding of s, with its key hash. The payload is
 // the Parquet bitset. A zero SplitBlock has no encoding: an error wrapping
 // bloom.ErrGeometry; one too large for memory is bloom.ErrTooLarge.
@@ -160,7 +167,7 @@ func (s *SplitBlock) AppendBinary(b []byte) ([]byte, error) {
 	if len(s.blocks) == 0 {
 		return b, errZeroEncode("SplitBlock")
 	}
-	return appendEncoded(b, variantSplitBlock, 8, s.hash, KeysUnrecorded, s.bytes())
+	return appendEncoded(b, variantSplitBlock, 8, s.hash, s.keys, s.bytes())
 }
 
 // WriteTo writes the encoding of s, with its key hash, to w, as
@@ -170,7 +177,7 @@ func (s *SplitBlock) WriteTo(w io.Writer) (int64, error) {
 	if len(s.blocks) == 0 {
 		return 0, errZeroEncode("SplitBlock")
 	}
-	return writeEncoded(w, variantSplitBlock, 8, s.hash, KeysUnrecorded, s.bytes())
+	return writeEncoded(w, variantSplitBlock, 8, s.hash, s.keys, s.bytes())
 }
 
 // UnmarshalBinary replaces s with the SplitBlock encoded in b, which must be
@@ -180,7 +187,7 @@ func (s *SplitBlock) UnmarshalBinary(b []byte) error {
 	if err != nil {
 		return err
 	}
-	s.blocks, s.hash = blocksOver[splitBlock](mem), h.Hash
+	s.blocks, s.hash, s.keys = blocksOver[splitBlock](mem), h.Hash, h.Keys
 	return nil
 }
 
@@ -193,7 +200,7 @@ func (s *SplitBlock) ReadFrom(r io.Reader) (int64, error) {
 	if err != nil {
 		return n, err
 	}
-	s.blocks, s.hash = blocksOver[splitBlock](mem), h.Hash
+	s.blocks, s.hash, s.keys = blocksOver[splitBlock](mem), h.Hash, h.Keys
 	return n, nil
 }
 

@@ -81,7 +81,7 @@ func fuzzSeeds(f *testing.F, add func(b []byte)) {
 func withoutCompat(b []byte) []byte {
 	c := bytes.Clone(b)
 	keep := uint32(0)
-	if v := variant(c[format.OffVariant]); v == variantFilter || v == variantCounting {
+	if v := variant(c[format.OffVariant]); v == variantFilter || v == variantCounting || v == variantSplitBlock {
 		keep = format.CompatKeyMask
 	}
 	binary.LittleEndian.PutUint32(c[format.OffCompat:], binary.LittleEndian.Uint32(c[format.OffCompat:])&keep)
@@ -209,7 +209,6 @@ func FuzzView(f *testing.F) {
 			switch v := v.(type) {
 			case *FilterView:
 				v.HasHashes(hs, out)
-				v.EstimatedFPR()
 			case *SplitBlockView:
 				v.HasHashes(hs, out)
 			case *CountingView:

@@ -14,7 +14,7 @@ import (
 
 // TestFlags checks the header's flag words: a compatible bit is ignored by
 // every decoder (and cleared when the filter is written again, but for the
-// key family of a Filter or Counting, which it keeps), an
+// key family of a Filter, Counting or SplitBlock, which it keeps), an
 // incompatible bit is bloom.ErrVersion, and encodings written today have both zero.
 func TestFlags(t *testing.T) {
 	hs := randomHashes(200, 31)

@@ -20,7 +20,7 @@ func ExampleNew() {
 	}
 	f.AddHash(xxh3.HashString("alice"))
 	fmt.Println(f.HasHash(xxh3.HashString("alice")))
-	fmt.Printf("k=%d, %d bytes\n", f.K(), f.SizeBytes())
+	fmt.Printf("k=%d, %d bytes\n", f.K(), f.NumBits()/8)
 	// Output:
 	// true
 	// k=8, 1269760 bytes

@@ -84,8 +84,8 @@ func (f *Filter) K() int { return f.k }
 // NumBlocks returns the number of 64-byte blocks.
 func (f *Filter) NumBlocks() uint64 { return uint64(len(f.blocks)) }
 
-// SizeBytes returns the size of the bit array in bytes.
-func (f *Filter) SizeBytes() uint64 { return uint64(len(f.blocks)) * 64 }
+// NumBits returns the size of the bit array in bits.
+func (f *Filter) NumBits() uint64 { return uint64(len(f.blocks)) * 512 }
 
 // blockAt returns the block of hash h, without a bounds check: fastrange
 // ((h>>32)*n)>>32 is always below n.
@@ -207,7 +207,7 @@ func (f *Filter) FillRatio() float64 {
 	if len(f.blocks) == 0 {
 		return 0
 	}
-	return float64(f.popcount()) / float64(f.numBits())
+	return float64(f.popcount()) / float64(f.NumBits())
 }
 
 // EstimatedCount estimates how many distinct keys were added, from each

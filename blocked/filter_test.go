@@ -37,8 +37,8 @@ func TestAligned(t *testing.T) {
 		if p := uintptr(unsafePointer(f)); p%64 != 0 {
 			t.Fatalf("%d blocks: bit array at %#x is not 64-byte aligned", nb, p)
 		}
-		if f.NumBlocks() != nb || f.numBits() != nb*512 {
-			t.Fatalf("NumBlocks %d NumBits %d for %d blocks", f.NumBlocks(), f.numBits(), nb)
+		if f.NumBlocks() != nb || f.NumBits() != nb*512 {
+			t.Fatalf("NumBlocks %d NumBits %d for %d blocks", f.NumBlocks(), f.NumBits(), nb)
 		}
 	}
 }
@@ -196,7 +196,7 @@ func TestFPRMatchesFormula(t *testing.T) {
 		got := measureFPR(c.f, probes, uint64(i))
 		s := sigma(want, probes)
 		t.Logf("%s k=%d: %.2f bits/key, measured FPR %.5f, formula %.5f (sigma %.5f), estimated %.5f",
-			c.name, c.f.K(), float64(c.f.numBits())/n, got, want, s, c.f.EstimatedFPR())
+			c.name, c.f.K(), float64(c.f.NumBits())/n, got, want, s, c.f.EstimatedFPR())
 		if math.Abs(got-want) > 4*s {
 			t.Errorf("%s k=%d: measured FPR %.5f is more than 4 sigma from the formula %.5f", c.name, c.f.K(), got, want)
 		}

@@ -68,8 +68,8 @@ func TestHugeFilter(t *testing.T) {
 func checkHugeFilter(t *testing.T, hs []uint64, k int) {
 	f := mustBytes(t, hugeBytes, k)
 	nb := f.NumBlocks()
-	if f.numBits() <= 1<<32 || f.numBits() != nb*512 {
-		t.Fatalf("NumBits %d for %d blocks", f.numBits(), nb)
+	if f.NumBits() <= 1<<32 || f.NumBits() != nb*512 {
+		t.Fatalf("NumBits %d for %d blocks", f.NumBits(), nb)
 	}
 	if last := f.blockAt(0xFFFFFFFF << 32); last != &f.blocks[nb-1] {
 		t.Fatal("hash 0xFFFFFFFF<<32 does not choose the last block")
@@ -121,7 +121,7 @@ func checkHugeFilter(t *testing.T, hs []uint64, k int) {
 		t.Fatalf("k=%d: atomic adds differ on the huge filter", k)
 	}
 	g = nil
-	if fr := f.FillRatio(); fr <= 0 || fr > float64(wantBits)/float64(f.numBits())*1.0000001 {
+	if fr := f.FillRatio(); fr <= 0 || fr > float64(wantBits)/float64(f.NumBits())*1.0000001 {
 		t.Fatalf("k=%d: FillRatio %v", k, fr)
 	}
 	if c := f.EstimatedCount(); c < float64(len(hs))/2 {
@@ -140,7 +140,7 @@ func hugeRoundTrip(t *testing.T, f *Filter) {
 	}()
 	var g Filter
 	n, err := g.ReadFrom(pr)
-	if err != nil || uint64(n) != headerSize+f.SizeBytes() {
+	if err != nil || uint64(n) != headerSize+f.sizeBytes() {
 		t.Fatalf("ReadFrom: %d bytes, %v", n, err)
 	}
 	if !g.Equal(f) {
@@ -158,8 +158,8 @@ func TestHugeSplitBlock(t *testing.T) {
 		out := make([]bool, len(hs))
 		s := mustSplit(t, hugeBytes)
 		nb := s.NumBlocks()
-		if s.numBits() <= 1<<32 {
-			t.Fatalf("NumBits %d", s.numBits())
+		if s.NumBits() <= 1<<32 {
+			t.Fatalf("NumBits %d", s.NumBits())
 		}
 		s.AddHashes(hs)
 		for _, h := range hs {

@@ -10,7 +10,7 @@ import (
 
 // TestKeyFamilyTravels: the key family a Filter or Counting records is
 // written in the header's compatible flags (bits 0..1) and restored by every
-// decoder, the views and Clone; a SplitBlock writes none. Union and
+// decoder, the views and Clone, a SplitBlock's too. Union and
 // Intersect refuse two different recorded families and take the recorded
 // one from KeysUnrecorded.
 func TestKeyFamilyTravels(t *testing.T) {
@@ -55,6 +55,8 @@ func TestKeyFamilyTravels(t *testing.T) {
 			case *Filter:
 				got = append(got, f.Clone())
 			case *Counting:
+				got = append(got, f.Clone())
+			case *SplitBlock:
 				got = append(got, f.Clone())
 			}
 			for i, g := range got {

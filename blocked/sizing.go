@@ -306,7 +306,7 @@ func SizeCounting(n uint64, fpr float64) (Sizing, error) {
 	return blockSizing(n, b, 64, 8, CountingFPR(n, b)), nil
 }
 
-// numBits returns the size of a filter in bits (SizeBytes times 8).
-func (f *Filter) numBits() uint64     { return f.SizeBytes() * 8 }
-func (s *SplitBlock) numBits() uint64 { return s.SizeBytes() * 8 }
-func (c *Counting) numBits() uint64   { return c.SizeBytes() * 8 }
+// sizeBytes returns the size of a filter in bytes (NumBits over 8).
+func (f *Filter) sizeBytes() uint64     { return f.NumBits() / 8 }
+func (s *SplitBlock) sizeBytes() uint64 { return s.NumBits() / 8 }
+func (c *Counting) sizeBytes() uint64   { return c.NumBits() / 8 }

@@ -50,6 +50,7 @@ type SplitBlock struct {
 	// declaration at go generate.
 	blocks []splitBlock // 64-byte aligned, so no block straddles a cache line
 	hash   HashID       // key hash the caller recorded (KeyHash)
+	keys   KeyFamily    // key family the caller recorded (KeyFamily)
 }
 
 // SplitBlockFPR returns the exact false-positive rate of a SplitBlock with
@@ -142,8 +143,8 @@ var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 // NumBlocks returns the number of 32-byte blocks.
 func (s *SplitBlock) NumBlocks() uint64 { return uint64(len(s.blocks)) }
 
-// SizeBytes returns the size of the bitset in bytes.
-func (s *SplitBlock) SizeBytes() uint64 { return uint64(len(s.blocks)) * SplitBlockBytes }
+// NumBits returns the size of the bitset in bits.
+func (s *SplitBlock) NumBits() uint64 { return uint64(len(s.blocks)) * SplitBlockBytes * 8 }
 
 // blockAt returns the block of hash h, without a bounds check: fastrange
 // ((h>>32)*n)>>32 is always below n.
@@ -233,7 +234,7 @@ func (s *SplitBlock) bytes() []byte {
 // Bitset returns a copy of the filter's serialized bitset: the blocks in
 // order, each 32-bit word little-endian, as Parquet stores it.
 func (s *SplitBlock) Bitset() []byte {
-	out := make([]byte, s.SizeBytes())
+	out := make([]byte, s.sizeBytes())
 	if littleEndian {
 		copy(out, s.bytes())
 		return out
@@ -254,7 +255,7 @@ func (s *SplitBlock) FillRatio() float64 {
 	for _, w := range s.words() {
 		n += uint64(bits.OnesCount32(w))
 	}
-	return float64(n) / float64(s.numBits())
+	return float64(n) / float64(s.NumBits())
 }
 
 // EstimatedCount estimates how many distinct keys were added, from each
@@ -337,8 +338,12 @@ func (s *SplitBlock) combine(o *SplitBlock, op string, and bool) error {
 	if err != nil {
 		return err
 	}
+	keys, err := combinedKeys(s.keys, o.keys)
+	if err != nil {
+		return err
+	}
 	combineWords(s.words(), o.words(), and)
-	s.hash = id
+	s.hash, s.keys = id, keys
 	return nil
 }
 
@@ -349,11 +354,11 @@ func (s *SplitBlock) Clear() { clear(s.blocks) }
 // Clone returns an independent copy of s (a zero SplitBlock for a zero s).
 func (s *SplitBlock) Clone() *SplitBlock {
 	if len(s.blocks) == 0 {
-		return &SplitBlock{hash: s.hash}
+		return &SplitBlock{hash: s.hash, keys: s.keys}
 	}
 	c := newSplitBlock(uint64(len(s.blocks)))
 	copy(c.blocks, s.blocks)
-	c.hash = s.hash
+	c.hash, c.keys = s.hash, s.keys
 	return c
 }
 

@@ -97,8 +97,8 @@ func TestSplitBlockAligned(t *testing.T) {
 		if p := uintptr(unsafe.Pointer(&s.blocks[0])); p%32 != 0 {
 			t.Fatalf("%d blocks: bitset at %#x is not 32-byte aligned", nb, p)
 		}
-		if s.NumBlocks() != uint64(nb) || s.numBits() != uint64(nb)*256 || s.SizeBytes() != uint64(nb)*32 {
-			t.Fatalf("NumBlocks %d NumBits %d SizeBytes %d for %d blocks", s.NumBlocks(), s.numBits(), s.SizeBytes(), nb)
+		if s.NumBlocks() != uint64(nb) || s.NumBits() != uint64(nb)*256 || s.sizeBytes() != uint64(nb)*32 {
+			t.Fatalf("NumBlocks %d NumBits %d SizeBytes %d for %d blocks", s.NumBlocks(), s.NumBits(), s.sizeBytes(), nb)
 		}
 	}
 }
@@ -237,7 +237,7 @@ func TestSplitBlockFPRMatchesFormula(t *testing.T) {
 		got := measureSplitFPR(c.s, probes, uint64(i))
 		sg := sigma(want, probes)
 		t.Logf("%s: %.2f bits/key, measured FPR %.5f, formula %.5f (sigma %.5f), estimated %.5f",
-			c.name, float64(c.s.numBits())/n, got, want, sg, c.s.EstimatedFPR())
+			c.name, float64(c.s.NumBits())/n, got, want, sg, c.s.EstimatedFPR())
 		if math.Abs(got-want) > 4*sg {
 			t.Errorf("%s: measured FPR %.5f is more than 4 sigma from the formula %.5f", c.name, got, want)
 		}
@@ -272,7 +272,7 @@ func TestSplitBlockSizing(t *testing.T) {
 	// DESIGN.md section 4's table: 10.53 bits/key at 1%, 16.89 at 0.1%.
 	for _, c := range []struct{ p, bpk float64 }{{0.01, 10.53}, {0.001, 16.89}, {1e-4, 26.34}} {
 		s, _ := NewSplitBlock(10_000_000, c.p)
-		if got := float64(s.numBits()) / 1e7; math.Abs(got-c.bpk) > 0.01 {
+		if got := float64(s.NumBits()) / 1e7; math.Abs(got-c.bpk) > 0.01 {
 			t.Errorf("NewSplitBlock(1e7, %v): %.3f bits/key, want %.2f", c.p, got, c.bpk)
 		}
 	}

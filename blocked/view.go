@@ -162,6 +162,7 @@ func (v *SplitBlockView) Reset(b []byte) error {
 		if bad|format.LightHead(*(*uint64)(p), format.SplitBlock) == 0 {
 			v.s.blocks = viewSlice[splitBlock](b, variantSplitBlock, nb) // field by field, as in FilterView.Reset
 			v.s.hash = HashID(b[format.OffHash])
+			v.s.keys = KeyFamily(b[format.OffCompat] & uint8(format.CompatKeyMask))
 			return nil
 		}
 	}

@@ -28,11 +28,12 @@ func newCountingView(b []byte) (*CountingView, error) {
 
 // The fields of the encoding a view holds, for the tests (the views export
 // only lookups and fill figures).
-func (v *FilterView) keyHash() HashID        { return v.f.hash }
-func (v *FilterView) keyFamily() KeyFamily   { return v.f.keys }
-func (v *FilterView) numBlocks() uint64      { return v.f.NumBlocks() }
-func (v *SplitBlockView) keyHash() HashID    { return v.s.hash }
-func (v *SplitBlockView) numBlocks() uint64  { return v.s.NumBlocks() }
-func (v *CountingView) keyHash() HashID      { return v.c.hash }
-func (v *CountingView) keyFamily() KeyFamily { return v.c.keys }
-func (v *CountingView) numBlocks() uint64    { return v.c.NumBlocks() }
+func (v *FilterView) keyHash() HashID          { return v.f.hash }
+func (v *FilterView) keyFamily() KeyFamily     { return v.f.keys }
+func (v *FilterView) numBlocks() uint64        { return v.f.NumBlocks() }
+func (v *SplitBlockView) keyHash() HashID      { return v.s.hash }
+func (v *SplitBlockView) keyFamily() KeyFamily { return v.s.keys }
+func (v *SplitBlockView) numBlocks() uint64    { return v.s.NumBlocks() }
+func (v *CountingView) keyHash() HashID        { return v.c.hash }
+func (v *CountingView) keyFamily() KeyFamily   { return v.c.keys }
+func (v *CountingView) numBlocks() uint64      { return v.c.NumBlocks() }

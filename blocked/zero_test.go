@@ -50,10 +50,10 @@ func checkZeroReads(t *testing.T, name string, r looker) {
 	}
 	type sizes interface {
 		NumBlocks() uint64
-		SizeBytes() uint64
+		NumBits() uint64
 	}
-	if s, ok := r.(sizes); ok && (s.NumBlocks() != 0 || s.SizeBytes() != 0) {
-		t.Errorf("%s: sizes %d %d, want both 0", name, s.NumBlocks(), s.SizeBytes())
+	if s, ok := r.(sizes); ok && (s.NumBlocks() != 0 || s.NumBits() != 0) {
+		t.Errorf("%s: sizes %d %d, want both 0", name, s.NumBlocks(), s.NumBits())
 	}
 	if c, ok := r.(interface{ EstimatedCount() float64 }); ok && c.EstimatedCount() != 0 {
 		t.Errorf("%s: EstimatedCount %v", name, c.EstimatedCount())

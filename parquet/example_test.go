@@ -38,7 +38,7 @@ func ExampleNew() {
 	for v := int64(0); v < 1_000_000; v++ {
 		f.AddHash(sbparquet.HashInt64(v * 7))
 	}
-	fmt.Println(f.SizeBytes(), "bytes")
+	fmt.Println((f.NumBits() / 8), "bytes")
 	fmt.Println(f.HasHash(sbparquet.HashInt64(700)))
 	// Output:
 	// 2097152 bytes
@@ -55,7 +55,7 @@ func ExampleWriteFilter() {
 	if err := sbparquet.WriteFilter(&buf, f); err != nil {
 		panic(err)
 	}
-	fmt.Printf("% x\n", buf.Bytes()[:buf.Len()-int(f.SizeBytes())])
+	fmt.Printf("% x\n", buf.Bytes()[:buf.Len()-int((f.NumBits()/8))])
 
 	g, err := sbparquet.ReadFilter(&buf)
 	if err != nil {

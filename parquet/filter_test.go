@@ -19,7 +19,7 @@ func TestNewSizing(t *testing.T) {
 			if err != nil {
 				t.Fatalf("New(%d, %v): %v", n, p, err)
 			}
-			size := f.SizeBytes()
+			size := (f.NumBits() / 8)
 			if size < MinFilterBytes || size > MaxFilterBytes || size&(size-1) != 0 {
 				t.Fatalf("New(%d, %v): %d bytes is not a power of two in range", n, p, size)
 			}

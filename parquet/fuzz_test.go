@@ -38,7 +38,7 @@ func FuzzReadFilter(f *testing.F) {
 			return
 		}
 		consumed := len(in) - r.Len()
-		n := int(g.SizeBytes())
+		n := int((g.NumBits() / 8))
 		if n%32 != 0 || n == 0 || n > MaxFilterBytes || n > consumed {
 			t.Fatalf("filter of %d bytes from %d consumed", n, consumed)
 		}
@@ -95,8 +95,8 @@ func FuzzReadFooter(f *testing.F) {
 					}
 					continue
 				}
-				if int64(g.SizeBytes()) > size-c.BloomFilterOffset {
-					t.Fatalf("filter of %d bytes at %d in a %d-byte file", g.SizeBytes(), c.BloomFilterOffset, size)
+				if int64((g.NumBits() / 8)) > size-c.BloomFilterOffset {
+					t.Fatalf("filter of %d bytes at %d in a %d-byte file", (g.NumBits() / 8), c.BloomFilterOffset, size)
 				}
 			}
 		}

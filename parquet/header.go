@@ -36,7 +36,7 @@ func WriteFilter(w io.Writer, f *blocked.SplitBlock) error {
 	if f == nil {
 		return fmt.Errorf("%w: nil filter", errs.ErrGeometry)
 	}
-	n := f.SizeBytes()
+	n := (f.NumBits() / 8)
 	if n < MinFilterBytes || n > MaxFilterBytes || n&(n-1) != 0 {
 		return fmt.Errorf("%w: %d bytes; Parquet readers require a power of two from %d to %d", errs.ErrGeometry, n, MinFilterBytes, MaxFilterBytes)
 	}

@@ -198,7 +198,7 @@ func measureCounting(n uint64, probes int, base uint64) (scaleRow, error) {
 	}
 	want := blocked.CountingFPR(n-n/2, c.NumBlocks())
 	return scaleRow{Variant: "counting (1%, half removed)", Keys: n - n/2, PlannedKeys: n,
-		BitsPerKey: float64((c.SizeBytes() * 8)) / float64(n), K: 8, Fill: c.FillRatio(),
+		BitsPerKey: float64(c.NumBits()) / float64(n), K: 8, Fill: c.FillRatio(),
 		FPR: countFPBatch(probes, base+n, c.HasHashes), FPRFormula: want, EstimatedFPR: c.EstimatedFPR(), Sigma: sigma(want, probes)}, nil
 }
 
@@ -279,7 +279,7 @@ func measureScalable(planned, n uint64, target float64, probes int, base uint64)
 func measureBlocked(name string, f *blocked.Filter, planned, n uint64, probes int, base uint64) scaleRow {
 	addRange(f.AddHashes, base, n)
 	want := blocked.FPR(n, f.NumBlocks(), f.K())
-	return scaleRow{Variant: name, Keys: n, PlannedKeys: planned, BitsPerKey: float64((f.SizeBytes() * 8)) / float64(n), K: f.K(),
+	return scaleRow{Variant: name, Keys: n, PlannedKeys: planned, BitsPerKey: float64(f.NumBits()) / float64(n), K: f.K(),
 		Fill: f.FillRatio(), FPR: countFPBatch(probes, base+n, f.HasHashes), FPRFormula: want,
 		EstimatedFPR: f.EstimatedFPR(), Sigma: sigma(want, probes)}
 }
@@ -287,7 +287,7 @@ func measureBlocked(name string, f *blocked.Filter, planned, n uint64, probes in
 func measureSplit(s *blocked.SplitBlock, planned, n uint64, probes int, base uint64) scaleRow {
 	addRange(s.AddHashes, base, n)
 	want := blocked.SplitBlockFPR(n, s.NumBlocks())
-	return scaleRow{Variant: "split-block", Keys: n, PlannedKeys: planned, BitsPerKey: float64((s.SizeBytes() * 8)) / float64(n), K: 8,
+	return scaleRow{Variant: "split-block", Keys: n, PlannedKeys: planned, BitsPerKey: float64(s.NumBits()) / float64(n), K: 8,
 		Fill: s.FillRatio(), FPR: countFPBatch(probes, base+n, s.HasHashes), FPRFormula: want,
 		EstimatedFPR: s.EstimatedFPR(), Sigma: sigma(want, probes)}
 }

@@ -155,7 +155,7 @@ func listParquet(stdout io.Writer, r io.ReaderAt, size int64, name string, foote
 			switch {
 			case err == nil:
 				fill, est := s.FillRatio(), s.EstimatedCount()
-				row.FilterBytes, row.FillRatio, row.EstimatedDistinct = s.SizeBytes(), &fill, &est
+				row.FilterBytes, row.FillRatio, row.EstimatedDistinct = (s.NumBits() / 8), &fill, &est
 			case unsupported(err):
 				row.Error = toolWords(err)
 			default:

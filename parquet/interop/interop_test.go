@@ -204,7 +204,7 @@ func TestReadParquetGoFile(t *testing.T) {
 			if err != nil {
 				t.Fatalf("column %s: %v", name, err)
 			}
-			size := int(got.SizeBytes())
+			size := int((got.NumBits() / 8))
 			hdr := parquet.AppendHeader(nil, int32(size))
 			if !bytes.Equal(data[md.BloomFilterOffset:md.BloomFilterOffset+int64(len(hdr))], hdr) {
 				t.Fatalf("column %s: parquet-go wrote header % x, ours is % x", name, data[md.BloomFilterOffset:md.BloomFilterOffset+int64(len(hdr))], hdr)
