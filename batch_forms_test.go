@@ -103,6 +103,13 @@ func batchFormsEqual[K Key](t *testing.T, keys []K, n int) {
 		t.Fatal("Cuckoo: AddAll differs from Add")
 	}
 	checkHasAll("Cuckoo", k1.HasAll, k1.Has)
+	removed = k1.RemoveAll(added[:n/2])
+	for _, k := range added[:n/2] {
+		k2.Remove(k)
+	}
+	if removed != n/2 || !k1.Equal(k2) {
+		t.Fatalf("Cuckoo: RemoveAll removed %d of %d, or differs from Remove", removed, n/2)
+	}
 
 	s1, _ := NewScalable[K](uint64(n/8), 0.01) // grows during the batch
 	s2, _ := NewScalable[K](uint64(n/8), 0.01)

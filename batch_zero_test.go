@@ -191,9 +191,10 @@ func zeroCases[K Key](keys []K) []zeroCase {
 			check(t, "LoadFactor", c.LoadFactor())
 			check(t, "EstimatedFPR", c.EstimatedFPR())
 		}, map[string]func(){
-			"Add":    func() { var c Cuckoo[K]; c.Add(keys[0]) },
-			"AddAll": func() { var c Cuckoo[K]; c.AddAll(keys) },
-			"Remove": func() { var c Cuckoo[K]; c.Remove(keys[0]) },
+			"Add":       func() { var c Cuckoo[K]; c.Add(keys[0]) },
+			"AddAll":    func() { var c Cuckoo[K]; c.AddAll(keys) },
+			"Remove":    func() { var c Cuckoo[K]; c.Remove(keys[0]) },
+			"RemoveAll": func() { var c Cuckoo[K]; c.RemoveAll(keys) },
 		}, func(t *testing.T) {
 			m, _ := NewCuckoo[K](100, 0.01)
 			m.AddAll(keys)

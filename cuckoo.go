@@ -68,13 +68,23 @@ func (c *Cuckoo[K]) AddAll(keys []K) (int, error) {
 	f := c.mustEngine("AddAll")
 	ch := keyChunks[K]{kind: c.kind, keys: keys}
 	for hs, at := ch.next(); len(hs) > 0; hs, at = ch.next() {
-		for j, h := range hs {
-			if err := f.AddHash(h); err != nil {
-				return at + j, err
-			}
+		if n, err := f.AddHashes(hs); err != nil {
+			return at + n, err
 		}
 	}
 	return len(keys), nil
+}
+
+// RemoveAll calls Remove for every key of keys, in order, and returns how
+// many were removed (the others were not found when their turn came).
+func (c *Cuckoo[K]) RemoveAll(keys []K) int {
+	f := c.mustEngine("RemoveAll")
+	removed := 0
+	ch := keyChunks[K]{kind: c.kind, keys: keys}
+	for hs, _ := ch.next(); len(hs) > 0; hs, _ = ch.next() {
+		removed += f.RemoveHashes(hs)
+	}
+	return removed
 }
 
 // HasAll sets out[i] to Has(keys[i]) and returns how many are true. It

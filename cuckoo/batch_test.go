@@ -200,3 +200,42 @@ func FuzzHasHashes(f *testing.F) {
 		})
 	})
 }
+
+// TestBatchMutations: AddHashes adds like a loop of AddHash and, when one
+// does not fit, stops there (reporting how many were added, the failed one
+// changing nothing); RemoveHashes removes like a loop of RemoveHash and
+// counts the removals.
+func TestBatchMutations(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	hs := make([]uint64, 5000)
+	for i := range hs {
+		hs[i] = r.Uint64()
+	}
+	a, _ := NewBuckets(1024, 12, SemiSorted)
+	b, _ := NewBuckets(1024, 12, SemiSorted)
+	n, err := a.AddHashes(hs)
+	want := len(hs)
+	var werr error
+	for i, h := range hs {
+		if werr = b.AddHash(h); werr != nil {
+			want = i
+			break
+		}
+	}
+	if n != want || (err == nil) != (werr == nil) || !a.Equal(b) {
+		t.Fatalf("AddHashes: %d, %v; a loop of AddHash: %d, %v; equal %v", n, err, want, werr, a.Equal(b))
+	}
+	if err == nil || n >= len(hs) {
+		t.Fatalf("4096 slots took %d of %d hashes without ErrFull", n, len(hs))
+	}
+	removed := a.RemoveHashes(hs[:n/2])
+	m := 0
+	for _, h := range hs[:n/2] {
+		if b.RemoveHash(h) {
+			m++
+		}
+	}
+	if removed != m || m != n/2 || !a.Equal(b) {
+		t.Fatalf("RemoveHashes removed %d, a loop of RemoveHash %d of %d; equal %v", removed, m, n/2, a.Equal(b))
+	}
+}

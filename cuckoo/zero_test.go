@@ -50,8 +50,10 @@ func TestZeroFilter(t *testing.T) {
 			t.Error("the zero Filter equals a made one")
 		}
 		for name, fn := range map[string]func(){
-			"AddHash":    func() { z.AddHash(1) },
-			"RemoveHash": func() { z.RemoveHash(1) },
+			"AddHash":      func() { z.AddHash(1) },
+			"RemoveHash":   func() { z.RemoveHash(1) },
+			"AddHashes":    func() { z.AddHashes(nil) },
+			"RemoveHashes": func() { z.RemoveHashes(nil) },
 		} {
 			func() {
 				defer func() {
