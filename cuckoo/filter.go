@@ -170,7 +170,7 @@ func (f *Filter) EstimatedFPR() float64 {
 	if f.zero() {
 		return 0
 	}
-	return FPR(int(f.fpBits), f.LoadFactor())
+	return fprAt(int(f.fpBits), f.LoadFactor())
 }
 
 // altMix multiplies a fingerprint into the 32 bits that choose the offset

@@ -308,7 +308,7 @@ func TestRemoveKeepsOthers(t *testing.T) {
 		for _, h := range removed {
 			yes += int(b2u(f.HasHash(h)))
 		}
-		want := FPR(fb, f.LoadFactor())
+		want := fprAt(fb, f.LoadFactor())
 		if got := float64(yes) / float64(len(removed)); got > want+4*sigma(want, len(removed)) {
 			t.Errorf("f=%d: removed keys still present at %.5f, want about %.5f", fb, got, want)
 		}
@@ -352,7 +352,7 @@ func TestDuplicates(t *testing.T) {
 func sigma(p float64, n int) float64 { return math.Sqrt(p * (1 - p) / float64(n)) }
 
 // TestFPRMatchesFormula measures the FPR of full tables against
-// FPR(f, load) = 1 - (1 - (2^f+2)/4^f)^(8*load), within 4 sigma.
+// fprAt(f, load) = 1 - (1 - (2^f+2)/4^f)^(8*load), within 4 sigma.
 func TestFPRMatchesFormula(t *testing.T) {
 	for _, g := range geometries {
 		fb := g.fb
@@ -377,7 +377,7 @@ func TestFPRMatchesFormula(t *testing.T) {
 				yes += int(b2u(f.HasHash(r.Uint64())))
 			}
 			got := float64(yes) / float64(probes)
-			want := FPR(fb, f.LoadFactor())
+			want := fprAt(fb, f.LoadFactor())
 			s := sigma(want, probes)
 			t.Logf("%v load %.3f: measured FPR %.6f, formula %.6f (sigma %.6f), 2b/2^f = %.6f",
 				g, f.LoadFactor(), got, want, s, 8/math.Ldexp(1, fb))
@@ -407,10 +407,10 @@ func TestNewSizing(t *testing.T) {
 				}
 				fb, nb := f.FingerprintBits(), f.NumBuckets()
 				load := float64(n) / float64(nb*BucketSize)
-				if load > smallLoad(nb) || FPR(fb, load) > p || f.Layout() != l {
-					t.Fatalf("New(%d, %v, %v): load %.3f, expected FPR %v", n, p, l, load, FPR(fb, load))
+				if load > smallLoad(nb) || fprAt(fb, load) > p || f.Layout() != l {
+					t.Fatalf("New(%d, %v, %v): load %.3f, expected FPR %v", n, p, l, load, fprAt(fb, load))
 				}
-				if l := float64(n) / float64((nb-1)*BucketSize); nb > 1 && l <= smallLoad(nb-1) && FPR(fb, l) <= p {
+				if l := float64(n) / float64((nb-1)*BucketSize); nb > 1 && l <= smallLoad(nb-1) && fprAt(fb, l) <= p {
 					t.Fatalf("New(%d, %v): %d buckets is not the smallest", n, p, nb)
 				}
 				for w := minFingerprintBits; w <= maxFingerprintBits; w++ {
@@ -580,10 +580,28 @@ func TestSizingFields(t *testing.T) {
 			}
 			if s.Keys != n || s.Blocks != f.NumBuckets() || s.FingerprintBits != f.FingerprintBits() ||
 				s.Bits != f.NumBits() || s.Bytes != (s.Bits+7)/8 || s.BitsPerKey != float64(s.Bits)/float64(n) ||
-				s.Load != float64(n)/float64(s.Blocks*BucketSize) || s.FPR != FPR(s.FingerprintBits, s.Load) ||
+				s.Load != float64(n)/float64(s.Blocks*BucketSize) || s.FPR != fprAt(s.FingerprintBits, s.Load) ||
 				s.FPR > p || s.K != 0 {
 				t.Errorf("Size(%d, %v) = %+v; filter has %d buckets of %d bits", n, p, s, f.NumBuckets(), f.FingerprintBits())
 			}
 		}
+	}
+}
+
+// TestFPRKeysFirst: FPR(n, buckets, fpBits) is the rate of a filter of that
+// shape holding n keys, what EstimatedFPR reports for it, and 1 for no
+// buckets.
+func TestFPRKeysFirst(t *testing.T) {
+	f, _ := NewBuckets(256, 12, Plain)
+	for i := range uint64(700) {
+		if err := f.AddHash(i * 0x9e3779b97f4a7c15); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, want := FPR(700, 256, 12), f.EstimatedFPR(); got != want || got <= 0 {
+		t.Errorf("FPR(700, 256, 12) = %v, EstimatedFPR %v", got, want)
+	}
+	if got := FPR(5, 0, 12); got != 1 {
+		t.Errorf("FPR with no buckets = %v, want 1", got)
 	}
 }

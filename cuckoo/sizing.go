@@ -124,13 +124,22 @@ func slotMatch(fpBits int) float64 {
 	return (m + 2) / (m * m)
 }
 
-// FPR returns the false-positive rate of a filter with fpBits-bit
-// fingerprints at load factor load (the fraction of occupied slots): a
-// lookup compares the query's fingerprint with the 2*4*load fingerprints
-// its two buckets hold on average, so FPR = 1 - (1-q)^(8*load), where q is
-// the probability two fingerprints are equal, (2^f+2)/4^f (about 2^-f).
-// At full load this is about 8/2^f. The layout does not change it.
-func FPR(fpBits int, load float64) float64 {
+// FPR returns the false-positive rate of a filter of buckets buckets with
+// fpBits-bit fingerprints holding n keys (1 for no buckets): its load
+// factor is n/(4*buckets) (the fraction of occupied slots), and a lookup
+// compares the query's fingerprint with the 2*4*load fingerprints its two
+// buckets hold on average, so FPR = 1 - (1-q)^(8*load), where q is the
+// probability two fingerprints are equal, (2^f+2)/4^f (about 2^-f). At full
+// load this is about 8/2^f. The layout does not change it.
+func FPR(n, buckets uint64, fpBits int) float64 {
+	if buckets == 0 {
+		return 1
+	}
+	return fprAt(fpBits, float64(n)/(float64(buckets)*BucketSize))
+}
+
+// fprAt is FPR at load factor load.
+func fprAt(fpBits int, load float64) float64 {
 	return -math.Expm1(2 * BucketSize * load * math.Log1p(-slotMatch(fpBits)))
 }
 
@@ -189,7 +198,7 @@ func sizing(n, nb uint64, fpBits int, l Layout) Sizing {
 	s := Sizing{Keys: n, Blocks: nb, FingerprintBits: fpBits, Load: float64(n) / float64(nb*BucketSize)}
 	s.Bits = nb * bucketBits(fpBits, l)
 	s.Bytes = (s.Bits + 7) / 8
-	s.FPR = FPR(fpBits, s.Load)
+	s.FPR = fprAt(fpBits, s.Load)
 	if n > 0 {
 		s.BitsPerKey = float64(s.Bits) / float64(n)
 	}
@@ -204,7 +213,7 @@ func Size(n uint64, fpr float64) (Sizing, error) { return SizeLayout(n, fpr, Sem
 // SizeLayout returns the smallest table of layout l that holds n keys at a
 // load of at most MaxLoad with an expected FPR at most fpr: for each
 // fingerprint width from minFingerprintBits to maxFingerprintBits the load
-// is capped so that FPR(f, load) <= fpr, the buckets are the fewest
+// is capped so that FPR at load <= fpr, the buckets are the fewest
 // that hold n keys at that load (any number), and the fewest bits win (the
 // longer fingerprint on a tie). Tables under 512 buckets (about 1900 keys)
 // are planned for a lower load, since they fill less reliably. A width that
@@ -245,7 +254,7 @@ func SizeLayout(n uint64, fpr float64, l Layout) (Sizing, error) {
 			return Sizing{}, tooLarge
 		}
 		return Sizing{}, errs.Worded(errs.ErrFPR, "false-positive rate %v is below %.2g, the lowest a cuckoo filter reaches (%d-bit fingerprints at load %v); use a Bloom filter",
-			fpr, FPR(maxFingerprintBits, minLoad), maxFingerprintBits, minLoad)
+			fpr, fprAt(maxFingerprintBits, minLoad), maxFingerprintBits, minLoad)
 	}
 	return best, nil
 }
