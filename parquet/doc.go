@@ -26,7 +26,7 @@
 //
 //	f, err := sbparquet.New(ndv, 0.01) // ndv distinct values at 1%
 //	hs := make([]uint64, len(values))
-//	f.AddHashes(sbparquet.HashInt64s(hs, values))
+//	f.AddHashes(sbparquet.HashInt64s(hs[:0], values))
 //	err = sbparquet.WriteFilter(w, f)
 //
 //	g, err := sbparquet.ReadFilter(r) // at a column chunk's bloom_filter_offset

@@ -18,12 +18,12 @@ func Example() {
 		panic(err)
 	}
 	hs := make([]uint64, len(values))
-	f.AddHashes(sbparquet.HashInt64s(hs, values))
+	f.AddHashes(sbparquet.HashInt64s(hs[:0], values))
 
 	// Which of these values may the column chunk hold?
 	probe := []int64{4, 7, 9}
 	out := make([]bool, len(probe))
-	f.HasHashes(sbparquet.HashInt64s(hs, probe), out)
+	f.HasHashes(sbparquet.HashInt64s(hs[:0], probe), out)
 	fmt.Println(out)
 	// Output: [true false true]
 }

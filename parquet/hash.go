@@ -1,9 +1,9 @@
 package parquet
 
 import (
-	"fmt"
 	"math"
 	"math/bits"
+	"slices"
 	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
@@ -83,28 +83,34 @@ func HashBool(v bool) uint64 {
 	return avalanche(h)
 }
 
-// HashInt64s sets dst[i] = HashInt64(src[i]) for every i of src and returns
-// dst[:len(src)], ready for SplitBlock.AddHashes or HasHashes. dst may be
-// src's own memory (hashing in place) but must not otherwise overlap it. It
-// panics if dst is shorter than src or overlaps it otherwise, before writing
-// anything.
+// HashInt64s appends HashInt64(v) for every v of src to dst and returns
+// the extended slice, ready for SplitBlock.AddHashes or HasHashes; pass
+// dst[:0] to reuse dst's memory. The appended hashes may take src's own
+// memory (hashing in place: dst[:0] where dst starts at src) but must not
+// otherwise overlap it: that panics, before writing anything.
 func HashInt64s(dst []uint64, src []int64) []uint64 {
-	checkDst(dst, src)
-	dst = dst[:len(src)]
+	dst, out := grow(dst, src)
 	for i, v := range src {
-		dst[i] = hash8(uint64(v))
+		out[i] = hash8(uint64(v))
 	}
 	return dst
 }
 
-// checkDst panics unless dst can take the hashes of src: it must be as
-// long, and must not share memory with src (a hash would overwrite values
+// grow extends dst by len(src) elements, as append would, and returns it
+// and the new elements, after checkDst.
+func grow[T int64 | int32 | float64](dst []uint64, src []T) (all, out []uint64) {
+	n := len(dst)
+	dst = slices.Grow(dst, len(src))[:n+len(src)]
+	out = dst[n:]
+	checkDst(out, src)
+	return dst, out
+}
+
+// checkDst panics unless dst, as long as src, can take the hashes of src:
+// it must not share memory with src (a hash would overwrite values
 // not yet read), except dst at src's own address for 8-byte values, where
 // each value is read before its hash replaces it.
 func checkDst[T int64 | int32 | float64](dst []uint64, src []T) {
-	if len(dst) < len(src) {
-		panic(fmt.Sprintf("parquet: hash destination has %d elements, shorter than %d values", len(dst), len(src)))
-	}
 	if len(src) == 0 {
 		return
 	}
@@ -118,27 +124,24 @@ func checkDst[T int64 | int32 | float64](dst []uint64, src []T) {
 	}
 }
 
-// HashInt32s sets dst[i] = HashInt32(src[i]) for every i of src and returns
-// dst[:len(src)]. It panics if dst is shorter than src or shares memory with
-// it, before writing anything.
+// HashInt32s appends HashInt32(v) for every v of src to dst and returns the
+// extended slice, as HashInt64s does, except that the appended hashes must
+// not share memory with src at all (that panics, before writing anything).
 func HashInt32s(dst []uint64, src []int32) []uint64 {
-	checkDst(dst, src)
-	dst = dst[:len(src)]
+	dst, out := grow(dst, src)
 	for i, v := range src {
-		dst[i] = hash4(uint32(v))
+		out[i] = hash4(uint32(v))
 	}
 	return dst
 }
 
-// HashFloat64s sets dst[i] = HashFloat64(src[i]) for every i of src and
-// returns dst[:len(src)]. As in HashInt64s, dst may be src's own memory but
-// must not otherwise overlap it. It panics if dst is shorter than src or
-// overlaps it otherwise, before writing anything.
+// HashFloat64s appends HashFloat64(v) for every v of src to dst and returns
+// the extended slice, as HashInt64s does (in place allowed, any other
+// overlap panics, before writing anything).
 func HashFloat64s(dst []uint64, src []float64) []uint64 {
-	checkDst(dst, src)
-	dst = dst[:len(src)]
+	dst, out := grow(dst, src)
 	for i, v := range src {
-		dst[i] = hash8(math.Float64bits(v))
+		out[i] = hash8(math.Float64bits(v))
 	}
 	return dst
 }

@@ -64,7 +64,7 @@ func TestBatchHashes(t *testing.T) {
 	for i, v := range vs {
 		i64[i], i32[i], f64[i] = int64(v), int32(v), math.Float64frombits(v)
 	}
-	dst := make([]uint64, len(vs)+5)
+	dst := make([]uint64, 0, len(vs)+5)
 	for i, h := range HashInt64s(dst, i64) {
 		if h != HashInt64(i64[i]) {
 			t.Fatalf("HashInt64s[%d] differs", i)
@@ -83,18 +83,21 @@ func TestBatchHashes(t *testing.T) {
 	if got := HashInt64s(dst, i64); len(got) != len(i64) {
 		t.Fatalf("HashInt64s returned %d hashes for %d values", len(got), len(i64))
 	}
-	short := make([]uint64, 3, 10) // capacity would fit: the length must decide
-	func() {
-		defer func() {
-			if recover() == nil {
-				t.Fatal("HashInt64s with a short dst did not panic")
-			}
-			if short[0] != 0 {
-				t.Fatal("HashInt64s wrote before panicking")
-			}
-		}()
-		HashInt64s(short, i64[:4])
-	}()
+	// dst-first functions append: what dst holds stays, whatever its
+	// capacity, and the hashes follow it.
+	for _, c := range []int{3, 5, 10} {
+		prefix := append(make([]uint64, 0, c), 7, 8, 9)
+		got := HashInt64s(prefix, i64[:4])
+		if len(got) != 7 || got[0] != 7 || got[1] != 8 || got[2] != 9 || got[3] != HashInt64(i64[0]) || got[6] != HashInt64(i64[3]) {
+			t.Fatalf("HashInt64s after 3 values (cap %d): %v", c, got)
+		}
+		if got := HashInt32s(prefix[:3], i32[:2]); len(got) != 5 || got[2] != 9 || got[4] != HashInt32(i32[1]) {
+			t.Fatalf("HashInt32s after 3 values (cap %d): %v", c, got)
+		}
+	}
+	if got := HashFloat64s(nil, f64[:3]); len(got) != 3 || got[2] != HashFloat64(f64[2]) {
+		t.Fatalf("HashFloat64s(nil, 3 values) = %v", got)
+	}
 }
 
 // TestBatchHashesOverlap checks the batch hashes when dst and the values
@@ -109,7 +112,7 @@ func TestBatchHashesOverlap(t *testing.T) {
 	for i, v := range vs {
 		i64[i] = int64(v)
 	}
-	for i, h := range HashInt64s(mem[:len(vs)], i64) {
+	for i, h := range HashInt64s(mem[:0], i64) {
 		if h != HashInt64(int64(vs[i])) {
 			t.Fatalf("HashInt64s in place: hash %d differs", i)
 		}
@@ -118,7 +121,7 @@ func TestBatchHashesOverlap(t *testing.T) {
 	for i, v := range vs {
 		f64[i] = math.Float64frombits(v)
 	}
-	for i, h := range HashFloat64s(mem[:len(vs)], f64) {
+	for i, h := range HashFloat64s(mem[:0], f64) {
 		if h != HashFloat64(math.Float64frombits(vs[i])) {
 			t.Fatalf("HashFloat64s in place: hash %d differs", i)
 		}
@@ -147,12 +150,12 @@ func TestBatchHashesOverlap(t *testing.T) {
 	}
 	n := len(vs)
 	for _, at := range []int{1, n - 1} {
-		mustPanic("HashInt64s", at, func() { HashInt64s(mem[at:at+n], i64) })
-		mustPanic("HashFloat64s", at, func() { HashFloat64s(mem[at:at+n], f64) })
+		mustPanic("HashInt64s", at, func() { HashInt64s(mem[at:at], i64) })
+		mustPanic("HashFloat64s", at, func() { HashFloat64s(mem[at:at], f64) })
 	}
 	for _, at := range []int{0, 1, n/2 - 1} {
 		i32 := unsafe.Slice((*int32)(unsafe.Pointer(&mem[0])), n)
-		mustPanic("HashInt32s", at, func() { HashInt32s(mem[at:at+n], i32) })
+		mustPanic("HashInt32s", at, func() { HashInt32s(mem[at:at], i32) })
 	}
 	// Values and hashes side by side, not overlapping, are fine.
 	i32 := unsafe.Slice((*int32)(unsafe.Pointer(&mem[0])), n)
@@ -160,7 +163,7 @@ func TestBatchHashesOverlap(t *testing.T) {
 	for i, v := range i32 {
 		want[i] = HashInt32(v)
 	}
-	if got := HashInt32s(mem[n/2:n/2+n], i32); !slices.Equal(got, want) {
+	if got := HashInt32s(mem[n/2:n/2], i32); !slices.Equal(got, want) {
 		t.Error("HashInt32s into the words just past the values differs")
 	}
 }
