@@ -37,13 +37,13 @@
 //   - Hashes you compute yourself, or adds from many goroutines at once
 //     (AddHashAtomic): package blocked, the engine under every Filter (see
 //     Filter.Engine and FromEngine).
-//   - Parquet files: package parquet (blocked.SplitBlock underneath).
+//   - Parquet files: package sbparquet (blocked.SplitBlock underneath).
 //   - A saved filter used in place, for example from a memory-mapped file:
 //     FilterView (and CountingView, ScalableView), whose Reset neither copies
 //     nor decodes the bits; the view is read-only: UnmarshalBinary the same
 //     bytes for a filter you may change.
 //   - Sizes only, without making a filter: blocked.Size (and SizeCounting,
-//     SizeSplitBlock), cuckoo.Size and parquet.Size.
+//     SizeSplitBlock), cuckoo.Size and sbparquet.Size.
 //
 // # Watching for overflow
 //

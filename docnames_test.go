@@ -23,8 +23,9 @@ type apiNames struct {
 	types  map[string]bool // exported type names, any package
 }
 
-// pkgAliases are the names the docs use for a package other than its own.
-var pkgAliases = map[string]string{"sbparquet": "parquet"}
+// pkgAliases are the names the docs use for a package other than its own
+// (none since package parquet became sbparquet).
+var pkgAliases = map[string]string{}
 
 func (a *apiNames) add(pkg, name string) {
 	if a.byPkg[pkg] == nil {

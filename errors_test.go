@@ -13,7 +13,7 @@ import (
 	"github.com/simdbloom/bloom"
 	"github.com/simdbloom/bloom/blocked"
 	"github.com/simdbloom/bloom/cuckoo"
-	"github.com/simdbloom/bloom/parquet"
+	sbparquet "github.com/simdbloom/bloom/parquet"
 
 	"github.com/simdbloom/bloom/internal/errs"
 
@@ -34,10 +34,10 @@ var constructors = []struct {
 	{"blocked.NewSplitBlock", func(n uint64, p float64) error { _, err := blocked.NewSplitBlock(n, p); return err }},
 	{"blocked.NewCounting", func(n uint64, p float64) error { _, err := blocked.NewCounting(n, p); return err }},
 	{"cuckoo.New", func(n uint64, p float64) error { _, err := cuckoo.New(n, p); return err }},
-	{"parquet.New", func(n uint64, p float64) error { _, err := parquet.New(n, p); return err }},
+	{"sbparquet.New", func(n uint64, p float64) error { _, err := sbparquet.New(n, p); return err }},
 	{"blocked.Size", func(n uint64, p float64) error { _, err := blocked.Size(n, p); return err }},
 	{"cuckoo.Size", func(n uint64, p float64) error { _, err := cuckoo.Size(n, p); return err }},
-	{"parquet.Size", func(n uint64, p float64) error { _, err := parquet.Size(n, p); return err }},
+	{"sbparquet.Size", func(n uint64, p float64) error { _, err := sbparquet.Size(n, p); return err }},
 }
 
 // TestCuckooRateTooLow: a rate inside (0, 1) below what a cuckoo filter
@@ -210,7 +210,7 @@ func TestErrorMessages(t *testing.T) {
 		{"Size(1, 1e-300)", func() error { _, err := blocked.Size(1, 1e-300); return err }(), false},
 		{"cuckoo.Size(1 << 62)", func() error { _, err := cuckoo.Size(1<<62, 0.01); return err }(), true},
 		{"cuckoo.NewBuckets(2^33)", func() error { _, err := cuckoo.NewBuckets(1<<33, 8, cuckoo.Plain); return err }(), true},
-		{"parquet file of 1 byte", func() error { _, err := parquet.ReadFooter(bytes.NewReader([]byte{1}), 1); return err }(), false},
+		{"parquet file of 1 byte", func() error { _, err := sbparquet.ReadFooter(bytes.NewReader([]byte{1}), 1); return err }(), false},
 	}
 	for _, c := range cases {
 		if c.err == nil {

@@ -20,7 +20,7 @@
 //     bit in each of its eight 64-bit words (k = 8) or two (k = 16, chosen by
 //     New for low rates).
 //   - SplitBlock (NewSplitBlock): the Parquet split block filter, bit for
-//     bit; package parquet sizes, hashes, reads and writes it as Parquet
+//     bit; package sbparquet sizes, hashes, reads and writes it as Parquet
 //     files store it.
 //   - Counting (NewCounting): 4-bit counters instead of bits, so hashes can
 //     be removed (RemoveHash), at several times a Filter's memory.

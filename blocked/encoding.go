@@ -141,7 +141,7 @@ func (f *Filter) ReadFrom(r io.Reader) (int64, error) {
 }
 
 // KeyHash returns the identifier of the function that hashed s's keys
-// (HashXXH64 for filters of package parquet); HashUnspecified by default.
+// (HashXXH64 for filters of package sbparquet); HashUnspecified by default.
 func (s *SplitBlock) KeyHash() HashID { return s.hash }
 
 // SetKeyHash records id as the function that hashes s's keys, as

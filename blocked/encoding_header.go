@@ -70,7 +70,7 @@ type HashID uint8
 const (
 	HashUnspecified HashID = 0 // raw hashes of the caller's choosing
 	HashXXH3        HashID = 1 // xxh3 64-bit, seed 0, as bloom.Hash computes it
-	HashXXH64       HashID = 2 // XXH64 seed 0 of the Parquet plain encoding (package parquet)
+	HashXXH64       HashID = 2 // XXH64 seed 0 of the Parquet plain encoding (package sbparquet)
 )
 
 // String returns the hash function's name.

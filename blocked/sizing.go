@@ -192,7 +192,7 @@ func blocksFor(n uint64, fpr float64, max uint64, f func(n, nblocks uint64) floa
 
 // Sizing is the size of a filter chosen for a number of keys and a target
 // false-positive rate, as Size, SizeSplitBlock and
-// SizeCounting return it (and cuckoo.Size and parquet.Size, whose Sizing is
+// SizeCounting return it (and cuckoo.Size and sbparquet.Size, whose Sizing is
 // this type). Every field is set by the function that returns it;
 // fields that do not apply to a kind of filter are zero.
 type Sizing struct {
@@ -285,7 +285,7 @@ func foldable(b uint64) uint64 {
 // SizeSplitBlock returns the smallest SplitBlock geometry (any number of
 // 32-byte blocks, up to MaxSplitBlocks) whose exact FPR for n keys is at most
 // fpr; NewSplitBlock(n, fpr) makes this filter. Errors are as for
-// Size. For Parquet files, use parquet.Size and parquet.New,
+// Size. For Parquet files, use sbparquet.Size and sbparquet.New,
 // which round to the power-of-two sizes that Parquet readers accept.
 func SizeSplitBlock(n uint64, fpr float64) (Sizing, error) {
 	b, err := blocksFor(n, fpr, MaxSplitBlocks, SplitBlockFPR)

@@ -17,7 +17,7 @@ const SplitBlockBytes = 32
 
 // MaxSplitBlocks is the largest number of blocks a SplitBlock may have: block
 // choice maps the upper 32 bits of a hash onto the blocks, so at most 2^32
-// (128 GiB). Parquet readers accept far less (128 MiB); see package parquet.
+// (128 GiB). Parquet readers accept far less (128 MiB); see package sbparquet.
 const MaxSplitBlocks uint64 = 1 << 32
 
 // splitBlock is one Parquet block: eight 32-bit words, 32 bytes.
@@ -69,7 +69,7 @@ func SplitBlockFPR(n, nblocks uint64) float64 {
 
 // NewSplitBlock returns the smallest SplitBlock (in whole 32-byte blocks)
 // whose exact false-positive rate for n keys is at most fpr. Its size need
-// not be a power of two; package parquet sizes filters the way Parquet
+// not be a power of two; package sbparquet sizes filters the way Parquet
 // readers require.
 //
 // It is the filter SizeSplitBlock(n, fpr) describes, and returns its errors;

@@ -1,19 +1,17 @@
-// Package parquet reads, writes, sizes and hashes the Bloom filters stored in
+// Package sbparquet reads, writes, sizes and hashes the Bloom filters stored in
 // Parquet files: split block filters, bit for bit as the Parquet format
 // specification (BloomFilter.md) defines them, on the blocked.SplitBlock
 // engine with its batch kernels.
 //
 // Code that uses this package usually imports parquet-go as well, whose
-// package is also named parquet; import this one under another name:
+// package is named parquet; so this one is named sbparquet, as the pebble
+// and redis integrations are sbpebble and sbredis (its import path keeps
+// the directory, parquet):
 //
 //	import (
 //		"github.com/parquet-go/parquet-go"
 //		sbparquet "github.com/simdbloom/bloom/parquet"
 //	)
-//
-// The package keeps the name parquet because Go names a package after the
-// last element of its import path, and the path stays stable for the code
-// that imports it.
 //
 // A Parquet column chunk may carry a Bloom filter at its bloom_filter_offset:
 // a Thrift compact-protocol BloomFilterHeader followed by the bitset.
@@ -46,4 +44,4 @@
 // at once; adds must not run at the same time as any other method, except
 // AddHashAtomic alongside lookups. Errors wrap package bloom's Err values;
 // test for them with errors.Is.
-package parquet
+package sbparquet

@@ -1,12 +1,11 @@
-package parquet_test
+package sbparquet_test
 
 import (
 	"bytes"
 	"fmt"
 	"os"
 
-	// Programs that read Parquet files usually import parquet-go too, whose
-	// package is also named parquet: name this one sbparquet.
+	// The package is named sbparquet, beside parquet-go's parquet.
 	sbparquet "github.com/simdbloom/bloom/parquet"
 )
 

@@ -1,4 +1,4 @@
-package parquet
+package sbparquet
 
 import (
 	"bufio"
@@ -98,12 +98,12 @@ func (c *ColumnChunk) Name() string { return strings.Join(c.Path, ".") }
 //
 //	f, err := os.Open(name)
 //	st, err := f.Stat()
-//	footer, err := parquet.ReadFooter(f, st.Size())
+//	footer, err := sbparquet.ReadFooter(f, st.Size())
 //	for i, rg := range footer.RowGroups {
 //		for _, c := range rg.Columns {
 //			if c.HasBloomFilter {
 //				filter, err := c.ReadFilter(f, st.Size())
-//				... filter.HasHash(parquet.HashString("Paris")) // row group i may hold "Paris"
+//				... filter.HasHash(sbparquet.HashString("Paris")) // row group i may hold "Paris"
 //			}
 //		}
 //	}
@@ -180,7 +180,7 @@ func ReadFooter(r io.ReaderAt, size int64) (*Footer, error) {
 // message speaks of simdbloom's format).
 type magicError struct{ msg string }
 
-func (e *magicError) Error() string        { return "parquet: " + e.msg }
+func (e *magicError) Error() string        { return "bloom: " + e.msg }
 func (e *magicError) Is(target error) bool { return target == errs.ErrMagic }
 
 func notParquet(msg string) error { return &magicError{msg} }

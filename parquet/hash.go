@@ -1,4 +1,4 @@
-package parquet
+package sbparquet
 
 import (
 	"math"
@@ -120,7 +120,7 @@ func checkDst[T int64 | int32 | float64](dst []uint64, src []T) {
 		return
 	}
 	if d < s+uintptr(len(src))*size && s < d+uintptr(len(src))*8 {
-		panic("parquet: hash destination overlaps the values; use separate memory, or (for 8-byte values) dst at the values' own address")
+		panic("sbparquet: hash destination overlaps the values; use separate memory, or (for 8-byte values) dst at the values' own address")
 	}
 }
 

@@ -1,4 +1,4 @@
-package parquet
+package sbparquet
 
 import (
 	"fmt"
@@ -178,7 +178,7 @@ func (c *compact) list() (elem byte, n int, err error) {
 // Only an input in memory (newMetadata) keeps its strings.
 func (c *compact) binary() ([]byte, error) {
 	if c.r != nil {
-		panic("parquet: compact.binary on a streamed input")
+		panic("sbparquet: compact.binary on a streamed input")
 	}
 	n, err := c.uvarint(32)
 	if err != nil {

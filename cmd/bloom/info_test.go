@@ -10,7 +10,7 @@ import (
 	"github.com/simdbloom/bloom"
 	"github.com/simdbloom/bloom/blocked"
 	"github.com/simdbloom/bloom/cuckoo"
-	"github.com/simdbloom/bloom/parquet"
+	sbparquet "github.com/simdbloom/bloom/parquet"
 )
 
 // encoder is any filter the library can save.
@@ -81,7 +81,7 @@ func TestInfoDescribesEveryFile(t *testing.T) {
 	bs := must[*blocked.SplitBlock](t)(blocked.NewSplitBlock(1000, 0.01))
 	bc := must[*blocked.Counting](t)(blocked.NewCounting(1000, 0.01))
 	cf := must[*cuckoo.Filter](t)(cuckoo.New(1000, 0.01))
-	pq := must[*blocked.SplitBlock](t)(parquet.New(1000, 0.01))
+	pq := must[*blocked.SplitBlock](t)(sbparquet.New(1000, 0.01))
 	for i := range uint64(100) {
 		bf.AddHash(i * 0x9e3779b97f4a7c15)
 		bs.AddHash(i * 0x9e3779b97f4a7c15)

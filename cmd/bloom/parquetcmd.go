@@ -14,7 +14,7 @@ import (
 
 	"github.com/simdbloom/bloom/blocked"
 	"github.com/simdbloom/bloom/internal/memlimit"
-	"github.com/simdbloom/bloom/parquet"
+	sbparquet "github.com/simdbloom/bloom/parquet"
 
 	"github.com/simdbloom/bloom/internal/errs"
 )
@@ -94,7 +94,7 @@ func runParquet(args []string, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	footer, err := parquet.ReadFooter(r, size)
+	footer, err := sbparquet.ReadFooter(r, size)
 	if err != nil {
 		return badFile(fmt.Errorf("%s: %w", name, err))
 	}
@@ -143,7 +143,7 @@ func unsupported(err error) bool {
 	return errors.Is(err, errs.ErrVariant) || errors.Is(err, errs.ErrHashMismatch)
 }
 
-func listParquet(stdout io.Writer, r io.ReaderAt, size int64, name string, footer *parquet.Footer, asJSON bool) error {
+func listParquet(stdout io.Writer, r io.ReaderAt, size int64, name string, footer *sbparquet.Footer, asJSON bool) error {
 	rows := []parquetFilter{}
 	for g, rg := range footer.RowGroups {
 		for _, c := range rg.Columns {
@@ -187,10 +187,10 @@ func listParquet(stdout io.Writer, r io.ReaderAt, size int64, name string, foote
 	return tw.Flush()
 }
 
-func queryParquet(stdout io.Writer, r io.ReaderAt, size int64, name string, footer *parquet.Footer, column string, values []string, hexBytes, asJSON bool) error {
+func queryParquet(stdout io.Writer, r io.ReaderAt, size int64, name string, footer *sbparquet.Footer, column string, values []string, hexBytes, asJSON bool) error {
 	// The column's chunk in each row group, and its filter.
 	type chunk struct {
-		typ    parquet.PhysicalType
+		typ    sbparquet.PhysicalType
 		filter *blocked.SplitBlock // nil: no filter, or one of a kind this tool cannot read
 	}
 	var chunks []chunk
@@ -279,56 +279,56 @@ func printable(s string) string {
 
 // hashValue parses the text v as a value of the physical type t and returns
 // its Parquet hash. hexBytes: a BYTE_ARRAY value is hexadecimal bytes.
-func hashValue(t parquet.PhysicalType, v string, hexBytes bool) (uint64, error) {
+func hashValue(t sbparquet.PhysicalType, v string, hexBytes bool) (uint64, error) {
 	switch t {
-	case parquet.Boolean:
+	case sbparquet.Boolean:
 		b, err := strconv.ParseBool(v)
 		if err != nil {
 			return 0, errors.New("want true or false")
 		}
-		return parquet.HashBool(b), nil
-	case parquet.Int32:
+		return sbparquet.HashBool(b), nil
+	case sbparquet.Int32:
 		i, err := strconv.ParseInt(v, 10, 32)
 		if err != nil {
 			return 0, errors.New("want a decimal integer from -2147483648 to 2147483647")
 		}
-		return parquet.HashInt32(int32(i)), nil
-	case parquet.Int64:
+		return sbparquet.HashInt32(int32(i)), nil
+	case sbparquet.Int64:
 		i, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
 			return 0, errors.New("want a decimal 64-bit integer")
 		}
-		return parquet.HashInt64(i), nil
-	case parquet.Float:
+		return sbparquet.HashInt64(i), nil
+	case sbparquet.Float:
 		f, err := strconv.ParseFloat(v, 32)
 		if err != nil {
 			return 0, errors.New("want a 32-bit floating-point number")
 		}
-		return parquet.HashFloat32(float32(f)), nil
-	case parquet.Double:
+		return sbparquet.HashFloat32(float32(f)), nil
+	case sbparquet.Double:
 		f, err := strconv.ParseFloat(v, 64)
 		if err != nil {
 			return 0, errors.New("want a floating-point number")
 		}
-		return parquet.HashFloat64(f), nil
-	case parquet.ByteArray:
+		return sbparquet.HashFloat64(f), nil
+	case sbparquet.ByteArray:
 		if !hexBytes {
-			return parquet.HashString(v), nil
+			return sbparquet.HashString(v), nil
 		}
 		b, err := hex.DecodeString(v)
 		if err != nil {
 			return 0, errors.New("want hexadecimal bytes (-hex)")
 		}
-		return parquet.HashBytes(b), nil
-	case parquet.FixedLenByteArray, parquet.Int96:
+		return sbparquet.HashBytes(b), nil
+	case sbparquet.FixedLenByteArray, sbparquet.Int96:
 		b, err := hex.DecodeString(v)
 		if err != nil {
 			return 0, errors.New("want hexadecimal bytes")
 		}
-		if t == parquet.Int96 && len(b) != 12 {
+		if t == sbparquet.Int96 && len(b) != 12 {
 			return 0, fmt.Errorf("want 12 bytes (24 hex digits), got %d", len(b))
 		}
-		return parquet.HashBytes(b), nil
+		return sbparquet.HashBytes(b), nil
 	}
 	return 0, fmt.Errorf("cannot parse values of physical type %s", t)
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/simdbloom/bloom/parquet"
+	sbparquet "github.com/simdbloom/bloom/parquet"
 )
 
 // cities is a small file written by parquet-go (parquet/interop writes it):
@@ -16,7 +16,7 @@ import (
 // area (DOUBLE) has none.
 const cities = "../../parquet/testdata/cities.parquet"
 
-// libraryAnswers computes, with package parquet, whether each row group's
+// libraryAnswers computes, with package sbparquet, whether each row group's
 // filter on column may hold each value: what the tool must print.
 func libraryAnswers(t *testing.T, column string, hash func(string) uint64, values []string) []parquetAnswer {
 	t.Helper()
@@ -26,7 +26,7 @@ func libraryAnswers(t *testing.T, column string, hash func(string) uint64, value
 	}
 	defer f.Close()
 	st, _ := f.Stat()
-	footer, err := parquet.ReadFooter(f, st.Size())
+	footer, err := sbparquet.ReadFooter(f, st.Size())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,8 +99,8 @@ func TestParquetColumn(t *testing.T) {
 		values  []string
 		present map[string]int // value: the row group holding it
 	}{
-		{"name", parquet.HashString, names, map[string]int{"Paris": 0, "Lyon": 0, "Berlin": 1, "Bilbao": 2}},
-		{"population", func(s string) uint64 { var v int64; fmt.Sscan(s, &v); return parquet.HashInt64(v) }, pops,
+		{"name", sbparquet.HashString, names, map[string]int{"Paris": 0, "Lyon": 0, "Berlin": 1, "Bilbao": 2}},
+		{"population", func(s string) uint64 { var v int64; fmt.Sscan(s, &v); return sbparquet.HashInt64(v) }, pops,
 			map[string]int{"2102650": 0, "3878100": 1, "347342": 2}},
 	} {
 		args := append([]string{"parquet", "--json", "-column", c.column, cities}, c.values...)
@@ -131,7 +131,7 @@ func TestParquetColumn(t *testing.T) {
 	// value with the library first.
 	for i := range 1000 {
 		v := fmt.Sprintf("nowhere-%d", i)
-		a := libraryAnswers(t, "name", parquet.HashString, []string{v})[0]
+		a := libraryAnswers(t, "name", sbparquet.HashString, []string{v})[0]
 		if a.RowGroups[0].MayContain || a.RowGroups[1].MayContain || a.RowGroups[2].MayContain {
 			continue
 		}
@@ -198,28 +198,28 @@ func TestParquetErrors(t *testing.T) {
 
 func TestHashValue(t *testing.T) {
 	for _, c := range []struct {
-		typ  parquet.PhysicalType
+		typ  sbparquet.PhysicalType
 		v    string
 		want uint64
 	}{
-		{parquet.Boolean, "true", parquet.HashBool(true)},
-		{parquet.Int32, "-7", parquet.HashInt32(-7)},
-		{parquet.Int64, "9000000000", parquet.HashInt64(9e9)},
-		{parquet.Float, "1.5", parquet.HashFloat32(1.5)},
-		{parquet.Double, "-0.25", parquet.HashFloat64(-0.25)},
-		{parquet.ByteArray, "héllo", parquet.HashString("héllo")},
-		{parquet.FixedLenByteArray, "00ff10", parquet.HashBytes([]byte{0, 0xff, 0x10})},
-		{parquet.Int96, "0102030405060708090a0b0c", parquet.HashBytes([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})},
+		{sbparquet.Boolean, "true", sbparquet.HashBool(true)},
+		{sbparquet.Int32, "-7", sbparquet.HashInt32(-7)},
+		{sbparquet.Int64, "9000000000", sbparquet.HashInt64(9e9)},
+		{sbparquet.Float, "1.5", sbparquet.HashFloat32(1.5)},
+		{sbparquet.Double, "-0.25", sbparquet.HashFloat64(-0.25)},
+		{sbparquet.ByteArray, "héllo", sbparquet.HashString("héllo")},
+		{sbparquet.FixedLenByteArray, "00ff10", sbparquet.HashBytes([]byte{0, 0xff, 0x10})},
+		{sbparquet.Int96, "0102030405060708090a0b0c", sbparquet.HashBytes([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})},
 	} {
 		if h, err := hashValue(c.typ, c.v, false); err != nil || h != c.want {
 			t.Errorf("%v %q: %#x, %v; want %#x", c.typ, c.v, h, err, c.want)
 		}
 	}
 	for _, c := range []struct {
-		typ parquet.PhysicalType
+		typ sbparquet.PhysicalType
 		v   string
-	}{{parquet.Boolean, "yes"}, {parquet.Int32, "2147483648"}, {parquet.Int64, "1.0"}, {parquet.Float, "x"},
-		{parquet.Double, ""}, {parquet.FixedLenByteArray, "0g"}, {parquet.Int96, "00"}, {parquet.PhysicalType(9), "1"}} {
+	}{{sbparquet.Boolean, "yes"}, {sbparquet.Int32, "2147483648"}, {sbparquet.Int64, "1.0"}, {sbparquet.Float, "x"},
+		{sbparquet.Double, ""}, {sbparquet.FixedLenByteArray, "0g"}, {sbparquet.Int96, "00"}, {sbparquet.PhysicalType(9), "1"}} {
 		if _, err := hashValue(c.typ, c.v, false); err == nil {
 			t.Errorf("%v %q: no error", c.typ, c.v)
 		}
@@ -227,20 +227,20 @@ func TestHashValue(t *testing.T) {
 	// -hex: BYTE_ARRAY values as hexadecimal bytes, binary ones too; other
 	// types are parsed as without it.
 	for _, c := range []struct {
-		typ  parquet.PhysicalType
+		typ  sbparquet.PhysicalType
 		v    string
 		want uint64
 	}{
-		{parquet.ByteArray, "5061726973", parquet.HashString("Paris")},
-		{parquet.ByteArray, "00ff", parquet.HashBytes([]byte{0, 0xff})},
-		{parquet.ByteArray, "", parquet.HashString("")},
-		{parquet.Int64, "12", parquet.HashInt64(12)},
+		{sbparquet.ByteArray, "5061726973", sbparquet.HashString("Paris")},
+		{sbparquet.ByteArray, "00ff", sbparquet.HashBytes([]byte{0, 0xff})},
+		{sbparquet.ByteArray, "", sbparquet.HashString("")},
+		{sbparquet.Int64, "12", sbparquet.HashInt64(12)},
 	} {
 		if h, err := hashValue(c.typ, c.v, true); err != nil || h != c.want {
 			t.Errorf("-hex %v %q: %#x, %v; want %#x", c.typ, c.v, h, err, c.want)
 		}
 	}
-	if _, err := hashValue(parquet.ByteArray, "Paris", true); err == nil || !strings.Contains(err.Error(), "hexadecimal") {
+	if _, err := hashValue(sbparquet.ByteArray, "Paris", true); err == nil || !strings.Contains(err.Error(), "hexadecimal") {
 		t.Errorf("-hex BYTE_ARRAY \"Paris\": %v; want an error asking for hex", err)
 	}
 }

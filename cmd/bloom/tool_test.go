@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/simdbloom/bloom"
-	"github.com/simdbloom/bloom/parquet"
+	sbparquet "github.com/simdbloom/bloom/parquet"
 )
 
 // keyFiles writes n present and n absent random 16-character keys, one a
@@ -269,7 +269,7 @@ func TestToolBadFiles(t *testing.T) {
 	for i := range junk {
 		junk[i] = byte(r.Uint32())
 	}
-	split, _ := parquet.New(10, 0.01)
+	split, _ := sbparquet.New(10, 0.01)
 	sb, _ := split.MarshalBinary()
 	files := map[string]string{
 		"missing":   filepath.Join(dir, "nope.bloom"),

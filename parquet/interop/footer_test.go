@@ -17,7 +17,7 @@ import (
 	pq "github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/deprecated"
 
-	"github.com/simdbloom/bloom/parquet"
+	sbparquet "github.com/simdbloom/bloom/parquet"
 )
 
 var writeTestdata = flag.Bool("write-testdata", false, "rewrite ../testdata/cities.parquet (the main module's small parquet-go file)")
@@ -120,49 +120,49 @@ func columnValue(row allTypes, c string) (pq.Value, string) {
 	panic(c)
 }
 
-// ourHash hashes the text of a value of column c as package parquet does,
+// ourHash hashes the text of a value of column c as package sbparquet does,
 // by the column's physical type: what the tool computes from its arguments.
-func ourHash(t testing.TB, typ parquet.PhysicalType, text string) uint64 {
+func ourHash(t testing.TB, typ sbparquet.PhysicalType, text string) uint64 {
 	t.Helper()
 	switch typ {
-	case parquet.Boolean:
+	case sbparquet.Boolean:
 		v, err := strconv.ParseBool(text)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return parquet.HashBool(v)
-	case parquet.Int32:
+		return sbparquet.HashBool(v)
+	case sbparquet.Int32:
 		v, err := strconv.ParseInt(text, 10, 32)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return parquet.HashInt32(int32(v))
-	case parquet.Int64:
+		return sbparquet.HashInt32(int32(v))
+	case sbparquet.Int64:
 		v, err := strconv.ParseInt(text, 10, 64)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return parquet.HashInt64(v)
-	case parquet.Float:
+		return sbparquet.HashInt64(v)
+	case sbparquet.Float:
 		v, err := strconv.ParseFloat(text, 32)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return parquet.HashFloat32(float32(v))
-	case parquet.Double:
+		return sbparquet.HashFloat32(float32(v))
+	case sbparquet.Double:
 		v, err := strconv.ParseFloat(text, 64)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return parquet.HashFloat64(v)
-	case parquet.ByteArray:
-		return parquet.HashString(text)
-	case parquet.Int96, parquet.FixedLenByteArray:
+		return sbparquet.HashFloat64(v)
+	case sbparquet.ByteArray:
+		return sbparquet.HashString(text)
+	case sbparquet.Int96, sbparquet.FixedLenByteArray:
 		b, err := hex.DecodeString(text)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return parquet.HashBytes(b)
+		return sbparquet.HashBytes(b)
 	}
 	t.Fatalf("type %v", typ)
 	return 0
@@ -211,7 +211,7 @@ func TestWriteTestdata(t *testing.T) {
 // of every physical type (and a nested one) with parquet-go, and checks that
 // ReadFooter finds what parquet-go's own reader finds (paths, types, filter
 // offsets and lengths), and that for every row group and column the filter
-// read by package parquet answers exactly as parquet-go's Check for every
+// read by package sbparquet answers exactly as parquet-go's Check for every
 // value of the file and values of no row group.
 func TestFooterAllTypes(t *testing.T) {
 	const groups, n = 4, 2000
@@ -220,7 +220,7 @@ func TestFooterAllTypes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	footer, err := parquet.ReadFooter(bytes.NewReader(data), int64(len(data)))
+	footer, err := sbparquet.ReadFooter(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/parquet-go/parquet-go/format"
 
 	"github.com/simdbloom/bloom/blocked"
-	"github.com/simdbloom/bloom/parquet"
+	sbparquet "github.com/simdbloom/bloom/parquet"
 )
 
 // column is a set of values of one Parquet physical type, hashed both ways.
@@ -34,16 +34,16 @@ func makeColumn(name string, n int, seed uint64) column {
 		switch name {
 		case "INT64":
 			v := r.Int64()
-			c.ours[i], c.peer[i] = parquet.HashInt64(v), x.Sum64Uint64(uint64(v))
+			c.ours[i], c.peer[i] = sbparquet.HashInt64(v), x.Sum64Uint64(uint64(v))
 		case "INT32":
 			v := int32(r.Uint32())
-			c.ours[i], c.peer[i] = parquet.HashInt32(v), x.Sum64Uint32(uint32(v))
+			c.ours[i], c.peer[i] = sbparquet.HashInt32(v), x.Sum64Uint32(uint32(v))
 		case "DOUBLE":
 			v := r.NormFloat64() * 1e6
-			c.ours[i], c.peer[i] = parquet.HashFloat64(v), x.Sum64Uint64(math.Float64bits(v))
+			c.ours[i], c.peer[i] = sbparquet.HashFloat64(v), x.Sum64Uint64(math.Float64bits(v))
 		case "BYTE_ARRAY":
 			v := strconv.AppendUint([]byte("key-"), r.Uint64()>>r.UintN(64), 36)
-			c.ours[i], c.peer[i] = parquet.HashBytes(v), x.Sum64(v)
+			c.ours[i], c.peer[i] = sbparquet.HashBytes(v), x.Sum64(v)
 		default:
 			panic(name)
 		}
@@ -94,7 +94,7 @@ func TestBitsetsIdentical(t *testing.T) {
 			// Header and bitset, as WriteFilter writes them, equal the
 			// parquet-go thrift encoding of the header plus parquet-go's bitset.
 			var buf bytes.Buffer
-			if err := parquet.WriteFilter(&buf, ours); err != nil {
+			if err := sbparquet.WriteFilter(&buf, ours); err != nil {
 				t.Fatal(err)
 			}
 			want := append(peerHeader(t, size), peer.Bytes()...)
@@ -125,7 +125,7 @@ func peerHeader(t testing.TB, size int) []byte {
 // whose varints have one to five bytes, and decodes ours with parquet-go.
 func TestHeaderBytes(t *testing.T) {
 	for _, size := range []int{32, 96, 64, 8 << 10, 1 << 20, 100 << 20, 128 << 20} {
-		ours := parquet.AppendHeader(nil, int32(size))
+		ours := sbparquet.AppendHeader(nil, int32(size))
 		if peer := peerHeader(t, size); !bytes.Equal(ours, peer) {
 			t.Fatalf("%d bytes: header % x, parquet-go % x", size, ours, peer)
 		}
@@ -183,10 +183,10 @@ func TestReadParquetGoFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	hashes := map[string]func(row) uint64{
-		"i64": func(r row) uint64 { return parquet.HashInt64(r.I64) },
-		"i32": func(r row) uint64 { return parquet.HashInt32(r.I32) },
-		"f64": func(r row) uint64 { return parquet.HashFloat64(r.F64) },
-		"s":   func(r row) uint64 { return parquet.HashString(r.S) },
+		"i64": func(r row) uint64 { return sbparquet.HashInt64(r.I64) },
+		"i32": func(r row) uint64 { return sbparquet.HashInt32(r.I32) },
+		"f64": func(r row) uint64 { return sbparquet.HashFloat64(r.F64) },
+		"s":   func(r row) uint64 { return sbparquet.HashString(r.S) },
 	}
 	checked := 0
 	for _, rg := range f.Metadata().RowGroups {
@@ -200,12 +200,12 @@ func TestReadParquetGoFile(t *testing.T) {
 				t.Fatalf("column %s has no bloom filter", name)
 			}
 			sec := io.NewSectionReader(bytes.NewReader(data), md.BloomFilterOffset, int64(len(data))-md.BloomFilterOffset)
-			got, err := parquet.ReadFilter(sec)
+			got, err := sbparquet.ReadFilter(sec)
 			if err != nil {
 				t.Fatalf("column %s: %v", name, err)
 			}
 			size := int((got.NumBits() / 8))
-			hdr := parquet.AppendHeader(nil, int32(size))
+			hdr := sbparquet.AppendHeader(nil, int32(size))
 			if !bytes.Equal(data[md.BloomFilterOffset:md.BloomFilterOffset+int64(len(hdr))], hdr) {
 				t.Fatalf("column %s: parquet-go wrote header % x, ours is % x", name, data[md.BloomFilterOffset:md.BloomFilterOffset+int64(len(hdr))], hdr)
 			}
