@@ -123,10 +123,14 @@
 //     SetKeyFamily) and its encoding carries them.
 //   - Errors: the Err values live in this package only, for every package of
 //     the module (an engine's user imports bloom for errors.Is; it adds no
-//     dependency: same module). Their text, and so every error's, starts
-//     "bloom:". A panic (a caller's programming error) starts with the name
-//     of the package whose function was misused ("blocked:", "cuckoo:",
-//     "sbparquet:", "sbredis:") and names the method.
+//     dependency: same module), and every error of the module wraps one, its
+//     text starting "bloom:". A nested module (sbpebble, sbredis) starts its
+//     errors with its own name and the operation ("sbredis: Merge ...") and
+//     wraps bloom's Err values (adding its own only for what only it can
+//     fail at, as sbredis.ErrShard). A panic (a caller's programming error)
+//     starts with the name of the package whose function was misused
+//     ("bloom:", "blocked:", "cuckoo:", "sbparquet:", "sbredis:") and names
+//     the method.
 //   - Package names: the directory's name; an integration whose directory
 //     names another project, which users import alongside it, adds "sb":
 //     sbparquet (parquet/), sbpebble (pebble/), sbredis (redis/).

@@ -403,7 +403,7 @@ func TestViewSharesMemory(t *testing.T) {
 	for i := headerSize; i < len(b); i++ {
 		b[i] = 0xff
 	}
-	if !v.HasHash(h) || v.FillRatio() != 1 {
+	if !v.HasHash(h) || v.HasHashes([]uint64{1, 2, 3}, make([]bool, 3)) != 3 {
 		t.Fatal("view does not see changes to its bytes")
 	}
 	if Verify(b) == nil {

@@ -134,17 +134,6 @@ func (v *FilterView) HasHash(h uint64) bool { return v.f.HasHash(h) }
 // are true, as Filter.HasHashes does. It panics if out is shorter than hs.
 func (v *FilterView) HasHashes(hs []uint64, out []bool) int { return v.f.HasHashes(hs, out) }
 
-// FillRatio returns the fraction of bits that are set, as Filter.FillRatio.
-func (v *FilterView) FillRatio() float64 { return v.f.FillRatio() }
-
-// EstimatedCount estimates how many distinct keys were added, as
-// Filter.EstimatedCount.
-func (v *FilterView) EstimatedCount() float64 { return v.f.EstimatedCount() }
-
-// EstimatedFPR returns the false-positive rate of the filter as it is now,
-// as Filter.EstimatedFPR.
-func (v *FilterView) EstimatedFPR() float64 { return v.f.EstimatedFPR() }
-
 // SplitBlockView is a read-only SplitBlock over an encoding in memory the
 // caller owns, as FilterView is for a Filter. Its zero value is an empty
 // view whose lookups answer false.
@@ -176,20 +165,6 @@ func (v *SplitBlockView) HasHash(h uint64) bool { return v.s.HasHash(h) }
 // HasHashes sets out[i] to HasHash(hs[i]) for every i and returns how many
 // are true, as SplitBlock.HasHashes does. It panics if out is shorter than hs.
 func (v *SplitBlockView) HasHashes(hs []uint64, out []bool) int { return v.s.HasHashes(hs, out) }
-
-// FillRatio returns the fraction of bits that are set.
-func (v *SplitBlockView) FillRatio() float64 { return v.s.FillRatio() }
-
-// EstimatedCount estimates how many distinct keys were added, as
-// SplitBlock.EstimatedCount.
-func (v *SplitBlockView) EstimatedCount() float64 { return v.s.EstimatedCount() }
-
-// EstimatedFPR returns the false-positive rate of the filter as it is now.
-func (v *SplitBlockView) EstimatedFPR() float64 { return v.s.EstimatedFPR() }
-
-// Bitset returns a copy of the serialized Parquet bitset, as
-// SplitBlock.Bitset does.
-func (v *SplitBlockView) Bitset() []byte { return v.s.Bitset() }
 
 // CountingView is a read-only Counting filter over an encoding in memory the
 // caller owns, as FilterView is for a Filter: it can look keys up but not
@@ -223,13 +198,3 @@ func (v *CountingView) HasHash(h uint64) bool { return v.c.HasHash(h) }
 // HasHashes sets out[i] to HasHash(hs[i]) for every i and returns how many
 // are true, as Counting.HasHashes does. It panics if out is shorter than hs.
 func (v *CountingView) HasHashes(hs []uint64, out []bool) int { return v.c.HasHashes(hs, out) }
-
-// FillRatio returns the fraction of counters that are non-zero.
-func (v *CountingView) FillRatio() float64 { return v.c.FillRatio() }
-
-// EstimatedFPR returns the false-positive rate of the filter as it is now.
-func (v *CountingView) EstimatedFPR() float64 { return v.c.EstimatedFPR() }
-
-// EstimatedCount returns the number of keys added and not removed, as
-// Counting.EstimatedCount.
-func (v *CountingView) EstimatedCount() float64 { return v.c.EstimatedCount() }

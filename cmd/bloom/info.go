@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -10,7 +9,6 @@ import (
 	"github.com/simdbloom/bloom/blocked"
 	"github.com/simdbloom/bloom/internal/memlimit"
 
-	"github.com/simdbloom/bloom/internal/errs"
 
 	"github.com/simdbloom/bloom/internal/format"
 )
@@ -33,7 +31,7 @@ type filterInfo struct {
 	Checksums      string   `json:"checksums"`
 }
 
-// figures is what every filter view reports.
+// figures is what every filter reports.
 type figures interface {
 	FillRatio() float64
 	EstimatedFPR() float64
@@ -114,11 +112,11 @@ func describe(b []byte) (filterInfo, error) {
 	var fig figures
 	switch h.Variant {
 	case format.Filter:
-		fig, err = viewOrDecode[blocked.FilterView, blocked.Filter](b)
+		fig, err = decode[blocked.Filter](b)
 	case format.SplitBlock:
-		fig, err = viewOrDecode[blocked.SplitBlockView, blocked.SplitBlock](b)
+		fig, err = decode[blocked.SplitBlock](b)
 	case format.Counting:
-		fig, err = viewOrDecode[blocked.CountingView, blocked.Counting](b)
+		fig, err = decode[blocked.Counting](b)
 	case format.Scalable:
 		// Decoded with a key type of the family its header records: the
 		// figures do not depend on it, but the decoder refuses another.
@@ -161,26 +159,13 @@ func decodeScalable[K bloom.Key](b []byte) (scalableFigures, error) {
 	return s, s.UnmarshalBinary(b)
 }
 
-// viewOrDecode returns a view of type *V of b, or, when b was written in
-// the other byte order (no view can read it in place), a decoded copy of
-// type *T.
-func viewOrDecode[V any, T any, PV interface {
-	*V
-	figures
-	Reset([]byte) error
-}, PT interface {
+// decode returns the filter of type *T encoded in b (a copy: views answer
+// lookups only, so the figures come from the decoded filter).
+func decode[T any, PT interface {
 	*T
 	figures
 	UnmarshalBinary([]byte) error
 }](b []byte) (figures, error) {
-	v := PV(new(V))
-	err := v.Reset(b)
-	if errors.Is(err, errs.ErrByteOrder) {
-		f := PT(new(T))
-		return f, f.UnmarshalBinary(b)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return v, nil
+	f := PT(new(T))
+	return f, f.UnmarshalBinary(b)
 }
