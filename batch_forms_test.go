@@ -56,7 +56,7 @@ func batchFormsEqual[K Key](t *testing.T, keys []K, n int) {
 	for _, k := range added {
 		g.Add(k)
 	}
-	if !f.Equal(g) {
+	if !f.equal(g) {
 		t.Fatal("Filter: AddAll differs from Add")
 	}
 	checkHasAll("Filter", f.HasAll, f.Has)
@@ -72,7 +72,7 @@ func batchFormsEqual[K Key](t *testing.T, keys []K, n int) {
 	for _, k := range added {
 		d.Add(k)
 	}
-	if !c.Equal(d) {
+	if !c.equal(d) {
 		t.Fatal("Counting: AddAll differs from Add")
 	}
 	checkHasAll("Counting", c.HasAll, c.Has)
@@ -85,7 +85,7 @@ func batchFormsEqual[K Key](t *testing.T, keys []K, n int) {
 	for _, k := range added[:n/2] {
 		d.Remove(k)
 	}
-	if removed != n/2 || !c.Equal(d) {
+	if removed != n/2 || !c.equal(d) {
 		t.Fatalf("Counting: RemoveAll removed %d of %d, or differs from Remove", removed, n/2)
 	}
 
@@ -99,7 +99,7 @@ func batchFormsEqual[K Key](t *testing.T, keys []K, n int) {
 			t.Fatal(err)
 		}
 	}
-	if !k1.Equal(k2) {
+	if !k1.equal(k2) {
 		t.Fatal("Cuckoo: AddAll differs from Add")
 	}
 	checkHasAll("Cuckoo", k1.HasAll, k1.Has)
@@ -107,7 +107,7 @@ func batchFormsEqual[K Key](t *testing.T, keys []K, n int) {
 	for _, k := range added[:n/2] {
 		k2.Remove(k)
 	}
-	if removed != n/2 || !k1.Equal(k2) {
+	if removed != n/2 || !k1.equal(k2) {
 		t.Fatalf("Cuckoo: RemoveAll removed %d of %d, or differs from Remove", removed, n/2)
 	}
 
@@ -117,7 +117,7 @@ func batchFormsEqual[K Key](t *testing.T, keys []K, n int) {
 	for _, k := range added {
 		s2.Add(k)
 	}
-	if !s1.Equal(s2) || s1.Stages() < 2 {
+	if !s1.equal(s2) || s1.Stages() < 2 {
 		t.Fatalf("Scalable: AddAll differs from Add (%d stages)", s1.Stages())
 	}
 	checkHasAll("Scalable", s1.HasAll, s1.Has)

@@ -145,17 +145,17 @@ func (c *Counting[K]) Clear() {
 	}
 }
 
-// Clone returns an independent copy (a zero Counting for the zero Counting).
-func (c *Counting[K]) Clone() *Counting[K] {
+// clone returns an independent copy (a zero Counting for the zero Counting).
+func (c *Counting[K]) clone() *Counting[K] {
 	if c.c == nil {
 		return &Counting[K]{}
 	}
 	return &Counting[K]{c: c.c.Clone(), kind: c.kind}
 }
 
-// Equal reports whether c and o hold the same counters in the same
+// equal reports whether c and o hold the same counters in the same
 // geometry; two zero Countings are equal.
-func (c *Counting[K]) Equal(o *Counting[K]) bool {
+func (c *Counting[K]) equal(o *Counting[K]) bool {
 	if o == nil {
 		return false
 	}

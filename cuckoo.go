@@ -146,17 +146,17 @@ func (c *Cuckoo[K]) Clear() {
 	}
 }
 
-// Clone returns an independent copy (a zero Cuckoo for the zero Cuckoo).
-func (c *Cuckoo[K]) Clone() *Cuckoo[K] {
+// clone returns an independent copy (a zero Cuckoo for the zero Cuckoo).
+func (c *Cuckoo[K]) clone() *Cuckoo[K] {
 	if c.f == nil {
 		return &Cuckoo[K]{}
 	}
 	return &Cuckoo[K]{f: c.f.Clone(), kind: c.kind}
 }
 
-// Equal reports whether c and o hold the same fingerprints in the same
+// equal reports whether c and o hold the same fingerprints in the same
 // slots of the same geometry; two zero Cuckoos are equal.
-func (c *Cuckoo[K]) Equal(o *Cuckoo[K]) bool {
+func (c *Cuckoo[K]) equal(o *Cuckoo[K]) bool {
 	if o == nil {
 		return false
 	}

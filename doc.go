@@ -90,7 +90,7 @@
 //	its size                     NumBits()                     on every filter and engine; bytes are NumBits()/8
 //	one key by hash / by key     HasHash, AddHash / Has, Add   RemoveHash / Remove where keys can go
 //	a batch                      HasHashes, AddHashes / HasAll, AddAll; RemoveHashes / RemoveAll where keys can go
-//	copy, compare, empty         Clone, Equal, Clear           on every filter and engine
+//	copy, compare, empty         Clone, Equal, Clear           Clear on every filter; Clone, Equal on engines
 //	the engine under a Filter    Filter.Engine(), and back: FromEngine
 //	what the keys were           KeyHash, KeyFamily (and Set…) on every engine
 //	saving                       MarshalBinary, AppendBinary, WriteTo / UnmarshalBinary, ReadFrom
@@ -104,10 +104,15 @@
 //
 //   - Size: NumBits, in bits (the unit of bits per key, of the FPR formulas
 //     and of Sizing.Bits; exact for cuckoo slots, which need not fill
-//     bytes). No type has a second size method.
+//     bytes). NumBlocks (NumBuckets for cuckoo) is the shape, as the FPR
+//     formulas and the constructors of a given size take it.
 //   - Batches: a type with a one-key method has its batch form (HasHash and
 //     HasHashes, AddHash and AddHashes, RemoveHash and RemoveHashes; Has and
 //     HasAll, Add and AddAll, Remove and RemoveAll).
+//   - Copy and compare: engines have Clone and Equal; a typed filter is
+//     copied by its encoding (MarshalBinary, then UnmarshalBinary into a
+//     zero one) and compared by it (bytes.Equal of the two encodings), or,
+//     for a Filter, through its engine (FromEngine(f.Engine().Clone())).
 //   - Engines: a typed filter exposes its engine (Engine, FromEngine) only
 //     when the engine does what the typed filter cannot: Filter (atomic adds,
 //     lookups by hash). Counting and Cuckoo reach their engines through the

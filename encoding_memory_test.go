@@ -171,17 +171,17 @@ func TestDecodedHugePages(t *testing.T) {
 		{"Filter", f.MarshalBinary, func(enc []byte, r io.Reader) ([]memory, bool, error) {
 			var g Filter[uint64]
 			err := decodeWith(&g, enc, r)
-			return []memory{{firstPointer(g.f), g.f.NumBits() / 8}}, err == nil && g.Equal(f), err
+			return []memory{{firstPointer(g.f), g.f.NumBits() / 8}}, err == nil && g.equal(f), err
 		}},
 		{"Counting", c.MarshalBinary, func(enc []byte, r io.Reader) ([]memory, bool, error) {
 			var g Counting[uint64]
 			err := decodeWith(&g, enc, r)
-			return []memory{{firstPointer(g.c), g.c.NumBits() / 8}}, err == nil && g.Equal(c), err
+			return []memory{{firstPointer(g.c), g.c.NumBits() / 8}}, err == nil && g.equal(c), err
 		}},
 		{"Cuckoo", k.MarshalBinary, func(enc []byte, r io.Reader) ([]memory, bool, error) {
 			var g Cuckoo[uint64]
 			err := decodeWith(&g, enc, r)
-			return []memory{{firstPointer(g.f), g.f.NumBits() / 8}}, err == nil && g.Equal(k), err
+			return []memory{{firstPointer(g.f), g.f.NumBits() / 8}}, err == nil && g.equal(k), err
 		}},
 		{"Scalable", s.MarshalBinary, func(enc []byte, r io.Reader) ([]memory, bool, error) {
 			var g Scalable[uint64]
@@ -190,7 +190,7 @@ func TestDecodedHugePages(t *testing.T) {
 			for _, st := range g.stages {
 				mems = append(mems, memory{firstPointer(st), (st.NumBits() / 8)})
 			}
-			return mems, err == nil && g.Equal(s), err
+			return mems, err == nil && g.equal(s), err
 		}},
 	} {
 		enc, err := tc.encode()

@@ -85,7 +85,7 @@ func TestTypedEncodingRoundTrip(t *testing.T) {
 	}
 	out := make([]bool, len(keys))
 	for i, g := range got {
-		if !g.Equal(f) {
+		if !g.equal(f) {
 			t.Fatalf("decoder %d: filter differs", i)
 		}
 		if g.HasAll(keys, out) != len(keys) || !g.Has("key-7") {

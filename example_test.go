@@ -43,7 +43,8 @@ func ExampleFilter_MarshalBinary() {
 	if err := g.UnmarshalBinary(b); err != nil {
 		panic(err)
 	}
-	fmt.Println(g.Has("alice"), g.Equal(f))
+	again, _ := g.MarshalBinary() // the same bytes: the same filter
+	fmt.Println(g.Has("alice"), bytes.Equal(again, b))
 	// Output: true true
 }
 

@@ -172,16 +172,16 @@ func (f *Filter[K]) Clear() {
 	}
 }
 
-// Clone returns an independent copy (the zero Filter for the zero Filter).
-func (f *Filter[K]) Clone() *Filter[K] {
+// clone returns an independent copy (the zero Filter for the zero Filter).
+func (f *Filter[K]) clone() *Filter[K] {
 	if f.zero() {
 		return &Filter[K]{}
 	}
 	return &Filter[K]{typedFilter{f: f.f.Clone(), kind: f.kind}}
 }
 
-// Equal reports whether f and o hold the same bits in the same geometry;
+// equal reports whether f and o hold the same bits in the same geometry;
 // two zero Filters are equal.
-func (f *Filter[K]) Equal(o *Filter[K]) bool {
+func (f *Filter[K]) equal(o *Filter[K]) bool {
 	return o != nil && f.engine().Equal(o.engine())
 }

@@ -31,7 +31,7 @@ func checkTyped[K Key](t *testing.T, keys, absent []K) {
 		a.Add(k)
 	}
 	b.AddAll(keys)
-	if !a.Equal(b) {
+	if !a.equal(b) {
 		t.Fatal("Add and AddAll set different bits")
 	}
 	out := make([]bool, len(keys))
@@ -144,7 +144,7 @@ func TestTypedUnionCloneClear(t *testing.T) {
 	a, b := mustNew[string](t, 1000, 0.01), mustNew[string](t, 1000, 0.01)
 	a.Add("x")
 	b.Add("y")
-	c := a.Clone()
+	c := a.clone()
 	if err := c.Union(b); err != nil {
 		t.Fatal(err)
 	}

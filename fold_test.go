@@ -53,7 +53,7 @@ func testFilterFold(t *testing.T) {
 		}
 		d := FromEngine[string](mustBytes(t, (nb>>times)*64, f.Engine().K()))
 		d.AddAll(keys)
-		if !g.Equal(d) {
+		if !g.equal(d) {
 			t.Fatalf("folded %d times: differs from the filter built at %d blocks", times, nb>>times)
 		}
 		folded = times
@@ -66,7 +66,7 @@ func testFilterFold(t *testing.T) {
 		t.Fatalf("FoldTo(0.01): %v, %d of %d bits, FPR %v", err, g.NumBits(), f.NumBits(), g.EstimatedFPR())
 	}
 	small, _ := f.Fold(folded)
-	u := small.Clone()
+	u := small.clone()
 	other, _ := New[string](n*8, 0.01)
 	other.Add("other")
 	if err := u.Union(other); err != nil || !u.Has("other") || !u.Has(keys[0]) {

@@ -166,7 +166,7 @@ func TestTypedBatchNoFalseNegatives(t *testing.T) {
 				t.Fatalf("%v: false negative for %#x", l, x)
 			}
 		}
-		if !f.Equal(ref) {
+		if !f.equal(ref) {
 			t.Fatalf("%v builds a different filter than generic", l)
 		}
 		g := mustNew[int32](t, uint64(len(xs)), 0.01)
@@ -329,7 +329,7 @@ func BenchmarkTypedUint64(b *testing.B) {
 				benchSink += n
 			})
 		}
-		g := f.Clone()
+		g := f.clone()
 		for _, l := range benchLevels() {
 			onLevel(b, "size="+sz+"/op=AddAll", l, func(b *testing.B) {
 				for i := 0; i < b.N; i += typedBatch {

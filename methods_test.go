@@ -41,8 +41,8 @@ func TestTypedCloneEqualClear(t *testing.T) {
 				return f
 			},
 			change: func(f any) { f.(*Filter[string]).Add("another") },
-			equal:  func(a, b any) bool { return a.(*Filter[string]).Equal(b.(*Filter[string])) },
-			clone:  func(f any) any { return f.(*Filter[string]).Clone() },
+			equal:  func(a, b any) bool { return a.(*Filter[string]).equal(b.(*Filter[string])) },
+			clone:  func(f any) any { return f.(*Filter[string]).clone() },
 			clear:  func(f any) { f.(*Filter[string]).Clear() },
 			count:  func(f any) float64 { return f.(*Filter[string]).EstimatedCount() },
 			zero:   &Filter[string]{},
@@ -58,8 +58,8 @@ func TestTypedCloneEqualClear(t *testing.T) {
 				return c
 			},
 			change: func(f any) { f.(*Counting[string]).Add("another") },
-			equal:  func(a, b any) bool { return a.(*Counting[string]).Equal(b.(*Counting[string])) },
-			clone:  func(f any) any { return f.(*Counting[string]).Clone() },
+			equal:  func(a, b any) bool { return a.(*Counting[string]).equal(b.(*Counting[string])) },
+			clone:  func(f any) any { return f.(*Counting[string]).clone() },
 			clear:  func(f any) { f.(*Counting[string]).Clear() },
 			count:  func(f any) float64 { return f.(*Counting[string]).EstimatedCount() },
 			zero:   &Counting[string]{},
@@ -82,8 +82,8 @@ func TestTypedCloneEqualClear(t *testing.T) {
 					t.Fatal(err)
 				}
 			},
-			equal: func(a, b any) bool { return a.(*Cuckoo[string]).Equal(b.(*Cuckoo[string])) },
-			clone: func(f any) any { return f.(*Cuckoo[string]).Clone() },
+			equal: func(a, b any) bool { return a.(*Cuckoo[string]).equal(b.(*Cuckoo[string])) },
+			clone: func(f any) any { return f.(*Cuckoo[string]).clone() },
 			clear: func(f any) { f.(*Cuckoo[string]).Clear() },
 			count: func(f any) float64 { return f.(*Cuckoo[string]).EstimatedCount() },
 			zero:  &Cuckoo[string]{},
@@ -100,8 +100,8 @@ func TestTypedCloneEqualClear(t *testing.T) {
 				return s
 			},
 			change: func(f any) { f.(*Scalable[string]).Add("another") },
-			equal:  func(a, b any) bool { return a.(*Scalable[string]).Equal(b.(*Scalable[string])) },
-			clone:  func(f any) any { return f.(*Scalable[string]).Clone() },
+			equal:  func(a, b any) bool { return a.(*Scalable[string]).equal(b.(*Scalable[string])) },
+			clone:  func(f any) any { return f.(*Scalable[string]).clone() },
 			clear:  func(f any) { f.(*Scalable[string]).Clear() },
 			count:  func(f any) float64 { return f.(*Scalable[string]).EstimatedCount() },
 			zero:   &Scalable[string]{},
@@ -118,8 +118,8 @@ func TestTypedCloneEqualClear(t *testing.T) {
 				return w
 			},
 			change: func(f any) { f.(*Window[string]).Add("another") },
-			equal:  func(a, b any) bool { return a.(*Window[string]).Equal(b.(*Window[string])) },
-			clone:  func(f any) any { return f.(*Window[string]).Clone() },
+			equal:  func(a, b any) bool { return a.(*Window[string]).equal(b.(*Window[string])) },
+			clone:  func(f any) any { return f.(*Window[string]).clone() },
 			clear:  func(f any) { f.(*Window[string]).Clear() },
 			count:  func(f any) float64 { return f.(*Window[string]).EstimatedCount() },
 			zero:   &Window[string]{},
@@ -183,17 +183,17 @@ func TestScalableClearKeepsOptions(t *testing.T) {
 	}
 	s.Clear()
 	want, _ := NewScalable[int](100, 0.001, WithGrowth(3), WithTightening(0.5))
-	if s.Stages() != 1 || !s.Equal(want) || s.Err() != nil {
-		t.Fatalf("after Clear: %d stages, Equal %v", s.Stages(), s.Equal(want))
+	if s.Stages() != 1 || !s.equal(want) || s.Err() != nil {
+		t.Fatalf("after Clear: %d stages, Equal %v", s.Stages(), s.equal(want))
 	}
 	for i := range 5000 { // grows again exactly as a new one
 		s.Add(i)
 		want.Add(i)
 	}
-	if !s.Equal(want) {
+	if !s.equal(want) {
 		t.Fatal("a cleared Scalable grew unlike a new one")
 	}
-	if !s.Clone().Equal(s) {
+	if !s.clone().equal(s) {
 		t.Fatal("Clone of a grown Scalable")
 	}
 }

@@ -423,9 +423,9 @@ func (s *Scalable[K]) Clear() {
 	s.push(first, s.initial)
 }
 
-// Clone returns an independent copy, which grows as s would (a zero
+// clone returns an independent copy, which grows as s would (a zero
 // Scalable for the zero Scalable).
-func (s *Scalable[K]) Clone() *Scalable[K] {
+func (s *Scalable[K]) clone() *Scalable[K] {
 	c := *s
 	c.stages = make([]*blocked.Filter, len(s.stages))
 	for i, f := range s.stages {
@@ -437,11 +437,11 @@ func (s *Scalable[K]) Clone() *Scalable[K] {
 	return &c
 }
 
-// Equal reports whether s and o hold the same bits in the same stages and
+// equal reports whether s and o hold the same bits in the same stages and
 // will grow alike: the same options, rate and initial keys, and the same
 // count in the newest stage (what the encoding records). Two zero
 // Scalables are equal.
-func (s *Scalable[K]) Equal(o *Scalable[K]) bool {
+func (s *Scalable[K]) equal(o *Scalable[K]) bool {
 	if o == nil || len(s.stages) != len(o.stages) {
 		return false
 	}

@@ -78,7 +78,7 @@ func BenchmarkTypedOne(b *testing.B) {
 				})
 			})
 			// Add and AddHash of the same keys, into a copy of the filter.
-			g := f.Clone()
+			g := f.clone()
 			ge := g.Engine()
 			pre = "size=" + sz + "/key=uint64add/level=" + l.String() + "/op="
 			b.Run(pre+"Add", func(b *testing.B) {

@@ -370,9 +370,9 @@ func (w *Window[K]) EstimatedCount() float64 {
 	return c
 }
 
-// Clone returns an independent copy of w, with the same clock (a zero
+// clone returns an independent copy of w, with the same clock (a zero
 // Window for the zero Window).
-func (w *Window[K]) Clone() *Window[K] {
+func (w *Window[K]) clone() *Window[K] {
 	c := *w
 	c.expiry = append([]int64(nil), w.expiry...)
 	c.gens = nil
@@ -382,10 +382,10 @@ func (w *Window[K]) Clone() *Window[K] {
 	return &c
 }
 
-// Equal reports whether w and o hold the same bits in the same
+// equal reports whether w and o hold the same bits in the same
 // generations, with the same parameters, origin and newest generation
 // (what the encoding records; not the clock). Two zero Windows are equal.
-func (w *Window[K]) Equal(o *Window[K]) bool {
+func (w *Window[K]) equal(o *Window[K]) bool {
 	if o == nil || len(w.gens) != len(o.gens) {
 		return false
 	}

@@ -78,7 +78,7 @@ func zeroTypedDecode[K Key](t *testing.T, keys []K) {
 		t.Fatalf("ReadFrom: %d, %v", n, err)
 	}
 	for _, g := range []*Filter[K]{&u, &r} {
-		if !g.Equal(f) || g.HasAll(keys, make([]bool, len(keys))) != len(keys) {
+		if !g.equal(f) || g.HasAll(keys, make([]bool, len(keys))) != len(keys) {
 			t.Fatal("decoding into a zero Filter lost keys")
 		}
 		for _, k := range keys {
@@ -121,7 +121,7 @@ func zeroTypedChecks[K Key](t *testing.T, keys []K) {
 	if z.Engine() != nil {
 		t.Error("Engine of a zero value")
 	}
-	if c := z.Clone(); !c.Equal(&z) || c.NumBits() != 0 {
+	if c := z.clone(); !c.equal(&z) || c.NumBits() != 0 {
 		t.Error("Clone of a zero value is not zero, or Equal is false")
 	}
 	for name, enc := range map[string]func() error{
@@ -136,7 +136,7 @@ func zeroTypedChecks[K Key](t *testing.T, keys []K) {
 	z.Clear()
 	f := mustNew[K](t, 100, 0.01)
 	f.AddAll(keys)
-	if z.Equal(f) || f.Equal(&z) {
+	if z.equal(f) || f.equal(&z) {
 		t.Error("a zero Filter equals a made one")
 	}
 	if err := f.Union(&z); !errors.Is(err, ErrGeometry) {

@@ -9,7 +9,6 @@ import (
 	"github.com/simdbloom/bloom/blocked"
 	"github.com/simdbloom/bloom/internal/memlimit"
 
-
 	"github.com/simdbloom/bloom/internal/format"
 )
 
