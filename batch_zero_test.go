@@ -21,7 +21,7 @@ func TestScalableAddAllEqualsAdd(t *testing.T) {
 		growth  float64
 		keys    int
 		pool    uint64
-	}{{1, 2, 3000, 1 << 40}, {10, MinGrowth, 2000, 500}, {100, 1.6, 20000, 8000}, {1000, 4, 50000, 1 << 62}} {
+	}{{1, 2, 3000, 1 << 40}, {10, minGrowth, 2000, 500}, {100, 1.6, 20000, 8000}, {1000, 4, 50000, 1 << 62}} {
 		t.Run(fmt.Sprintf("%d-%v", tc.initial, tc.growth), func(t *testing.T) {
 			a, err := NewScalable[uint64](tc.initial, 0.05, WithGrowth(tc.growth))
 			if err != nil {

@@ -4,8 +4,7 @@ import "github.com/simdbloom/bloom/internal/errs"
 
 // The errors every package of this module returns, wrapped with details:
 // errors.Is(err, bloom.ErrFPR) matches an error from any of them (packages
-// blocked, cuckoo and parquet return these values and export no others,
-// but cuckoo.ErrFull, which is ErrFull):
+// blocked, cuckoo and sbparquet return these values and export no others):
 //
 //	if _, err := bloom.New[string](n, fpr); errors.Is(err, bloom.ErrFPR) {
 //		// fpr was not in (0, 1)

@@ -104,7 +104,6 @@ func TestErrorValuesShared(t *testing.T) {
 		{"errs.ErrCorrupt", errs.ErrCorrupt, bloom.ErrCorrupt},
 		{"errs.ErrByteOrder", errs.ErrByteOrder, bloom.ErrByteOrder},
 		{"errs.ErrHashMismatch", errs.ErrHashMismatch, bloom.ErrHashMismatch},
-		{"cuckoo.ErrFull", cuckoo.ErrFull, bloom.ErrFull},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s is not the root's value", c.name)

@@ -50,7 +50,7 @@ type ScalableOption struct {
 
 type scalableConfig struct{ growth, tightening float64 }
 
-// MinGrowth is the smallest growth factor WithGrowth accepts.
+// minGrowth is the smallest growth factor WithGrowth accepts.
 //
 // N keys take about log(N/initial)/log(growth) stages, and every lookup
 // probes every stage. Each stage's rate is r times the one before
@@ -63,17 +63,17 @@ type scalableConfig struct{ growth, tightening float64 }
 // stage one key larger) needs a stage per sqrt(2N) keys, whose rates sink
 // until a stage of a few hundred keys takes gigabytes. From 1.5 up, memory
 // is linear in N but for that slow logarithmic rise.
-const MinGrowth = 1.5
+const minGrowth = 1.5
 
 // WithGrowth sets how much larger each stage is than the one before: a
-// factor in [MinGrowth, 1e6] (default 2). Larger factors mean fewer stages
-// (faster lookups) and more memory held in reserve. A factor below MinGrowth
+// factor in [1.5, 1e6] (default 2). Larger factors mean fewer stages
+// (faster lookups) and more memory held in reserve. A factor below 1.5
 // (earlier versions took 1) is an error wrapping ErrOption; encodings
 // written with one still decode, and grow as they were made to.
 func WithGrowth(s float64) ScalableOption {
 	return ScalableOption{func(c *scalableConfig) error {
-		if math.IsNaN(s) || s < MinGrowth || s > 1e6 {
-			return fmt.Errorf("%w: growth factor must be in [%v, 1e6] (see MinGrowth), got %v", ErrOption, MinGrowth, s)
+		if math.IsNaN(s) || s < minGrowth || s > 1e6 {
+			return fmt.Errorf("%w: growth factor must be in [%v, 1e6], got %v", ErrOption, minGrowth, s)
 		}
 		c.growth = s
 		return nil

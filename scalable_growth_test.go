@@ -21,7 +21,7 @@ const childMemoryLimit = 256 << 20
 // TestScalableMemoryLinear adds 2^20 keys to Scalables of the smallest
 // growth factor WithGrowth accepts, planned for 1 and for 1000 keys, and
 // checks that memory stays linear in the keys but for the slow rise that
-// MinGrowth describes: at most 64 bits a key at every 1024 keys, and the
+// minGrowth describes: at most 64 bits a key at every 1024 keys, and the
 // fewest bits per key within a doubling of the keys (when a stage is about
 // to open, its reserve used up) at most 1.2 bits higher per doubling from
 // 2^11 keys to 2^19 (the stages' tightening gives 0.58). Growth 1 took 121
@@ -33,7 +33,7 @@ func TestScalableMemoryLinear(t *testing.T) {
 		debug.SetMemoryLimit(childMemoryLimit)
 		const bitsPerKey, most, batch = 64, 1 << 20, 1024
 		for _, initial := range []uint64{1, 1000} {
-			s, err := NewScalable[uint64](initial, 0.01, WithGrowth(MinGrowth))
+			s, err := NewScalable[uint64](initial, 0.01, WithGrowth(minGrowth))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -44,7 +44,7 @@ func TestScalableMemoryLinear(t *testing.T) {
 				nb := s.NumBits()
 				if nb > bitsPerKey*uint64(n) {
 					t.Fatalf("initial %d, growth %v: %d bits (%.1f a key) for %d keys, %d stages",
-						initial, MinGrowth, nb, float64(nb)/float64(n), n, s.Stages())
+						initial, minGrowth, nb, float64(nb)/float64(n), n, s.Stages())
 				}
 				j := 63 - bits.LeadingZeros64(uint64(n))
 				if l, ok := low[j]; !ok || float64(nb)/float64(n) < l {
@@ -52,7 +52,7 @@ func TestScalableMemoryLinear(t *testing.T) {
 				}
 			}
 			rise := (low[19] - low[11]) / 8
-			maxStages := int(math.Ceil(math.Log(float64(most)/float64(initial))/math.Log(MinGrowth))) + 3
+			maxStages := int(math.Ceil(math.Log(float64(most)/float64(initial))/math.Log(minGrowth))) + 3
 			t.Logf("initial %d: at least %.1f bits per key from 2^11 keys, %.1f from 2^15, %.1f from 2^19 (%.2f more a doubling); %d stages",
 				initial, low[11], low[15], low[19], rise, s.Stages())
 			if rise > 1.2 || s.Stages() > maxStages {
@@ -67,15 +67,15 @@ func TestScalableMemoryLinear(t *testing.T) {
 }
 
 // TestWithGrowthBound checks that WithGrowth refuses factors below
-// MinGrowth, naming the bound, and takes MinGrowth itself.
+// minGrowth, naming the bound, and takes minGrowth itself.
 func TestWithGrowthBound(t *testing.T) {
-	for _, g := range []float64{1, 1.25, math.Nextafter(MinGrowth, 0), 1e6 + 1, math.Inf(1)} {
+	for _, g := range []float64{1, 1.25, math.Nextafter(minGrowth, 0), 1e6 + 1, math.Inf(1)} {
 		_, err := NewScalable[int](100, 0.01, WithGrowth(g))
-		if !errors.Is(err, ErrOption) || !strings.Contains(err.Error(), fmt.Sprint(MinGrowth)) {
-			t.Errorf("growth %v: %v, want ErrOption naming %v", g, err, MinGrowth)
+		if !errors.Is(err, ErrOption) || !strings.Contains(err.Error(), fmt.Sprint(minGrowth)) {
+			t.Errorf("growth %v: %v, want ErrOption naming %v", g, err, minGrowth)
 		}
 	}
-	for _, g := range []float64{MinGrowth, 2, 1e6} {
+	for _, g := range []float64{minGrowth, 2, 1e6} {
 		if _, err := NewScalable[int](100, 0.01, WithGrowth(g)); err != nil {
 			t.Errorf("growth %v: %v", g, err)
 		}

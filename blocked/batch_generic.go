@@ -96,7 +96,7 @@ func splitAddHashesGeneric(s *SplitBlock, hs []uint64) {
 	for i := 0; i < len(hs); i += step {
 		g := hs[i:min(i+step, len(hs))]
 		if step == touchGroup {
-			touchLines(base, nb, SplitBlockBytes, g)
+			touchLines(base, nb, splitBlockBytes, g)
 		}
 		splitAddGo(base, nb, g)
 	}
@@ -110,7 +110,7 @@ func splitHasHashesGeneric(s *SplitBlock, hs []uint64, out []bool) int {
 	for i := 0; i < len(hs); i += step {
 		g := hs[i:min(i+step, len(hs))]
 		if step == touchGroup {
-			touchLines(base, nb, SplitBlockBytes, g)
+			touchLines(base, nb, splitBlockBytes, g)
 		}
 		n += splitHasGo(base, nb, g, out[i:i+len(g)])
 	}
@@ -194,7 +194,7 @@ func has16Go(base unsafe.Pointer, nb uint64, hs []uint64, out []bool) int {
 // splitAddGo adds every hash of hs to the SplitBlock of nb blocks at base.
 func splitAddGo(base unsafe.Pointer, nb uint64, hs []uint64) {
 	for _, h := range hs {
-		b, x := (*splitBlock)(unsafe.Add(base, ((h>>32)*nb)>>32*SplitBlockBytes)), uint32(h)
+		b, x := (*splitBlock)(unsafe.Add(base, ((h>>32)*nb)>>32*splitBlockBytes)), uint32(h)
 		b[0] |= 1 << ((x * splitSalt0) >> 27)
 		b[1] |= 1 << ((x * splitSalt1) >> 27)
 		b[2] |= 1 << ((x * splitSalt2) >> 27)
@@ -212,7 +212,7 @@ func splitHasGo(base unsafe.Pointer, nb uint64, hs []uint64, out []bool) int {
 	out = out[:len(hs)]
 	n := 0
 	for i, h := range hs {
-		b, x := (*splitBlock)(unsafe.Add(base, ((h>>32)*nb)>>32*SplitBlockBytes)), uint32(h)
+		b, x := (*splitBlock)(unsafe.Add(base, ((h>>32)*nb)>>32*splitBlockBytes)), uint32(h)
 		v := b[0] >> ((x * splitSalt0) >> 27)
 		v &= b[1] >> ((x * splitSalt1) >> 27)
 		v &= b[2] >> ((x * splitSalt2) >> 27)

@@ -41,7 +41,7 @@ var goldens = []golden{
 	}},
 	{"splitblock.sblm", variantSplitBlock, HashXXH64, func(t testing.TB) (encodable, []uint64) {
 		hs := randomHashes(40, 103)
-		s := mustSplit(t, 7*SplitBlockBytes)
+		s := mustSplit(t, 7*splitBlockBytes)
 		s.AddHashes(hs)
 		return s, hs
 	}},

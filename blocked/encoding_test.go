@@ -77,7 +77,7 @@ var codecs = []codec{
 		}, func(b []byte) (looker, error) { return newView(b) }},
 	{"splitblock", variantSplitBlock, func() encodable { return new(SplitBlock) },
 		func(t testing.TB, nb uint64, hs []uint64) encodable {
-			s := mustSplit(t, int(nb)*SplitBlockBytes)
+			s := mustSplit(t, int(nb)*splitBlockBytes)
 			s.AddHashes(hs)
 			return s
 		}, func(b []byte) (looker, error) { return newSplitBlockView(b) }},

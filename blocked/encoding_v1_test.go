@@ -75,7 +75,7 @@ func TestFlags(t *testing.T) {
 func TestDecodeOrder(t *testing.T) {
 	filter, _ := marshalHash(mustBytes(t, 3*64, 8), HashXXH3)
 	counting, _ := mustCounting(t, 3*64).MarshalBinary()
-	split, _ := mustSplit(t, 6*SplitBlockBytes).MarshalBinary()
+	split, _ := mustSplit(t, 6*splitBlockBytes).MarshalBinary()
 	type edit func(b []byte) []byte
 	fix := func(b []byte) []byte { return refix(b) }
 	set := func(off int, v byte) edit { return func(b []byte) []byte { b[off] = v; return b } }

@@ -283,16 +283,16 @@ func foldable(b uint64) uint64 {
 }
 
 // SizeSplitBlock returns the smallest SplitBlock geometry (any number of
-// 32-byte blocks, up to MaxSplitBlocks) whose exact FPR for n keys is at most
+// 32-byte blocks, up to 2^32) whose exact FPR for n keys is at most
 // fpr; NewSplitBlock(n, fpr) makes this filter. Errors are as for
 // Size. For Parquet files, use sbparquet.Size and sbparquet.New,
 // which round to the power-of-two sizes that Parquet readers accept.
 func SizeSplitBlock(n uint64, fpr float64) (Sizing, error) {
-	b, err := blocksFor(n, fpr, MaxSplitBlocks, SplitBlockFPR)
+	b, err := blocksFor(n, fpr, maxSplitBlocks, SplitBlockFPR)
 	if err != nil {
 		return Sizing{}, err
 	}
-	return blockSizing(n, b, SplitBlockBytes, 8, SplitBlockFPR(n, b)), nil
+	return blockSizing(n, b, splitBlockBytes, 8, SplitBlockFPR(n, b)), nil
 }
 
 // SizeCounting returns the smallest Counting geometry whose exact FPR for n

@@ -12,13 +12,13 @@ import (
 	"github.com/simdbloom/bloom/internal/errs"
 )
 
-// SplitBlockBytes is the size of one SplitBlock block: 256 bits.
-const SplitBlockBytes = 32
+// splitBlockBytes is the size of one SplitBlock block: 256 bits (NumBits()/256 blocks).
+const splitBlockBytes = 32
 
-// MaxSplitBlocks is the largest number of blocks a SplitBlock may have: block
+// maxSplitBlocks is the largest number of blocks a SplitBlock may have: block
 // choice maps the upper 32 bits of a hash onto the blocks, so at most 2^32
 // (128 GiB). Parquet readers accept far less (128 MiB); see package sbparquet.
-const MaxSplitBlocks uint64 = 1 << 32
+const maxSplitBlocks uint64 = 1 << 32
 
 // splitBlock is one Parquet block: eight 32-bit words, 32 bytes.
 type splitBlock [8]uint32
@@ -79,7 +79,7 @@ func NewSplitBlock(n uint64, fpr float64) (*SplitBlock, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkAlloc(s.Blocks, SplitBlockBytes, keysAt(n, fpr)); err != nil {
+	if err := checkAlloc(s.Blocks, splitBlockBytes, keysAt(n, fpr)); err != nil {
 		return nil, err
 	}
 	return newSplitBlock(s.Blocks), nil
@@ -87,10 +87,10 @@ func NewSplitBlock(n uint64, fpr float64) (*SplitBlock, error) {
 
 // NewSplitBlockBytes returns an empty SplitBlock of numBytes bytes, rounded
 // up to a whole number of 32-byte blocks. It returns bloom.ErrGeometry if numBytes
-// is 0, and bloom.ErrTooLarge for more than MaxSplitBlocks blocks or more than this
+// is 0, and bloom.ErrTooLarge for more than 2^32 blocks or more than this
 // platform can allocate.
 func NewSplitBlockBytes(numBytes uint64) (*SplitBlock, error) {
-	nb, err := blocksOfBytes(numBytes, SplitBlockBytes, MaxSplitBlocks)
+	nb, err := blocksOfBytes(numBytes, splitBlockBytes, maxSplitBlocks)
 	if err != nil {
 		return nil, err
 	}
@@ -120,10 +120,10 @@ func SplitBlockFromBitset(b []byte) (*SplitBlock, error) {
 // splitBlocksOf returns the number of blocks in numBytes bytes, or an error
 // unless numBytes is a positive multiple of 32 and not too large.
 func splitBlocksOf(numBytes int) (uint64, error) {
-	if numBytes <= 0 || numBytes%SplitBlockBytes != 0 {
+	if numBytes <= 0 || numBytes%splitBlockBytes != 0 {
 		return 0, fmt.Errorf("%w: split block size must be a positive multiple of 32 bytes, got %d", errs.ErrGeometry, numBytes)
 	}
-	return blocksOfBytes(uint64(numBytes), SplitBlockBytes, MaxSplitBlocks)
+	return blocksOfBytes(uint64(numBytes), splitBlockBytes, maxSplitBlocks)
 }
 
 func newSplitBlock(nblocks uint64) *SplitBlock {
@@ -144,13 +144,13 @@ var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
 func (s *SplitBlock) NumBlocks() uint64 { return uint64(len(s.blocks)) }
 
 // NumBits returns the size of the bitset in bits.
-func (s *SplitBlock) NumBits() uint64 { return uint64(len(s.blocks)) * SplitBlockBytes * 8 }
+func (s *SplitBlock) NumBits() uint64 { return uint64(len(s.blocks)) * splitBlockBytes * 8 }
 
 // blockAt returns the block of hash h, without a bounds check: fastrange
 // ((h>>32)*n)>>32 is always below n.
 func (s *SplitBlock) blockAt(h uint64) *splitBlock {
 	i := ((h >> 32) * uint64(len(s.blocks))) >> 32
-	return (*splitBlock)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.blocks)), i*SplitBlockBytes))
+	return (*splitBlock)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(s.blocks)), i*splitBlockBytes))
 }
 
 // zeroSplitBlock ends the panic message of a mutation of a zero SplitBlock.
@@ -228,7 +228,7 @@ func (s *SplitBlock) bytes() []byte {
 	if len(s.blocks) == 0 {
 		return nil
 	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(&s.blocks[0])), len(s.blocks)*SplitBlockBytes)
+	return unsafe.Slice((*byte)(unsafe.Pointer(&s.blocks[0])), len(s.blocks)*splitBlockBytes)
 }
 
 // Bitset returns a copy of the filter's serialized bitset: the blocks in
@@ -262,7 +262,7 @@ func (s *SplitBlock) FillRatio() float64 {
 // block's number of set bits (the maximum-likelihood count for a block whose
 // eight 32-bit words each received one bit per key).
 func (s *SplitBlock) EstimatedCount() float64 {
-	const blockBits = SplitBlockBytes * 8
+	const blockBits = splitBlockBytes * 8
 	l := math.Log1p(-1.0 / 32)
 	total := 0.0
 	for i := range s.blocks {

@@ -301,7 +301,7 @@ func TestSplitBlockBadInput(t *testing.T) {
 	for _, c := range []struct {
 		bytes uint64
 		want  error
-	}{{0, errs.ErrGeometry}, {MaxSplitBlocks*32 + 1, errs.ErrTooLarge}, {math.MaxUint64, errs.ErrTooLarge}} {
+	}{{0, errs.ErrGeometry}, {maxSplitBlocks*32 + 1, errs.ErrTooLarge}, {math.MaxUint64, errs.ErrTooLarge}} {
 		if s, err := NewSplitBlockBytes(c.bytes); !errors.Is(err, c.want) || s != nil {
 			t.Errorf("NewSplitBlockBytes(%d) = %v, %v; want error %v", c.bytes, s, err, c.want)
 		}

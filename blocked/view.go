@@ -145,7 +145,7 @@ type SplitBlockView struct {
 // without allocating, with the checks of FilterView.Reset; on error v is
 // the zero view.
 func (v *SplitBlockView) Reset(b []byte) error {
-	if littleEndian && len(b) >= headerSize+SplitBlockBytes {
+	if littleEndian && len(b) >= headerSize+splitBlockBytes {
 		p := unsafe.Pointer(unsafe.SliceData(b))
 		nb, bad := format.LightSize(p, uint64(len(b))-headerSize, 5)
 		if bad|format.LightHead(*(*uint64)(p), format.SplitBlock) == 0 {

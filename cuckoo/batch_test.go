@@ -104,7 +104,7 @@ func adversarial(f *Filter, added []uint64, n int, seed uint64) []uint64 {
 func fillTo(t testing.TB, nb uint64, g geometry, load float64, seed uint64) (*Filter, []uint64) {
 	f := mustBuckets(t, nb, g.fb, g.l)
 	var added []uint64
-	for _, h := range randomHashes(int(load*float64(nb*BucketSize))+1, seed) {
+	for _, h := range randomHashes(int(load*float64(nb*bucketSize))+1, seed) {
 		if f.AddHash(h) != nil {
 			break
 		}
@@ -226,7 +226,7 @@ func TestBatchMutations(t *testing.T) {
 		t.Fatalf("AddHashes: %d, %v; a loop of AddHash: %d, %v; equal %v", n, err, want, werr, a.Equal(b))
 	}
 	if err == nil || n >= len(hs) {
-		t.Fatalf("4096 slots took %d of %d hashes without ErrFull", n, len(hs))
+		t.Fatalf("4096 slots took %d of %d hashes without errFull", n, len(hs))
 	}
 	removed := a.RemoveHashes(hs[:n/2])
 	m := 0

@@ -50,7 +50,7 @@ func BenchmarkFilter(b *testing.B) {
 }
 
 func benchFilter(b *testing.B, buckets uint64, g geometry) {
-	keys := randomHashes(int(benchLoad*float64(buckets*BucketSize)), 1)
+	keys := randomHashes(int(benchLoad*float64(buckets*bucketSize)), 1)
 	stream := lookupStream(keys, 2)
 	fill := func(f *Filter) {
 		for _, h := range keys {
@@ -127,7 +127,7 @@ func BenchmarkVsBlocked(b *testing.B) {
 		g := geometry{10, SemiSorted}
 		nb := bucketsOf(s.bytes, g)
 		c := mustBuckets(b, nb, g.fb, g.l)
-		ckeys := randomHashes(int(MaxLoad*float64(nb*BucketSize)), 1)
+		ckeys := randomHashes(int(maxLoad*float64(nb*bucketSize)), 1)
 		for _, h := range ckeys {
 			if err := c.AddHash(h); err != nil {
 				b.Fatal(err)

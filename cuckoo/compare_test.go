@@ -43,7 +43,7 @@ func TestBitsPerKeyTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fmt.Fprintf(&tab, "%-7v %4d %7.2f", p, s.FingerprintBits, float64(s.FingerprintBits-1)/MaxLoad)
+		fmt.Fprintf(&tab, "%-7v %4d %7.2f", p, s.FingerprintBits, float64(s.FingerprintBits-1)/maxLoad)
 		for _, n := range tableSizes {
 			f, err := New(n, p)
 			if err != nil {
@@ -60,7 +60,7 @@ func TestBitsPerKeyTable(t *testing.T) {
 				t.Errorf("n=%d p=%v: %.3f bits/key, more than 3%% over (f-1)/load = %.3f", n, p, c, ideal)
 			}
 		}
-		pl, err := NewLayout(1_000_000, p, Plain)
+		pl, err := newLayout(1_000_000, p, Plain)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,7 +92,7 @@ func TestBitsPerKeyTable(t *testing.T) {
 	}
 }
 
-// TestPlannedKeys: New's filter takes all n planned keys without ErrFull
+// TestPlannedKeys: New's filter takes all n planned keys without errFull
 // at each target size and FPR, and its measured FPR is within 4 sigma of
 // FPR at that load.
 func TestPlannedKeys(t *testing.T) {

@@ -43,7 +43,7 @@ func (f *Filter) cuckooParams() [cpWords]uint64 {
 		spread = m | m<<32
 	}
 	var ctrl uint64
-	for j := range uint64(BucketSize) {
+	for j := range uint64(bucketSize) {
 		o := first + j*lw
 		ctrl |= (o&63 | (o+8)&63<<8) << (16 * j)
 	}

@@ -44,7 +44,7 @@ type neonParams [14]uint64
 // them only if (p_j&7) + width <= 16.
 func (f *Filter) needsWide() bool {
 	base, width := f.slotBits()
-	for j := range uint64(BucketSize) {
+	for j := range uint64(bucketSize) {
 		if (base+j*width)&7+width > 16 {
 			return true
 		}
@@ -66,7 +66,7 @@ func (f *Filter) slotBits() (base, width uint64) {
 func (f *Filter) neonParams(wide bool) neonParams {
 	base, width := f.slotBits()
 	var idx, cnt, idx2, msk, rest [16]byte
-	for j := range uint64(BucketSize) {
+	for j := range uint64(bucketSize) {
 		p := base + j*width
 		if wide { // 32-bit lane j of each bucket's register
 			for k := range uint64(4) {

@@ -3,7 +3,7 @@
 // typed keys (bloom.NewCuckoo).
 //
 //	f, err := cuckoo.New(1_000_000, 0.001) // a million keys at 0.1%
-//	err = f.AddHash(h)                      // ErrFull when no room is left
+//	err = f.AddHash(h)                      // bloom.ErrFull when no room is left
 //	f.HasHash(h)                            // true
 //	f.RemoveHash(h)                         // remove only what was added
 //
@@ -20,7 +20,7 @@
 // the README). A counting Bloom filter (bloom.NewCounting,
 // blocked.NewCounting) deletes too and is never full, but is larger.
 // Unlike a Bloom filter it can become full: AddHash returns an error wrapping
-// ErrFull, and the filter is then exactly as before the call. New plans for
+// bloom.ErrFull, and the filter is then exactly as before the call. New plans for
 // n keys with room to spare, but check AddHash's error anyway. Adding a hash
 // again stores another copy.
 //
@@ -36,7 +36,7 @@
 // goroutines at once. AddHash, RemoveHash and Clear must not run at the same
 // time as any other method on the same filter.
 //
-// Errors other than ErrFull wrap package bloom's Err values; test for them
+// Errors, bloom.ErrFull included, wrap package bloom's Err values; test for them
 // with errors.Is. The binary format of this module's filters is
 // specified in FORMAT.md at the root of the repository.
 package cuckoo

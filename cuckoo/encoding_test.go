@@ -84,7 +84,7 @@ func TestEncodingRoundTrip(t *testing.T) {
 				t.Fatal("false negative after decoding")
 			}
 		}
-		for i := range 400 { // past the first ErrFull: same moves, same failures
+		for i := range 400 { // past the first errFull: same moves, same failures
 			h := uint64(i) * 0xbf58476d1ce4e5b9
 			if e1, e2 := f.AddHash(h), g.AddHash(h); (e1 == nil) != (e2 == nil) {
 				t.Fatalf("add %d: %v vs %v", i, e1, e2)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/simdbloom/bloom"
 	"github.com/simdbloom/bloom/cuckoo"
 	"github.com/zeebo/xxh3"
 )
@@ -16,7 +17,7 @@ func ExampleNew() {
 	}
 	alice, bob := xxh3.HashString("alice"), xxh3.HashString("bob")
 	if err := f.AddHash(alice); err != nil {
-		if errors.Is(err, cuckoo.ErrFull) { // no room: the filter is unchanged
+		if errors.Is(err, bloom.ErrFull) { // no room: the filter is unchanged
 			fmt.Println("full")
 		}
 		return

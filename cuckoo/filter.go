@@ -14,7 +14,7 @@ import (
 const maxKicks = 500
 
 // Filter is a cuckoo filter over 64-bit hashes. Create it with New,
-// NewLayout or NewBuckets.
+// SizeLayout and NewBuckets.
 //
 // The zero value is an empty filter with no buckets: HasHash and HasHashes
 // answer false, the read-only methods 0, Clear does nothing, and AddHash and
@@ -47,13 +47,13 @@ type kick struct {
 // false-positive rate of at most fpr at n keys: the filter Size(n, fpr)
 // describes. It returns Size's errors, and bloom.ErrTooLarge for a table this
 // platform cannot allocate.
-func New(n uint64, fpr float64) (*Filter, error) { return NewLayout(n, fpr, SemiSorted) }
+func New(n uint64, fpr float64) (*Filter, error) { return newLayout(n, fpr, SemiSorted) }
 
-// NewLayout returns a filter of layout l for n keys with an expected
+// newLayout returns a filter of layout l for n keys with an expected
 // false-positive rate of at most fpr at n keys: the filter SizeLayout(n,
 // fpr, l) describes. It returns SizeLayout's errors, and bloom.ErrTooLarge for a
 // table this platform cannot allocate.
-func NewLayout(n uint64, fpr float64, l Layout) (*Filter, error) {
+func newLayout(n uint64, fpr float64, l Layout) (*Filter, error) {
 	s, err := SizeLayout(n, fpr, l)
 	if err != nil {
 		return nil, err
@@ -73,7 +73,7 @@ func NewLayout(n uint64, fpr float64, l Layout) (*Filter, error) {
 }
 
 // NewBuckets returns an empty filter of exactly buckets buckets of
-// fingerprints of fpBits bits in layout l, planned for MaxLoad of its slots
+// fingerprints of fpBits bits in layout l, planned for 95% of its slots
 // (see BitsPerKey). It returns bloom.ErrGeometry if buckets is 0, fpBits is
 // outside minFingerprintBits..maxFingerprintBits or l is unknown, and
 // bloom.ErrTooLarge for more than maxBuckets buckets or more than this platform
@@ -100,7 +100,7 @@ func NewBuckets(buckets uint64, fpBits int, l Layout) (*Filter, error) {
 		return nil, err
 	}
 	f := newFilter(buckets, fpBits, l)
-	f.planned = max(1, uint64(MaxLoad*float64(buckets*BucketSize)))
+	f.planned = max(1, uint64(maxLoad*float64(buckets*bucketSize)))
 	return f, nil
 }
 
@@ -161,7 +161,7 @@ func (f *Filter) LoadFactor() float64 {
 	if f.zero() {
 		return 0
 	}
-	return float64(f.count) / float64(f.nb*BucketSize)
+	return float64(f.count) / float64(f.nb*bucketSize)
 }
 
 // EstimatedFPR returns the expected false-positive rate at the current load
@@ -213,17 +213,17 @@ func (f *Filter) setBits(off uint64, n uint, v uint64) {
 
 // slots returns the 4 fingerprints of bucket i (0 for an empty slot), in
 // ascending order for a semi-sorted table.
-func (f *Filter) slots(i uint64) [BucketSize]uint64 {
-	var s [BucketSize]uint64
+func (f *Filter) slots(i uint64) [bucketSize]uint64 {
+	var s [bucketSize]uint64
 	base := i * f.bBits
 	if f.layout == SemiSorted {
 		nib := uint64(decodeNibbles[f.getBits(base, codeBits)])
-		for j := range uint64(BucketSize) {
+		for j := range uint64(bucketSize) {
 			s[j] = (nib>>(4*j)&15)<<f.rest | f.getBits(base+codeBits+j*uint64(f.rest), f.rest)
 		}
 		return s
 	}
-	for j := range uint64(BucketSize) {
+	for j := range uint64(bucketSize) {
 		s[j] = f.getBits(base+j*uint64(f.fpBits), f.fpBits)
 	}
 	return s
@@ -231,21 +231,21 @@ func (f *Filter) slots(i uint64) [BucketSize]uint64 {
 
 // setSlots stores s as the fingerprints of bucket i, sorting them first in
 // a semi-sorted table.
-func (f *Filter) setSlots(i uint64, s [BucketSize]uint64) {
+func (f *Filter) setSlots(i uint64, s [bucketSize]uint64) {
 	base := i * f.bBits
 	if f.layout == SemiSorted {
 		sort4(&s)
 		var nib uint64
-		for j := range BucketSize {
+		for j := range bucketSize {
 			nib |= (s[j] >> f.rest) << (4 * j)
 		}
 		f.setBits(base, codeBits, uint64(encodeNibbles(nib)))
-		for j := range uint64(BucketSize) {
+		for j := range uint64(bucketSize) {
 			f.setBits(base+codeBits+j*uint64(f.rest), f.rest, s[j]&f.lanesMsk)
 		}
 		return
 	}
-	for j := range uint64(BucketSize) {
+	for j := range uint64(bucketSize) {
 		f.setBits(base+j*uint64(f.fpBits), f.fpBits, s[j])
 	}
 }
@@ -430,7 +430,7 @@ func (f *Filter) moveAside(i, fp uint64) bool {
 // When the two buckets of h are full it evicts stored fingerprints to their
 // other buckets (preferring one that has room there), a bounded number of
 // times; if no place is found it undoes the evictions and returns an error
-// wrapping ErrFull: the filter is then exactly as before the call. It is
+// wrapping bloom.ErrFull: the filter is then exactly as before the call. It is
 // not safe for concurrent use. It panics on the zero Filter.
 func (f *Filter) AddHash(h uint64) error {
 	if f.zero() {
@@ -457,7 +457,7 @@ func (f *Filter) AddHash(h uint64) error {
 		r ^= r << 13 // xorshift64
 		r ^= r >> 7
 		r ^= r << 17
-		j := uint(r & (BucketSize - 1))
+		j := uint(r & (bucketSize - 1))
 		old := f.swap(i, j, fp)
 		f.path[n] = kick{bucket: uint32(i), slot: uint32(j), in: uint32(fp), out: uint32(old)}
 		fp = old
@@ -479,7 +479,7 @@ func (f *Filter) AddHash(h uint64) error {
 			f.swap(uint64(k.bucket), uint(k.slot), uint64(k.out))
 		}
 	}
-	return fmt.Errorf("%w: no room for hash %#x after %d evictions at load %.4f", ErrFull, h, maxKicks, f.LoadFactor())
+	return fmt.Errorf("%w: no room for hash %#x after %d evictions at load %.4f", errFull, h, maxKicks, f.LoadFactor())
 }
 
 // RemoveHash removes one copy of the fingerprint of h from its buckets and

@@ -66,7 +66,7 @@ func (f *Filter) refSlots() []uint64 {
 	var r []uint64
 	for i := range f.NumBuckets() {
 		base := i * f.bBits
-		for j := range uint64(BucketSize) {
+		for j := range uint64(bucketSize) {
 			if f.layout == SemiSorted {
 				nib := uint64(decodeNibbles[field(base, codeBits)]) >> (4 * j) & 15
 				r = append(r, nib<<f.rest|field(base+codeBits+j*uint64(f.rest), f.rest))
@@ -137,8 +137,8 @@ func TestLookupMatchesSlots(t *testing.T) {
 			var n uint64
 			for k, s := range slots {
 				n += b2u(s != 0)
-				if g.l == SemiSorted && k%BucketSize > 0 && s < slots[k-1] {
-					t.Fatalf("%v: bucket %d is not sorted: %v", g, k/BucketSize, slots[k-k%BucketSize:k+1])
+				if g.l == SemiSorted && k%bucketSize > 0 && s < slots[k-1] {
+					t.Fatalf("%v: bucket %d is not sorted: %v", g, k/bucketSize, slots[k-k%bucketSize:k+1])
 				}
 			}
 			if n != uint64(f.EstimatedCount()) {
@@ -153,8 +153,8 @@ func TestLookupMatchesSlots(t *testing.T) {
 				}
 				want := false
 				for _, b := range []uint64{i1, i2} {
-					for j := range uint64(BucketSize) {
-						want = want || slots[b*BucketSize+j] == fp
+					for j := range uint64(bucketSize) {
+						want = want || slots[b*bucketSize+j] == fp
 					}
 				}
 				if got := f.HasHash(h); got != want {
@@ -208,8 +208,8 @@ func TestLoadFactorBeforeFull(t *testing.T) {
 			for seed := range uint64(3) {
 				f := mustBuckets(t, nb, g.fb, g.l)
 				n, _, err := fillUntilFull(f, seed+nb)
-				if !errors.Is(err, ErrFull) {
-					t.Fatalf("want ErrFull, got %v", err)
+				if !errors.Is(err, errFull) {
+					t.Fatalf("want errFull, got %v", err)
 				}
 				lf := f.LoadFactor()
 				if seed == 0 {
@@ -246,7 +246,7 @@ func TestFailedAddUnchanged(t *testing.T) {
 				beforeRNG := f.rng
 				if err := f.AddHash(h); err != nil {
 					failures++
-					if !errors.Is(err, ErrFull) || !strings.Contains(err.Error(), "evictions") {
+					if !errors.Is(err, errFull) || !strings.Contains(err.Error(), "evictions") {
 						t.Fatalf("failed Add returned %v", err)
 					}
 					if !f.Equal(before) || f.rng != beforeRNG || string(f.data) != string(before.data) {
@@ -274,7 +274,7 @@ func TestRemoveKeepsOthers(t *testing.T) {
 	for _, g := range geometries {
 		fb := g.fb
 		f := mustBuckets(t, 10_007, fb, g.l)
-		hs := randomHashes(int(min(0.94, plannedLoad(fb))*float64(f.NumBuckets()*BucketSize)), uint64(fb)+100)
+		hs := randomHashes(int(min(0.94, plannedLoad(fb))*float64(f.NumBuckets()*bucketSize)), uint64(fb)+100)
 		for _, h := range hs {
 			if err := f.AddHash(h); err != nil {
 				t.Fatal(err)
@@ -335,7 +335,7 @@ func TestDuplicates(t *testing.T) {
 			t.Fatalf("copy %d of a key: %v", i+1, err)
 		}
 	}
-	if err := f.AddHash(h); !errors.Is(err, ErrFull) {
+	if err := f.AddHash(h); !errors.Is(err, errFull) {
 		t.Fatalf("a 9th copy of a key should not fit in its 2 buckets, got %v", err)
 	}
 	for i := range 8 {
@@ -358,7 +358,7 @@ func TestFPRMatchesFormula(t *testing.T) {
 		fb := g.fb
 		for _, target := range []float64{0.95, 0.5} {
 			f := mustBuckets(t, 65_537, fb, g.l)
-			keys := randomHashes(int(min(target, plannedLoad(fb))*float64(f.NumBuckets()*BucketSize)), uint64(fb))
+			keys := randomHashes(int(min(target, plannedLoad(fb))*float64(f.NumBuckets()*bucketSize)), uint64(fb))
 			for _, h := range keys {
 				if err := f.AddHash(h); err != nil {
 					t.Fatal(err)
@@ -401,16 +401,16 @@ func TestNewSizing(t *testing.T) {
 	for _, l := range []Layout{SemiSorted, Plain} {
 		for _, p := range []float64{0.1, 0.03, 0.01, 0.002, 0.001, 1e-4, 1e-6} {
 			for _, n := range []uint64{1, 100, 1000, 3000, 1_000_000, 3_800_000} {
-				f, err := NewLayout(n, p, l)
+				f, err := newLayout(n, p, l)
 				if err != nil {
 					t.Fatalf("New(%d, %v): %v", n, p, err)
 				}
 				fb, nb := f.FingerprintBits(), f.NumBuckets()
-				load := float64(n) / float64(nb*BucketSize)
+				load := float64(n) / float64(nb*bucketSize)
 				if load > smallLoad(nb) || fprAt(fb, load) > p || f.Layout() != l {
 					t.Fatalf("New(%d, %v, %v): load %.3f, expected FPR %v", n, p, l, load, fprAt(fb, load))
 				}
-				if l := float64(n) / float64((nb-1)*BucketSize); nb > 1 && l <= smallLoad(nb-1) && fprAt(fb, l) <= p {
+				if l := float64(n) / float64((nb-1)*bucketSize); nb > 1 && l <= smallLoad(nb-1) && fprAt(fb, l) <= p {
 					t.Fatalf("New(%d, %v): %d buckets is not the smallest", n, p, nb)
 				}
 				for w := minFingerprintBits; w <= maxFingerprintBits; w++ {
@@ -565,7 +565,7 @@ func TestZeroAllocs(t *testing.T) {
 	}
 }
 
-// TestSizingFields: Size's result is the shared Sizing shape, its fields
+// TestSizingFields: Size's result is the shared blocked.Sizing shape, its fields
 // agree with each other and with the filter New makes.
 func TestSizingFields(t *testing.T) {
 	for _, n := range []uint64{1, 500, 100_000} {
@@ -580,7 +580,7 @@ func TestSizingFields(t *testing.T) {
 			}
 			if s.Keys != n || s.Blocks != f.NumBuckets() || s.FingerprintBits != f.FingerprintBits() ||
 				s.Bits != f.NumBits() || s.Bytes != (s.Bits+7)/8 || s.BitsPerKey != float64(s.Bits)/float64(n) ||
-				s.Load != float64(n)/float64(s.Blocks*BucketSize) || s.FPR != fprAt(s.FingerprintBits, s.Load) ||
+				s.Load != float64(n)/float64(s.Blocks*bucketSize) || s.FPR != fprAt(s.FingerprintBits, s.Load) ||
 				s.FPR > p || s.K != 0 {
 				t.Errorf("Size(%d, %v) = %+v; filter has %d buckets of %d bits", n, p, s, f.NumBuckets(), f.FingerprintBits())
 			}

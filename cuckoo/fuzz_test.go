@@ -34,7 +34,7 @@ func FuzzAddRemove(f *testing.F) {
 				h := key(op)
 				before := c.Clone()
 				if err := c.AddHash(h); err != nil {
-					if !errors.Is(err, ErrFull) || !c.Equal(before) {
+					if !errors.Is(err, errFull) || !c.Equal(before) {
 						t.Fatalf("op %d: failed Add returned %v or changed the filter", i, err)
 					}
 				} else {

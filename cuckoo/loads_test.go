@@ -12,7 +12,7 @@ import (
 var fullLoads = flag.Bool("loads", false, "TestLoads: 50 seeds at 1e3 to 1e7 keys (minutes) instead of 10 seeds up to 1e4")
 
 // TestLoads measures the load at the first failed Add over many seeds for
-// tables sized for n keys at MaxLoad, and checks that it never comes below
+// tables sized for n keys at maxLoad, and checks that it never comes below
 // the load Size plans for the fingerprint width. The full experiment (-loads)
 // takes 50 seeds at 1e3 to 1e6 keys for every width and at 1e7 for f = 8,
 // 10 and 13; without it, 10 seeds at 1e3 and 1e4. The seeds of one size are
@@ -46,7 +46,7 @@ func TestLoads(t *testing.T) {
 }
 
 // fillLoads fills seeds tables of nb buckets with random hashes until the
-// first ErrFull and returns the loads there, sorted. Seed s of size n uses
+// first errFull and returns the loads there, sorted. Seed s of size n uses
 // the hash stream s<<40|n whichever worker fills it.
 func fillLoads(t *testing.T, nb uint64, g geometry, seeds int, n uint64) []float64 {
 	loads := make([]float64, seeds)

@@ -49,7 +49,7 @@ func encodeNibbles(nib uint64) uint16 {
 }
 
 // sort4 sorts 4 values in ascending order (a sorting network).
-func sort4(s *[BucketSize]uint64) {
+func sort4(s *[bucketSize]uint64) {
 	cs := func(i, j int) {
 		if s[i] > s[j] {
 			s[i], s[j] = s[j], s[i]

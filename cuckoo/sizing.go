@@ -8,8 +8,8 @@ import (
 	"github.com/simdbloom/bloom/internal/errs"
 )
 
-// BucketSize is the number of fingerprints in a bucket.
-const BucketSize = 4
+// bucketSize is the number of fingerprints in a bucket.
+const bucketSize = 4
 
 // The range of fingerprint widths, in bits.
 const (
@@ -17,12 +17,12 @@ const (
 	maxFingerprintBits = 32
 )
 
-// MaxLoad is the load factor New plans for at 1024 buckets and more: a
+// maxLoad is the load factor New plans for at 1024 buckets and more: a
 // filter sized for n keys has at most this fraction of its slots in use at
 // n keys. Smaller tables are planned for a lower load (see Size).
-const MaxLoad = 0.95
+const maxLoad = 0.95
 
-// Why MaxLoad is 0.95: buckets of 4 with maxKicks kicks and a one-step
+// Why maxLoad is 0.95: buckets of 4 with maxKicks kicks and a one-step
 // lookahead fill to about 0.96-0.98 before the first failed Add at 1024
 // buckets and more (PERF.md, "Loads at the first failure"), so planning for
 // at most 0.95 keeps New's filters below that point.
@@ -30,7 +30,7 @@ const MaxLoad = 0.95
 // Small tables fill less reliably (the first failed Add came at a load as
 // low as 0.5 with 2 to 8 buckets), so Size plans a table of fewer than
 // fullBuckets buckets for a load of at most smallLoad(buckets), which rises
-// from smallMaxLoad at smallBuckets buckets to MaxLoad at fullBuckets. It
+// from smallMaxLoad at smallBuckets buckets to maxLoad at fullBuckets. It
 // costs at most a few hundred bytes.
 const (
 	smallBuckets = 64
@@ -39,14 +39,14 @@ const (
 )
 
 // plannedLoad returns the highest load Size plans for fpBits-bit
-// fingerprints: MaxLoad from 8 bits; less for shorter ones, whose 2^f
+// fingerprints: maxLoad from 8 bits; less for shorter ones, whose 2^f
 // possible offsets between a key's two buckets leave the table less room to
 // move fingerprints, so large tables fill less (PERF.md, "Loads at the
 // first failure").
 func plannedLoad(fpBits int) float64 {
 	switch {
 	case fpBits >= 8:
-		return MaxLoad
+		return maxLoad
 	case fpBits == 7:
 		return 0.93
 	case fpBits == 6:
@@ -110,10 +110,10 @@ func platformBuckets(fpBits int, l Layout) uint64 {
 	return min(maxBuckets, uint64(math.MaxInt-16)/bucketBits(fpBits, l)*8)
 }
 
-// ErrFull means AddHash found no room; the filter is unchanged. It is
-// bloom.ErrFull too; the package's other errors wrap package bloom's Err
-// values. Test for them with errors.Is.
-var ErrFull = errs.ErrFull
+// errFull is bloom.ErrFull, which AddHash wraps when it finds no room (the
+// filter unchanged); the package's errors all wrap package bloom's Err
+// values: test for them with errors.Is.
+var errFull = errs.ErrFull
 
 // slotMatch is the probability that a stored fingerprint equals a query's:
 // fingerprints are the low f bits of the hash with 0 mapped to 1, so value 1
@@ -135,43 +135,43 @@ func FPR(n, buckets uint64, fpBits int) float64 {
 	if buckets == 0 {
 		return 1
 	}
-	return fprAt(fpBits, float64(n)/(float64(buckets)*BucketSize))
+	return fprAt(fpBits, float64(n)/(float64(buckets)*bucketSize))
 }
 
 // fprAt is FPR at load factor load.
 func fprAt(fpBits int, load float64) float64 {
-	return -math.Expm1(2 * BucketSize * load * math.Log1p(-slotMatch(fpBits)))
+	return -math.Expm1(2 * bucketSize * load * math.Log1p(-slotMatch(fpBits)))
 }
 
 // maxLoadFor returns the highest load at which fpBits-bit fingerprints keep
 // the FPR at or under fpr (possibly above 1).
 func maxLoadFor(fpBits int, fpr float64) float64 {
-	return math.Log1p(-fpr) / (2 * BucketSize * math.Log1p(-slotMatch(fpBits)))
+	return math.Log1p(-fpr) / (2 * bucketSize * math.Log1p(-slotMatch(fpBits)))
 }
 
 // smallLoad returns the highest load Size plans for a table of buckets
-// buckets: smallMaxLoad up to smallBuckets, MaxLoad from fullBuckets, and
+// buckets: smallMaxLoad up to smallBuckets, maxLoad from fullBuckets, and
 // linear in between.
 func smallLoad(buckets uint64) float64 {
 	switch {
 	case buckets <= smallBuckets:
 		return smallMaxLoad
 	case buckets >= fullBuckets:
-		return MaxLoad
+		return maxLoad
 	}
-	return smallMaxLoad + (MaxLoad-smallMaxLoad)*float64(buckets-smallBuckets)/(fullBuckets-smallBuckets)
+	return smallMaxLoad + (maxLoad-smallMaxLoad)*float64(buckets-smallBuckets)/(fullBuckets-smallBuckets)
 }
 
 // bucketsFor returns the fewest buckets that hold n keys at a load of at
 // most load and of at most smallLoad of their number, or false if that is
 // more than maxBuckets.
 func bucketsFor(n uint64, load float64) (uint64, bool) {
-	need := math.Ceil(float64(n) / (BucketSize * load))
+	need := math.Ceil(float64(n) / (bucketSize * load))
 	if need > float64(maxBuckets) {
 		return 0, false
 	}
 	nb := max(1, uint64(need))
-	if nb >= fullBuckets || float64(n) <= smallLoad(nb)*float64(nb*BucketSize) {
+	if nb >= fullBuckets || float64(n) <= smallLoad(nb)*float64(nb*bucketSize) {
 		return nb, true
 	}
 	// The load a small table may take grows with its size: search the
@@ -179,7 +179,7 @@ func bucketsFor(n uint64, load float64) (uint64, bool) {
 	lo, hi := nb, uint64(fullBuckets) // n fits hi buckets (n < 0.95*4*512 here)
 	for hi-lo > 1 {
 		m := (lo + hi) / 2
-		if float64(n) <= min(load, smallLoad(m))*float64(m*BucketSize) {
+		if float64(n) <= min(load, smallLoad(m))*float64(m*bucketSize) {
 			hi = m
 		} else {
 			lo = m
@@ -188,14 +188,9 @@ func bucketsFor(n uint64, load float64) (uint64, bool) {
 	return hi, true
 }
 
-// Sizing is the size Size chooses. Its Blocks field is the number of
-// buckets, FingerprintBits the fingerprint width, Load the fraction of
-// slots in use at Keys keys, and K is 0; see blocked.Sizing.
-type Sizing = blocked.Sizing
-
-// sizing returns the Sizing of n keys in nb buckets of fpBits-bit fingerprints.
-func sizing(n, nb uint64, fpBits int, l Layout) Sizing {
-	s := Sizing{Keys: n, Blocks: nb, FingerprintBits: fpBits, Load: float64(n) / float64(nb*BucketSize)}
+// sizing returns the blocked.Sizing of n keys in nb buckets of fpBits-bit fingerprints.
+func sizing(n, nb uint64, fpBits int, l Layout) blocked.Sizing {
+	s := blocked.Sizing{Keys: n, Blocks: nb, FingerprintBits: fpBits, Load: float64(n) / float64(nb*bucketSize)}
 	s.Bits = nb * bucketBits(fpBits, l)
 	s.Bytes = (s.Bits + 7) / 8
 	s.FPR = fprAt(fpBits, s.Load)
@@ -206,12 +201,12 @@ func sizing(n, nb uint64, fpBits int, l Layout) Sizing {
 }
 
 // Size returns the smallest semi-sorted table that holds n keys at a load
-// of at most MaxLoad with an expected FPR at most fpr: SizeLayout(n, fpr,
+// of at most 0.95 with an expected FPR at most fpr: SizeLayout(n, fpr,
 // SemiSorted). New(n, fpr) makes this filter.
-func Size(n uint64, fpr float64) (Sizing, error) { return SizeLayout(n, fpr, SemiSorted) }
+func Size(n uint64, fpr float64) (blocked.Sizing, error) { return SizeLayout(n, fpr, SemiSorted) }
 
 // SizeLayout returns the smallest table of layout l that holds n keys at a
-// load of at most MaxLoad with an expected FPR at most fpr: for each
+// load of at most 0.95 with an expected FPR at most fpr: for each
 // fingerprint width from minFingerprintBits to maxFingerprintBits the load
 // is capped so that FPR at load <= fpr, the buckets are the fewest
 // that hold n keys at that load (any number), and the fewest bits win (the
@@ -220,19 +215,19 @@ func Size(n uint64, fpr float64) (Sizing, error) { return SizeLayout(n, fpr, Sem
 // would need a load under one half is not considered; if none qualifies
 // (fpr below about 9.3e-10) SizeLayout returns bloom.ErrFPR. It returns bloom.ErrKeys
 // for n = 0, bloom.ErrFPR for fpr outside (0, 1), bloom.ErrGeometry for an unknown
-// layout and bloom.ErrTooLarge for more than maxBuckets buckets. NewLayout(n,
-// fpr, l) makes this filter.
-func SizeLayout(n uint64, fpr float64, l Layout) (Sizing, error) {
+// layout and bloom.ErrTooLarge for more than maxBuckets buckets. NewBuckets(s.Blocks,
+// s.FingerprintBits, l) makes this filter.
+func SizeLayout(n uint64, fpr float64, l Layout) (blocked.Sizing, error) {
 	if n == 0 {
-		return Sizing{}, errs.ErrKeys
+		return blocked.Sizing{}, errs.ErrKeys
 	}
 	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
-		return Sizing{}, fmt.Errorf("%w: got %v", errs.ErrFPR, fpr)
+		return blocked.Sizing{}, fmt.Errorf("%w: got %v", errs.ErrFPR, fpr)
 	}
 	if l != SemiSorted && l != Plain {
-		return Sizing{}, fmt.Errorf("%w: unknown layout %d", errs.ErrGeometry, l)
+		return blocked.Sizing{}, fmt.Errorf("%w: unknown layout %d", errs.ErrGeometry, l)
 	}
-	var best Sizing
+	var best blocked.Sizing
 	var tooLarge error
 	for f := minFingerprintBits; f <= maxFingerprintBits; f++ {
 		load := min(plannedLoad(f), maxLoadFor(f, fpr))
@@ -251,9 +246,9 @@ func SizeLayout(n uint64, fpr float64, l Layout) (Sizing, error) {
 	}
 	if best.Blocks == 0 {
 		if tooLarge != nil {
-			return Sizing{}, tooLarge
+			return blocked.Sizing{}, tooLarge
 		}
-		return Sizing{}, errs.Worded(errs.ErrFPR, "false-positive rate %v is below %.2g, the lowest a cuckoo filter reaches (%d-bit fingerprints at load %v); use a Bloom filter",
+		return blocked.Sizing{}, errs.Worded(errs.ErrFPR, "false-positive rate %v is below %.2g, the lowest a cuckoo filter reaches (%d-bit fingerprints at load %v); use a Bloom filter",
 			fpr, fprAt(maxFingerprintBits, minLoad), maxFingerprintBits, minLoad)
 	}
 	return best, nil

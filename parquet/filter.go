@@ -17,6 +17,9 @@ const (
 	MaxFilterBytes = 128 << 20
 )
 
+// blockBytes is the size of one split block, 256 bits.
+const blockBytes = 32
+
 // New returns an empty split block filter for ndv distinct values whose
 // exact false-positive rate (blocked.SplitBlockFPR, a Poisson mixture over
 // block loads) is at most fpr: the smallest power-of-two size from 32 bytes
@@ -46,26 +49,22 @@ func New(ndv uint64, fpr float64) (*blocked.SplitBlock, error) {
 	return s, nil
 }
 
-// Sizing is the size Size chooses: a split block filter of Blocks 32-byte
-// blocks (Bytes a power of two) with K = 8; see blocked.Sizing.
-type Sizing = blocked.Sizing
-
 // Size returns the size New(ndv, fpr) makes, with its exact
 // false-positive rate, or New's error.
-func Size(ndv uint64, fpr float64) (Sizing, error) {
+func Size(ndv uint64, fpr float64) (blocked.Sizing, error) {
 	if ndv == 0 {
-		return Sizing{}, fmt.Errorf("%w: 0 distinct values (a column chunk without values needs no filter)", errs.ErrKeys)
+		return blocked.Sizing{}, fmt.Errorf("%w: 0 distinct values (a column chunk without values needs no filter)", errs.ErrKeys)
 	}
 	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
-		return Sizing{}, fmt.Errorf("%w: got %v", errs.ErrFPR, fpr)
+		return blocked.Sizing{}, fmt.Errorf("%w: got %v", errs.ErrFPR, fpr)
 	}
 	for n := uint64(MinFilterBytes); n <= MaxFilterBytes; n *= 2 {
-		nb := n / blocked.SplitBlockBytes
+		nb := n / blockBytes
 		if p := blocked.SplitBlockFPR(ndv, nb); p <= fpr {
-			return Sizing{Keys: ndv, FPR: p, Bits: 8 * n, Bytes: n, Blocks: nb, K: 8,
+			return blocked.Sizing{Keys: ndv, FPR: p, Bits: 8 * n, Bytes: n, Blocks: nb, K: 8,
 				BitsPerKey: float64(8*n) / float64(ndv)}, nil
 		}
 	}
-	return Sizing{}, fmt.Errorf("%w: %d distinct values at fpr %v need more than the Parquet maximum of %d bytes (which gives fpr %.3g)",
-		errs.ErrTooLarge, ndv, fpr, MaxFilterBytes, blocked.SplitBlockFPR(ndv, MaxFilterBytes/blocked.SplitBlockBytes))
+	return blocked.Sizing{}, fmt.Errorf("%w: %d distinct values at fpr %v need more than the Parquet maximum of %d bytes (which gives fpr %.3g)",
+		errs.ErrTooLarge, ndv, fpr, MaxFilterBytes, blocked.SplitBlockFPR(ndv, MaxFilterBytes/blockBytes))
 }

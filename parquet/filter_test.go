@@ -47,7 +47,7 @@ func TestNewSizing(t *testing.T) {
 		s.FPR != blocked.SplitBlockFPR(n, s.Blocks) || s.FPR > 0.01 || s.BitsPerKey != float64(s.Bits)/n {
 		t.Fatalf("Size(1.6M, 1%%) = %+v: fields disagree", s)
 	}
-	if s, err := Size(0, 0.01); !errors.Is(err, errs.ErrKeys) || s != (Sizing{}) {
+	if s, err := Size(0, 0.01); !errors.Is(err, errs.ErrKeys) || s != (blocked.Sizing{}) {
 		t.Fatalf("Size(0, 1%%) = %+v, %v; want errs.ErrKeys", s, err)
 	}
 }

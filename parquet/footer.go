@@ -11,10 +11,10 @@ import (
 	"github.com/simdbloom/bloom/internal/errs"
 )
 
-// MaxFooterBytes bounds the file metadata ReadFooter accepts. Real footers
+// maxFooterBytes bounds the file metadata ReadFooter accepts. Real footers
 // are kilobytes to tens of megabytes; a length beyond this is refused
 // before anything is read.
-const MaxFooterBytes = 256 << 20
+const maxFooterBytes = 256 << 20
 
 // PhysicalType is a Parquet physical type, as a column chunk's metadata
 // gives it. Its String method returns the specification's name (INT32,
@@ -110,7 +110,7 @@ func (c *ColumnChunk) Name() string { return strings.Join(c.Path, ".") }
 //
 // A file without "PAR1" at both ends fails with bloom.ErrMagic, an encrypted
 // footer ("PARE") with bloom.ErrVariant, a metadata length beyond the file or
-// MaxFooterBytes with bloom.ErrTruncated (wrapping io.ErrUnexpectedEOF) or
+// 256 MiB with bloom.ErrTruncated (wrapping io.ErrUnexpectedEOF) or
 // bloom.ErrCorrupt, and metadata that is not valid Thrift, lacks a required
 // field, gives a field the wrong type or nests deeper than 32 levels with
 // bloom.ErrCorrupt. Unknown fields, of any type, are skipped. It allocates the
@@ -143,8 +143,8 @@ func ReadFooter(r io.ReaderAt, size int64) (*Footer, error) {
 	if n == 0 {
 		return nil, fmt.Errorf("%w: parquet footer gives an empty file metadata", errs.ErrCorrupt)
 	}
-	if n > MaxFooterBytes {
-		return nil, fmt.Errorf("%w: parquet footer gives %d bytes of file metadata, more than the %d this reader accepts", errs.ErrCorrupt, n, MaxFooterBytes)
+	if n > maxFooterBytes {
+		return nil, fmt.Errorf("%w: parquet footer gives %d bytes of file metadata, more than the %d this reader accepts", errs.ErrCorrupt, n, maxFooterBytes)
 	}
 	if n > size-12 {
 		return nil, fmt.Errorf("%w: parquet footer gives %d bytes of file metadata, but the file holds only %d before it: %w", errs.ErrTruncated, n, size-12, io.ErrUnexpectedEOF)

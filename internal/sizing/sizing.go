@@ -128,7 +128,7 @@ func (v Variant) String() string {
 
 // Sizing is the size of a filter for a number of keys and a target
 // false-positive rate: what Size returns, and the same type as
-// blocked.Sizing, cuckoo.Sizing and sbparquet.Sizing. Its fields are
+// blocked.Sizing (which cuckoo.Size and sbparquet.Size return). Its fields are
 // documented at blocked.Sizing; fields that do not apply are zero (Blocks
 // for Classic, for one).
 type Sizing = blocked.Sizing
