@@ -27,7 +27,7 @@ func hashStrMixAVX2(dst []uint64, keys *string, flags *uint8) {
 }
 
 // Without the amd64 assembly the typed kernels are the Go functions of
-// typed.go, called directly.
+// generic.go, called directly.
 
 func hasTyped(f *typedFilter, p *uint64) bool { return hasSlow(f, p) }
 func addTyped(f *typedFilter, p *uint64)      { addSlow(f, p) }

@@ -223,15 +223,6 @@ func widen[T int8 | int16 | int32 | uint8 | uint16 | uint32](dst []uint64, src [
 	}
 }
 
-// hashWordsGo sets dst[i] = HashUint64(src[i]) in Go; len(dst) >= len(src),
-// and dst may be src.
-func hashWordsGo(dst, src []uint64) {
-	dst = dst[:len(src)]
-	for i, x := range src {
-		dst[i] = HashUint64(x)
-	}
-}
-
 // The CPU features of the amd64 kernels (kernels_avx2_amd64.s,
 // kernels_avx512_amd64.s and kernels_amd64.s, one file per instruction set):
 // every one lists what its instructions need (the Requires line avo writes
@@ -285,19 +276,6 @@ func hashWords(dst, src []uint64) {
 		return
 	}
 	hashWordsGo(dst, src)
-}
-
-// keyAt returns the i-th of the string or slice headers that start at keys,
-// stride bytes apart, as a string (a slice header begins like a string's).
-func keyAt(keys *string, stride uintptr, i int) string {
-	return *(*string)(unsafe.Add(unsafe.Pointer(keys), uintptr(i)*stride))
-}
-
-// hashStringsGo sets dst[i] = xxh3.HashString(keyAt(keys, stride, i)) in Go.
-func hashStringsGo(dst []uint64, keys *string, stride uintptr) {
-	for i := range dst {
-		dst[i] = xxh3.HashString(keyAt(keys, stride, i))
-	}
 }
 
 // String length classes: XXH3's classes that the string kernels hash (see

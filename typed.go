@@ -29,28 +29,10 @@ func typedArgs(f *typedFilter) (*blocked.Filter, keyKind) {
 // to 240 bytes without them (TestTypedFastPath).
 var typedSlowHook func()
 
-// hasSlow is Has for the key at p of any kind (the zero Filter answers false).
-func hasSlow(f *typedFilter, p *uint64) bool {
-	e, kind := typedArgs(f)
-	if kind == kindInvalid {
-		return false
-	}
-	return e.HasHash(hashAt(kind, unsafe.Pointer(p)))
-}
-
 // hasString is Has for the string at p, of a Filter[K] whose kind is kindString.
 func hasString(f *typedFilter, p *uint64) bool {
 	e, _ := typedArgs(f)
 	return e.HasHash(xxh3.HashString(*(*string)(unsafe.Pointer(p))))
-}
-
-// addSlow is Add for the key at p of any kind; it panics on the zero Filter.
-func addSlow(f *typedFilter, p *uint64) {
-	e, kind := typedArgs(f)
-	if kind == kindInvalid {
-		panic("bloom: Add" + zeroFilter)
-	}
-	e.AddHash(hashAt(kind, unsafe.Pointer(p)))
 }
 
 // addString is Add for the string at p, of a Filter[K] whose kind is kindString.
