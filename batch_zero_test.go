@@ -48,64 +48,6 @@ func TestScalableAddAllEqualsAdd(t *testing.T) {
 	}
 }
 
-// TestCountingBatch checks AddAll, HasAll and RemoveAll against the single
-// calls.
-func TestCountingBatch(t *testing.T) {
-	a, _ := NewCounting[string](5000, 0.01)
-	b, _ := NewCounting[string](5000, 0.01)
-	keys := make([]string, 3000)
-	for i := range keys {
-		keys[i] = fmt.Sprintf("k%d", i%2000) // some added twice
-	}
-	a.AddAll(keys)
-	for _, k := range keys {
-		b.Add(k)
-	}
-	if !bytes.Equal(mustMarshal(t, a), mustMarshal(t, b)) {
-		t.Fatal("AddAll and Add differ")
-	}
-	out := make([]bool, len(keys))
-	if a.HasAll(keys, out) != len(keys) {
-		t.Fatal("false negative")
-	}
-	n := a.RemoveAll(keys[:1000])
-	m := 0
-	for _, k := range keys[:1000] {
-		m += int(b2i(b.Remove(k)))
-	}
-	if n != m || n != 1000 || !bytes.Equal(mustMarshal(t, a), mustMarshal(t, b)) {
-		t.Fatalf("RemoveAll removed %d, Remove %d, or the filters differ", n, m)
-	}
-}
-
-// TestCuckooAddAll checks that AddAll adds like a loop of Add, and at the
-// first key that does not fit stops, reports how many it added and ErrFull,
-// and leaves the filter as the loop leaves it before that key.
-func TestCuckooAddAll(t *testing.T) {
-	a, _ := NewCuckoo[uint64](1000, 0.01)
-	b, _ := NewCuckoo[uint64](1000, 0.01)
-	keys := seedKeys(5, 100000)
-	n, err := a.AddAll(keys)
-	if !errors.Is(err, ErrFull) || n < 1000 || n >= len(keys) {
-		t.Fatalf("AddAll: %d, %v; want ErrFull after at least 1000", n, err)
-	}
-	for i, k := range keys {
-		if err := b.Add(k); err != nil {
-			if i != n {
-				t.Fatalf("Add failed at %d, AddAll at %d", i, n)
-			}
-			break
-		}
-	}
-	if uint64(a.EstimatedCount()) != uint64(n) || !bytes.Equal(mustMarshal(t, a), mustMarshal(t, b)) {
-		t.Fatal("AddAll and a loop of Add differ")
-	}
-	out := make([]bool, n)
-	if a.HasAll(keys[:n], out) != n {
-		t.Fatal("a key AddAll reported added is missing")
-	}
-}
-
 // zeroCase is one typed type's zero value under test.
 type zeroCase struct {
 	name, ctor string

@@ -1,7 +1,6 @@
 package bloom
 
 import (
-	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -167,106 +166,5 @@ func TestTypedCloneEqualClear(t *testing.T) {
 				t.Fatal("EstimatedCount of the zero value")
 			}
 		})
-	}
-}
-
-func TestScalableClearKeepsOptions(t *testing.T) {
-	s, err := NewScalable[int](100, 0.001, WithGrowth(3), WithTightening(0.5))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range 5000 {
-		s.Add(i)
-	}
-	if s.Stages() < 3 {
-		t.Fatalf("%d stages", s.Stages())
-	}
-	s.Clear()
-	want, _ := NewScalable[int](100, 0.001, WithGrowth(3), WithTightening(0.5))
-	if s.Stages() != 1 || !s.equal(want) || s.Err() != nil {
-		t.Fatalf("after Clear: %d stages, Equal %v", s.Stages(), s.equal(want))
-	}
-	for i := range 5000 { // grows again exactly as a new one
-		s.Add(i)
-		want.Add(i)
-	}
-	if !s.equal(want) {
-		t.Fatal("a cleared Scalable grew unlike a new one")
-	}
-	if !s.clone().equal(s) {
-		t.Fatal("Clone of a grown Scalable")
-	}
-}
-
-func TestCountingEstimatedCountAfterRemove(t *testing.T) {
-	c, err := NewCounting[int](10_000, 0.01)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keys := make([]int, 10_000)
-	for i := range keys {
-		keys[i] = i
-	}
-	c.AddAll(keys)
-	c.RemoveAll(keys[:4000])
-	if c.Saturated() == 0 && c.EstimatedCount() != 6000 {
-		t.Fatalf("EstimatedCount %v, want 6000", c.EstimatedCount())
-	}
-	if c.FillRatio() <= 0 || c.FillRatio() >= 1 {
-		t.Fatalf("FillRatio %v", c.FillRatio())
-	}
-}
-
-func TestCountingView(t *testing.T) {
-	c, err := NewCounting[string](2000, 0.01)
-	if err != nil {
-		t.Fatal(err)
-	}
-	keys := make([]string, 4000)
-	for i := range keys {
-		keys[i] = fmt.Sprint("k", i)
-	}
-	c.AddAll(keys[:2000])
-	b, err := c.MarshalBinary()
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := newCountingView[string](b)
-	if errors.Is(err, ErrByteOrder) {
-		t.Skip("views need a little-endian machine")
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := make([]bool, len(keys))
-	want := make([]bool, len(keys))
-	if v.HasAll(keys, out) != c.HasAll(keys, want) {
-		t.Fatal("HasAll counts differ")
-	}
-	for i, k := range keys {
-		if out[i] != want[i] || v.Has(k) != want[i] {
-			t.Fatalf("key %d: view %v/%v, filter %v", i, out[i], v.Has(k), want[i])
-		}
-	}
-	if n := testing.AllocsPerRun(100, func() { _ = v.Reset(b); _ = v.Has(keys[1]) }); n != 0 {
-		t.Fatalf("Reset + Has allocates %v times", n)
-	}
-	// Bad bytes: an error, and the zero view after.
-	if err := v.Reset(b[:len(b)-1]); err == nil || v.Has(keys[0]) || v.HasAll(keys, out) != 0 {
-		t.Fatalf("a truncated encoding: %v", err)
-	}
-	ci, _ := NewCounting[int](10, 0.01)
-	bi, _ := ci.MarshalBinary()
-	if _, err := newCountingView[string](bi); !errors.Is(err, ErrHashMismatch) {
-		t.Fatalf("an integer Counting viewed as strings: %v", err)
-	}
-	f := mustNew[string](t, 10, 0.01)
-	bf, _ := f.MarshalBinary()
-	if _, err := newCountingView[string](bf); err == nil {
-		t.Fatal("a Filter's encoding viewed as a Counting")
-	}
-	var z CountingView[string]
-	if z.Has("k") || z.HasAll(keys, out) != 0 {
-		t.Fatal("the zero CountingView")
 	}
 }

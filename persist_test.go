@@ -383,25 +383,6 @@ func TestScalableResumes(t *testing.T) {
 	}
 }
 
-// TestCuckooResumes checks that a decoded Cuckoo continues exactly as the
-// original: same table after the same adds, up to and past the first ErrFull.
-func TestCuckooResumes(t *testing.T) {
-	c, err := NewCuckoo[uint64](1000, 0.01)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.AddAll(seedKeys(1, 900))
-	var g Cuckoo[uint64]
-	if err := g.UnmarshalBinary(mustMarshal(t, c)); err != nil {
-		t.Fatal(err)
-	}
-	n1, err1 := c.AddAll(seedKeys(2, 1<<20))
-	n2, err2 := g.AddAll(seedKeys(2, 1<<20))
-	if n1 != n2 || !errors.Is(err1, ErrFull) || !errors.Is(err2, ErrFull) || !bytes.Equal(mustMarshal(t, c), mustMarshal(t, &g)) {
-		t.Fatalf("a decoded Cuckoo continues differently: %d %v, %d %v", n1, err1, n2, err2)
-	}
-}
-
 var goldenScalable = "testdata/golden/scalable.sblm"
 
 // TestGoldenScalable compares a Scalable[string] built from known keys with

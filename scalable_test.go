@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/simdbloom/bloom/blocked"
-
 	"github.com/simdbloom/bloom/internal/errs"
 )
 
@@ -118,4 +117,32 @@ func plannedChain(initial uint64, growth float64, i int) uint64 {
 		p = nextPlanned(p, growth)
 	}
 	return p
+}
+
+func TestScalableClearKeepsOptions(t *testing.T) {
+	s, err := NewScalable[int](100, 0.001, WithGrowth(3), WithTightening(0.5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 5000 {
+		s.Add(i)
+	}
+	if s.Stages() < 3 {
+		t.Fatalf("%d stages", s.Stages())
+	}
+	s.Clear()
+	want, _ := NewScalable[int](100, 0.001, WithGrowth(3), WithTightening(0.5))
+	if s.Stages() != 1 || !s.equal(want) || s.Err() != nil {
+		t.Fatalf("after Clear: %d stages, Equal %v", s.Stages(), s.equal(want))
+	}
+	for i := range 5000 { // grows again exactly as a new one
+		s.Add(i)
+		want.Add(i)
+	}
+	if !s.equal(want) {
+		t.Fatal("a cleared Scalable grew unlike a new one")
+	}
+	if !s.clone().equal(s) {
+		t.Fatal("Clone of a grown Scalable")
+	}
 }

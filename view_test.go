@@ -140,3 +140,76 @@ func skipBigEndian(t *testing.T) {
 		t.Skip("views need a little-endian machine")
 	}
 }
+
+func TestCountingView(t *testing.T) {
+	c, err := NewCounting[string](2000, 0.01)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := make([]string, 4000)
+	for i := range keys {
+		keys[i] = fmt.Sprint("k", i)
+	}
+	c.AddAll(keys[:2000])
+	b, err := c.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := newCountingView[string](b)
+	if errors.Is(err, ErrByteOrder) {
+		t.Skip("views need a little-endian machine")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]bool, len(keys))
+	want := make([]bool, len(keys))
+	if v.HasAll(keys, out) != c.HasAll(keys, want) {
+		t.Fatal("HasAll counts differ")
+	}
+	for i, k := range keys {
+		if out[i] != want[i] || v.Has(k) != want[i] {
+			t.Fatalf("key %d: view %v/%v, filter %v", i, out[i], v.Has(k), want[i])
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = v.Reset(b); _ = v.Has(keys[1]) }); n != 0 {
+		t.Fatalf("Reset + Has allocates %v times", n)
+	}
+	// Bad bytes: an error, and the zero view after.
+	if err := v.Reset(b[:len(b)-1]); err == nil || v.Has(keys[0]) || v.HasAll(keys, out) != 0 {
+		t.Fatalf("a truncated encoding: %v", err)
+	}
+	ci, _ := NewCounting[int](10, 0.01)
+	bi, _ := ci.MarshalBinary()
+	if _, err := newCountingView[string](bi); !errors.Is(err, ErrHashMismatch) {
+		t.Fatalf("an integer Counting viewed as strings: %v", err)
+	}
+	f := mustNew[string](t, 10, 0.01)
+	bf, _ := f.MarshalBinary()
+	if _, err := newCountingView[string](bf); err == nil {
+		t.Fatal("a Filter's encoding viewed as a Counting")
+	}
+	var z CountingView[string]
+	if z.Has("k") || z.HasAll(keys, out) != 0 {
+		t.Fatal("the zero CountingView")
+	}
+}
+
+// newView returns a new FilterView[K] Reset to b, or nil and Reset's error.
+func newView[K Key](b []byte) (*FilterView[K], error) {
+	v := new(FilterView[K])
+	if err := v.Reset(b); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// newCountingView returns a new CountingView[K] Reset to b, or nil and
+// Reset's error.
+func newCountingView[K Key](b []byte) (*CountingView[K], error) {
+	v := new(CountingView[K])
+	if err := v.Reset(b); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
