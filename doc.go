@@ -87,7 +87,7 @@
 //	how many keys it holds       EstimatedCount()              exact for Cuckoo and (unsaturated) Counting
 //	the rate as it is now        EstimatedFPR()
 //	fraction of bits in use      FillRatio()                   LoadFactor() for cuckoo slots
-//	its size                     NumBits()                     on every filter and engine; bytes are NumBits()/8
+//	its size                     NumBits()                     on every filter and engine, sbredis's too; bytes are NumBits()/8
 //	one key by hash / by key     HasHash, AddHash / Has, Add   RemoveHash / Remove where keys can go
 //	a batch                      HasHashes, AddHashes / HasAll, AddAll; RemoveHashes / RemoveAll where keys can go
 //	copy, compare, empty         Clone, Equal, Clear           Clear on every filter; Clone, Equal on engines
@@ -119,7 +119,8 @@
 //     encoding, which is the same bytes (MarshalBinary of one, UnmarshalBinary
 //     of the other); Scalable and Window are several engines and have none.
 //   - Views answer lookups and nothing else: Has and HasAll (typed), HasHash
-//     and HasHashes (engines), and Reset. Statistics (FillRatio,
+//     and HasHashes (engines), and Reset (sbredis.Replica, a read-only copy
+//     of a shared filter, likewise answers Has and HasAll, and Refresh). Statistics (FillRatio,
 //     EstimatedFPR, EstimatedCount) come from the filter decoded from the
 //     same bytes. A view exists for the filters served read-only from a
 //     saved file (Filter, Counting, Scalable, SplitBlock); a cuckoo filter is

@@ -314,3 +314,7 @@ func (f *Filter[K]) ShardKeys() []string { return append([]string(nil), f.shardK
 
 // NumBlocks returns the number of 64-byte blocks of the filter.
 func (f *Filter[K]) NumBlocks() uint64 { return f.g.blocks }
+
+// NumBits returns the size of the filter in bits, as bloom.Filter's
+// NumBits: NumBlocks()*512.
+func (f *Filter[K]) NumBits() uint64 { return f.g.blocks * 512 }

@@ -96,8 +96,8 @@ func testEqualsLocal(t *testing.T, c redis.UniversalClient) {
 				t.Fatal(err)
 			}
 			local, _ := bloom.New[string](n, 0.01)
-			if f.NumBlocks() != local.Engine().NumBlocks() {
-				t.Fatalf("%d blocks, bloom.New %d", f.NumBlocks(), local.Engine().NumBlocks())
+			if f.NumBlocks() != local.Engine().NumBlocks() || f.NumBits() != local.NumBits() {
+				t.Fatalf("%d blocks (%d bits), bloom.New %d (%d bits)", f.NumBlocks(), f.NumBits(), local.Engine().NumBlocks(), local.NumBits())
 			}
 			ks := keys("eq", n)
 			if err := f.AddAll(ctx, ks[:n-100]); err != nil {

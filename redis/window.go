@@ -221,6 +221,12 @@ func (w *Window[K]) Name() string { return w.f.name }
 // NumBlocks returns the number of 64-byte blocks of one generation.
 func (w *Window[K]) NumBlocks() uint64 { return w.f.g.blocks }
 
+// NumBits returns the size in bits of the g+1 generations a window spans
+// (the g of WithGenerations), as bloom.Window's NumBits: Redis holds at
+// most that many at once (each expires g+1 generations after it starts,
+// plus the clock skew).
+func (w *Window[K]) NumBits() uint64 { return uint64(w.gens+1) * w.f.g.blocks * 512 }
+
 // generation returns the number of the generation t falls in.
 func (w *Window[K]) generation(t time.Time) int64 {
 	d, s := t.UnixNano(), int64(w.span)

@@ -128,6 +128,9 @@ func testWindowSameAsBloom(t *testing.T, c redis.UniversalClient) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if w.NumBits() != lw.NumBits() {
+				t.Fatalf("NumBits %d, bloom.Window's %d", w.NumBits(), lw.NumBits())
+			}
 			e0 := w.generation(base)
 			type added struct {
 				k string
