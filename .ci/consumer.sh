@@ -41,7 +41,7 @@ import (
 	"github.com/simdbloom/bloom"
 	"github.com/simdbloom/bloom/blocked"
 	"github.com/simdbloom/bloom/cuckoo"
-	"github.com/simdbloom/bloom/parquet"
+	sbparquet "github.com/simdbloom/bloom/parquet"
 )
 
 func main() {
@@ -50,9 +50,9 @@ func main() {
 	b, _ := blocked.New(1000, 0.01)
 	b.AddHash(bloom.Hash("b"))
 	c, _ := cuckoo.New(1000, 0.01)
-	s, _ := parquet.New(1000, 0.01)
-	s.AddHash(parquet.HashString("d"))
-	fmt.Println(f.Has("a"), b.HasHash(bloom.Hash("b")), c != nil, s.HasHash(parquet.HashString("d")))
+	s, _ := sbparquet.New(1000, 0.01)
+	s.AddHash(sbparquet.HashString("d"))
+	fmt.Println(f.Has("a"), b.HasHash(bloom.Hash("b")), c != nil, s.HasHash(sbparquet.HashString("d")))
 }
 EOF
 
