@@ -342,17 +342,7 @@ func (s *Scalable[K]) HasAll(keys []K, out []bool) int {
 	found := 0
 	c := keyChunks[K]{kind: s.kind, keys: keys}
 	for hs, at := c.next(); len(hs) > 0; hs, at = c.next() {
-		o := out[at : at+len(hs)]
-		s.stages[0].HasHashes(hs, o)
-		for _, f := range s.stages[1:] {
-			f.HasHashes(hs, tmp[:len(hs)])
-			for j := range o {
-				o[j] = o[j] || tmp[j]
-			}
-		}
-		for _, b := range o {
-			found += int(b2i(b))
-		}
+		found += hasAnyOf(s.stages, hs, out[at:at+len(hs)], tmp[:len(hs)])
 	}
 	return found
 }

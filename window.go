@@ -55,9 +55,10 @@ type Window[K Key] struct {
 	origin time.Time         // when generation 0 began
 	span   time.Duration     // one generation: window/g rounded up
 	window time.Duration
-	n      uint64  // keys per window
-	fpr    float64 // target rate of all generations together
-	clock  func() time.Time
+	n      uint64           // keys per window
+	fpr    float64          // target rate of all generations together
+	clock  func() time.Time // nil: time.Now, read as time.Since(origin)
+	wall   bool             // origin has no monotonic reading: since may subtract wall times itself
 	kind   keyKind
 }
 
@@ -112,7 +113,7 @@ func NewWindow[K Key](n uint64, fpr float64, window time.Duration, opts ...Windo
 	if math.IsNaN(fpr) || fpr <= 0 || fpr >= 1 {
 		return nil, fmt.Errorf("%w: got %v", ErrFPR, fpr)
 	}
-	c := windowConfig{g: 4, clock: time.Now}
+	c := windowConfig{g: 4}
 	for _, o := range opts {
 		if o.apply == nil {
 			return nil, fmt.Errorf("%w: a zero WindowOption (use WithGenerations or WithClock)", ErrOption)
@@ -138,9 +139,19 @@ func NewWindow[K Key](n uint64, fpr float64, window time.Duration, opts ...Windo
 		f.SetKeyHash(blocked.HashXXH3) // the Window records the key family, as Scalable does
 		w.gens = append(w.gens, f)
 	}
-	w.origin = c.clock()
+	if c.clock == nil {
+		w.setOrigin(time.Now())
+	} else {
+		w.setOrigin(c.clock())
+	}
 	w.setEpoch(0)
 	return w, nil
+}
+
+// setOrigin makes t the start of generation 0.
+func (w *Window[K]) setOrigin(t time.Time) {
+	w.origin = t
+	w.wall = t == t.Round(0) // Round(0) strips the monotonic reading
 }
 
 // setEpoch makes e the newest generation and sets the times derived from
@@ -164,10 +175,28 @@ func (w *Window[K]) startOf(e int64) int64 {
 	return e * int64(w.span)
 }
 
-// since returns the clock's time in nanoseconds from origin, saturated
-// (by Sub) and below the largest int64, so that a time past the end of
-// the saturated expiries is still inside the newest generation.
-func (w *Window[K]) since() int64 { return min(int64(w.clock().Sub(w.origin)), math.MaxInt64-1) }
+// since returns the clock's time in nanoseconds from origin, as
+// clock().Sub(origin) would, saturated and below the largest int64, so that
+// a time past the end of the saturated expiries is still inside the newest
+// generation. For time.Now it calls time.Since, which reads only the
+// monotonic clock when origin has a monotonic reading; for an origin
+// without one, Sub subtracts the wall times, and so does since, without
+// Sub's slower check for overflow.
+func (w *Window[K]) since() int64 {
+	if w.clock == nil {
+		return min(int64(time.Since(w.origin)), math.MaxInt64-1)
+	}
+	t := w.clock()
+	if !w.wall {
+		return min(int64(t.Sub(w.origin)), math.MaxInt64-1)
+	}
+	const lim = math.MaxInt64/int64(time.Second) - 1 // seconds apart whose nanoseconds fit an int64 with any remainder
+	ds := t.Unix() - w.origin.Unix()
+	if ds > lim || ds < -lim {
+		return min(int64(t.Sub(w.origin)), math.MaxInt64-1)
+	}
+	return ds*1e9 + int64(t.Nanosecond()-w.origin.Nanosecond())
+}
 
 // windowSpan returns the length of a generation, window/g rounded up: an
 // error wrapping ErrOption if it is under a microsecond (which also bounds
@@ -278,8 +307,7 @@ func (w *Window[K]) Has(k K) bool {
 
 // HasAll sets out[i] to Has(keys[i]) and returns how many are true,
 // reading the clock once. It panics, before touching anything, if out is
-// shorter than keys. Each generation after the first looks up only the
-// keys the ones before did not find.
+// shorter than keys.
 func (w *Window[K]) HasAll(keys []K, out []bool) int {
 	if len(out) < len(keys) {
 		panic("bloom: Window.HasAll: out is shorter than keys")
@@ -291,32 +319,10 @@ func (w *Window[K]) HasAll(keys []K, out []bool) int {
 		return 0
 	}
 	var tmp [chunk]bool
-	var rest [chunk]uint64 // hashes not found yet
-	var at16 [chunk]uint16 // and their places in the chunk
 	found := 0
 	c := keyChunks[K]{kind: w.kind, keys: keys}
 	for hs, at := c.next(); len(hs) > 0; hs, at = c.next() {
-		o := out[at : at+len(hs)]
-		gens[0].HasHashes(hs, o)
-		n := 0
-		for j, h := range hs { // keep the ones not found, without a branch
-			rest[n], at16[n] = h, uint16(j)
-			n += 1 - int(b2i(o[j]))
-		}
-		for _, f := range gens[1:] {
-			if n == 0 {
-				break
-			}
-			f.HasHashes(rest[:n], tmp[:n])
-			m := 0
-			for q, t := range tmp[:n] {
-				o[at16[q]] = t
-				rest[m], at16[m] = rest[q], at16[q]
-				m += 1 - int(b2i(t))
-			}
-			n = m
-		}
-		found += len(hs) - n
+		found += hasAnyOf(gens, hs, out[at:at+len(hs)], tmp[:len(hs)])
 	}
 	return found
 }

@@ -133,9 +133,6 @@ func (w *Window[K]) decode(h format.Header, p []byte) error {
 		clock:  w.clock,
 		kind:   kindOf[K](),
 	}
-	if g.clock == nil {
-		g.clock = time.Now
-	}
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%w: Window: "+format, append([]any{ErrCorrupt}, a...)...)
 	}
@@ -160,7 +157,7 @@ func (w *Window[K]) decode(h format.Header, p []byte) error {
 	if g.epoch > math.MaxInt64/int64(g.span) {
 		return bad("generation %d is past the end of time", g.epoch)
 	}
-	g.origin = time.Unix(sec, int64(ns))
+	g.setOrigin(time.Unix(sec, int64(ns)))
 	g.gens = make([]*blocked.Filter, 0, gens)
 	rest := p[format.WindowParamBytes:]
 	for i := range gens {

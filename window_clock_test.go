@@ -1,0 +1,114 @@
+package bloom
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/simdbloom/bloom/internal/cpu"
+)
+
+// TestWindowSinceMatchesSub: since, which subtracts wall times itself for
+// an origin without a monotonic reading, gives clock().Sub(origin)
+// (saturated below the largest int64) for times near and far from it.
+func TestWindowSinceMatchesSub(t *testing.T) {
+	clock := &fakeClock{t: t0}
+	w, err := NewWindow[uint64](100, 0.01, time.Hour, WithClock(clock.now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !w.wall {
+		t.Fatal("an origin from time.Date reads as monotonic")
+	}
+	r := rand.New(rand.NewPCG(2, 3))
+	offsets := []time.Duration{0, 1, -1, time.Hour, -time.Hour, math.MaxInt64, math.MinInt64}
+	for range 1000 {
+		offsets = append(offsets, time.Duration(r.Int64()), time.Duration(r.Int64N(1e15)-5e14))
+	}
+	for _, secs := range []int64{9223372035, 9223372036, 9223372037, 1 << 40, 1 << 62} {
+		for _, sign := range []int64{1, -1} {
+			c := t0.Add(time.Duration(sign)) // nanosecond off the second
+			clock.t = time.Unix(t0.Unix()+sign*secs, int64(c.Nanosecond()))
+			check(t, w, clock.t)
+		}
+	}
+	for _, d := range offsets {
+		clock.t = t0.Add(d)
+		check(t, w, clock.t)
+		clock.t = t0.Add(d / 3).Add(time.Duration(r.Int64N(1e9)))
+		check(t, w, clock.t)
+	}
+	// An origin with a monotonic reading keeps Sub's monotonic subtraction.
+	now := time.Now()
+	clock.t = now
+	m, err := NewWindow[uint64](100, 0.01, time.Hour, WithClock(clock.now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.wall {
+		t.Fatal("an origin from time.Now reads as without a monotonic reading")
+	}
+	clock.t = now.Add(time.Minute)
+	check(t, m, clock.t)
+}
+
+func check(t *testing.T, w *Window[uint64], at time.Time) {
+	t.Helper()
+	want := min(int64(at.Sub(w.origin)), math.MaxInt64-1)
+	if got := w.since(); got != want {
+		t.Fatalf("since at %v (origin %v): %d, want %d", at, w.origin, got, want)
+	}
+}
+
+// TestWindowHasAllMatchesHas: HasAll answers Has for every key, and counts
+// the trues, over keys added to each generation, expired and never added,
+// in batches of lengths that are not multiples of 8 or of the chunk, at
+// every level this CPU runs.
+func TestWindowHasAllMatchesHas(t *testing.T) {
+	clock := &fakeClock{t: t0}
+	w, err := NewWindow[uint64](2000, 0.05, time.Hour, WithClock(clock.now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(4, 5))
+	var keys []uint64
+	for range 7 { // 7 generations: the first two have expired at the end
+		batch := make([]uint64, 600)
+		for i := range batch {
+			batch[i] = r.Uint64()
+		}
+		w.AddAll(batch)
+		keys = append(keys, batch...)
+		clock.t = clock.t.Add(w.span)
+	}
+	for range 3000 {
+		keys = append(keys, r.Uint64())
+	}
+	r.Shuffle(len(keys), func(i, j int) { keys[i], keys[j] = keys[j], keys[i] })
+	for _, l := range cpu.Usable() {
+		withLevel(l, func() {
+			trues := 0
+			for lo := 0; lo < len(keys); {
+				n := min(1+r.IntN(700), len(keys)-lo)
+				out := make([]bool, n+3)
+				got := w.HasAll(keys[lo:lo+n], out)
+				want := 0
+				for i, k := range keys[lo : lo+n] {
+					if out[i] != w.Has(k) {
+						t.Fatalf("level %v: HasAll says %v for key %d of a batch of %d, Has %v", l, out[i], i, n, !out[i])
+					}
+					want += int(b2i(out[i]))
+				}
+				if got != want {
+					t.Fatalf("level %v: HasAll returned %d, %d are true", l, got, want)
+				}
+				trues += want
+				lo += n
+			}
+			if trues < len(keys)/4 || trues > len(keys)*3/4 {
+				t.Fatalf("level %v: %d of %d keys found: the test does not exercise both answers", l, trues, len(keys))
+			}
+		})
+	}
+}
