@@ -31,3 +31,5 @@ func hashStrMixAVX2(dst []uint64, keys *string, flags *uint8) {
 
 func hasTyped(f *typedFilter, p *uint64) bool { return hasSlow(f, p) }
 func addTyped(f *typedFilter, p *uint64)      { addSlow(f, p) }
+
+func hasGens(gens *uintptr, n int, live, h uint64) bool { return hasGensGo(gens, n, live, h) }

@@ -245,11 +245,11 @@ var (
 	kStr512 = cpu.Kernel{Level: cpu.AVX512, Needs: cpu.FeatureAVX | cpu.FeatureAVX512F | cpu.FeatureAVX512DQ |
 		cpu.FeatureAVX512VL | cpu.FeatureAVX512BW | cpu.FeatureMMXExt}
 	kStrIFMA = cpu.Kernel{Level: cpu.AVX512, Needs: kStr512.Needs | cpu.FeatureAVX512IFMA}
-	// kTypedEntry is Filter[K].Has and Add's entry points, hasTyped and
-	// addTyped: they jump to their AVX2 versions (kTypedAVX2, which need
-	// only what their level guarantees: ByLevel) where cpu.Active is AVX2 or
-	// above, or hash and probe with scalar code that every amd64 processor
-	// has.
+	// kTypedEntry is the one-key entry points: Filter[K].Has and Add's,
+	// hasTyped and addTyped, and Window.Has's, hasGens. They jump to their
+	// AVX2 versions (kTypedAVX2, which need only what their level
+	// guarantees: ByLevel) where cpu.Active is AVX2 or above, or run code
+	// that every amd64 processor has (hasGens: Go's hasGensGo).
 	kTypedEntry = cpu.Kernel{Level: cpu.Generic}
 	kTypedAVX2  = cpu.Kernel{Level: cpu.AVX2, Needs: cpu.FeatureAVX | cpu.FeatureAVX2, ByLevel: true}
 )

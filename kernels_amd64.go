@@ -25,6 +25,14 @@ func hasTyped(f *typedFilter, p *uint64) bool
 //go:noescape
 func addTyped(f *typedFilter, p *uint64)
 
+// hasGens reports whether every bit of the hash h is set in at least one of the
+// n filters at gens (*blocked.Filter pointers, 0 < n <= 64) whose bit is set in live,
+// as their one-key lookups would; the filters have the same k (8 or 16) and at
+// least one block each. It jumps to hasGensAVX2 where cpu.Active is AVX2 or above, else tail-calls hasGensGo.
+//
+//go:noescape
+func hasGens(gens *uintptr, n int, live uint64, h uint64) bool
+
 // The declarations the assembly of this file was generated from: a build
 // fails here when one has changed since. Run go generate ./... (../asm/pins.go).
 // The values read from unexported declarations of package blocked are

@@ -1025,3 +1025,12 @@ long:
 
 slow:
 	JMP ·addSlow(SB)
+
+// func hasGens(gens *uintptr, n int, live uint64, h uint64) bool
+TEXT ·hasGens(SB), NOSPLIT, $0-33
+	CMPQ github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x02
+	JB   slow
+	JMP  ·hasGensAVX2(SB)
+
+slow:
+	JMP ·hasGensGo(SB)

@@ -89,6 +89,14 @@ func hasTypedAVX2(f *typedFilter, p *uint64) bool
 //go:noescape
 func addTypedAVX2(f *typedFilter, p *uint64)
 
+// hasGensAVX2 reports whether every bit of the hash h is set in at least one of the
+// n filters at gens (*blocked.Filter pointers, 0 < n <= 64) whose bit is set in live,
+// as their one-key lookups would; the filters have the same k (8 or 16) and at
+// least one block each. It probes with AVX2 (cpu.Active at that level: hasGens jumps here).
+//
+//go:noescape
+func hasGensAVX2(gens *uintptr, n int, live uint64, h uint64) bool
+
 // The declarations the assembly of this file was generated from: a build
 // fails here when one has changed since. Run go generate ./... (../asm/pins.go).
 // The values read from unexported declarations of package blocked are

@@ -2966,3 +2966,90 @@ long:
 
 slow:
 	JMP ·addSlow(SB)
+
+// func hasGensAVX2(gens *uintptr, n int, live uint64, h uint64) bool
+// Requires: AVX, AVX2
+TEXT ·hasGensAVX2(SB), NOSPLIT, $0-33
+	MOVQ         gens+0(FP), AX
+	MOVQ         n+8(FP), CX
+	MOVQ         live+16(FP), DX
+	MOVQ         h+24(FP), BX
+	MOVQ         (AX), SI
+	XORB         DI, DI
+	XORQ         R8, R8
+	CMPQ         24(SI), $0x08
+	JNE          k16
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VPMULLD      filterSalts<>+0(SB), Y0, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VPMULLD      filterSalts<>+32(SB), Y0, Y0
+	VPSRLQ       $0x3a, Y0, Y0
+
+loop8:
+	MOVQ    (AX)(R8*8), SI
+	MOVQ    BX, R9
+	SHRQ    $0x20, R9
+	IMULQ   8(SI), R9
+	SHRQ    $0x20, R9
+	SHLQ    $0x06, R9
+	ADDQ    (SI), R9
+	VMOVDQU (R9), Y2
+	VPSRLVQ Y1, Y2, Y2
+	VMOVDQU 32(R9), Y3
+	VPSRLVQ Y0, Y3, Y3
+	VPAND   Y3, Y2, Y2
+	VPTEST  qwordOnes<>+0(SB), Y2
+	SETCS   SI
+	BTQ     R8, DX
+	SETCS   R9
+	ANDB    R9, SI
+	ORB     SI, DI
+	INCQ    R8
+	CMPQ    R8, CX
+	JB      loop8
+	MOVB    DI, ret+32(FP)
+	VZEROUPPER
+	RET
+
+k16:
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VPMULLD      filterSalts<>+0(SB), Y0, Y1
+	VPSRLQ       $0x3a, Y1, Y1
+	VPMULLD      filterSalts<>+32(SB), Y0, Y2
+	VPSRLQ       $0x3a, Y2, Y2
+	VPMULLD      filterSalts16<>+0(SB), Y0, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	VPMULLD      filterSalts16<>+32(SB), Y0, Y0
+	VPSRLQ       $0x3a, Y0, Y0
+
+loop16:
+	MOVQ    (AX)(R8*8), SI
+	MOVQ    BX, R9
+	SHRQ    $0x20, R9
+	IMULQ   8(SI), R9
+	SHRQ    $0x20, R9
+	SHLQ    $0x06, R9
+	ADDQ    (SI), R9
+	VMOVDQU (R9), Y4
+	VPSRLVQ Y1, Y4, Y5
+	VPSRLVQ Y3, Y4, Y4
+	VPAND   Y4, Y5, Y5
+	VMOVDQU 32(R9), Y4
+	VPSRLVQ Y2, Y4, Y6
+	VPAND   Y6, Y5, Y5
+	VPSRLVQ Y0, Y4, Y4
+	VPAND   Y4, Y5, Y5
+	VPTEST  qwordOnes<>+0(SB), Y5
+	SETCS   SI
+	BTQ     R8, DX
+	SETCS   R9
+	ANDB    R9, SI
+	ORB     SI, DI
+	INCQ    R8
+	CMPQ    R8, CX
+	JB      loop16
+	MOVB    DI, ret+32(FP)
+	VZEROUPPER
+	RET

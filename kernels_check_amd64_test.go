@@ -21,16 +21,18 @@ var kernels = map[string]cpu.Kernel{
 	"hashStr65AVX2": kStr2, "hashStr97AVX2": kStr2, "hashStrMixAVX2": kMix2,
 	"hasTyped": kTypedEntry, "addTyped": kTypedEntry,
 	"hasTypedAVX2": kTypedAVX2, "addTypedAVX2": kTypedAVX2,
+	"hasGens": kTypedEntry, "hasGensAVX2": kTypedAVX2,
 }
 
 // equivalenceTests is the -run pattern of this package's tests that compare
 // its kernels with the generic code: the hash tests (hash_batch_test.go,
 // hash_mix_amd64_test.go and the guard-page tests: every set of kernels
 // against xxh3), and the typed one-key path at every level against the
-// engine's (TestTypedOneKeyEveryKind, TestTypedStringLengths). ../asm's
+// engine's (TestTypedOneKeyEveryKind, TestTypedStringLengths), and
+// Window's lookup against the engine's (TestWindowHasMatchesEngine). ../asm's
 // TestEveryKernelHasEquivalenceTest checks that they reach every kernel of
 // kernels.
-const equivalenceTests = `^(TestHash.*|TestTypedOneKeyEveryKind|TestTypedStringLengths)$`
+const equivalenceTests = `^(TestHash.*|TestTypedOneKeyEveryKind|TestTypedStringLengths|TestWindowHasMatchesEngine)$`
 
 // TestKernelFeatures checks every kernel of the generated .s files against
 // kernels: the features its instructions need, and no EVEX encoding in a

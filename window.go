@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"time"
+	"unsafe"
 
 	"github.com/simdbloom/bloom/blocked"
 	"github.com/simdbloom/bloom/internal/format"
@@ -41,7 +42,8 @@ import (
 // decoders are not safe concurrently with anything else on the same
 // Window. The clock is read once per call of Add, AddAll, Has, HasAll,
 // FillRatio, EstimatedFPR and EstimatedCount, and by NewWindow (the
-// origin).
+// origin): on a hot path, look keys up in batches with HasAll, which reads
+// it once a batch.
 //
 // The zero Window holds no key: Has and HasAll answer false, FillRatio and
 // EstimatedFPR 0, MarshalBinary, AppendBinary and WriteTo return an error
@@ -296,9 +298,18 @@ func (w *Window[K]) Has(k K) bool {
 		return false
 	}
 	d := w.since()
-	h := hashKind(w.kind, &k)
-	for s, f := range w.gens {
-		if d < w.expiry[s] && f.HasHash(h) {
+	var live uint64
+	for s, e := range w.expiry {
+		live |= uint64(b2i(d < e)) << uint(s)
+	}
+	// One kernel call for every generation (see asm/window.go).
+	return hasGens((*uintptr)(unsafe.Pointer(unsafe.SliceData(w.gens))), len(w.gens), live, hashKind(w.kind, &k))
+}
+
+// hasGensGo is hasGens in Go: below AVX2 and where no assembly runs.
+func hasGensGo(gens *uintptr, n int, live, h uint64) bool {
+	for s, f := range unsafe.Slice((**blocked.Filter)(unsafe.Pointer(gens)), n) {
+		if live>>uint(s)&1 != 0 && f.HasHash(h) {
 			return true
 		}
 	}

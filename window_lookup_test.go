@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/simdbloom/bloom/internal/cpu"
 )
@@ -110,5 +111,66 @@ func TestWindowHasAllMatchesHas(t *testing.T) {
 				t.Fatalf("level %v: %d of %d keys found: the test does not exercise both answers", l, trues, len(keys))
 			}
 		})
+	}
+}
+
+// TestWindowHasMatchesEngine: hasGens (Window.Has's kernel, one call for
+// every generation) answers, for every hash and every set of live
+// generations, what blocked's one-key lookup of each live generation ORed
+// answers, at every level this CPU runs, for k = 8 and k = 16.
+func TestWindowHasMatchesEngine(t *testing.T) {
+	seen := map[int]bool{}
+	for _, fpr := range []float64{0.01, 1e-7} {
+		clock := &fakeClock{t: t0}
+		w, err := NewWindow[uint64](20000, fpr, time.Hour, WithClock(clock.now))
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := w.gens[0].K()
+		seen[k] = true
+		r := rand.New(rand.NewPCG(1, uint64(k)))
+		// Each generation gets its own keys; the hashes looked up are
+		// of 200 keys of each generation and of 2000 keys never added.
+		var hs []uint64
+		for range w.gens {
+			keys := make([]uint64, 4000)
+			for i := range keys {
+				keys[i] = r.Uint64()
+			}
+			w.AddAll(keys)
+			for _, k := range keys[:200] {
+				hs = append(hs, HashUint64(k))
+			}
+			clock.t = clock.t.Add(w.span)
+		}
+		for range 2000 {
+			hs = append(hs, r.Uint64())
+		}
+		gens := (*uintptr)(unsafe.Pointer(unsafe.SliceData(w.gens)))
+		for _, l := range cpu.Usable() {
+			withLevel(l, func() {
+				hits := 0
+				for live := uint64(0); live < 1<<len(w.gens); live++ {
+					for _, h := range hs {
+						want := false
+						for s, f := range w.gens {
+							if live>>s&1 != 0 && f.HasHash(h) {
+								want = true
+							}
+						}
+						if got := hasGens(gens, len(w.gens), live, h); got != want {
+							t.Fatalf("k=%d level %v live %b hash %#x: hasGens %v, HasHash %v", k, l, live, h, got, want)
+						}
+						hits += int(b2i(want))
+					}
+				}
+				if all := len(hs) << len(w.gens); hits < all/10 || hits > all*9/10 {
+					t.Fatalf("k=%d: %d of %d lookups hit: the test does not exercise both answers", k, hits, all)
+				}
+			})
+		}
+	}
+	if !seen[8] || !seen[16] {
+		t.Fatalf("the windows have k in %v, not both 8 and 16", seen)
 	}
 }
