@@ -62,17 +62,19 @@
 // lookups fail with an error wrapping ErrShard (itself wrapping
 // bloom.ErrCorrupt): every reader (Has, HasAll, Snapshot, Replica, Refresh,
 // Open) checks, in the same round trip as its reads, that each shard it
-// reads is a string of its length that begins with its prefix.
+// reads is a string of its length whose first 8 bytes are its prefix's
+// (one GETRANGE per shard, counted from the shard's end, which checks
+// both).
 //
 // Adds run no script, so they cannot look before they write: a BITFIELD to
 // a vanished shard recreates part of it, zero bytes but for the bits it
 // sets, at most the shard's length. Such a shard would turn every key in it
 // absent; it never does, because it lacks the prefix. The add that
-// recreated it reads the shard's first bytes in the same BITFIELD and
-// fails with ErrShard naming the shard, and from then on every lookup of
-// that shard, and every add to it, fails with ErrShard, until the filter is
-// rebuilt (Delete, which removes the recreated part too, then New, and
-// Merge of a local copy or AddAll of the keys). An add also fails with
+// recreated it reads the shard's first 8 bytes in the same BITFIELD (GET
+// i64 0) and fails with ErrShard naming the shard, and from then on every
+// lookup of that shard, and every add to it, fails with ErrShard, until
+// the filter is rebuilt (Delete, which removes the recreated part too,
+// then New, and Merge of a local copy or AddAll of the keys). An add also fails with
 // ErrShard if the shard's change counter was missing (its INCR made it
 // again). Merge runs a script that checks the shard first, and never
 // recreates it.

@@ -60,32 +60,38 @@ func (f *Filter[K]) Has(ctx context.Context, k K) (bool, error) {
 	return ok, nil
 }
 
+// checkBytes is how many of a shard's first bytes adds and lookups check
+// against its prefix: all of a shard's prefix, the start of a one-shard
+// filter's header (magic, version, variant and k).
+const checkBytes = 8
+
 // queueCheck queues the command that checks shard s, pipelined after the
-// shard's reads: a GETRANGE of the prefix's length counted from the end of
-// a shard of its length L (from -L), which returns the prefix only if the
-// shard is a string of L bytes that begins with it. A missing or shorter
-// shard gives fewer bytes (Redis clamps the start to 0 and the end below
-// the prefix's), a longer one bytes from further in, and a shard that
+// shard's reads: a GETRANGE of checkBytes counted from the end of a shard
+// of its length L (from -L), which returns the shard's first checkBytes
+// only if the shard is a string of L bytes. A missing or shorter shard
+// gives fewer bytes (Redis clamps the start to 0 and the end below
+// checkBytes), a longer one bytes from further in, and a shard that
 // vanished and was recreated by an add (BITFIELD makes the missing bytes
-// zero) a zero prefix: all fail checkShard. It costs what a STRLEN does,
-// and checks both the length and the prefix.
+// zero) zero bytes: all differ from the prefix (checkShard). It costs what
+// a STRLEN does, and checks both the length and the prefix.
 func (f *Filter[K]) queueCheck(ctx context.Context, p redis.Pipeliner, s int) *redis.StringCmd {
 	l := int64(f.g.shardLen(s))
-	return p.GetRange(ctx, f.shardKeys[s], -l, -l+int64(len(f.prefixes[s]))-1)
+	return p.GetRange(ctx, f.shardKeys[s], -l, -l+checkBytes-1)
 }
 
 // checkShard returns an error wrapping ErrShard, naming the shard, unless
-// check (what queueCheck's command returned) is shard s's prefix and read
-// (bytes read from the shard) has the length want.
+// check (what queueCheck's command returned) is the start of shard s's
+// prefix and read (bytes read from the shard) has the length want.
 func (f *Filter[K]) checkShard(op string, s int, check, read string, want int) error {
-	if check == f.prefixes[s] && len(read) == want {
+	prefix := f.prefixes[s][:checkBytes]
+	if check == prefix && len(read) == want {
 		return nil
 	}
 	var why string
 	switch {
-	case check == f.prefixes[s]:
+	case check == prefix:
 		why = fmt.Sprintf("a read of %d bytes returned %d", want, len(read))
-	case len(check) < len(f.prefixes[s]):
+	case len(check) < checkBytes:
 		why = fmt.Sprintf("it is missing or shorter than %d bytes", f.g.shardLen(s))
 	case strings.Trim(check, "\x00") == "":
 		why = "it begins with zero bytes, not its prefix: it vanished and an add recreated part of it"

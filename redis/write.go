@@ -20,13 +20,18 @@ type step struct {
 	args   []any
 	raw    []any
 	route  string // a key of the shard, for WAIT's routing
+	// bitfield makes raw a BITFIELD command whose reply is read as
+	// integers (*redis.IntSliceCmd).
+	bitfield bool
 	// check, if not nil, returns an error for a reply that says the write
 	// failed.
-	check func(*redis.Cmd) error
+	check func(redis.Cmder) error
 }
 
-func (s step) queue(ctx context.Context, p redis.Pipeliner, sha bool) *redis.Cmd {
+func (s step) queue(ctx context.Context, p redis.Pipeliner, sha bool) redis.Cmder {
 	switch {
+	case s.bitfield:
+		return p.BitField(ctx, s.raw[0].(string), s.raw[1:]...)
 	case s.script == nil:
 		return p.Do(ctx, s.raw...)
 	case sha:
@@ -82,7 +87,7 @@ func (f *Filter[K]) write(ctx context.Context, op string, steps []step) error {
 // checks the replies (step.check), and returns WAIT's count of replicas. A
 // server that lost the scripts (restarted) gets their source.
 func runPipeline(ctx context.Context, c redis.Cmdable, steps []step, w *waitConfig) (int64, error) {
-	cmds := make([]*redis.Cmd, len(steps))
+	cmds := make([]redis.Cmder, len(steps))
 	for _, sha := range []bool{true, false} {
 		p := c.Pipeline()
 		for i, s := range steps {
@@ -156,7 +161,7 @@ func (f *Filter[K]) addHashes(ctx context.Context, op string, hs []uint64) error
 	args := make([]any, 0, len(offs)*4+len(hs)*5)
 	steps := make([]step, 0, len(hs)+1)
 	var touched []int
-	seen := map[int]bool{}
+	checks := map[int]func(redis.Cmder) error{}
 	for i, h := range hs {
 		s := int(blockOf(h, f.g.blocks) / f.g.shardBlocks)
 		end := len(offs)
@@ -164,16 +169,16 @@ func (f *Filter[K]) addHashes(ctx context.Context, op string, hs []uint64) error
 			end = starts[i+1]
 		}
 		a := len(args)
-		args = append(args, "BITFIELD", f.shardKeys[s])
+		args = append(args, f.shardKeys[s])
 		for _, o := range offs[starts[i]:end] {
 			args = append(args, "SET", "u1", o, 1)
 		}
 		args = append(args, "GET", "i64", 0)
-		steps = append(steps, step{raw: args[a:len(args):len(args)], route: f.shardKeys[s], check: f.checkPrefix(op, s)})
-		if !seen[s] {
-			seen[s] = true
+		if checks[s] == nil {
+			checks[s] = f.checkPrefix(op, s)
 			touched = append(touched, s)
 		}
+		steps = append(steps, step{raw: args[a:len(args):len(args)], bitfield: true, route: f.shardKeys[s], check: checks[s]})
 	}
 	for _, s := range touched {
 		steps = append(steps, step{raw: []any{"INCR", f.counterKeys[s]}, route: f.shardKeys[s], check: f.checkCounter(op, s)})
@@ -183,10 +188,10 @@ func (f *Filter[K]) addHashes(ctx context.Context, op string, hs []uint64) error
 
 // checkPrefix checks the reply of an add's BITFIELD to shard s, whose
 // last value is the shard's first 8 bytes (GET i64 0).
-func (f *Filter[K]) checkPrefix(op string, s int) func(*redis.Cmd) error {
-	want := int64(binary.BigEndian.Uint64([]byte(f.prefixes[s][:8])))
-	return func(c *redis.Cmd) error {
-		v, err := c.Int64Slice()
+func (f *Filter[K]) checkPrefix(op string, s int) func(redis.Cmder) error {
+	want := int64(binary.BigEndian.Uint64([]byte(f.prefixes[s][:checkBytes])))
+	return func(c redis.Cmder) error {
+		v, err := c.(*redis.IntSliceCmd).Result()
 		if err != nil {
 			return err
 		}
@@ -199,9 +204,9 @@ func (f *Filter[K]) checkPrefix(op string, s int) func(*redis.Cmd) error {
 
 // checkCounter checks the reply of an add's INCR of shard s's counter:
 // counters start above 0 (create), so 1 means INCR made a missing counter.
-func (f *Filter[K]) checkCounter(op string, s int) func(*redis.Cmd) error {
-	return func(c *redis.Cmd) error {
-		v, err := c.Int64()
+func (f *Filter[K]) checkCounter(op string, s int) func(redis.Cmder) error {
+	return func(c redis.Cmder) error {
+		v, err := c.(*redis.Cmd).Int64()
 		if err != nil {
 			return err
 		}
