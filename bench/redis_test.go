@@ -259,10 +259,10 @@ func BenchmarkRedis(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-		}, "evalsha", "eval")
+		}, "bitfield", "incr", "evalsha", "eval")
 	})
-	// The same bits set by plain pipelined BITFIELDs, without the script
-	// that checks the shard first: what that check costs.
+	// The same bits set by plain pipelined BITFIELDs, without the read of
+	// the shard's prefix or the counter's INCR: what those cost.
 	b.Run("AddAll1000/impl=rawBITFIELD", func(b *testing.B) {
 		reportServer(b, c, batch, func() {
 			for i := range b.N {
@@ -446,13 +446,17 @@ func rawBits(f *bloom.Filter[string], k string) []int64 {
 
 // BenchmarkRedisPaired times sbredis, the raw loop and go-zero alternately
 // within each iteration, so that a shared machine's drift hits them alike,
-// and reports each one's time per key and their ratios.
+// and reports each one's time per key and their ratios, and likewise the
+// server's time per key (INFO commandstats read between the parts).
 func BenchmarkRedisPaired(b *testing.B) {
 	rb := setupRedisBench(b)
 	ctx, c, f, zf, probe, adds := rb.ctx, rb.c, rb.f, rb.zf, rb.probe, rb.adds
 	const batch, zkeys = 1000, 100 // go-zero's loops do 100 keys an iteration
 	out := make([]bool, batch)
-	report := func(b *testing.B, names []string, keys []int, ts []time.Duration) {
+	// The commands every implementation sends: a part's server time is the
+	// change of their total across it.
+	cmds := []string{"getrange", "strlen", "bitfield", "incr", "evalsha", "eval"}
+	report := func(b *testing.B, names []string, keys []int, ts []time.Duration, srv []float64) {
 		for i, name := range names {
 			b.ReportMetric(float64(ts[i].Nanoseconds())/float64(b.N*keys[i]), name+"-ns/key")
 		}
@@ -460,71 +464,90 @@ func BenchmarkRedisPaired(b *testing.B) {
 		for i := 1; i < len(names); i++ {
 			b.ReportMetric(per(i)/per(0), names[i]+"/"+names[0])
 		}
+		if srv == nil {
+			return
+		}
+		for i, name := range names {
+			b.ReportMetric(srv[i]*1000/float64(b.N*keys[i]), name+"-server-ns/key")
+		}
+		sper := func(i int) float64 { return srv[i] / float64(keys[i]) }
+		for i := 1; i < len(names); i++ {
+			b.ReportMetric(sper(i)/sper(0), "server-"+names[i]+"/"+names[0])
+		}
+	}
+	// timed runs each part in turn, adding its time to ts and its server
+	// time to srv.
+	timed := func(ts []time.Duration, srv []float64, parts ...func()) {
+		s := serverUsec(b, c, cmds...)
+		for i, part := range parts {
+			t := time.Now()
+			part()
+			ts[i] += time.Since(t)
+			s1 := serverUsec(b, c, cmds...)
+			srv[i] += s1 - s
+			s = s1
+		}
 	}
 	b.Run("op=HasAll1000", func(b *testing.B) {
-		ts := make([]time.Duration, 3)
+		ts, srv := make([]time.Duration, 3), make([]float64, 3)
 		for i := range b.N {
 			j := i % (len(probe) / batch) * batch
-			t := time.Now()
-			if got, err := f.HasAll(ctx, probe[j:j+batch], out); err != nil || got != batch {
-				b.Fatal(got, err)
-			}
-			ts[0] += time.Since(t)
-			t = time.Now()
-			p := c.Pipeline()
-			for _, k := range probe[j : j+batch] {
-				o := rb.rawOff(k)
-				p.GetRange(ctx, rb.shard, o, o+63)
-			}
-			if _, err := p.Exec(ctx); err != nil {
-				b.Fatal(err)
-			}
-			ts[1] += time.Since(t)
-			t = time.Now()
-			for _, k := range probe[j : j+zkeys] {
+			timed(ts, srv, func() {
+				if got, err := f.HasAll(ctx, probe[j:j+batch], out); err != nil || got != batch {
+					b.Fatal(got, err)
+				}
+			}, func() {
+				p := c.Pipeline()
+				for _, k := range probe[j : j+batch] {
+					o := rb.rawOff(k)
+					p.GetRange(ctx, rb.shard, o, o+63)
+				}
+				if _, err := p.Exec(ctx); err != nil {
+					b.Fatal(err)
+				}
+			}, func() {
+				for _, k := range probe[j : j+zkeys] {
+					if ok, err := zf.Exists([]byte(k)); err != nil || !ok {
+						b.Fatal(ok, err)
+					}
+				}
+			})
+		}
+		report(b, []string{"sbredis", "raw", "gozero"}, []int{batch, batch, zkeys}, ts, srv)
+	})
+	b.Run("op=Has", func(b *testing.B) {
+		ts, srv := make([]time.Duration, 2), make([]float64, 2)
+		for i := range b.N {
+			k := probe[i%len(probe)]
+			timed(ts, srv, func() {
+				if ok, err := f.Has(ctx, k); err != nil || !ok {
+					b.Fatal(ok, err)
+				}
+			}, func() {
 				if ok, err := zf.Exists([]byte(k)); err != nil || !ok {
 					b.Fatal(ok, err)
 				}
-			}
-			ts[2] += time.Since(t)
+			})
 		}
-		report(b, []string{"sbredis", "raw", "gozero"}, []int{batch, batch, zkeys}, ts)
-	})
-	b.Run("op=Has", func(b *testing.B) {
-		ts := make([]time.Duration, 2)
-		for i := range b.N {
-			k := probe[i%len(probe)]
-			t := time.Now()
-			if ok, err := f.Has(ctx, k); err != nil || !ok {
-				b.Fatal(ok, err)
-			}
-			ts[0] += time.Since(t)
-			t = time.Now()
-			if ok, err := zf.Exists([]byte(k)); err != nil || !ok {
-				b.Fatal(ok, err)
-			}
-			ts[1] += time.Since(t)
-		}
-		report(b, []string{"sbredis", "gozero"}, []int{1, 1}, ts)
+		report(b, []string{"sbredis", "gozero"}, []int{1, 1}, ts, srv)
 	})
 	b.Run("op=AddAll1000", func(b *testing.B) {
-		ts := make([]time.Duration, 2)
+		ts, srv := make([]time.Duration, 2), make([]float64, 2)
 		for i := range b.N {
 			j := i % (len(adds) / batch) * batch
-			t := time.Now()
-			if err := f.AddAll(ctx, adds[j:j+batch]); err != nil {
-				b.Fatal(err)
-			}
-			ts[0] += time.Since(t)
-			t = time.Now()
-			for _, k := range adds[j : j+zkeys] {
-				if err := zf.Add([]byte(k)); err != nil {
+			timed(ts, srv, func() {
+				if err := f.AddAll(ctx, adds[j:j+batch]); err != nil {
 					b.Fatal(err)
 				}
-			}
-			ts[1] += time.Since(t)
+			}, func() {
+				for _, k := range adds[j : j+zkeys] {
+					if err := zf.Add([]byte(k)); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 		}
-		report(b, []string{"sbredis", "gozero"}, []int{batch, zkeys}, ts)
+		report(b, []string{"sbredis", "gozero"}, []int{batch, zkeys}, ts, srv)
 	})
 	rep, err := f.Replica(ctx)
 	if err != nil {
@@ -546,6 +569,6 @@ func BenchmarkRedisPaired(b *testing.B) {
 			snap.HasAll(look[j:j+batch], out)
 			ts[1] += time.Since(t)
 		}
-		report(b, []string{"replica", "bloomFilter"}, []int{batch, batch}, ts)
+		report(b, []string{"replica", "bloomFilter"}, []int{batch, batch}, ts, nil)
 	})
 }

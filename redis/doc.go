@@ -22,7 +22,8 @@
 // filter bloom.New and Add would have built, bit for bit, and Merge ORs in a
 // filter built locally. A key's bits lie in one 64-byte block, so a lookup
 // is one GETRANGE of 64 bytes (tested here with the library's probe) and an
-// add sets the key's k bits of that block with BITFIELD.
+// add sets the key's k bits of that block with one BITFIELD; neither runs a
+// script.
 //
 // # Keys in Redis
 //
@@ -30,15 +31,19 @@
 //
 //   - name: a short string recording the geometry (k, blocks, shards, key
 //     hash and key family). New writes it once; Open reads it.
-//   - {name:i} for shard i = 0, 1, ...: the bits of a range of blocks. Each
-//     shard key has its own hash tag, so a Redis Cluster spreads the shards
-//     over its masters. A filter that fits one shard is stored as exactly the
-//     simdbloom encoding of FORMAT.md (with the no-payload-CRC flag: a
-//     checksum cannot follow concurrent adds), so GET {name:0} gives bytes
-//     that bloom.FilterView reads in place; the shards of a larger filter
-//     hold the blocks alone.
+//   - {name:i} for shard i = 0, 1, ...: a prefix, then the bits of a range
+//     of blocks. Each shard key has its own hash tag, so a Redis Cluster
+//     spreads the shards over its masters. A filter that fits one shard is
+//     stored as exactly the simdbloom encoding of FORMAT.md (with the
+//     no-payload-CRC flag: a checksum cannot follow concurrent adds), so GET
+//     {name:0} gives bytes that bloom.FilterView reads in place: its prefix
+//     is the 64-byte encoding header. Each shard of a larger filter begins
+//     with an 8-byte prefix, "SBRS" and the shard's number i as a
+//     little-endian uint32, then holds its blocks. Both prefixes begin with
+//     nonzero bytes, which a shard recreated by an add cannot have (see
+//     below).
 //   - {name:i}:n: shard i's change counter, which every add to the shard
-//     increments and Replica.Refresh reads.
+//     increments (after setting its bits) and Replica.Refresh reads.
 //
 // A name may not contain '{' or '}'. ShardKeys lists the shard keys.
 //
@@ -51,14 +56,33 @@
 // command already sent (a server that stopped answering), create the
 // client with ContextTimeoutEnabled, else go-redis waits for its own
 // ReadTimeout.
+//
 // A shard that disappeared (DEL, FLUSHALL, eviction, a failover to a replica
-// that had not received it) or whose type or length changed makes lookups
-// and adds fail with an error wrapping ErrShard (itself wrapping
-// bloom.ErrCorrupt). Adds run in a Lua script that checks the shard before
-// setting bits, so an add never recreates a vanished shard: a recreated
-// zero shard would turn every key in it absent. Nothing here ever writes a
-// key it did not create: New refuses a name or shard key that holds
-// something else.
+// that had not received it) or whose type, length or prefix changed makes
+// lookups fail with an error wrapping ErrShard (itself wrapping
+// bloom.ErrCorrupt): every reader (Has, HasAll, Snapshot, Replica, Refresh,
+// Open) checks, in the same round trip as its reads, that each shard it
+// reads is a string of its length whose first 8 bytes are its prefix's
+// (one GETRANGE per shard, counted from the shard's end, which checks
+// both).
+//
+// Adds run no script, so they cannot look before they write: a BITFIELD to
+// a vanished shard recreates part of it, zero bytes but for the bits it
+// sets, at most the shard's length. Such a shard would turn every key in it
+// absent; it never does, because it lacks the prefix. The add that
+// recreated it reads the shard's first 8 bytes in the same BITFIELD (GET
+// i64 0) and fails with ErrShard naming the shard, and from then on every
+// lookup of that shard, and every add to it, fails with ErrShard, until
+// the filter is rebuilt (Delete, which removes the recreated part too,
+// then New, and Merge of a local copy or AddAll of the keys). An add also fails with
+// ErrShard if the shard's change counter was missing (its INCR made it
+// again). Merge runs a script that checks the shard first, and never
+// recreates it.
+//
+// New refuses a name or shard key that holds something else. A shard key
+// that another program overwrote with a string gets the bits of later adds
+// set in it (adds cannot check first), and those adds fail with ErrShard;
+// one of another type is never written.
 //
 // # Redis settings
 //

@@ -2,8 +2,10 @@ package sbredis
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
 	"strconv"
 	"strings"
 	"time"
@@ -34,10 +36,9 @@ type Filter[K bloom.Key] struct {
 	// shardKeys and counterKeys are the Redis keys of the shards and
 	// their change counters.
 	shardKeys, counterKeys []string
-	// header is the encoding header of the whole filter (no payload CRC),
-	// the first 64 bytes of a one-shard filter.
-	header []byte
-	wait   waitConfig
+	// prefixes are what each shard's string begins with (geometry.prefix).
+	prefixes []string
+	wait     waitConfig
 }
 
 // Option configures New.
@@ -172,13 +173,45 @@ func shardGeometry(sz blocked.Sizing, keys blocked.KeyFamily, shardBytes uint64)
 	return g
 }
 
-// dataOff is where the blocks start in each shard: after the encoding
-// header in a one-shard filter.
+// dataOff is where the blocks start in each shard: after its prefix.
 func (g geometry) dataOff() uint64 {
 	if g.shards == 1 {
 		return 64
 	}
-	return 0
+	return uint64(len(shardMagic)) + 4
+}
+
+// shardMagic begins every shard of a filter of more than one shard.
+const shardMagic = "SBRS"
+
+// prefix returns the bytes shard i begins with, before its blocks: the
+// encoding header of the whole filter when it has one shard, else
+// shardMagic and i as a little-endian uint32. Both begin with nonzero
+// bytes, which a shard that vanished and was recreated by an add (BITFIELD
+// makes a missing key of zero bytes) cannot have: adds and lookups check
+// the prefix.
+func (g geometry) prefix(i int) string {
+	if g.shards == 1 {
+		return string(g.header())
+	}
+	b := binary.LittleEndian.AppendUint32([]byte(shardMagic), uint32(i))
+	return string(b)
+}
+
+// header returns the 64-byte encoding header of an empty filter of g's
+// geometry (g.encoding(nil)[:64]) without making its payload: the header
+// of a one-block filter with the blocks, payload length and header CRC of
+// g's (FORMAT.md).
+func (g geometry) header() []byte {
+	b, err := blocked.AppendFilter(nil, 1, g.k, nil, blocked.BuildOptions{Hash: blocked.HashXXH3, Keys: g.keys, NoPayloadCRC: true})
+	if err != nil {
+		panic("sbredis: " + err.Error()) // the geometry was checked
+	}
+	h := b[:64]
+	binary.LittleEndian.PutUint64(h[8:], g.blocks)
+	binary.LittleEndian.PutUint64(h[24:], 64*g.blocks)
+	binary.LittleEndian.PutUint32(h[60:], crc32.Checksum(h[:60], crc32.MakeTable(crc32.Castagnoli)))
+	return h
 }
 
 // shardBlockRange returns the first block of shard i and its number of blocks.
@@ -283,6 +316,7 @@ func newFilter[K bloom.Key](c redis.UniversalClient, name string, g geometry) *F
 		s := "{" + name + ":" + strconv.Itoa(i) + "}"
 		f.shardKeys = append(f.shardKeys, s)
 		f.counterKeys = append(f.counterKeys, s+":n")
+		f.prefixes = append(f.prefixes, g.prefix(i))
 	}
 	return f
 }

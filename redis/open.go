@@ -67,25 +67,25 @@ func open[K bloom.Key](ctx context.Context, c redis.UniversalClient, name string
 	}
 }
 
-// checkShards checks that every shard is a string of its length and every
-// counter exists. missing tells that the error is only missing keys, as
-// while another process makes the filter.
+// checkShards checks every shard (queueCheck) and that every counter
+// exists. missing tells that the error is only missing keys, as while
+// another process makes the filter.
 func (f *Filter[K]) checkShards(ctx context.Context) (missing bool, err error) {
 	p := f.c.Pipeline()
-	lens := make([]*redis.IntCmd, f.g.shards)
-	cnts := make([]*redis.IntCmd, f.g.shards)
+	exist := make([]*redis.IntCmd, f.g.shards)
+	checks := make([]*redis.StringCmd, f.g.shards)
 	for i := range f.g.shards {
-		lens[i] = p.StrLen(ctx, f.shardKeys[i])
-		cnts[i] = p.Exists(ctx, f.counterKeys[i])
+		exist[i] = p.Exists(ctx, f.shardKeys[i], f.counterKeys[i])
+		checks[i] = f.queueCheck(ctx, p, i)
 	}
 	if _, err := p.Exec(ctx); err != nil {
 		return false, f.wrap("Open", err)
 	}
 	for i := range f.g.shards {
-		if n := uint64(lens[i].Val()); n != f.g.shardLen(i) {
-			return n == 0 && cnts[i].Val() == 0, fmt.Errorf("sbredis: Open %q: %w: %s holds %d bytes, not %d", f.name, ErrShard, f.shardKeys[i], n, f.g.shardLen(i))
+		if err := f.checkShard("Open", i, checks[i].Val(), "", 0); err != nil {
+			return exist[i].Val() == 0, err
 		}
-		if cnts[i].Val() != 1 {
+		if exist[i].Val() != 2 {
 			return false, fmt.Errorf("sbredis: Open %q: %w: counter %s missing", f.name, ErrShard, f.counterKeys[i])
 		}
 	}
@@ -122,31 +122,28 @@ func (f *Filter[K]) create(ctx context.Context) (bool, error) {
 	if !ok {
 		return false, nil
 	}
-	var hdr []byte
-	if f.g.shards == 1 {
-		hdr = f.g.encoding(nil)[:64]
-	}
 	// Counters start at a random value: a replica of a filter that was
-	// deleted and made again must not find its old counters.
+	// deleted and made again must not find its old counters. It is above
+	// 0, so that an add's INCR that returns 1 made a missing counter.
 	var seed [8]byte
 	if _, err := rand.Read(seed[:]); err != nil {
 		return false, fmt.Errorf("sbredis: New %q: %w", f.name, err)
 	}
-	start := strconv.FormatUint(binary.LittleEndian.Uint64(seed[:])>>12, 10)
+	start := strconv.FormatUint(binary.LittleEndian.Uint64(seed[:])>>12+1, 10)
 	var made []int
 	var failed error
 	for i := 0; i < f.g.shards && failed == nil; i += 16 {
 		p := f.c.Pipeline()
 		var cmds []*redis.Cmd
 		for j := i; j < min(i+16, f.g.shards); j++ {
-			cmds = append(cmds, createScript.Run(ctx, p, []string{f.shardKeys[j], f.counterKeys[j]}, f.g.shardLen(j), hdr, start))
+			cmds = append(cmds, createScript.Run(ctx, p, []string{f.shardKeys[j], f.counterKeys[j]}, f.g.shardLen(j), f.prefixes[j], start))
 		}
 		_, err := p.Exec(ctx)
 		if err != nil && isNoScript(err) {
 			p = f.c.Pipeline()
 			cmds = cmds[:0]
 			for j := i; j < min(i+16, f.g.shards); j++ {
-				cmds = append(cmds, createScript.Eval(ctx, p, []string{f.shardKeys[j], f.counterKeys[j]}, f.g.shardLen(j), hdr, start))
+				cmds = append(cmds, createScript.Eval(ctx, p, []string{f.shardKeys[j], f.counterKeys[j]}, f.g.shardLen(j), f.prefixes[j], start))
 			}
 			_, err = p.Exec(ctx)
 		}
@@ -177,7 +174,10 @@ func (f *Filter[K]) create(ctx context.Context) (bool, error) {
 
 // Delete removes the filter from Redis: the name's key, then every shard
 // and counter. Lookups and adds of f and of every process's Filter of this
-// name fail afterwards (ErrShard), until New makes the name again.
+// name fail afterwards (ErrShard), until New makes the name again. An add
+// by such a Filter recreates part of its shard (and fails): New then
+// refuses the name (bloom.ErrMagic) until Delete runs again, so stop the
+// adders of a filter before deleting it.
 func (f *Filter[K]) Delete(ctx context.Context) error {
 	f.mustBeMade("Delete")
 	if err := f.c.Del(ctx, f.name).Err(); err != nil {

@@ -5,9 +5,9 @@ import "github.com/redis/go-redis/v9"
 // The Lua scripts. Each touches one shard's keys, which share a hash tag,
 // so each runs on one cluster node, atomically.
 
-// createScript makes shard KEYS[1] (ARGV[1] zero bytes, starting with
-// ARGV[2]) and its counter KEYS[2] at ARGV[3], unless either exists: it
-// returns 1 if it made them, 0 if it wrote nothing.
+// createScript makes shard KEYS[1] (ARGV[1] zero bytes, starting with its
+// prefix ARGV[2]) and its counter KEYS[2] at ARGV[3], unless either
+// exists: it returns 1 if it made them, 0 if it wrote nothing.
 var createScript = redis.NewScript(`
 if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
 redis.call('SETRANGE', KEYS[1], tonumber(ARGV[1]) - 1, '\0')
@@ -16,43 +16,17 @@ redis.call('SET', KEYS[2], ARGV[3])
 return 1
 `)
 
-// addScript sets the bits at the bit offsets ARGV[2..] of shard KEYS[1]
-// (Redis' numbering: BITFIELD SET u1) and increments its counter KEYS[2],
-// if the shard is a string of ARGV[1] bytes and the counter exists; else
-// it writes nothing and fails with SBSHARD. BITFIELD takes the bits in
-// groups: Lua's unpack is limited to about 8000 values.
-var addScript = redis.NewScript(`
-local n = redis.call('STRLEN', KEYS[1])
-if n ~= tonumber(ARGV[1]) then
-  return redis.error_reply('SBSHARD ' .. KEYS[1] .. ' holds ' .. n .. ' bytes, not ' .. ARGV[1])
-end
-if redis.call('EXISTS', KEYS[2]) == 0 then
-  return redis.error_reply('SBSHARD counter ' .. KEYS[2] .. ' missing')
-end
-local a, j = {}, 0
-for i = 2, #ARGV do
-  a[j+1] = 'SET'; a[j+2] = 'u1'; a[j+3] = ARGV[i]; a[j+4] = '1'
-  j = j + 4
-  if j >= 4000 then
-    redis.call('BITFIELD', KEYS[1], unpack(a, 1, j))
-    j = 0
-  end
-end
-if j > 0 then redis.call('BITFIELD', KEYS[1], unpack(a, 1, j)) end
-redis.call('INCR', KEYS[2])
-return 1
-`)
-
 // mergeScript ORs the string KEYS[3] (a temporary key) into shard KEYS[1]
 // with BITOP, deletes KEYS[3] and increments the counter KEYS[2], if the
-// shard and KEYS[3] are strings of ARGV[1] bytes and the counter exists;
-// else it deletes KEYS[3] only and fails with SBSHARD.
+// shard and KEYS[3] are strings of ARGV[1] bytes, the shard begins with its
+// prefix ARGV[2] and the counter exists; else it deletes KEYS[3] only and
+// fails with SBSHARD.
 var mergeScript = redis.NewScript(`
 local n = redis.pcall('STRLEN', KEYS[1])
 if type(n) ~= 'number' then n = -1 end
-if n ~= tonumber(ARGV[1]) or redis.call('EXISTS', KEYS[2]) == 0 then
+if n ~= tonumber(ARGV[1]) or redis.call('GETRANGE', KEYS[1], 0, #ARGV[2] - 1) ~= ARGV[2] or redis.call('EXISTS', KEYS[2]) == 0 then
   redis.call('DEL', KEYS[3])
-  return redis.error_reply('SBSHARD ' .. KEYS[1] .. ' is not a string of ' .. ARGV[1] .. ' bytes, or its counter is missing')
+  return redis.error_reply('SBSHARD ' .. KEYS[1] .. ' is not a string of ' .. ARGV[1] .. ' bytes that begins with its prefix, or its counter is missing')
 end
 if redis.call('STRLEN', KEYS[3]) ~= n then
   redis.call('DEL', KEYS[3])
@@ -71,8 +45,9 @@ return 0
 `)
 
 // windowAddScript sets the bits at the bit offsets ARGV[4..] of shard
-// KEYS[1] of a Window's generation (as addScript), first making the shard
-// (ARGV[1] zero bytes, starting with ARGV[3]) and its marker KEYS[2], both
+// KEYS[1] of a Window's generation (BITFIELD SET u1, Redis' numbering, in
+// groups: Lua's unpack is limited to about 8000 values), first making the
+// shard (ARGV[1] zero bytes, starting with its prefix ARGV[3]) and its marker KEYS[2], both
 // expiring at ARGV[2] (Unix ms), if the marker does not exist. It writes
 // nothing and fails with SBSHARD if the marker exists and the shard is not
 // a string of ARGV[1] bytes, or the shard exists without its marker; with

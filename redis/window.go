@@ -73,7 +73,7 @@ import (
 // AddAll panic naming NewWindow.
 type Window[K bloom.Key] struct {
 	f      Filter[K] // the client, name, a generation's geometry, WAIT; no shard keys
-	header []byte    // the encoding header starting a one-shard generation, else nil
+	header string    // the encoding header starting a one-shard generation, else ""
 	meta   string    // what name's key holds
 	gens   int64     // g
 	span   time.Duration
@@ -168,7 +168,7 @@ func NewWindow[K bloom.Key](ctx context.Context, c redis.UniversalClient, name s
 		clock: cfg.clock,
 	}
 	if w.f.g.shards == 1 {
-		w.header = w.f.g.encoding(nil)[:64]
+		w.header = w.f.g.prefix(0)
 	}
 	w.meta = fmt.Sprintf("%sn=%d fpr=%v window=%d g=%d skew=%d k=%d blocks=%d shardblocks=%d shards=%d hash=%d keys=%d",
 		windowPrefix, n, fpr, int64(window), cfg.gens, int64(cfg.skew), w.f.g.k, w.f.g.blocks, w.f.g.shardBlocks, w.f.g.shards, blocked.HashXXH3, w.f.g.keys)
@@ -252,6 +252,15 @@ func (w *Window[K]) shardKey(e int64, i int) string {
 	return "{" + w.f.name + ":" + strconv.FormatInt(e, 10) + "." + strconv.Itoa(i) + "}"
 }
 
+// prefix returns what shard i of a generation begins with, as a Filter's
+// shard i (geometry.prefix).
+func (w *Window[K]) prefix(i int) string {
+	if w.header != "" {
+		return w.header
+	}
+	return w.f.g.prefix(i)
+}
+
 func (w *Window[K]) mustBeMade(op string) {
 	if w == nil || w.f.c == nil {
 		panic("sbredis: " + op + " on a zero Window: make one with NewWindow")
@@ -290,7 +299,13 @@ func (w *Window[K]) AddAll(ctx context.Context, keys []K) error {
 	return nil
 }
 
-// addHashes adds up to batchKeys hashes to generation e in one pipeline.
+// maxScriptBits is the most bits one add script call sets: Redis' Lua
+// slows down far more than linearly with thousands of arguments.
+const maxScriptBits = 1024
+
+// addHashes adds up to batchKeys hashes to generation e in one pipeline,
+// at most maxScriptBits to a script call (whole keys: each key's add stays
+// atomic).
 func (w *Window[K]) addHashes(ctx context.Context, op string, hs []uint64, e int64) error {
 	g := &w.f.g
 	slot := make([]uint64, len(hs))
@@ -311,7 +326,7 @@ func (w *Window[K]) addHashes(ctx context.Context, op string, hs []uint64, e int
 			open[s] = j
 			key := w.shardKey(e, s)
 			steps = append(steps, step{script: windowAddScript, keys: []string{key, key + ":m"},
-				args: append(make([]any, 0, maxScriptBits+3), g.shardLen(s), expire, w.header), route: key})
+				args: append(make([]any, 0, maxScriptBits+3), g.shardLen(s), expire, w.prefix(s)), route: key})
 		}
 		for _, o := range kb {
 			steps[j].args = append(steps[j].args, o)

@@ -20,10 +20,18 @@ type step struct {
 	args   []any
 	raw    []any
 	route  string // a key of the shard, for WAIT's routing
+	// bitfield makes raw a BITFIELD command whose reply is read as
+	// integers (*redis.IntSliceCmd).
+	bitfield bool
+	// check, if not nil, returns an error for a reply that says the write
+	// failed.
+	check func(redis.Cmder) error
 }
 
 func (s step) queue(ctx context.Context, p redis.Pipeliner, sha bool) redis.Cmder {
 	switch {
+	case s.bitfield:
+		return p.BitField(ctx, s.raw[0].(string), s.raw[1:]...)
 	case s.script == nil:
 		return p.Do(ctx, s.raw...)
 	case sha:
@@ -76,13 +84,14 @@ func (f *Filter[K]) write(ctx context.Context, op string, steps []step) error {
 }
 
 // runPipeline runs steps in one pipeline of c, then WAIT if w is not nil,
-// and returns WAIT's count of replicas. A server that lost the scripts
-// (restarted) gets their source.
+// checks the replies (step.check), and returns WAIT's count of replicas. A
+// server that lost the scripts (restarted) gets their source.
 func runPipeline(ctx context.Context, c redis.Cmdable, steps []step, w *waitConfig) (int64, error) {
+	cmds := make([]redis.Cmder, len(steps))
 	for _, sha := range []bool{true, false} {
 		p := c.Pipeline()
-		for _, s := range steps {
-			s.queue(ctx, p, sha)
+		for i, s := range steps {
+			cmds[i] = s.queue(ctx, p, sha)
 		}
 		var wait *redis.Cmd
 		if w != nil {
@@ -92,6 +101,11 @@ func runPipeline(ctx context.Context, c redis.Cmdable, steps []step, w *waitConf
 		if err != nil && sha && isNoScript(err) {
 			continue
 		}
+		for i := 0; err == nil && i < len(steps); i++ {
+			if steps[i].check != nil {
+				err = steps[i].check(cmds[i])
+			}
+		}
 		if err != nil || wait == nil {
 			return 0, err
 		}
@@ -100,20 +114,28 @@ func runPipeline(ctx context.Context, c redis.Cmdable, steps []step, w *waitConf
 	panic("unreachable")
 }
 
-// Add adds k to the filter: one script call that sets k's bits in its
-// block and increments the shard's counter, atomically. It returns an
-// error, and k may not be added, if Redis failed or ctx is done; an error
-// wrapping ErrShard if the shard is missing or changed (Add never recreates
-// it); with WithWaitReplicas, ErrNotReplicated. Adding again is harmless.
+// Add adds k to the filter: one BITFIELD that sets k's k bits in its block
+// (atomic) and reads the shard's first bytes, then an INCR of the shard's
+// change counter, pipelined; no script. It returns an error, and k may not
+// be added, if Redis failed or ctx is done; with WithWaitReplicas,
+// ErrNotReplicated. Adding again is harmless.
+//
+// If the shard vanished (see the package documentation, "Never a silent
+// absent"), the BITFIELD recreates part of it, zero but for k's bits, and
+// Add returns an error wrapping ErrShard that names the shard: its first
+// bytes are not its prefix. Every lookup of that shard fails with ErrShard
+// from then on, until the filter is rebuilt. Add also returns ErrShard if
+// the shard holds something other than a string, or if its change counter
+// was missing (the INCR made it again).
 func (f *Filter[K]) Add(ctx context.Context, k K) error {
 	f.mustBeMade("Add")
 	return f.addHashes(ctx, "Add", []uint64{bloom.Hash(k)})
 }
 
-// AddAll adds every key of keys, in pipelines of batches of keys, one
-// script call per shard and batch (each key's add is atomic). On error
-// (as for Add) some keys may be added and others not: adding them again
-// is harmless.
+// AddAll adds every key of keys, in pipelines of batches of keys: per
+// shard, BITFIELDs as Add's, each of the bits of many keys (each key's add
+// is atomic), then one INCR per shard the batch touched. On error (as for Add) some keys may be added
+// and others not: adding them again is harmless.
 func (f *Filter[K]) AddAll(ctx context.Context, keys []K) error {
 	f.mustBeMade("AddAll")
 	hs := make([]uint64, min(len(keys), batchKeys))
@@ -129,16 +151,18 @@ func (f *Filter[K]) AddAll(ctx context.Context, keys []K) error {
 	return nil
 }
 
-// addHashes adds up to batchKeys hashes in one pipeline.
+// addHashes adds up to batchKeys hashes in one pipeline: per shard, one
+// BITFIELD of the bits of its keys (at most maxBitfieldBits, whole keys:
+// each key's add stays atomic) that ends by reading the shard's first 8
+// bytes, then an INCR per shard touched. The INCRs come after the shard's
+// BITFIELDs on the same connection (the shard's keys share a node), so a
+// Replica that reads a counter then reads every bit it counts.
 func (f *Filter[K]) addHashes(ctx context.Context, op string, hs []uint64) error {
 	slot := make([]uint64, len(hs))
 	_, offs, starts := f.g.addOffsets(hs, slot, nil, make([]int64, 0, len(hs)*f.g.k), make([]int, 0, len(hs)))
-	// Group the offsets by shard, in the order shards first appear, at
-	// most maxScriptBits to a script call (whole keys: each key's add
-	// stays atomic): Redis' Lua slows down far more than linearly with
-	// thousands of arguments.
 	open := map[int]int{} // shard -> its step being filled
 	var steps []step
+	var touched []int
 	for i, h := range hs {
 		s := int(blockOf(h, f.g.blocks) / f.g.shardBlocks)
 		end := len(offs)
@@ -147,21 +171,63 @@ func (f *Filter[K]) addHashes(ctx context.Context, op string, hs []uint64) error
 		}
 		kb := offs[starts[i]:end]
 		j, ok := open[s]
-		if !ok || len(steps[j].args)-1+len(kb) > maxScriptBits {
+		if !ok {
+			touched = append(touched, s)
+		}
+		if !ok || (len(steps[j].raw)-1)/4+len(kb) > maxBitfieldBits {
 			j = len(steps)
 			open[s] = j
-			steps = append(steps, step{script: addScript, keys: []string{f.shardKeys[s], f.counterKeys[s]},
-				args: append(make([]any, 0, maxScriptBits+1), f.g.shardLen(s)), route: f.shardKeys[s]})
+			n := min(maxBitfieldBits, len(offs)) // bits it will hold, at most
+			steps = append(steps, step{raw: append(make([]any, 0, 1+4*n+3), f.shardKeys[s]), bitfield: true,
+				route: f.shardKeys[s], check: f.checkPrefix(op, s)})
 		}
 		for _, o := range kb {
-			steps[j].args = append(steps[j].args, o)
+			steps[j].raw = append(steps[j].raw, "SET", "u1", o, 1)
 		}
+	}
+	for j := range steps {
+		steps[j].raw = append(steps[j].raw, "GET", "i64", 0)
+	}
+	for _, s := range touched {
+		steps = append(steps, step{raw: []any{"INCR", f.counterKeys[s]}, route: f.shardKeys[s], check: f.checkCounter(op, s)})
 	}
 	return f.write(ctx, op, steps)
 }
 
-// maxScriptBits is the most bits one add script call sets.
-const maxScriptBits = 1024
+// maxBitfieldBits is the most bits one BITFIELD of AddAll sets: about
+// 0.15 ms of Redis' time (PERF.md).
+const maxBitfieldBits = 1024
+
+// checkPrefix checks the reply of an add's BITFIELD to shard s, whose
+// last value is the shard's first 8 bytes (GET i64 0).
+func (f *Filter[K]) checkPrefix(op string, s int) func(redis.Cmder) error {
+	want := int64(binary.BigEndian.Uint64([]byte(f.prefixes[s][:checkBytes])))
+	return func(c redis.Cmder) error {
+		v, err := c.(*redis.IntSliceCmd).Result()
+		if err != nil {
+			return err
+		}
+		if len(v) == 0 || v[len(v)-1] != want {
+			return fmt.Errorf("sbredis: %s %q: %w: %s does not begin with its prefix: it vanished and this add recreated part of it; lookups in it fail until the filter is rebuilt", op, f.name, ErrShard, f.shardKeys[s])
+		}
+		return nil
+	}
+}
+
+// checkCounter checks the reply of an add's INCR of shard s's counter:
+// counters start above 0 (create), so 1 means INCR made a missing counter.
+func (f *Filter[K]) checkCounter(op string, s int) func(redis.Cmder) error {
+	return func(c redis.Cmder) error {
+		v, err := c.(*redis.Cmd).Int64()
+		if err != nil {
+			return err
+		}
+		if v == 1 {
+			return fmt.Errorf("sbredis: %s %q: %w: counter %s was missing (the add made it again)", op, f.name, ErrShard, f.counterKeys[s])
+		}
+		return nil
+	}
+}
 
 // mergeChunk is the size of the SET and APPEND commands that carry a
 // shard's bits to Redis in Merge.
@@ -212,7 +278,7 @@ func (f *Filter[K]) Merge(ctx context.Context, g *bloom.Filter[K]) error {
 		for c := mergeChunk; c < len(bits); c += mergeChunk {
 			steps = append(steps, step{raw: []any{"APPEND", tmp, bits[c:min(c+mergeChunk, len(bits))]}, route: tmp})
 		}
-		steps = append(steps, step{script: mergeScript, keys: []string{f.shardKeys[i], f.counterKeys[i], tmp}, args: []any{f.g.shardLen(i)}, route: tmp})
+		steps = append(steps, step{script: mergeScript, keys: []string{f.shardKeys[i], f.counterKeys[i], tmp}, args: []any{f.g.shardLen(i), f.prefixes[i]}, route: tmp})
 		if err := f.write(ctx, "Merge", steps); err != nil {
 			return err
 		}
