@@ -3,6 +3,7 @@ package bloom
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 	"unsafe"
@@ -117,7 +118,8 @@ func TestWindowHasAllMatchesHas(t *testing.T) {
 // TestWindowHasMatchesEngine: hasGens (Window.Has's kernel, one call for
 // every generation) answers, for every hash and every set of live
 // generations, what blocked's one-key lookup of each live generation ORed
-// answers, at every level this CPU runs, for k = 8 and k = 16.
+// answers, at every level this CPU runs, for k = 8 and k = 16; and so
+// does Window.Has, whose clock has expired the oldest generation.
 func TestWindowHasMatchesEngine(t *testing.T) {
 	seen := map[int]bool{}
 	for _, fpr := range []float64{0.01, 1e-7} {
@@ -131,7 +133,7 @@ func TestWindowHasMatchesEngine(t *testing.T) {
 		r := rand.New(rand.NewPCG(1, uint64(k)))
 		// Each generation gets its own keys; the hashes looked up are
 		// of 200 keys of each generation and of 2000 keys never added.
-		var hs []uint64
+		var hs, ks []uint64
 		for range w.gens {
 			keys := make([]uint64, 4000)
 			for i := range keys {
@@ -140,11 +142,13 @@ func TestWindowHasMatchesEngine(t *testing.T) {
 			w.AddAll(keys)
 			for _, k := range keys[:200] {
 				hs = append(hs, HashUint64(k))
+				ks = append(ks, k)
 			}
 			clock.t = clock.t.Add(w.span)
 		}
 		for range 2000 {
 			hs = append(hs, r.Uint64())
+			ks = append(ks, r.Uint64())
 		}
 		gens := (*uintptr)(unsafe.Pointer(unsafe.SliceData(w.gens)))
 		for _, l := range cpu.Usable() {
@@ -166,6 +170,21 @@ func TestWindowHasMatchesEngine(t *testing.T) {
 				}
 				if all := len(hs) << len(w.gens); hits < all/10 || hits > all*9/10 {
 					t.Fatalf("k=%d: %d of %d lookups hit: the test does not exercise both answers", k, hits, all)
+				}
+				d := w.since()
+				if d < slices.Min(w.expiry) {
+					t.Fatal("every generation is live: Has's test does not exercise the live mask")
+				}
+				for _, key := range ks {
+					want := false
+					for s, f := range w.gens {
+						if d < w.expiry[s] && f.HasHash(HashUint64(key)) {
+							want = true
+						}
+					}
+					if got := w.Has(key); got != want {
+						t.Fatalf("k=%d level %v key %d: Has %v, HasHash of the live generations %v", k, l, key, got, want)
+					}
 				}
 			})
 		}
