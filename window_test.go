@@ -3,6 +3,7 @@ package bloom
 import (
 	"bytes"
 	"errors"
+	"github.com/simdbloom/bloom/internal/format"
 	"math"
 	"strings"
 	"testing"
@@ -232,7 +233,7 @@ func TestWindowOptions(t *testing.T) {
 		{10, 0.01, -time.Hour, nil, ErrOption},
 		{10, 0.01, 3 * time.Microsecond, nil, ErrOption},
 		{10, 0.01, time.Hour, []WindowOption{WithGenerations(0)}, ErrOption},
-		{10, 0.01, time.Hour, []WindowOption{WithGenerations(65)}, ErrOption},
+		{10, 0.01, time.Hour, []WindowOption{WithGenerations(64)}, ErrOption},
 		{10, 0.01, time.Hour, []WindowOption{WithClock(nil)}, ErrOption},
 		{10, 0.01, time.Hour, []WindowOption{{}}, ErrOption},
 		{1 << 62, 1e-12, time.Hour, nil, ErrTooLarge},
@@ -328,4 +329,34 @@ func flip(b []byte, i int) []byte {
 	c := bytes.Clone(b)
 	c[i] ^= 0x5a
 	return c
+}
+
+// TestWindowMostGenerations: with the most generations WithGenerations
+// allows, a key added in each of g+1 consecutive generations is found by
+// Has and HasAll while it is younger than the window, whichever slot holds
+// it (the lookups keep one bit per slot).
+func TestWindowMostGenerations(t *testing.T) {
+	const g = format.WindowMaxGenerations
+	clock := &fakeClock{t: t0}
+	w, err := NewWindow[uint64](100*g, 0.01, time.Hour, WithGenerations(g), WithClock(clock.now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	span := time.Hour / g
+	var keys []uint64
+	for e := range 3 * (g + 1) {
+		clock.t = t0.Add(time.Duration(e)*span + span/2)
+		w.Add(uint64(e))
+		keys = append(keys, uint64(e))
+		young := keys[max(0, len(keys)-g):] // added less than g spans (the window) ago
+		out := make([]bool, len(young))
+		if got := w.HasAll(young, out); got != len(young) {
+			t.Fatalf("generation %d: HasAll finds %d of the %d keys added within the window", e, got, len(young))
+		}
+		for _, k := range young {
+			if !w.Has(k) {
+				t.Fatalf("generation %d (slot %d): Has misses key %d, added in generation %d, within the window", e, e%(g+1), k, k)
+			}
+		}
+	}
 }

@@ -82,7 +82,7 @@ type Window[K bloom.Key] struct {
 }
 
 // WithGenerations sets g, the generations NewWindow cuts a window into,
-// as bloom.WithGenerations does (1 to 64, default 4). New refuses it.
+// as bloom.WithGenerations does (1 to 63, default 4). New refuses it.
 func WithGenerations(g int) Option {
 	return Option{func(c *config) { c.gens = g; c.windowOption("WithGenerations") }}
 }

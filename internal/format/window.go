@@ -15,8 +15,9 @@ const (
 	// WindowParamBytes is the size of the parameter block.
 	WindowParamBytes = 64
 	// WindowMaxGenerations is the most generations per window (the
-	// encoding holds one more).
-	WindowMaxGenerations = 64
+	// encoding holds one more): 63, so that the g+1 kept fit the one bit
+	// each that Window.Has's live mask, a uint64, gives them.
+	WindowMaxGenerations = 63
 )
 
 // checkWindow validates a variant 6 header: k and the parameter bytes zero,
