@@ -8,12 +8,13 @@ import (
 )
 
 // hasAnyOf sets out[i] to whether hs[i] is in any filter of fs (at least
-// one), and returns how many are true: the batch lookup of Scalable's stages
-// and Window's generations. Each filter looks up every hash with its batch
-// kernel, and the answers are ORed eight at a time: that measured faster
-// than looking up in each filter only the hashes the ones before did not
-// find (PERF.md, "Window"). tmp is scratch of len(hs) bools; out is at
-// least as long as hs.
+// one), and returns how many are true: the batch lookup of Scalable's
+// stages, and of Window's generations where hasGensAll has no assembly
+// (below AVX2). Each filter looks up every hash with its batch kernel, and
+// the answers are ORed eight at a time: that measured faster than looking
+// up in each filter only the hashes the ones before did not find (PERF.md,
+// "Window"). tmp is scratch of len(hs) bools; out is at least as long as
+// hs.
 func hasAnyOf(fs []*blocked.Filter, hs []uint64, out, tmp []bool) int {
 	n := fs[0].HasHashes(hs, out)
 	for _, f := range fs[1:] {

@@ -33,3 +33,7 @@ func hasTyped(f *typedFilter, p *uint64) bool { return hasSlow(f, p) }
 func addTyped(f *typedFilter, p *uint64)      { addSlow(f, p) }
 
 func hasGens(gens *uintptr, n int, live, h uint64) bool { return hasGensGo(gens, n, live, h) }
+
+func hasGensAll(gens *uintptr, n int, hs []uint64, out []bool) int {
+	return hasGensAllGo(gens, n, hs, out)
+}

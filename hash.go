@@ -246,12 +246,18 @@ var (
 		cpu.FeatureAVX512VL | cpu.FeatureAVX512BW | cpu.FeatureMMXExt}
 	kStrIFMA = cpu.Kernel{Level: cpu.AVX512, Needs: kStr512.Needs | cpu.FeatureAVX512IFMA}
 	// kTypedEntry is the one-key entry points: Filter[K].Has and Add's,
-	// hasTyped and addTyped, and Window.Has's, hasGens. They jump to their
-	// AVX2 versions (kTypedAVX2, which need only what their level
-	// guarantees: ByLevel) where cpu.Active is AVX2 or above, or run code
-	// that every amd64 processor has (hasGens: Go's hasGensGo).
+	// hasTyped and addTyped, and Window.Has's and HasAll's, hasGens and
+	// hasGensAll. They jump to their AVX2 versions (kTypedAVX2 and
+	// kWindowAVX2, which need only what their level guarantees: ByLevel)
+	// where cpu.Active is AVX2 or above, or run code that every amd64
+	// processor has (hasGens and hasGensAll: Go's hasGensGo and
+	// hasGensAllGo).
 	kTypedEntry = cpu.Kernel{Level: cpu.Generic}
 	kTypedAVX2  = cpu.Kernel{Level: cpu.AVX2, Needs: cpu.FeatureAVX | cpu.FeatureAVX2, ByLevel: true}
+	// kWindowAVX2 is Window.HasAll's AVX2 lookup, hasGensAllAVX2, which
+	// prefetches blocks ahead (MMX+); its entry point, hasGensAll, is a
+	// kTypedEntry that falls back to Go's hasGensAllGo.
+	kWindowAVX2 = cpu.Kernel{Level: cpu.AVX2, Needs: cpu.FeatureAVX | cpu.FeatureAVX2 | cpu.FeatureMMXExt, ByLevel: true}
 )
 
 // hashWords sets dst[i] = HashUint64(src[i]); len(dst) >= len(src), and dst

@@ -27,11 +27,19 @@ func addTyped(f *typedFilter, p *uint64)
 
 // hasGens reports whether every bit of the hash h is set in at least one of the
 // n filters at gens (*blocked.Filter pointers, 0 < n <= 64) whose bit is set in live,
-// as their one-key lookups would; the filters have the same k (8 or 16) and at
-// least one block each. It jumps to hasGensAVX2 where cpu.Active is AVX2 or above, else tail-calls hasGensGo.
+// as their one-key lookups would; the filters have the same k (8 or 16) and the
+// same number of blocks (at least one). It jumps to hasGensAVX2 where cpu.Active is AVX2 or above, else tail-calls hasGensGo.
 //
 //go:noescape
 func hasGens(gens *uintptr, n int, live uint64, h uint64) bool
+
+// hasGensAll sets out[i] to whether every bit of hs[i] is set in at least one of the
+// n filters at gens (*blocked.Filter pointers, n > 0) and returns how many are; the
+// filters have the same k (8 or 16) and number of blocks (at least one), and out
+// is at least as long as hs. It jumps to hasGensAllAVX2 where cpu.Active is AVX2 or above, else tail-calls hasGensAllGo.
+//
+//go:noescape
+func hasGensAll(gens *uintptr, n int, hs []uint64, out []bool) int
 
 // The declarations the assembly of this file was generated from: a build
 // fails here when one has changed since. Run go generate ./... (../asm/pins.go).

@@ -1034,3 +1034,12 @@ TEXT ·hasGens(SB), NOSPLIT, $0-33
 
 slow:
 	JMP ·hasGensGo(SB)
+
+// func hasGensAll(gens *uintptr, n int, hs []uint64, out []bool) int
+TEXT ·hasGensAll(SB), NOSPLIT, $0-72
+	CMPQ github·com∕simdbloom∕bloom∕internal∕cpu·Active+0(SB), $0x02
+	JB   slow
+	JMP  ·hasGensAllAVX2(SB)
+
+slow:
+	JMP ·hasGensAllGo(SB)

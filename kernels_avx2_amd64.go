@@ -91,11 +91,19 @@ func addTypedAVX2(f *typedFilter, p *uint64)
 
 // hasGensAVX2 reports whether every bit of the hash h is set in at least one of the
 // n filters at gens (*blocked.Filter pointers, 0 < n <= 64) whose bit is set in live,
-// as their one-key lookups would; the filters have the same k (8 or 16) and at
-// least one block each. It probes with AVX2 (cpu.Active at that level: hasGens jumps here).
+// as their one-key lookups would; the filters have the same k (8 or 16) and the
+// same number of blocks (at least one). It probes with AVX2 (cpu.Active at that level: hasGens jumps here).
 //
 //go:noescape
 func hasGensAVX2(gens *uintptr, n int, live uint64, h uint64) bool
+
+// hasGensAllAVX2 sets out[i] to whether every bit of hs[i] is set in at least one of the
+// n filters at gens (*blocked.Filter pointers, n > 0) and returns how many are; the
+// filters have the same k (8 or 16) and number of blocks (at least one), and out
+// is at least as long as hs. It probes with AVX2 (cpu.Active at that level: hasGensAll jumps here).
+//
+//go:noescape
+func hasGensAllAVX2(gens *uintptr, n int, hs []uint64, out []bool) int
 
 // The declarations the assembly of this file was generated from: a build
 // fails here when one has changed since. Run go generate ./... (../asm/pins.go).

@@ -2975,8 +2975,13 @@ TEXT ·hasGensAVX2(SB), NOSPLIT, $0-33
 	MOVQ         live+16(FP), DX
 	MOVQ         h+24(FP), BX
 	MOVQ         (AX), SI
-	XORB         DI, DI
-	XORQ         R8, R8
+	MOVQ         BX, DI
+	SHRQ         $0x20, DI
+	IMULQ        8(SI), DI
+	SHRQ         $0x20, DI
+	SHLQ         $0x06, DI
+	XORB         R8, R8
+	XORQ         R9, R9
 	CMPQ         24(SI), $0x08
 	JNE          k16
 	VMOVD        BX, X0
@@ -2987,28 +2992,23 @@ TEXT ·hasGensAVX2(SB), NOSPLIT, $0-33
 	VPSRLQ       $0x3a, Y0, Y0
 
 loop8:
-	MOVQ    (AX)(R8*8), SI
-	MOVQ    BX, R9
-	SHRQ    $0x20, R9
-	IMULQ   8(SI), R9
-	SHRQ    $0x20, R9
-	SHLQ    $0x06, R9
-	ADDQ    (SI), R9
-	VMOVDQU (R9), Y2
+	MOVQ    (AX)(R9*8), SI
+	MOVQ    (SI), SI
+	VMOVDQU (SI)(DI*1), Y2
 	VPSRLVQ Y1, Y2, Y2
-	VMOVDQU 32(R9), Y3
+	VMOVDQU 32(SI)(DI*1), Y3
 	VPSRLVQ Y0, Y3, Y3
 	VPAND   Y3, Y2, Y2
 	VPTEST  qwordOnes<>+0(SB), Y2
+	SETCS   BL
+	BTQ     R9, DX
 	SETCS   SI
-	BTQ     R8, DX
-	SETCS   R9
-	ANDB    R9, SI
-	ORB     SI, DI
-	INCQ    R8
-	CMPQ    R8, CX
+	ANDB    SI, BL
+	ORB     BL, R8
+	INCQ    R9
+	CMPQ    R9, CX
 	JB      loop8
-	MOVB    DI, ret+32(FP)
+	MOVB    R8, ret+32(FP)
 	VZEROUPPER
 	RET
 
@@ -3025,31 +3025,237 @@ k16:
 	VPSRLQ       $0x3a, Y0, Y0
 
 loop16:
-	MOVQ    (AX)(R8*8), SI
-	MOVQ    BX, R9
-	SHRQ    $0x20, R9
-	IMULQ   8(SI), R9
-	SHRQ    $0x20, R9
-	SHLQ    $0x06, R9
-	ADDQ    (SI), R9
-	VMOVDQU (R9), Y4
+	MOVQ    (AX)(R9*8), SI
+	MOVQ    (SI), SI
+	VMOVDQU (SI)(DI*1), Y4
 	VPSRLVQ Y1, Y4, Y5
 	VPSRLVQ Y3, Y4, Y4
 	VPAND   Y4, Y5, Y5
-	VMOVDQU 32(R9), Y4
+	VMOVDQU 32(SI)(DI*1), Y4
 	VPSRLVQ Y2, Y4, Y6
 	VPAND   Y6, Y5, Y5
 	VPSRLVQ Y0, Y4, Y4
 	VPAND   Y4, Y5, Y5
 	VPTEST  qwordOnes<>+0(SB), Y5
+	SETCS   BL
+	BTQ     R9, DX
 	SETCS   SI
-	BTQ     R8, DX
-	SETCS   R9
-	ANDB    R9, SI
-	ORB     SI, DI
-	INCQ    R8
-	CMPQ    R8, CX
+	ANDB    SI, BL
+	ORB     BL, R8
+	INCQ    R9
+	CMPQ    R9, CX
 	JB      loop16
-	MOVB    DI, ret+32(FP)
+	MOVB    R8, ret+32(FP)
 	VZEROUPPER
+	RET
+
+// func hasGensAllAVX2(gens *uintptr, n int, hs []uint64, out []bool) int
+// Requires: AVX, AVX2, MMX+
+TEXT ·hasGensAllAVX2(SB), NOSPLIT, $0-72
+	MOVQ    gens+0(FP), AX
+	MOVQ    n+8(FP), CX
+	MOVQ    hs_base+16(FP), DX
+	MOVQ    hs_len+24(FP), BX
+	MOVQ    out_base+40(FP), SI
+	MOVQ    (AX), DI
+	MOVQ    8(DI), R8
+	XORQ    R9, R9
+	XORQ    R10, R10
+	CMPQ    24(DI), $0x08
+	JNE     k16
+	VMOVDQU filterSalts<>+0(SB), Y0
+	VMOVDQU filterSalts<>+32(SB), Y1
+	VMOVDQU qwordOnes<>+0(SB), Y2
+	MOVQ    BX, DI
+	SUBQ    $0x06, DI
+
+key8_true:
+	CMPQ         R10, DI
+	JGE          end8_true
+	VPBROADCASTD (DX)(R10*8), Y3
+	VPMULLD      Y0, Y3, Y4
+	VPSRLQ       $0x3a, Y4, Y4
+	VPMULLD      Y1, Y3, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	MOVL         4(DX)(R10*8), R11
+	IMULQ        R8, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	MOVL         52(DX)(R10*8), R12
+	IMULQ        R8, R12
+	SHRQ         $0x20, R12
+	SHLQ         $0x06, R12
+	XORQ         R13, R13
+	XORQ         R14, R14
+
+gen8_true:
+	MOVQ       (AX)(R14*8), R15
+	MOVQ       (R15), R15
+	PREFETCHT0 (R15)(R12*1)
+	VMOVDQU    (R15)(R11*1), Y5
+	VPSRLVQ    Y4, Y5, Y5
+	VMOVDQU    32(R15)(R11*1), Y6
+	VPSRLVQ    Y3, Y6, Y6
+	VPAND      Y6, Y5, Y5
+	VPTEST     Y2, Y5
+	ADCQ       $0x00, R13
+	INCQ       R14
+	CMPQ       R14, CX
+	JB         gen8_true
+	TESTQ      R13, R13
+	SETNE      R11
+	MOVB       R11, (SI)(R10*1)
+	MOVBQZX    R11, R11
+	ADDQ       R11, R9
+	INCQ       R10
+	JMP        key8_true
+
+end8_true:
+key8_false:
+	CMPQ         R10, BX
+	JGE          end8_false
+	VPBROADCASTD (DX)(R10*8), Y3
+	VPMULLD      Y0, Y3, Y4
+	VPSRLQ       $0x3a, Y4, Y4
+	VPMULLD      Y1, Y3, Y3
+	VPSRLQ       $0x3a, Y3, Y3
+	MOVL         4(DX)(R10*8), DI
+	IMULQ        R8, DI
+	SHRQ         $0x20, DI
+	SHLQ         $0x06, DI
+	XORQ         R11, R11
+	XORQ         R12, R12
+
+gen8_false:
+	MOVQ    (AX)(R12*8), R13
+	MOVQ    (R13), R13
+	VMOVDQU (R13)(DI*1), Y5
+	VPSRLVQ Y4, Y5, Y5
+	VMOVDQU 32(R13)(DI*1), Y6
+	VPSRLVQ Y3, Y6, Y6
+	VPAND   Y6, Y5, Y5
+	VPTEST  Y2, Y5
+	ADCQ    $0x00, R11
+	INCQ    R12
+	CMPQ    R12, CX
+	JB      gen8_false
+	TESTQ   R11, R11
+	SETNE   DI
+	MOVB    DI, (SI)(R10*1)
+	MOVBQZX DI, DI
+	ADDQ    DI, R9
+	INCQ    R10
+	JMP     key8_false
+
+end8_false:
+	VZEROUPPER
+	MOVQ R9, ret+64(FP)
+	RET
+
+k16:
+	VMOVDQU filterSalts<>+0(SB), Y0
+	VMOVDQU filterSalts<>+32(SB), Y1
+	VMOVDQU filterSalts16<>+0(SB), Y2
+	VMOVDQU filterSalts16<>+32(SB), Y3
+	VMOVDQU qwordOnes<>+0(SB), Y4
+	MOVQ    BX, DI
+	SUBQ    $0x06, DI
+
+key16_true:
+	CMPQ         R10, DI
+	JGE          end16_true
+	VPBROADCASTD (DX)(R10*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPMULLD      Y2, Y5, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y3, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	MOVL         4(DX)(R10*8), R11
+	IMULQ        R8, R11
+	SHRQ         $0x20, R11
+	SHLQ         $0x06, R11
+	MOVL         52(DX)(R10*8), R12
+	IMULQ        R8, R12
+	SHRQ         $0x20, R12
+	SHLQ         $0x06, R12
+	XORQ         R13, R13
+	XORQ         R14, R14
+
+gen16_true:
+	MOVQ       (AX)(R14*8), R15
+	MOVQ       (R15), R15
+	PREFETCHT0 (R15)(R12*1)
+	VMOVDQU    (R15)(R11*1), Y9
+	VPSRLVQ    Y6, Y9, Y10
+	VPSRLVQ    Y8, Y9, Y9
+	VPAND      Y9, Y10, Y10
+	VMOVDQU    32(R15)(R11*1), Y9
+	VPSRLVQ    Y7, Y9, Y11
+	VPAND      Y11, Y10, Y10
+	VPSRLVQ    Y5, Y9, Y9
+	VPAND      Y9, Y10, Y10
+	VPTEST     Y4, Y10
+	ADCQ       $0x00, R13
+	INCQ       R14
+	CMPQ       R14, CX
+	JB         gen16_true
+	TESTQ      R13, R13
+	SETNE      R11
+	MOVB       R11, (SI)(R10*1)
+	MOVBQZX    R11, R11
+	ADDQ       R11, R9
+	INCQ       R10
+	JMP        key16_true
+
+end16_true:
+key16_false:
+	CMPQ         R10, BX
+	JGE          end16_false
+	VPBROADCASTD (DX)(R10*8), Y5
+	VPMULLD      Y0, Y5, Y6
+	VPSRLQ       $0x3a, Y6, Y6
+	VPMULLD      Y1, Y5, Y7
+	VPSRLQ       $0x3a, Y7, Y7
+	VPMULLD      Y2, Y5, Y8
+	VPSRLQ       $0x3a, Y8, Y8
+	VPMULLD      Y3, Y5, Y5
+	VPSRLQ       $0x3a, Y5, Y5
+	MOVL         4(DX)(R10*8), DI
+	IMULQ        R8, DI
+	SHRQ         $0x20, DI
+	SHLQ         $0x06, DI
+	XORQ         R11, R11
+	XORQ         R12, R12
+
+gen16_false:
+	MOVQ    (AX)(R12*8), R13
+	MOVQ    (R13), R13
+	VMOVDQU (R13)(DI*1), Y9
+	VPSRLVQ Y6, Y9, Y10
+	VPSRLVQ Y8, Y9, Y9
+	VPAND   Y9, Y10, Y10
+	VMOVDQU 32(R13)(DI*1), Y9
+	VPSRLVQ Y7, Y9, Y11
+	VPAND   Y11, Y10, Y10
+	VPSRLVQ Y5, Y9, Y9
+	VPAND   Y9, Y10, Y10
+	VPTEST  Y4, Y10
+	ADCQ    $0x00, R11
+	INCQ    R12
+	CMPQ    R12, CX
+	JB      gen16_false
+	TESTQ   R11, R11
+	SETNE   DI
+	MOVB    DI, (SI)(R10*1)
+	MOVBQZX DI, DI
+	ADDQ    DI, R9
+	INCQ    R10
+	JMP     key16_false
+
+end16_false:
+	VZEROUPPER
+	MOVQ R9, ret+64(FP)
 	RET

@@ -22,6 +22,7 @@ var kernels = map[string]cpu.Kernel{
 	"hasTyped": kTypedEntry, "addTyped": kTypedEntry,
 	"hasTypedAVX2": kTypedAVX2, "addTypedAVX2": kTypedAVX2,
 	"hasGens": kTypedEntry, "hasGensAVX2": kTypedAVX2,
+	"hasGensAll": kTypedEntry, "hasGensAllAVX2": kWindowAVX2,
 }
 
 // equivalenceTests is the -run pattern of this package's tests that compare
@@ -29,7 +30,7 @@ var kernels = map[string]cpu.Kernel{
 // hash_mix_amd64_test.go and the guard-page tests: every set of kernels
 // against xxh3), and the typed one-key path at every level against the
 // engine's (TestTypedOneKeyEveryKind, TestTypedStringLengths), and
-// Window's lookup against the engine's (TestWindowHasMatchesEngine). ../asm's
+// Window's lookups against the engine's (TestWindowHasMatchesEngine). ../asm's
 // TestEveryKernelHasEquivalenceTest checks that they reach every kernel of
 // kernels.
 const equivalenceTests = `^(TestHash.*|TestTypedOneKeyEveryKind|TestTypedStringLengths|TestWindowHasMatchesEngine)$`

@@ -316,6 +316,18 @@ func hasGensGo(gens *uintptr, n int, live, h uint64) bool {
 	return false
 }
 
+// hasGensAllGo is hasGensAll in Go: below AVX2 and where no assembly
+// runs. It looks hs up in each filter with its batch kernel and ORs the
+// answers (hasAnyOf).
+func hasGensAllGo(gens *uintptr, n int, hs []uint64, out []bool) int {
+	var buf [chunk]bool
+	tmp := buf[:]
+	if len(hs) > len(tmp) {
+		tmp = make([]bool, len(hs))
+	}
+	return hasAnyOf(unsafe.Slice((**blocked.Filter)(unsafe.Pointer(gens)), n), hs, out, tmp[:len(hs)])
+}
+
 // HasAll sets out[i] to Has(keys[i]) and returns how many are true,
 // reading the clock once. It panics, before touching anything, if out is
 // shorter than keys.
@@ -329,11 +341,12 @@ func (w *Window[K]) HasAll(keys []K, out []bool) int {
 		clear(out[:len(keys)])
 		return 0
 	}
-	var tmp [chunk]bool
+	// One kernel call a chunk for every generation (see asm/window.go).
+	gp := (*uintptr)(unsafe.Pointer(unsafe.SliceData(gens)))
 	found := 0
 	c := keyChunks[K]{kind: w.kind, keys: keys}
 	for hs, at := c.next(); len(hs) > 0; hs, at = c.next() {
-		found += hasAnyOf(gens, hs, out[at:at+len(hs)], tmp[:len(hs)])
+		found += hasGensAll(gp, len(gens), hs, out[at:at+len(hs)])
 	}
 	return found
 }

@@ -1,6 +1,7 @@
 package bloom
 
 import (
+	"github.com/simdbloom/bloom/blocked"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -118,8 +119,10 @@ func TestWindowHasAllMatchesHas(t *testing.T) {
 // TestWindowHasMatchesEngine: hasGens (Window.Has's kernel, one call for
 // every generation) answers, for every hash and every set of live
 // generations, what blocked's one-key lookup of each live generation ORed
-// answers, at every level this CPU runs, for k = 8 and k = 16; and so
-// does Window.Has, whose clock has expired the oldest generation.
+// answers, at every level this CPU runs, for k = 8 and k = 16; so does
+// hasGensAll (HasAll's) given those generations, for batches shorter and
+// longer than its prefetch distance; and so do Window.Has and HasAll, whose
+// clock has expired the oldest generation.
 func TestWindowHasMatchesEngine(t *testing.T) {
 	seen := map[int]bool{}
 	for _, fpr := range []float64{0.01, 1e-7} {
@@ -154,8 +157,9 @@ func TestWindowHasMatchesEngine(t *testing.T) {
 		for _, l := range cpu.Usable() {
 			withLevel(l, func() {
 				hits := 0
+				wants := make([]bool, len(hs))
 				for live := uint64(0); live < 1<<len(w.gens); live++ {
-					for _, h := range hs {
+					for i, h := range hs {
 						want := false
 						for s, f := range w.gens {
 							if live>>s&1 != 0 && f.HasHash(h) {
@@ -165,7 +169,34 @@ func TestWindowHasMatchesEngine(t *testing.T) {
 						if got := hasGens(gens, len(w.gens), live, h); got != want {
 							t.Fatalf("k=%d level %v live %b hash %#x: hasGens %v, HasHash %v", k, l, live, h, got, want)
 						}
+						wants[i] = want
 						hits += int(b2i(want))
+					}
+					var list []*blocked.Filter
+					for s, f := range w.gens {
+						if live>>s&1 != 0 {
+							list = append(list, f)
+						}
+					}
+					if len(list) == 0 {
+						continue
+					}
+					lp := (*uintptr)(unsafe.Pointer(unsafe.SliceData(list)))
+					for _, m := range []int{1, 5, 6, 7, 13, len(hs)} {
+						lo := int(live) * 31 % (len(hs) - m + 1) // batches from everywhere in hs
+						out := make([]bool, m+1)
+						out[m] = true // must stay: out may be longer than hs
+						n := hasGensAll(lp, len(list), hs[lo:lo+m], out)
+						want := 0
+						for i := range m {
+							if out[i] != wants[lo+i] {
+								t.Fatalf("k=%d level %v live %b hash %d of %d: hasGensAll %v, HasHash %v", k, l, live, i, m, out[i], wants[lo+i])
+							}
+							want += int(b2i(wants[lo+i]))
+						}
+						if n != want || !out[m] {
+							t.Fatalf("k=%d level %v live %b: hasGensAll returned %d of %d, %d are true (out[len] %v)", k, l, live, n, m, want, out[m])
+						}
 					}
 				}
 				if all := len(hs) << len(w.gens); hits < all/10 || hits > all*9/10 {
@@ -175,7 +206,9 @@ func TestWindowHasMatchesEngine(t *testing.T) {
 				if d < slices.Min(w.expiry) {
 					t.Fatal("every generation is live: Has's test does not exercise the live mask")
 				}
-				for _, key := range ks {
+				out := make([]bool, len(ks))
+				w.HasAll(ks, out)
+				for i, key := range ks {
 					want := false
 					for s, f := range w.gens {
 						if d < w.expiry[s] && f.HasHash(HashUint64(key)) {
@@ -184,6 +217,9 @@ func TestWindowHasMatchesEngine(t *testing.T) {
 					}
 					if got := w.Has(key); got != want {
 						t.Fatalf("k=%d level %v key %d: Has %v, HasHash of the live generations %v", k, l, key, got, want)
+					}
+					if out[i] != want {
+						t.Fatalf("k=%d level %v key %d: HasAll %v, HasHash of the live generations %v", k, l, key, out[i], want)
 					}
 				}
 			})

@@ -51,6 +51,7 @@ func typedKernels(v *vecISA) {
 	g.kernel(v, "hasTyped", " bool", "hasString", "hasSlow", filterHasVecBody, filterHasScalarBody)
 	g.kernel(v, "addTyped", "", "addString", "addSlow", filterAddVecBody, filterAddScalarBody)
 	windowKernel(v) // in the same files, with the same tables
+	windowBatchKernel(v)
 }
 
 // typedGen holds the typed kernels' tables.
