@@ -2980,8 +2980,8 @@ TEXT ·hasGensAVX2(SB), NOSPLIT, $0-33
 	IMULQ        8(SI), DI
 	SHRQ         $0x20, DI
 	SHLQ         $0x06, DI
-	XORB         R8, R8
-	XORQ         R9, R9
+	XORQ         R8, R8
+	DECQ         CX
 	CMPQ         24(SI), $0x08
 	JNE          k16
 	VMOVD        BX, X0
@@ -2992,7 +2992,7 @@ TEXT ·hasGensAVX2(SB), NOSPLIT, $0-33
 	VPSRLQ       $0x3a, Y0, Y0
 
 loop8:
-	MOVQ    (AX)(R9*8), SI
+	MOVQ    (AX)(CX*8), SI
 	MOVQ    (SI), SI
 	VMOVDQU (SI)(DI*1), Y2
 	VPSRLVQ Y1, Y2, Y2
@@ -3000,15 +3000,12 @@ loop8:
 	VPSRLVQ Y0, Y3, Y3
 	VPAND   Y3, Y2, Y2
 	VPTEST  qwordOnes<>+0(SB), Y2
-	SETCS   BL
-	BTQ     R9, DX
-	SETCS   SI
-	ANDB    SI, BL
-	ORB     BL, R8
-	INCQ    R9
-	CMPQ    R9, CX
-	JB      loop8
-	MOVB    R8, ret+32(FP)
+	ADCQ    R8, R8
+	DECQ    CX
+	JGE     loop8
+	TESTQ   DX, R8
+	SETNE   AL
+	MOVB    AL, ret+32(FP)
 	VZEROUPPER
 	RET
 
@@ -3025,7 +3022,7 @@ k16:
 	VPSRLQ       $0x3a, Y0, Y0
 
 loop16:
-	MOVQ    (AX)(R9*8), SI
+	MOVQ    (AX)(CX*8), SI
 	MOVQ    (SI), SI
 	VMOVDQU (SI)(DI*1), Y4
 	VPSRLVQ Y1, Y4, Y5
@@ -3037,15 +3034,12 @@ loop16:
 	VPSRLVQ Y0, Y4, Y4
 	VPAND   Y4, Y5, Y5
 	VPTEST  qwordOnes<>+0(SB), Y5
-	SETCS   BL
-	BTQ     R9, DX
-	SETCS   SI
-	ANDB    SI, BL
-	ORB     BL, R8
-	INCQ    R9
-	CMPQ    R9, CX
-	JB      loop16
-	MOVB    R8, ret+32(FP)
+	ADCQ    R8, R8
+	DECQ    CX
+	JGE     loop16
+	TESTQ   DX, R8
+	SETNE   AL
+	MOVB    AL, ret+32(FP)
 	VZEROUPPER
 	RET
 

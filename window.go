@@ -297,10 +297,12 @@ func (w *Window[K]) Has(k K) bool {
 	if len(w.gens) == 0 {
 		return false
 	}
-	d := w.since()
-	var live uint64
-	for s, e := range w.expiry {
-		live |= uint64(b2i(d < e)) << uint(s)
+	live := ^uint64(0) // before next, when the oldest slot expires, all are live
+	if d := w.since(); d >= w.next {
+		live = 0
+		for s, e := range w.expiry {
+			live |= uint64(b2i(d < e)) << uint(s)
+		}
 	}
 	// One kernel call for every generation (see asm/window.go).
 	return hasGens((*uintptr)(unsafe.Pointer(unsafe.SliceData(w.gens))), len(w.gens), live, hashKind(w.kind, &k))

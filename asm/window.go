@@ -55,10 +55,14 @@ func windowKernel(v *vecISA) {
 	IMULQ(Mem{Base: e, Disp: l.nblocks}, off)
 	SHRQ(U8(32), off)
 	SHLQ(U8(6), off)
-	acc := GP8()
-	XORB(acc, acc)
+	// found gets bit s when slot s has every bit: the slots are tested
+	// from the last, each shifting found left with its CF (ADCQ), then
+	// found AND live says whether a live one has.
+	found := GP64()
+	XORQ(found, found)
 	i := GP64()
-	XORQ(i, i)
+	MOVQ(n, i)
+	DECQ(i)
 	branchK(e, "k16")
 	for _, k := range []int{8, 16} {
 		if k == 16 {
@@ -71,15 +75,12 @@ func windowKernel(v *vecISA) {
 		MOVQ(Mem{Base: e, Disp: l.blocks}, e)
 		all := shiftedAnd(*v, Mem{Base: e, Index: off, Scale: 1}, idx)
 		VPTEST(tables.ones, all) // CF = every lane has bit 0 set
-		t, l := GP8(), GP8()
-		SETCS(t)
-		BTQ(i, live) // CF = the generation is live
-		SETCS(l)
-		ANDB(l, t)
-		ORB(t, acc)
-		INCQ(i)
-		CMPQ(i, n)
-		JB(LabelRef(loop))
+		ADCQ(found, found)
+		DECQ(i)
+		JGE(LabelRef(loop))
+		acc := GP8()
+		TESTQ(live, found)
+		SETNE(acc)
 		MOVB(acc, retAddr())
 		VZEROUPPER()
 		RET()
