@@ -21,24 +21,11 @@ import (
 // windowKernel emits hasGens: with v nil its entry point, else its version
 // of level *v.
 func windowKernel(v *vecISA) {
-	name := "hasGens"
-	how := "It jumps to hasGensAVX2 where cpu.Active is AVX2 or above, else tail-calls hasGensGo."
-	if v != nil {
-		name += v.name
-		how = "It probes with " + v.name + " (cpu.Active at that level: hasGens jumps here)."
-	}
-	TEXT(name, NOSPLIT, "func(gens *uintptr, n int, live uint64, h uint64) bool")
-	Pragma("noescape")
-	Doc(name+" reports whether every bit of the hash h is set in at least one of the",
+	if gensEntry(v, "hasGens", "func(gens *uintptr, n int, live uint64, h uint64) bool",
+		"reports whether every bit of the hash h is set in at least one of the",
 		"n filters at gens (*blocked.Filter pointers, 0 < n <= 64) whose bit is set in live,",
 		"as their one-key lookups would; the filters have the same k (8 or 16) and the",
-		"same number of blocks (at least one). "+how)
-	if v == nil {
-		CMPQ(activeLevel(), U8(levelAVX2))
-		JB(LabelRef("slow"))
-		tailCall("·hasGensAVX2(SB)")
-		Label("slow")
-		tailCall("·hasGensGo(SB)")
+		"same number of blocks (at least one).") {
 		return
 	}
 	gens, n, live, h := GP64(), GP64(), GP64(), GP64()
@@ -87,6 +74,35 @@ func windowKernel(v *vecISA) {
 	}
 }
 
+// gensEntry starts the function base of signature sig, documented by doc
+// (its lines, the name before the first): with v nil the entry point,
+// which jumps to baseAVX2 where cpu.Active is AVX2 or above and else
+// tail-calls baseGo, a Go function of the same signature, and then
+// reports true (the function is complete); else the version of level *v,
+// whose body the caller emits.
+func gensEntry(v *vecISA, base, sig string, doc ...string) bool {
+	name := base
+	how := "It jumps to " + base + "AVX2 where cpu.Active is AVX2 or above, else tail-calls " + base + "Go."
+	if v != nil {
+		name += v.name
+		how = "It probes with " + v.name + " (cpu.Active at that level: " + base + " jumps here)."
+	}
+	TEXT(name, NOSPLIT, sig)
+	Pragma("noescape")
+	doc[0] = name + " " + doc[0]
+	doc[len(doc)-1] += " " + how
+	Doc(doc...)
+	if v != nil {
+		return false
+	}
+	CMPQ(activeLevel(), U8(levelAVX2))
+	JB(LabelRef("slow"))
+	tailCall("·" + base + "AVX2(SB)")
+	Label("slow")
+	tailCall("·" + base + "Go(SB)")
+	return true
+}
+
 // windowAhead is how many keys ahead hasGensAll prefetches.
 const windowAhead = 6
 
@@ -97,24 +113,11 @@ const windowAhead = 6
 // a branch per generation, so each key's loads overlap; the g+1 passes of
 // the batch kernel, one per generation, made both again for each.
 func windowBatchKernel(v *vecISA) {
-	name := "hasGensAll"
-	how := "It jumps to hasGensAllAVX2 where cpu.Active is AVX2 or above, else tail-calls hasGensAllGo."
-	if v != nil {
-		name += v.name
-		how = "It probes with " + v.name + " (cpu.Active at that level: hasGensAll jumps here)."
-	}
-	TEXT(name, NOSPLIT, "func(gens *uintptr, n int, hs []uint64, out []bool) int")
-	Pragma("noescape")
-	Doc(name+" sets out[i] to whether every bit of hs[i] is set in at least one of the",
+	if gensEntry(v, "hasGensAll", "func(gens *uintptr, n int, hs []uint64, out []bool) int",
+		"sets out[i] to whether every bit of hs[i] is set in at least one of the",
 		"n filters at gens (*blocked.Filter pointers, n > 0) and returns how many are; the",
 		"filters have the same k (8 or 16) and number of blocks (at least one), and out",
-		"is at least as long as hs. "+how)
-	if v == nil {
-		CMPQ(activeLevel(), U8(levelAVX2))
-		JB(LabelRef("slow"))
-		tailCall("·hasGensAllAVX2(SB)")
-		Label("slow")
-		tailCall("·hasGensAllGo(SB)")
+		"is at least as long as hs.") {
 		return
 	}
 	gens, n := GP64(), GP64()
