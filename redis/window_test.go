@@ -554,7 +554,7 @@ func TestWindowExpires(t *testing.T) {
 func TestWindowSizeIsBloom(t *testing.T) {
 	for _, n := range []uint64{1, 3, 1000, 123457} {
 		for _, fpr := range []float64{0.5, 0.01, 1e-6} {
-			for _, g := range []int{1, 3, 4, 64} {
+			for _, g := range []int{1, 3, 4, 63} {
 				lw, err := bloom.NewWindow[string](n, fpr, time.Hour, bloom.WithGenerations(g))
 				if err != nil {
 					t.Fatal(err)
